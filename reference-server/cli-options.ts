@@ -1,0 +1,154 @@
+// The command-line options of the reference server: each flag has an environment variable and a
+// default, and `--help` is generated from this one table.
+import { parseArgs } from 'node:util';
+import { DEFAULT_FIXTURES_FILE } from './fixtures.ts';
+import { DEFAULT_CERT_DIR } from './tls.ts';
+
+export interface CliOptions {
+  host: string;
+  httpsPort: number;
+  httpPort: number | null;
+  domain: string;
+  fixturesFile: string;
+  certDir: string;
+  accessLog: 'stdout' | 'stderr' | 'off';
+}
+
+interface OptionSpec {
+  flag: string;
+  env: string;
+  default: string;
+  value: string;
+  help: string;
+}
+
+const OPTIONS = {
+  port: {
+    flag: 'port',
+    env: 'REFERENCE_PORT',
+    default: '8443',
+    value: 'PORT',
+    help: 'HTTPS port of the API (0 picks a free port)',
+  },
+  'http-port': {
+    flag: 'http-port',
+    env: 'REFERENCE_HTTP_PORT',
+    default: '8080',
+    value: 'PORT|off',
+    help: 'plain-HTTP port that rejects every request; "off" disables it',
+  },
+  host: {
+    flag: 'host',
+    env: 'REFERENCE_HOST',
+    default: '127.0.0.1',
+    value: 'ADDRESS',
+    help: 'address to listen on',
+  },
+  domain: {
+    flag: 'domain',
+    env: 'REFERENCE_DOMAIN',
+    default: 'localhost',
+    value: 'DOMAIN',
+    help: 'the {domain} of https://{tenant}.api.{domain}/v1',
+  },
+  fixtures: {
+    flag: 'fixtures',
+    env: 'REFERENCE_FIXTURES',
+    default: DEFAULT_FIXTURES_FILE,
+    value: 'FILE',
+    help: 'tenants, keys and customers to serve (JSON, see schemas/fixtures.schema.json)',
+  },
+  'cert-dir': {
+    flag: 'cert-dir',
+    env: 'REFERENCE_CERT_DIR',
+    default: DEFAULT_CERT_DIR,
+    value: 'DIR',
+    help: 'where the local CA and the server certificate are kept and reused',
+  },
+  'access-log': {
+    flag: 'access-log',
+    env: 'REFERENCE_ACCESS_LOG',
+    default: 'stdout',
+    value: 'stdout|stderr|off',
+    help: 'where the JSON access log goes',
+  },
+} as const satisfies Record<string, OptionSpec>;
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(`${message}\nRun with --help for the list of options.`);
+    this.name = 'UsageError';
+  }
+}
+
+export function helpText(): string {
+  const lines = Object.values(OPTIONS).map((option: OptionSpec) => {
+    const flag = `  --${option.flag} ${option.value}`.padEnd(32);
+    return `${flag}${option.help}\n${' '.repeat(32)}env ${option.env}, default ${option.default}`;
+  });
+  return [
+    'Usage: npm start -- [options]',
+    '',
+    'Starts the reference server of the multi-tenant business API: https://{tenant}.api.{domain}/v1',
+    'for every tenant of the fixtures file, and https://sandbox-{tenant}.api.{domain}/v1 for its sandbox.',
+    'A flag wins over its environment variable.',
+    '',
+    'Options:',
+    ...lines,
+    '  --help                        print this help',
+  ].join('\n');
+}
+
+export type ParsedCommand = { help: true } | { help: false; options: CliOptions };
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    const optionConfig = Object.fromEntries(
+      Object.keys(OPTIONS).map((name) => [name, { type: 'string' as const }]),
+    );
+    ({ values } = parseArgs({
+      args: argv,
+      options: { ...optionConfig, help: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  if (values.help) return { help: true };
+
+  const read = (name: keyof typeof OPTIONS): string => {
+    const option: OptionSpec = OPTIONS[name];
+    const value = values[name] ?? env[option.env] ?? option.default;
+    return typeof value === 'string' ? value : option.default;
+  };
+  const httpPortText = read('http-port');
+  const accessLog = read('access-log');
+  if (accessLog !== 'stdout' && accessLog !== 'stderr' && accessLog !== 'off') {
+    throw new UsageError(`Invalid --access-log "${accessLog}": use stdout, stderr or off.`);
+  }
+  const domain = read('domain').toLowerCase();
+  if (!/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/.test(domain)) {
+    throw new UsageError(`Invalid --domain "${domain}": give a host name such as localhost or example.test.`);
+  }
+  return {
+    help: false,
+    options: {
+      host: read('host'),
+      httpsPort: port('--port', read('port')),
+      httpPort: httpPortText === 'off' ? null : port('--http-port', httpPortText),
+      domain,
+      fixturesFile: read('fixtures'),
+      certDir: read('cert-dir'),
+      accessLog,
+    },
+  };
+}
+
+function port(flag: string, text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value > 65535)
+    throw new UsageError(`Invalid ${flag} "${text}": give a port number from 0 to 65535.`);
+  return value;
+}

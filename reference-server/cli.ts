@@ -1,0 +1,95 @@
+// `npm start`: the reference server for a person at a terminal. Prints where each fixture tenant
+// is served and curl commands that work as printed, then one JSON access-log line per request.
+import { startReferenceServer, type RunningReferenceServer } from './server.ts';
+import { helpText, parseCli, UsageError, type CliOptions } from './cli-options.ts';
+import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from './fixtures.ts';
+import { jsonLinesAccessLog, noAccessLog } from './access-log.ts';
+import type { Fixtures } from '../schemas/generated/fixtures.ts';
+
+async function main(): Promise<void> {
+  const command = parseCli(process.argv.slice(2), process.env);
+  if (command.help) {
+    console.log(helpText());
+    return;
+  }
+  const { options } = command;
+  const fixtures = loadFixtures(options.fixturesFile);
+  const server = await startReferenceServer({
+    host: options.host,
+    httpsPort: options.httpsPort,
+    httpPort: options.httpPort,
+    domain: options.domain,
+    fixtures,
+    certDir: options.certDir,
+    accessLog: accessLogSink(options.accessLog),
+  });
+  console.log(banner(server, fixtures, options));
+
+  const stop = (signal: string): void => {
+    console.error(`\n${signal} received: closing connections and stopping.`);
+    void server.close().then(() => process.exit(0));
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+function accessLogSink(target: CliOptions['accessLog']) {
+  if (target === 'off') return noAccessLog;
+  const stream = target === 'stdout' ? process.stdout : process.stderr;
+  return jsonLinesAccessLog((line) => stream.write(line));
+}
+
+/** The start-up text. It names keys by id only; the commands fetch a key from the fixtures file. */
+function banner(server: RunningReferenceServer, fixtures: Fixtures, options: CliOptions): string {
+  const resolve =
+    options.domain === 'localhost'
+      ? ''
+      : ` --resolve "*.api.${options.domain}:${server.httpsPort}:${options.host}"`;
+  const fixturesFlag =
+    options.fixturesFile === DEFAULT_FIXTURES_FILE ? '' : ` --fixtures '${options.fixturesFile}'`;
+  const lines = [
+    `Reference server ready${server.certificatesReused ? '' : ' (new certificate created)'}.`,
+    `  CA certificate: ${server.caPath}`,
+    `    trust it with curl --cacert, or NODE_EXTRA_CA_CERTS=${server.caPath} for Node clients`,
+    server.httpPort === null
+      ? '  plain HTTP: off'
+      : `  plain HTTP (rejects every request): port ${server.httpPort}`,
+    '',
+    'Tenants:',
+  ];
+  for (const tenant of fixtures.tenants) {
+    const feature = tenant.apiKeysEnabled ? '' : '  (API keys feature disabled)';
+    lines.push(`  ${tenant.id.padEnd(12)} ${server.baseUrl(tenant.id)}${feature}`);
+    lines.push(`  ${''.padEnd(12)} ${server.baseUrl(tenant.id, 'sandbox')}  (sandbox)`);
+  }
+  const example = fixtures.tenants.find((tenant) =>
+    tenant.keys.some((key) => key.environment === 'production' && !key.revoked),
+  );
+  const exampleKey = example?.keys.find((key) => key.environment === 'production' && !key.revoked);
+  if (example && exampleKey) {
+    lines.push(
+      '',
+      'Try it (keys are printed only by the first command, never by the server):',
+      `  export API_KEY="$(npm run --silent fixture-key --${fixturesFlag} ${exampleKey.id})"`,
+      `  curl --cacert ${server.caPath}${resolve} -H "Authorization: Bearer $API_KEY" -H "Accept: application/json" ${server.baseUrl(example.id)}/customers`,
+      `  curl --cacert ${server.caPath}${resolve} ${server.baseUrl(example.id)}/customers    # no key: 401 missing_authorization_header`,
+      '  npm run --silent fixture-key    # lists every key id of the fixtures',
+    );
+  }
+  if (options.accessLog !== 'off') lines.push('', `Access log (JSON lines) on ${options.accessLog}:`);
+  return lines.join('\n');
+}
+
+main().catch((error: unknown) => {
+  // Expected failures get their own message and no stack trace; anything else is a defect.
+  if (
+    error instanceof UsageError ||
+    error instanceof FixturesError ||
+    (error instanceof Error && error.message.startsWith('Cannot listen'))
+  ) {
+    console.error(`reference server: ${error.message}`);
+  } else {
+    console.error('reference server: failed to start:', error);
+  }
+  process.exit(error instanceof UsageError ? 2 : 1);
+});

@@ -1,0 +1,80 @@
+// Every error the reference server can answer, built in one place: the status, the
+// `{"error":{"code","message"}}` body of spec §7, and the RFC 6750 challenge where it applies.
+import type { ErrorBody } from '../schemas/generated/error.ts';
+
+export type BearerChallengeError = 'invalid_token' | 'insufficient_scope';
+
+interface ErrorDefinition {
+  status: number;
+  message: string;
+  /** RFC 6750 §3: the `WWW-Authenticate: Bearer` challenge of an authentication failure. */
+  challenge?: { error?: BearerChallengeError };
+  extraHeaders?: Record<string, string>;
+}
+
+export const REALM = 'api';
+
+export const API_ERRORS = {
+  // The three codes of spec §7, with its example messages.
+  missing_authorization_header: { status: 401, message: 'Authorization header is required.', challenge: {} },
+  invalid_api_key: {
+    status: 401,
+    message: 'The provided API key is invalid.',
+    challenge: { error: 'invalid_token' },
+  },
+  insufficient_permissions: {
+    status: 403,
+    message: 'You do not have permission to access this resource.',
+    challenge: { error: 'insufficient_scope' },
+  },
+  // Codes for situations the spec leaves "not shown"; the reference's choice (see the README).
+  https_required: {
+    status: 403,
+    message: 'This API is served over HTTPS only. Send the request to the https:// address instead.',
+  },
+  misdirected_request: {
+    status: 421,
+    message:
+      'This server does not serve the requested host on this connection. Use https://{tenant}.api.{domain}/v1.',
+  },
+  bad_request: { status: 400, message: 'The request could not be parsed.' },
+  not_found: { status: 404, message: 'No resource exists at this path. See GET /v1/customers.' },
+  method_not_allowed: {
+    status: 405,
+    message: 'This method is not allowed on this resource.',
+    extraHeaders: { Allow: 'GET, HEAD' },
+  },
+  request_timeout: { status: 408, message: 'The request was not received in time.' },
+  uri_too_long: { status: 414, message: 'The request URL is too long.' },
+  request_header_fields_too_large: {
+    status: 431,
+    message: 'The request headers are too large.',
+  },
+  internal_error: { status: 500, message: 'The server failed to answer this request.' },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+
+/** What a handler answers; written to the socket by `writeApiResponse`. */
+export interface ApiResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  /** Set when the response is an error, for the access log. */
+  errorCode?: ApiErrorCode;
+}
+
+export function errorBody(code: ApiErrorCode): ErrorBody {
+  return { error: { code, message: API_ERRORS[code].message } };
+}
+
+export function apiError(code: ApiErrorCode): ApiResponse {
+  const definition: ErrorDefinition = API_ERRORS[code];
+  const headers: Record<string, string> = { ...definition.extraHeaders };
+  if (definition.challenge) headers['WWW-Authenticate'] = bearerChallenge(definition.challenge.error);
+  return { status: definition.status, headers, body: errorBody(code), errorCode: code };
+}
+
+function bearerChallenge(error: BearerChallengeError | undefined): string {
+  return error ? `Bearer realm="${REALM}", error="${error}"` : `Bearer realm="${REALM}"`;
+}

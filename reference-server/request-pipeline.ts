@@ -1,0 +1,106 @@
+// The path of an API request through the reference server, in the order of the decisions table:
+// host → header multiplicity → presence → syntax → key lookup in (tenant, environment) →
+// route → permission → handler. Each step either answers an error or passes on; a request that
+// fails a step never reaches data.
+import type { IncomingMessage } from 'node:http';
+import type { TLSSocket } from 'node:tls';
+import type { Permission } from '../schemas/generated/fixtures.ts';
+import type { CustomersResponse } from '../schemas/generated/customers.ts';
+import type { StoredKey } from './api-keys.ts';
+import { parseAuthorization } from './authorization-header.ts';
+import { apiError, type ApiResponse } from './errors.ts';
+import { hostnameOf, resolveApiHost, type ApiHost } from './hosts.ts';
+import type { TenantData } from './tenant-data.ts';
+
+export interface PipelineContext {
+  domain: string;
+  data: TenantData;
+}
+
+/** What the access log records of a request: never the key, only its public id. */
+export interface RequestFacts {
+  tenant?: string;
+  environment?: string;
+  keyId?: string;
+}
+
+const API_VERSION_PREFIX = '/v1';
+
+/** Longer request targets get 414 (a target beyond the header size limit gets 431 from Node). */
+export const MAX_URL_LENGTH = 8 * 1024;
+
+interface Route {
+  path: string;
+  methods: readonly string[];
+  permission: Permission;
+  handle(host: ApiHost, context: PipelineContext): ApiResponse;
+}
+
+const ROUTES: readonly Route[] = [
+  {
+    path: `${API_VERSION_PREFIX}/customers`,
+    methods: ['GET', 'HEAD'],
+    permission: 'customers:read',
+    handle: (host, { data }) =>
+      ok({
+        object: 'list',
+        data: [...data.customers(host.tenant, host.environment)],
+        has_more: false,
+      } satisfies CustomersResponse),
+  },
+];
+
+export function handleApiRequest(
+  req: IncomingMessage,
+  context: PipelineContext,
+  facts: RequestFacts,
+): ApiResponse {
+  if ((req.url ?? '').length > MAX_URL_LENGTH) return apiError('uri_too_long');
+  const hostValues = req.headersDistinct.host ?? [];
+  if (hostValues.length !== 1) return apiError('bad_request');
+  const hostname = hostnameOf(hostValues[0] ?? '');
+  const host = resolveApiHost(hostname, context.domain);
+  // RFC 9110 §7.4: a connection opened for one host (TLS SNI) is not used for another.
+  if (!host || !sniMatches(req, hostname)) return apiError('misdirected_request');
+  facts.tenant = host.tenant;
+  facts.environment = host.environment;
+
+  const authorization = parseAuthorization(req.headersDistinct.authorization);
+  switch (authorization.kind) {
+    case 'missing':
+    case 'not-bearer':
+      return apiError('missing_authorization_header');
+    case 'duplicate':
+    case 'malformed':
+      return apiError('invalid_api_key');
+  }
+  const key = context.data.keys.find(host.tenant, host.environment, authorization.token);
+  if (!key) return apiError('invalid_api_key');
+  facts.keyId = key.id;
+
+  return route(req, host, key, context);
+}
+
+function route(req: IncomingMessage, host: ApiHost, key: StoredKey, context: PipelineContext): ApiResponse {
+  const path = pathOf(req.url ?? '/');
+  const matched = ROUTES.find((candidate) => candidate.path === path);
+  if (!matched) return apiError('not_found');
+  if (!matched.methods.includes(req.method ?? '')) return apiError('method_not_allowed');
+  if (!key.permissions.has(matched.permission)) return apiError('insufficient_permissions');
+  return matched.handle(host, context);
+}
+
+function ok(body: unknown): ApiResponse {
+  return { status: 200, headers: {}, body };
+}
+
+/** The path of a request target, without its query (which never carries credentials that count). */
+function pathOf(target: string): string {
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
+function sniMatches(req: IncomingMessage, hostname: string): boolean {
+  const servername = (req.socket as TLSSocket).servername;
+  return typeof servername === 'string' && servername.toLowerCase() === hostname;
+}

@@ -1,0 +1,183 @@
+// Starts the reference server: the HTTPS API for every tenant host, and the plain-HTTP listener
+// that rejects everything. One process serves every tenant.
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import type { Fixtures } from '../schemas/generated/fixtures.ts';
+import { noAccessLog, loggablePath, type AccessLogSink } from './access-log.ts';
+import { apiError, type ApiResponse } from './errors.ts';
+import { apiHostname, type Environment } from './hosts.ts';
+import { createPlainHttpServer } from './plain-http.ts';
+import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
+import { writeApiResponse, writeRawError } from './response-writer.ts';
+import { TenantData } from './tenant-data.ts';
+import { ensureCertificates } from './tls.ts';
+
+export interface ServerLimits {
+  /** Total size of the request line and headers; larger requests get 431. */
+  maxHeaderBytes: number;
+  /** Time to receive the complete headers; a slower client gets 408. */
+  headersTimeoutMs: number;
+  /** Time to receive the complete request. */
+  requestTimeoutMs: number;
+  /** Time an idle keep-alive connection is kept open. */
+  keepAliveTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: ServerLimits = {
+  maxHeaderBytes: 16 * 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+};
+
+export interface ReferenceServerOptions {
+  host: string;
+  /** HTTPS port; 0 picks a free one. */
+  httpsPort: number;
+  /** Plain-HTTP port (rejects everything); 0 picks a free one, null disables the listener. */
+  httpPort: number | null;
+  domain: string;
+  fixtures: Fixtures;
+  certDir: string;
+  limits?: ServerLimits;
+  accessLog?: AccessLogSink;
+}
+
+export interface RunningReferenceServer {
+  httpsPort: number;
+  httpPort: number | null;
+  caPath: string;
+  certificatesReused: boolean;
+  domain: string;
+  /** `https://{tenant}.api.{domain}:{port}/v1` (or the sandbox host) of a tenant. */
+  baseUrl(tenant: string, environment?: Environment): string;
+  /** `http://…` of the same address, on the plain-HTTP listener. */
+  plainHttpBaseUrl(tenant: string, environment?: Environment): string | undefined;
+  close(): Promise<void>;
+}
+
+export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningReferenceServer> {
+  const limits = options.limits ?? DEFAULT_LIMITS;
+  const log = options.accessLog ?? noAccessLog;
+  const certificates = await ensureCertificates(options.certDir, options.domain);
+  const context = { domain: options.domain, data: new TenantData(options.fixtures) };
+
+  const https = createHttpsServer(
+    {
+      key: certificates.key,
+      cert: certificates.cert,
+      minVersion: 'TLSv1.2',
+      maxHeaderSize: limits.maxHeaderBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+    },
+    (req, res) => {
+      const started = performance.now();
+      const facts: RequestFacts = {};
+      let response: ApiResponse;
+      try {
+        response = handleApiRequest(req, context, facts);
+      } catch {
+        // A defect of ours must still get a JSON answer, never a stack trace or a hung socket.
+        response = apiError('internal_error');
+      }
+      writeApiResponse(res, response, 'https');
+      log({
+        time: new Date().toISOString(),
+        ...facts,
+        method: req.method ?? '',
+        path: loggablePath(req.url),
+        status: response.status,
+        errorCode: response.errorCode,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        transport: 'https',
+      });
+    },
+  );
+  https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    writeRawError(socket, clientErrorCode(error), 'https');
+  });
+  // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
+  // that connection.
+  https.on('tlsClientError', () => {});
+
+  const plain = options.httpPort === null ? null : createPlainHttpServer(limits, log);
+  try {
+    await listen(https, options.httpsPort, options.host);
+    if (plain && options.httpPort !== null) await listen(plain, options.httpPort, options.host);
+  } catch (error) {
+    https.close();
+    plain?.close();
+    throw error;
+  }
+  const httpsPort = (https.address() as AddressInfo).port;
+  const httpPort = plain ? (plain.address() as AddressInfo).port : null;
+
+  return {
+    httpsPort,
+    httpPort,
+    caPath: certificates.caPath,
+    certificatesReused: certificates.reused,
+    domain: options.domain,
+    baseUrl: (tenant, environment = 'production') =>
+      `https://${apiHostname(tenant, environment, options.domain)}:${httpsPort}/v1`,
+    plainHttpBaseUrl: (tenant, environment = 'production') =>
+      httpPort === null
+        ? undefined
+        : `http://${apiHostname(tenant, environment, options.domain)}:${httpPort}/v1`,
+    close: async () => {
+      await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
+    },
+  };
+}
+
+export class PortInUseError extends Error {
+  constructor(host: string, port: number) {
+    super(
+      `Cannot listen on ${host}:${port}: the port is already in use. Stop the other process or choose another port (--port / --http-port).`,
+    );
+    this.name = 'PortInUseError';
+  }
+}
+
+async function listen(server: HttpsServer | HttpServer, port: number, host: string): Promise<void> {
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new PortInUseError(host, port, error);
+    if (code === 'EACCES')
+      throw new Error(`Cannot listen on ${host}:${port}: permission denied. Choose a port above 1023.`);
+    if (code === 'EADDRNOTAVAIL')
+      throw new Error(
+        `Cannot listen on ${host}:${port}: this machine has no such address. Use --host 127.0.0.1.`,
+      );
+    throw error;
+  }
+}
+
+async function closeServer(server: HttpsServer | HttpServer): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // Requests in flight get a moment to finish, then their connections are closed too.
+  const grace = setTimeout(() => server.closeAllConnections(), 2_000);
+  await closed;
+  clearTimeout(grace);
+}
+
+function clientErrorCode(
+  error: NodeJS.ErrnoException,
+): 'request_header_fields_too_large' | 'request_timeout' | 'uri_too_long' | 'bad_request' {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return 'request_header_fields_too_large';
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return 'request_timeout';
+    default:
+      return 'bad_request';
+  }
+}

@@ -1,0 +1,148 @@
+// The reference server's certificates: a local CA, created once and kept in the certificate
+// directory so that a user trusts it once (curl --cacert, NODE_EXTRA_CA_CERTS), and a leaf
+// certificate signed by it whose SANs cover every tenant's production and sandbox API host.
+import { X509Certificate } from 'node:crypto';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { generate } from 'selfsigned';
+
+export const DEFAULT_CERT_DIR = resolve(import.meta.dirname, '..', '.certs');
+
+export interface ServerCertificates {
+  /** PEM of the CA certificate, the one file a client needs to trust. */
+  caPath: string;
+  key: string;
+  cert: string;
+  /** Whether an existing CA and leaf were reused (start-up then costs no key generation). */
+  reused: boolean;
+}
+
+const CA_VALIDITY_DAYS = 3650;
+const LEAF_VALIDITY_DAYS = 365;
+/** A leaf closer than this to its expiry is replaced at start-up. */
+const LEAF_RENEWAL_MARGIN_DAYS = 30;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** The host names the leaf certificate must cover for a domain. */
+export function leafHostnames(domain: string): string[] {
+  // `*.api.{domain}` covers `{tenant}.api.{domain}` and `sandbox-{tenant}.api.{domain}` alike.
+  return [`*.api.${domain}`, `api.${domain}`];
+}
+
+export async function ensureCertificates(certDir: string, domain: string): Promise<ServerCertificates> {
+  mkdirSync(certDir, { recursive: true, mode: 0o700 });
+  const caPath = join(certDir, 'ca.crt');
+  const caKeyPath = join(certDir, 'ca.key');
+  let reused = true;
+
+  let ca = readPair(caPath, caKeyPath);
+  if (!ca) {
+    reused = false;
+    const fresh = await generateCa();
+    // Two processes starting at once must end up with the same CA: the first to link its files
+    // wins and the other reads them. A bundle file is linked first, as the lock.
+    ca = createOnce(join(certDir, 'ca.bundle'), fresh) ?? fresh;
+    publish(caKeyPath, ca.key);
+    publish(caPath, ca.cert);
+  }
+
+  const leafPath = join(certDir, `${domain}.crt`);
+  const leafKeyPath = join(certDir, `${domain}.key`);
+  let leaf = readPair(leafPath, leafKeyPath);
+  if (!leaf || !leafIsUsable(leaf.cert, ca.cert, domain)) {
+    reused = false;
+    leaf = await generateLeaf(ca, domain);
+    publish(leafKeyPath, leaf.key);
+    publish(leafPath, leaf.cert);
+  }
+  return { caPath, key: leaf.key, cert: leaf.cert, reused };
+}
+
+interface PemPair {
+  cert: string;
+  key: string;
+}
+
+async function generateCa(): Promise<PemPair> {
+  const notBeforeDate = new Date(Date.now() - DAY_MS);
+  const pems = await generate([{ name: 'commonName', value: 'Tenant API conformance kit local CA' }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate: new Date(notBeforeDate.getTime() + CA_VALIDITY_DAYS * DAY_MS),
+    extensions: [
+      { name: 'basicConstraints', cA: true, pathLenConstraint: 0, critical: true },
+      { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+async function generateLeaf(ca: PemPair, domain: string): Promise<PemPair> {
+  const notBeforeDate = new Date(Date.now() - DAY_MS);
+  const pems = await generate([{ name: 'commonName', value: `*.api.${domain}` }], {
+    keyType: 'ec',
+    curve: 'P-256',
+    algorithm: 'sha256',
+    notBeforeDate,
+    notAfterDate: new Date(notBeforeDate.getTime() + LEAF_VALIDITY_DAYS * DAY_MS),
+    ca,
+    extensions: [
+      { name: 'basicConstraints', cA: false },
+      { name: 'keyUsage', digitalSignature: true, critical: true },
+      { name: 'extKeyUsage', serverAuth: true },
+      { name: 'subjectAltName', altNames: leafHostnames(domain).map((value) => ({ type: 2, value })) },
+    ],
+  });
+  return { cert: pems.cert, key: pems.private };
+}
+
+function leafIsUsable(leafPem: string, caPem: string, domain: string): boolean {
+  try {
+    const leaf = new X509Certificate(leafPem);
+    const signedByCa = leaf.verify(new X509Certificate(caPem).publicKey);
+    const fresh = new Date(leaf.validTo).getTime() - Date.now() > LEAF_RENEWAL_MARGIN_DAYS * DAY_MS;
+    const names = leafHostnames(domain).map((name) => `DNS:${name}`);
+    const coversDomain = names.every((name) => (leaf.subjectAltName ?? '').split(', ').includes(name));
+    return signedByCa && fresh && coversDomain;
+  } catch {
+    return false;
+  }
+}
+
+function readPair(certPath: string, keyPath: string): PemPair | undefined {
+  try {
+    return { cert: readFileSync(certPath, 'utf8'), key: readFileSync(keyPath, 'utf8') };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Links `pair` at `path` unless a file is there; returns what is there after that. */
+function createOnce(path: string, pair: PemPair): PemPair | undefined {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${pair.key}\n${pair.cert}`, { mode: 0o600 });
+  try {
+    linkSync(temporary, path);
+    return pair;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const [key, cert] = splitBundle(readFileSync(path, 'utf8'));
+    return { key, cert };
+  } finally {
+    rmSync(temporary, { force: true });
+  }
+}
+
+function splitBundle(bundle: string): [string, string] {
+  const at = bundle.indexOf('-----BEGIN CERTIFICATE-----');
+  return [bundle.slice(0, at).trim() + '\n', bundle.slice(at)];
+}
+
+/** Replaces a file atomically, so that a reader never sees half of it. */
+function publish(path: string, content: string): void {
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, content, { mode: path.endsWith('.key') ? 0o600 : 0o644 });
+  renameSync(temporary, path);
+}

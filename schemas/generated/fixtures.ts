@@ -1,0 +1,58 @@
+/* Generated from schemas/fixtures.schema.json by scripts/generate-types.ts. Do not edit: change the schema and run `npm run generate`. */
+
+export type Permission = 'customers:read' | 'customers:write' | 'invoices:read' | 'invoices:write';
+
+/**
+ * The data set the reference server serves: tenants, their API keys (public test values) and their customers per environment.
+ */
+export interface Fixtures {
+  /**
+   * Free text; the shipped file states that its keys are public test values.
+   */
+  notice: string;
+  /**
+   * @minItems 1
+   */
+  tenants: [Tenant, ...Tenant[]];
+}
+export interface Tenant {
+  /**
+   * The tenant's subdomain: lowercase words joined by single hyphens. It may not start with `sandbox-`, which names the sandbox host.
+   */
+  id: string;
+  name: string;
+  /**
+   * Whether the API keys feature is enabled for the account.
+   */
+  apiKeysEnabled: boolean;
+  keys: ApiKey[];
+  customers: {
+    production: Customer[];
+    sandbox: Customer[];
+  };
+}
+export interface ApiKey {
+  /**
+   * Public identifier, safe to log.
+   */
+  id: string;
+  name: string;
+  /**
+   * The key itself: `mbk_prod_` (production) or `mbk_dev_` (development, sandbox) and 32 base62 characters.
+   */
+  secret: string;
+  environment: 'production' | 'sandbox';
+  /**
+   * Full Access: every permission. Read Only: every `:read` permission. Custom: exactly `permissions`.
+   */
+  access: 'full_access' | 'read_only' | 'custom';
+  permissions?: Permission[];
+  revoked?: boolean;
+}
+export interface Customer {
+  id: string;
+  object: 'customer';
+  name: string;
+  email: string;
+  created_at: string;
+}
