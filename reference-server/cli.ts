@@ -1,6 +1,6 @@
 // `npm start`: the reference server for a person at a terminal. Prints where each fixture tenant
 // is served and curl commands that work as printed, then one JSON access-log line per request.
-import { startReferenceServer, type RunningReferenceServer } from './server.ts';
+import { ListenError, startReferenceServer, type RunningReferenceServer } from './server.ts';
 import { helpText, parseCli, UsageError, type CliOptions } from './cli-options.ts';
 import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from './fixtures.ts';
 import { jsonLinesAccessLog, noAccessLog } from './access-log.ts';
@@ -82,11 +82,7 @@ function banner(server: RunningReferenceServer, fixtures: Fixtures, options: Cli
 
 main().catch((error: unknown) => {
   // Expected failures get their own message and no stack trace; anything else is a defect.
-  if (
-    error instanceof UsageError ||
-    error instanceof FixturesError ||
-    (error instanceof Error && error.message.startsWith('Cannot listen'))
-  ) {
+  if (error instanceof UsageError || error instanceof FixturesError || error instanceof ListenError) {
     console.error(`reference server: ${error.message}`);
   } else {
     console.error('reference server: failed to start:', error);

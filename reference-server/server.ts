@@ -134,12 +134,26 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   };
 }
 
-export class PortInUseError extends Error {
-  constructor(host: string, port: number) {
-    super(
-      `Cannot listen on ${host}:${port}: the port is already in use. Stop the other process or choose another port (--port / --http-port).`,
-    );
-    this.name = 'PortInUseError';
+/** A listener that could not start, with what to do about it. */
+export class ListenError extends Error {
+  constructor(host: string, port: number, cause: unknown) {
+    super(`Cannot listen on ${host}:${port}: ${listenAdvice((cause as NodeJS.ErrnoException).code)}`, {
+      cause,
+    });
+    this.name = 'ListenError';
+  }
+}
+
+function listenAdvice(code: string | undefined): string {
+  switch (code) {
+    case 'EADDRINUSE':
+      return 'the port is already in use. Stop the other process or choose another port (--port / --http-port).';
+    case 'EACCES':
+      return 'permission denied. Choose a port above 1023.';
+    case 'EADDRNOTAVAIL':
+      return 'this machine has no such address. Use --host 127.0.0.1.';
+    default:
+      return `${code ?? 'unknown error'}.`;
   }
 }
 
@@ -148,15 +162,7 @@ async function listen(server: HttpsServer | HttpServer, port: number, host: stri
   try {
     await once(server, 'listening');
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new PortInUseError(host, port, error);
-    if (code === 'EACCES')
-      throw new Error(`Cannot listen on ${host}:${port}: permission denied. Choose a port above 1023.`);
-    if (code === 'EADDRNOTAVAIL')
-      throw new Error(
-        `Cannot listen on ${host}:${port}: this machine has no such address. Use --host 127.0.0.1.`,
-      );
-    throw error;
+    throw new ListenError(host, port, error);
   }
 }
 
