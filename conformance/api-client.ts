@@ -1,0 +1,52 @@
+// The suite's HTTP client: Playwright's APIRequestContext (through the CONNECT proxy when the
+// target maps host names), never following redirects and never failing on a status, so that
+// every answer is evidence for a check.
+import type { APIRequestContext } from '@playwright/test';
+import type { Exchange, RequestSummary } from './exchange.ts';
+
+export interface GetOptions {
+  headers?: Record<string, string>;
+  note?: string;
+}
+
+const REQUEST_TIMEOUT_MS = 15_000;
+
+export class ApiClient {
+  readonly #context: APIRequestContext;
+
+  constructor(context: APIRequestContext) {
+    this.#context = context;
+  }
+
+  async get(url: string, options: GetOptions = {}): Promise<Exchange> {
+    const headers = { Accept: 'application/json', 'Content-Type': 'application/json', ...options.headers };
+    const request: RequestSummary = {
+      method: 'GET',
+      url,
+      headerNames: Object.keys(headers),
+      note: options.note,
+    };
+    try {
+      const response = await this.#context.get(url, {
+        headers,
+        maxRedirects: 0,
+        failOnStatusCode: false,
+        timeout: REQUEST_TIMEOUT_MS,
+      });
+      return {
+        kind: 'response',
+        request,
+        status: response.status(),
+        headers: Object.fromEntries(
+          Object.entries(response.headers()).map(([name, value]) => [name.toLowerCase(), value]),
+        ),
+        bodyText: await response.text(),
+      };
+    } catch (error) {
+      // Playwright's message carries a call log with the request headers, key included: keep only
+      // its first line, and redact that too when it is reported.
+      const firstLine = ((error as Error).message ?? String(error)).split('\n', 1)[0] ?? '';
+      return { kind: 'failure', request, error: firstLine };
+    }
+  }
+}

@@ -1,0 +1,186 @@
+// The assertions of the conformance rules. Only a ConformanceFailure means "the target does
+// not follow the rule"; any other error is a defect of the run itself and is reported as such.
+// Every message and every piece of evidence goes through the Redactor.
+import type { Exchange, ResponseExchange } from './exchange.ts';
+import { errorCode, isJsonContentType } from './exchange.ts';
+import type { Redactor } from './secrets.ts';
+import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
+
+/** What a report shows of one exchange: enough to reproduce, nothing secret. */
+export interface Evidence {
+  method: string;
+  url: string;
+  note?: string;
+  status?: number;
+  errorCode?: string;
+  headers?: Record<string, string>;
+  bodyExcerpt?: string;
+  failure?: string;
+}
+
+export class ConformanceFailure extends Error {
+  readonly evidence: Evidence[];
+  constructor(message: string, evidence: Evidence[]) {
+    super(message);
+    this.name = 'ConformanceFailure';
+    this.evidence = evidence;
+  }
+}
+
+const RELEVANT_HEADERS = [
+  'content-type',
+  'www-authenticate',
+  'cache-control',
+  'strict-transport-security',
+  'location',
+  'connection',
+];
+const BODY_EXCERPT_LENGTH = 300;
+
+export class Checks {
+  readonly #redactor: Redactor;
+
+  constructor(redactor: Redactor) {
+    this.#redactor = redactor;
+  }
+
+  evidence(exchange: Exchange): Evidence {
+    const redact = (text: string): string => this.#redactor.redact(text);
+    const base: Evidence = {
+      method: exchange.request.method,
+      url: redact(exchange.request.url),
+      ...(exchange.request.note ? { note: redact(exchange.request.note) } : {}),
+    };
+    if (exchange.kind === 'failure') return { ...base, failure: redact(exchange.error) };
+    const headers = Object.fromEntries(
+      RELEVANT_HEADERS.filter((name) => exchange.headers[name] !== undefined).map((name) => [
+        name,
+        redact(exchange.headers[name] ?? ''),
+      ]),
+    );
+    const code = errorCode(exchange);
+    return {
+      ...base,
+      status: exchange.status,
+      ...(code ? { errorCode: redact(code) } : {}),
+      headers,
+      bodyExcerpt: redact(exchange.bodyText.slice(0, BODY_EXCERPT_LENGTH)),
+    };
+  }
+
+  fail(message: string, ...exchanges: Exchange[]): never {
+    throw new ConformanceFailure(
+      this.#redactor.redact(message),
+      exchanges.map((exchange) => this.evidence(exchange)),
+    );
+  }
+
+  /** One line per exchange, for failure messages. */
+  describe(exchange: Exchange): string {
+    const evidence = this.evidence(exchange);
+    const request = `${evidence.method} ${evidence.url}${evidence.note ? ` (${evidence.note})` : ''}`;
+    if (evidence.failure) return `${request} → no response: ${evidence.failure}`;
+    return `${request} → ${evidence.status}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}`;
+  }
+
+  response(exchange: Exchange, what: string): ResponseExchange {
+    if (exchange.kind === 'failure')
+      this.fail(`${what}: expected an HTTP response, got none. ${this.describe(exchange)}`, exchange);
+    return exchange;
+  }
+
+  /** A 200 answer with a JSON body: the request was served. */
+  served(exchange: Exchange, what: string): ResponseExchange {
+    const response = this.response(exchange, what);
+    if (response.status !== 200)
+      this.fail(`${what}: expected 200, got ${response.status}. ${this.describe(response)}`, response);
+    if (!isJsonContentType(response)) {
+      this.fail(
+        `${what}: expected a JSON content type, got "${response.headers['content-type'] ?? 'none'}".`,
+        response,
+      );
+    }
+    try {
+      JSON.parse(response.bodyText);
+    } catch {
+      this.fail(`${what}: the body is not valid JSON.`, response);
+    }
+    return response;
+  }
+
+  /** No value of these tenants' data appears in the answer's body or headers. */
+  noDataOf(exchange: Exchange, tenants: readonly (TenantValues | undefined)[], what: string): void {
+    if (exchange.kind === 'failure') return;
+    const text = `${JSON.stringify(exchange.headers)}\n${exchange.bodyText}`;
+    for (const tenant of tenants) {
+      if (!tenant) continue;
+      const leaked = leakedValues(text, tenant);
+      if (leaked.length > 0) {
+        this.fail(
+          `${what}: the answer holds data of ${tenant.label}: ${leaked.map((value) => JSON.stringify(value)).join(', ')}. ${this.describe(exchange)}`,
+          exchange,
+        );
+      }
+    }
+  }
+
+  /**
+   * Rejected: an HTTP error status (4xx/5xx, no redirect), with no data of `tenants`; with
+   * `codes`, the body's `error.code` must be one of them.
+   */
+  rejected(
+    exchange: Exchange,
+    what: string,
+    options: {
+      codes?: readonly string[];
+      noDataOf: readonly (TenantValues | undefined)[];
+      allowNoResponse?: boolean;
+    },
+  ): void {
+    if (exchange.kind === 'failure') {
+      if (options.allowNoResponse && !options.codes) return;
+      this.fail(
+        `${what}: expected a rejection${options.codes ? ` with ${options.codes.join(' or ')}` : ''}, got no response. ${this.describe(exchange)}`,
+        exchange,
+      );
+    }
+    this.noDataOf(exchange, options.noDataOf, what);
+    if (exchange.status < 400)
+      this.fail(
+        `${what}: expected a rejection (4xx), got ${exchange.status}. ${this.describe(exchange)}`,
+        exchange,
+      );
+    if (options.codes) {
+      const code = errorCode(exchange);
+      if (!code || !options.codes.includes(code)) {
+        this.fail(
+          `${what}: expected error.code ${options.codes.join(' or ')}, got ${code ? JSON.stringify(code) : 'no error code'}. ${this.describe(exchange)}`,
+          exchange,
+        );
+      }
+    }
+  }
+
+  status(exchange: Exchange, expected: readonly number[], what: string): ResponseExchange {
+    const response = this.response(exchange, what);
+    if (!expected.includes(response.status)) {
+      this.fail(
+        `${what}: expected status ${expected.join(' or ')}, got ${response.status}. ${this.describe(response)}`,
+        response,
+      );
+    }
+    return response;
+  }
+
+  /** The header is present and matches `pattern`. */
+  header(exchange: Exchange, name: string, pattern: RegExp, what: string): void {
+    const response = this.response(exchange, what);
+    const value = response.headers[name.toLowerCase()];
+    if (value === undefined || !pattern.test(value)) {
+      this.fail(
+        `${what}: expected a ${name} header matching ${String(pattern)}, got ${value === undefined ? 'none' : JSON.stringify(value)}. ${this.describe(response)}`,
+        response,
+      );
+    }
+  }
+}

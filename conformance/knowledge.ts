@@ -1,0 +1,55 @@
+// What the suite learns of each tenant's data before judging any answer: the distinctive values
+// of the tenant under test and of the other tenant, each from its own authorised response.
+import type { ApiClient } from './api-client.ts';
+import { jsonBody } from './exchange.ts';
+import type { ResolvedTarget } from './target.ts';
+import { distinctiveValues, withoutShared, type TenantValues } from './tenant-knowledge.ts';
+
+export interface Knowledge {
+  /** The tenant under test; undefined when no key could read its data. */
+  own?: TenantValues;
+  /** The other tenant; undefined without otherTenantBaseUrl and its key. */
+  other?: TenantValues;
+}
+
+export async function learnTenants(api: ApiClient, target: ResolvedTarget): Promise<Knowledge> {
+  const ownKey = target.credentials.fullAccess ?? target.credentials.readOnly;
+  const otherKey = target.credentials.otherTenant;
+  const [noise, own, other] = await Promise.all([
+    // Whatever an unauthenticated error body contains cannot be tenant data.
+    valuesAt(api, target.baseUrl, undefined),
+    ownKey ? valuesAt(api, target.baseUrl, ownKey) : Promise.resolve(undefined),
+    otherKey && target.otherTenantBaseUrl
+      ? valuesAt(api, target.otherTenantBaseUrl, otherKey)
+      : Promise.resolve(undefined),
+  ]);
+  const knowledge: Knowledge = {};
+  const clean = (values: Set<string>, against: Set<string> | undefined): Set<string> =>
+    withoutShared(withoutShared(values, noise ?? new Set()), against ?? new Set());
+  if (own)
+    knowledge.own = {
+      label: `the tenant under test (${new URL(target.baseUrl).hostname})`,
+      values: clean(own, other),
+    };
+  if (other && target.otherTenantBaseUrl) {
+    knowledge.other = {
+      label: `the other tenant (${new URL(target.otherTenantBaseUrl).hostname})`,
+      values: clean(other, own),
+    };
+  }
+  return knowledge;
+}
+
+async function valuesAt(
+  api: ApiClient,
+  baseUrl: string,
+  key: string | undefined,
+): Promise<Set<string> | undefined> {
+  const exchange = await api.get(
+    `${baseUrl}/customers`,
+    key ? { headers: { Authorization: `Bearer ${key}` } } : {},
+  );
+  if (exchange.kind === 'failure') return undefined;
+  if (key !== undefined && exchange.status !== 200) return undefined;
+  return distinctiveValues(jsonBody(exchange) ?? exchange.bodyText);
+}

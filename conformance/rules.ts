@@ -1,0 +1,321 @@
+// The rule catalog: every rule the suite checks, as data. An id never changes meaning once
+// published (tests/conformance/rule-ids.snapshot.json holds the list); the wording may improve.
+// Levels are those of ../shared/design/decisions.md: MUST (a sentence of the spec), HTTP
+// (RFC 9110 / RFC 6750 where the spec is silent), ADVISORY (security practice).
+
+export type Level = 'MUST' | 'HTTP' | 'ADVISORY';
+
+/** The inputs of a target a rule needs; a rule whose inputs are missing is not evaluated. */
+export type Input =
+  | 'otherTenantBaseUrl'
+  | 'sandboxBaseUrl'
+  | 'credentials.fullAccess'
+  | 'credentials.readOnly'
+  | 'credentials.noCustomersPermission'
+  | 'credentials.revoked'
+  | 'credentials.sandbox'
+  | 'credentials.otherTenant'
+  | 'credentials.probe';
+
+export interface Rule {
+  id: string;
+  level: Level;
+  /** Where in the spec (or which standard) the rule comes from. */
+  source: string;
+  statement: string;
+  needs: readonly Input[];
+}
+
+export const RULES = [
+  // Transport (spec §5 Scheme 4)
+  {
+    id: 'TRANSPORT-HTTPS-CERT',
+    level: 'MUST',
+    source: 'spec §5 Scheme 4; §4 base_url',
+    statement: 'The tenant host is served over HTTPS with a certificate that is valid for that host name.',
+    needs: [],
+  },
+  {
+    id: 'TRANSPORT-PLAIN-HTTP-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 4',
+    statement: 'A plain-HTTP request is not served: it is refused, reset or answered 4xx, never with data.',
+    needs: [],
+  },
+  {
+    id: 'TRANSPORT-PLAIN-HTTP-KEY-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 4',
+    statement: 'A plain-HTTP request that carries a valid key is not served either.',
+    needs: ['credentials.probe'],
+  },
+  {
+    id: 'TRANSPORT-NO-REDIRECT',
+    level: 'ADVISORY',
+    source: 'OWASP ASVS 5.0, secure communication',
+    statement:
+      'Plain HTTP is not redirected to HTTPS, which would teach clients that sending a key over HTTP works.',
+    needs: [],
+  },
+  {
+    id: 'TRANSPORT-HSTS',
+    level: 'ADVISORY',
+    source: 'OWASP ASVS 5.0, browser security headers; RFC 6797',
+    statement: 'HTTPS responses carry a Strict-Transport-Security header.',
+    needs: [],
+  },
+
+  // The Authorization header (spec §5 Scheme, §7)
+  {
+    id: 'AUTH-MISSING-HEADER',
+    level: 'MUST',
+    source: 'spec §7 Authentication errors',
+    statement: 'A request without an Authorization header is rejected with missing_authorization_header.',
+    needs: [],
+  },
+  {
+    id: 'AUTH-MISSING-HEADER-401',
+    level: 'HTTP',
+    source: 'RFC 9110 §11.6.1; RFC 6750 §3',
+    statement: 'A request without credentials is answered 401 with a WWW-Authenticate: Bearer challenge.',
+    needs: [],
+  },
+  {
+    id: 'AUTH-OTHER-SCHEME-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 1',
+    statement:
+      'A key sent with another scheme (Basic, Token) or without a scheme is rejected with missing_authorization_header or invalid_api_key, with no data.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'AUTH-SCHEME-CASE-INSENSITIVE',
+    level: 'ADVISORY',
+    source: 'RFC 9110 §11.1',
+    statement: 'The scheme name is case-insensitive: `bearer` and `BEARER` work like `Bearer`.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'AUTH-QUOTED-KEY-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 2',
+    statement:
+      'A key in double or single quotes is rejected with invalid_api_key, with no data; quotes are never stripped.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'AUTH-MALFORMED-BEARER-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 1; RFC 6750 §2.1',
+    statement:
+      'Bearer with an empty token, a tab, a space inside the key or extra parameters is rejected, with no data.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'AUTH-DUPLICATE-HEADER-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 1',
+    statement:
+      'A request with two Authorization headers is rejected (400 or 401), with no data, whichever comes first.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'AUTH-URL-CREDENTIALS-IGNORED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 5',
+    statement:
+      'A valid key in a URL parameter (access_token, api_key, apikey, key, token) never authenticates: the request is rejected with missing_authorization_header, with no data.',
+    needs: ['credentials.probe'],
+  },
+
+  // Keys (spec §5, §7)
+  {
+    id: 'KEY-VALID-SERVED',
+    level: 'MUST',
+    source: 'spec §1; §4 GET /customers',
+    statement:
+      "A valid Full Access key is served the tenant's customers as JSON at GET {base_url}/customers.",
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'KEY-UNKNOWN-REJECTED',
+    level: 'MUST',
+    source: 'spec §7 Authentication errors',
+    statement: 'An unknown key is rejected with invalid_api_key.',
+    needs: [],
+  },
+  {
+    id: 'KEY-ALTERED-REJECTED',
+    level: 'MUST',
+    source: 'spec §7 Authentication errors',
+    statement:
+      'A valid key truncated, extended, with one character changed or in another letter case is rejected with invalid_api_key.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'KEY-REVOKED-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Handling rules; §7',
+    statement: 'A revoked key is rejected with invalid_api_key.',
+    needs: ['credentials.revoked'],
+  },
+  {
+    id: 'KEY-INVALID-401',
+    level: 'HTTP',
+    source: 'RFC 6750 §3.1',
+    statement: 'An invalid key is answered 401 with a WWW-Authenticate: Bearer challenge.',
+    needs: [],
+  },
+  {
+    id: 'KEY-NOT-ECHOED',
+    level: 'ADVISORY',
+    source: 'OWASP ASVS 5.0, security logging and error handling',
+    statement: 'No error response repeats the key that was presented.',
+    needs: ['credentials.fullAccess'],
+  },
+
+  // Tenant isolation (spec §1, §5 Tenant identification)
+  {
+    id: 'TENANT-OWN-DATA-ONLY',
+    level: 'MUST',
+    source: 'spec §1; §5 Tenant identification 1',
+    statement: "A valid key is served its own tenant's data and no value of another tenant's data.",
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
+  },
+  {
+    id: 'TENANT-CROSS-KEY-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Tenant identification 2',
+    statement:
+      "Another tenant's valid key on this tenant's host is rejected (invalid_api_key or insufficient_permissions), with no data of either tenant.",
+    needs: ['otherTenantBaseUrl', 'credentials.otherTenant', 'credentials.fullAccess'],
+  },
+  {
+    id: 'TENANT-CROSS-KEY-INDISTINGUISHABLE',
+    level: 'ADVISORY',
+    source: 'OWASP API Security Top 10 2023 API2; CWE-204',
+    statement: "Another tenant's key gets the same status, body and header names as an unknown key.",
+    needs: ['credentials.otherTenant'],
+  },
+  {
+    id: 'TENANT-UNKNOWN-HOST-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Tenant identification 1, 2',
+    statement:
+      'A well-formed host of a tenant that does not exist serves no data, even with a valid key of another tenant.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'TENANT-ID-FIELDS-IGNORED',
+    level: 'MUST',
+    source: 'spec §5 Tenant identification 1, 3',
+    statement:
+      'tenant_id, company_id and organization_id in headers or the query never change the tenant: the response holds no data of the tenant they name.',
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
+  },
+  {
+    id: 'TENANT-FORWARDED-HOST-IGNORED',
+    level: 'MUST',
+    source: 'spec §5 Tenant identification 1',
+    statement: 'X-Forwarded-Host, Forwarded and X-Tenant-Id naming another tenant never change the tenant.',
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
+  },
+  {
+    id: 'TENANT-SNI-HOST-MISMATCH-NO-DATA',
+    level: 'MUST',
+    source: 'spec §5 Tenant identification 1; RFC 9110 §7.4',
+    statement:
+      "A connection opened (TLS SNI) for this tenant with a Host header naming another tenant serves no data of the Host's tenant.",
+    needs: ['otherTenantBaseUrl', 'credentials.otherTenant'],
+  },
+  {
+    id: 'TENANT-SNI-HOST-MISMATCH-421',
+    level: 'HTTP',
+    source: 'RFC 9110 §7.4, §15.5.20',
+    statement: 'An SNI/Host mismatch is answered 421 Misdirected Request.',
+    needs: ['otherTenantBaseUrl'],
+  },
+
+  // Environments (spec §5 Environments, Key types)
+  {
+    id: 'ENV-SANDBOX-KEY-ON-PRODUCTION-REJECTED',
+    level: 'MUST',
+    source: 'spec §1; §5 Environments, Key types',
+    statement:
+      'A development (sandbox) key on the production API is rejected with an authentication error, with no data.',
+    needs: ['credentials.sandbox'],
+  },
+  {
+    id: 'ENV-PRODUCTION-KEY-ON-SANDBOX-REJECTED',
+    level: 'MUST',
+    source: 'spec §1; §5 Environments, Key types',
+    statement: 'A production key on the sandbox API is rejected with an authentication error, with no data.',
+    needs: ['sandboxBaseUrl', 'credentials.fullAccess'],
+  },
+  {
+    id: 'ENV-SANDBOX-KEY-SERVED',
+    level: 'MUST',
+    source: 'spec §5 Environments, Key types',
+    statement: 'A development key is served on the sandbox API.',
+    needs: ['sandboxBaseUrl', 'credentials.sandbox'],
+  },
+
+  // Permissions (spec §5 Authentication versus authorization, §7)
+  {
+    id: 'PERM-INSUFFICIENT-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Authentication versus authorization; §7',
+    statement:
+      'A valid key without the permission for the operation is rejected with insufficient_permissions, with no data.',
+    needs: ['credentials.noCustomersPermission'],
+  },
+  {
+    id: 'PERM-INSUFFICIENT-403',
+    level: 'HTTP',
+    source: 'RFC 9110 §15.5.4; RFC 6750 §3.1',
+    statement: 'insufficient_permissions is answered 403.',
+    needs: ['credentials.noCustomersPermission'],
+  },
+  {
+    id: 'PERM-READ-ONLY-READS',
+    level: 'MUST',
+    source: 'spec §5 Key types',
+    statement: 'A Read Only key can read customers.',
+    needs: ['credentials.readOnly'],
+  },
+
+  // Errors and versioning (spec §7, §9)
+  {
+    id: 'ERROR-BODY-SHAPE',
+    level: 'MUST',
+    source: 'spec §7 Error body',
+    statement:
+      'Every authentication error is a JSON object with one member `error` holding the string fields `code` and `message`, sent as application/json.',
+    needs: [],
+  },
+  {
+    id: 'ERROR-NO-STORE',
+    level: 'ADVISORY',
+    source: 'OWASP ASVS 5.0, data protection; RFC 9111 §5.2.2.5',
+    statement: 'Responses to authenticated requests and error responses carry Cache-Control: no-store.',
+    needs: [],
+  },
+  {
+    id: 'VERSION-PATH',
+    level: 'MUST',
+    source: 'spec §9; §4 base_url',
+    statement:
+      'The version is in the path: the base URL ends in /v1 and GET {base_url}/customers is that version.',
+    needs: [],
+  },
+] as const satisfies readonly Rule[];
+
+export type RuleId = (typeof RULES)[number]['id'];
+
+const RULES_BY_ID: ReadonlyMap<string, Rule> = new Map(RULES.map((rule) => [rule.id, rule]));
+
+export function ruleById(id: RuleId): Rule {
+  const rule = RULES_BY_ID.get(id);
+  if (!rule) throw new Error(`No rule ${id} in the catalog.`);
+  return rule;
+}

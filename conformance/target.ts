@@ -1,0 +1,148 @@
+// The deployment a run checks: a target file (schemas/target.schema.json) resolved against the
+// environment, or — with no target file — the embedded reference server that Playwright's
+// webServer starts (fixtures/reference-target.json with the ports it printed).
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { TargetFile } from '../schemas/generated/target.ts';
+import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
+import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/fixtures.ts';
+import type { HostMap } from './host-map.ts';
+
+export type Profile = 'default' | 'strict';
+export type CredentialName = keyof NonNullable<TargetFile['credentials']>;
+
+export interface ResolvedTarget {
+  name: string;
+  /** `embedded` when the suite started the reference server itself. */
+  mode: 'embedded' | 'file';
+  file: string;
+  baseUrl: string;
+  otherTenantBaseUrl?: string;
+  sandboxBaseUrl?: string;
+  plainHttpBaseUrl: string;
+  /** Key values by credential name. Never print them: use the Redactor. */
+  credentials: Partial<Record<CredentialName, string>>;
+  caFile?: string;
+  profile: Profile;
+  hosts: HostMap;
+}
+
+/** Environment variables through which the runner hands the target to Playwright's processes. */
+export const ENV = {
+  targetFile: 'CONFORMANCE_TARGET',
+  profile: 'CONFORMANCE_PROFILE',
+  /** Captured by webServer from the reference server's "Listening:" line. */
+  referenceHttpsPort: 'REFERENCE_HTTPS_PORT',
+  referenceHttpPort: 'REFERENCE_HTTP_PORT',
+} as const;
+
+export const EMBEDDED_TARGET_FILE = resolve(import.meta.dirname, '..', 'fixtures', 'reference-target.json');
+
+export class TargetError extends Error {
+  constructor(file: string, problems: string[]) {
+    super(
+      `Invalid target file ${file}:\n  ${problems.join('\n  ')}\nSee schemas/target.schema.json and the README, "Certifying a deployment".`,
+    );
+    this.name = 'TargetError';
+  }
+}
+
+export function readTargetFile(file: string): TargetFile {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new TargetError(file, [`cannot be read as JSON (${reason})`]);
+  }
+  const validate = validatorFor<TargetFile>('target.schema.json');
+  if (!validate(data)) throw new TargetError(file, describeSchemaErrors(validate.errors));
+  return data;
+}
+
+export function resolveTarget(
+  file: string,
+  env: NodeJS.ProcessEnv,
+  mode: ResolvedTarget['mode'] = 'file',
+): ResolvedTarget {
+  const target = readTargetFile(file);
+  const credentials: ResolvedTarget['credentials'] = {};
+  const problems: string[] = [];
+  for (const [name, variable] of Object.entries(target.credentials ?? {}) as [CredentialName, string][]) {
+    const value = env[variable];
+    if (value === undefined || value === '') {
+      problems.push(
+        `$.credentials.${name}: the environment variable ${variable} is not set. Export it with the key, or remove the entry.`,
+      );
+    } else {
+      credentials[name] = value;
+    }
+  }
+  const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
+  if (profile !== 'default' && profile !== 'strict')
+    problems.push(`profile "${profile}": use default or strict.`);
+  if (problems.length > 0) throw new TargetError(file, problems);
+
+  const resolved: ResolvedTarget = {
+    name: target.name ?? new URL(target.baseUrl).host,
+    mode,
+    file,
+    baseUrl: target.baseUrl,
+    otherTenantBaseUrl: target.otherTenantBaseUrl,
+    sandboxBaseUrl: target.sandboxBaseUrl,
+    plainHttpBaseUrl: target.plainHttpBaseUrl ?? defaultPlainHttpBaseUrl(target.baseUrl),
+    credentials,
+    caFile: target.caFile === undefined ? undefined : resolve(dirname(file), target.caFile),
+    profile: profile as Profile,
+    hosts: target.hosts ?? {},
+  };
+  return mode === 'embedded' ? withReferencePorts(resolved, env) : resolved;
+}
+
+/** The target of this run, as the runner described it in the environment. */
+export function targetFromEnvironment(env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
+  const file = env[ENV.targetFile];
+  return file
+    ? resolveTarget(resolve(file), env)
+    : resolveTarget(EMBEDDED_TARGET_FILE, { ...fixtureKeyEnvironment(), ...env }, 'embedded');
+}
+
+/**
+ * `REFERENCE_KEY_<ID>` for every key of the reference fixtures (public test values), the names
+ * fixtures/reference-target.json uses. `npm run fixture-key -- --export` prints the same.
+ */
+export function fixtureKeyEnvironment(fixturesFile = DEFAULT_FIXTURES_FILE): Record<string, string> {
+  const entries = loadFixtures(fixturesFile).tenants.flatMap((tenant) =>
+    tenant.keys.map((key) => [fixtureKeyVariable(key.id), key.secret] as const),
+  );
+  return Object.fromEntries(entries);
+}
+
+export function fixtureKeyVariable(keyId: string): string {
+  return `REFERENCE_${keyId.toUpperCase()}`;
+}
+
+function defaultPlainHttpBaseUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  return `http://${url.hostname}/v1`;
+}
+
+/** The embedded server listens on free ports; webServer captured them from its output. */
+function withReferencePorts(target: ResolvedTarget, env: NodeJS.ProcessEnv): ResolvedTarget {
+  const httpsPort = env[ENV.referenceHttpsPort];
+  const httpPort = env[ENV.referenceHttpPort];
+  if (!httpsPort || !httpPort) return target;
+  const withPort = (url: string | undefined, port: string): string | undefined => {
+    if (url === undefined) return undefined;
+    const parsed = new URL(url);
+    parsed.port = port;
+    return parsed.toString().replace(/\/$/, '');
+  };
+  return {
+    ...target,
+    baseUrl: withPort(target.baseUrl, httpsPort) ?? target.baseUrl,
+    otherTenantBaseUrl: withPort(target.otherTenantBaseUrl, httpsPort),
+    sandboxBaseUrl: withPort(target.sandboxBaseUrl, httpsPort),
+    plainHttpBaseUrl: withPort(target.plainHttpBaseUrl, httpPort) ?? target.plainHttpBaseUrl,
+  };
+}

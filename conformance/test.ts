@@ -1,0 +1,171 @@
+// The Playwright fixtures of the conformance suite and `conformanceRule`, the only way a spec
+// declares a check: it ties the test to a catalog rule (title, tag, annotations), skips it as
+// "not evaluated" when the target lacks an input, and applies the rule's level — a failed MUST
+// fails the run, a failed HTTP rule fails it under `strict`, anything else becomes a warning.
+import { test as base, type TestInfo } from '@playwright/test';
+import { ApiClient } from './api-client.ts';
+import { Checks, ConformanceFailure } from './checks.ts';
+import { startConnectProxy } from './connect-proxy.ts';
+import { missingInputs, notEvaluatedReason } from './inputs.ts';
+import { RawClient } from './raw-client.ts';
+import { ruleById, type Input, type Level, type RuleId } from './rules.ts';
+import { Redactor } from './secrets.ts';
+import { targetFromEnvironment, type CredentialName, type Profile, type ResolvedTarget } from './target.ts';
+import { learnTenants, type Knowledge } from './knowledge.ts';
+
+export interface RuleContext {
+  api: ApiClient;
+  raw: RawClient;
+  check: Checks;
+  target: ResolvedTarget;
+  knowledge: Knowledge;
+  /** The value of a credential the rule declared in `needs`. */
+  credential: (name: CredentialName) => string;
+  /** `{base_url}/customers` of the tenant under test, or of another declared base URL. */
+  customersUrl: (base?: 'otherTenantBaseUrl' | 'sandboxBaseUrl') => string;
+}
+
+/** Annotation types the reporter reads. */
+export const ANNOTATION = {
+  rule: 'rule',
+  level: 'level',
+  notEvaluated: 'not-evaluated',
+  warning: 'warning',
+  evidence: 'evidence',
+} as const;
+
+interface WorkerFixtures {
+  target: ResolvedTarget;
+  redactor: Redactor;
+  proxyUrl: string | undefined;
+  apiWorker: ApiClient;
+  knowledge: Knowledge;
+}
+
+interface TestFixtures {
+  api: ApiClient;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  target: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
+    async ({}, use) => {
+      await use(targetFromEnvironment());
+    },
+    { scope: 'worker' },
+  ],
+  redactor: [
+    async ({ target }, use) => {
+      await use(new Redactor(Object.values(target.credentials)));
+    },
+    { scope: 'worker' },
+  ],
+  proxyUrl: [
+    async ({ target }, use) => {
+      if (Object.keys(target.hosts).length === 0) return use(undefined);
+      const proxy = await startConnectProxy(target.hosts);
+      await use(proxy.url);
+      await proxy.close();
+    },
+    { scope: 'worker' },
+  ],
+  apiWorker: [
+    async ({ playwright, proxyUrl }, use) => {
+      const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
+      await use(new ApiClient(context));
+      await context.dispose();
+    },
+    { scope: 'worker' },
+  ],
+  knowledge: [
+    async ({ apiWorker, target }, use) => {
+      await use(await learnTenants(apiWorker, target));
+    },
+    { scope: 'worker' },
+  ],
+  api: async ({ playwright, proxyUrl }, use) => {
+    const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
+    await use(new ApiClient(context));
+    await context.dispose();
+  },
+});
+
+export function failsRun(level: Level, profile: Profile): boolean {
+  return level === 'MUST' || (level === 'HTTP' && profile === 'strict');
+}
+
+export function conformanceRule(id: RuleId, body: (context: RuleContext) => Promise<void>): void {
+  const rule = ruleById(id);
+  test(
+    `${rule.level} ${rule.id}: ${rule.statement}`,
+    {
+      tag: `@${rule.id}`,
+      annotation: [
+        { type: ANNOTATION.rule, description: rule.id },
+        { type: ANNOTATION.level, description: rule.level },
+      ],
+    },
+    async ({ api, target, knowledge, redactor }, testInfo) => {
+      const missing = missingInputs(target, rule.needs);
+      if (missing.length > 0) notEvaluated(notEvaluatedReason(missing));
+      const check = new Checks(redactor);
+      const context: RuleContext = {
+        api,
+        raw: new RawClient({ hosts: target.hosts, caFile: target.caFile }),
+        check,
+        target,
+        knowledge,
+        credential: (name) => declaredCredential(target, rule.needs, name),
+        customersUrl: (baseName) =>
+          `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
+      };
+      try {
+        await body(context);
+      } catch (error) {
+        if (!(error instanceof ConformanceFailure)) throw error;
+        await recordEvidence(testInfo, error);
+        if (failsRun(rule.level, target.profile)) throw error;
+        testInfo.annotations.push({ type: ANNOTATION.warning, description: error.message });
+      }
+    },
+  );
+}
+
+/** Ends the current rule as "not evaluated": never a pass, always with the reason. */
+export function notEvaluated(reason: string): never {
+  test.info().annotations.push({ type: ANNOTATION.notEvaluated, description: reason });
+  test.skip(true, reason);
+  throw new Error('unreachable: test.skip throws');
+}
+
+async function recordEvidence(testInfo: TestInfo, failure: ConformanceFailure): Promise<void> {
+  // The evidence was redacted when it was made (Checks.evidence); it is attached as it is.
+  await testInfo.attach(ANNOTATION.evidence, {
+    body: JSON.stringify({ message: failure.message, evidence: failure.evidence }, null, 2),
+    contentType: 'application/json',
+  });
+}
+
+function declaredCredential(target: ResolvedTarget, needs: readonly Input[], name: CredentialName): string {
+  const value = target.credentials[name];
+  if (!needs.includes(`credentials.${name}`) || value === undefined) {
+    throw new Error(
+      `Defect in the suite: a rule used credentials.${name} without declaring it in its needs.`,
+    );
+  }
+  return value;
+}
+
+function declaredUrl(
+  target: ResolvedTarget,
+  needs: readonly Input[],
+  name: 'otherTenantBaseUrl' | 'sandboxBaseUrl',
+): string {
+  const value = target[name];
+  if (!needs.includes(name) || value === undefined) {
+    throw new Error(`Defect in the suite: a rule used ${name} without declaring it in its needs.`);
+  }
+  return value;
+}
+
+export { expect } from '@playwright/test';

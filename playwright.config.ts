@@ -1,0 +1,47 @@
+// The conformance run. With no target file (CONFORMANCE_TARGET unset) it starts the embedded
+// reference server through webServer on free ports and checks it; with a target file it checks
+// that deployment. `npm run conformance -- --help` explains the options.
+import { defineConfig } from '@playwright/test';
+import { caBundleFor } from './conformance/ca-trust.ts';
+import { ENV, fixtureKeyEnvironment, targetFromEnvironment } from './conformance/target.ts';
+
+const embedded = !process.env[ENV.targetFile];
+if (embedded) {
+  // The embedded target names its keys by environment variable, like any target; the values are
+  // the public test keys of fixtures/reference.json. Workers inherit them.
+  for (const [name, value] of Object.entries(fixtureKeyEnvironment())) process.env[name] ??= value;
+}
+const target = targetFromEnvironment();
+// Node reads NODE_EXTRA_CA_CERTS once at start-up: set here, it reaches the worker processes,
+// where Playwright's request API makes its TLS connections. Verification is never turned off.
+const caBundle = caBundleFor(target.caFile);
+if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
+
+export default defineConfig({
+  testDir: './specs',
+  fullyParallel: true,
+  forbidOnly: !!process.env.CI,
+  retries: 0,
+  workers: process.env.CI ? 2 : undefined,
+  timeout: 60_000,
+  reporter: [['list']],
+  use: {
+    // Traces and call logs would hold request headers, keys included: never recorded.
+    trace: 'off',
+    screenshot: 'off',
+    video: 'off',
+  },
+  webServer: embedded
+    ? {
+        command: 'node --import tsx reference-server/cli.ts --port 0 --http-port 0 --access-log off',
+        wait: {
+          stdout: /Listening: https port (?<reference_https_port>\d+), http port (?<reference_http_port>\d+)/,
+        },
+        stdout: 'ignore',
+        stderr: 'pipe',
+        timeout: 60_000,
+        reuseExistingServer: false,
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
+      }
+    : undefined,
+});

@@ -1,0 +1,127 @@
+// Spec §5 Scheme: `Authorization: Bearer <API_KEY>`, no quotes, no credentials in URLs; §7 codes.
+import { conformanceRule } from '../conformance/test.ts';
+
+const AUTH_CODES = ['missing_authorization_header', 'invalid_api_key'] as const;
+
+conformanceRule('AUTH-MISSING-HEADER', async ({ api, check, customersUrl, knowledge }) => {
+  const exchange = await api.get(customersUrl());
+  check.rejected(exchange, 'A request without Authorization', {
+    codes: ['missing_authorization_header'],
+    noDataOf: [knowledge.own, knowledge.other],
+  });
+});
+
+conformanceRule('AUTH-MISSING-HEADER-401', async ({ api, check, customersUrl }) => {
+  const exchange = await api.get(customersUrl());
+  check.status(exchange, [401], 'A request without Authorization');
+  check.header(exchange, 'WWW-Authenticate', /^\s*Bearer\b/i, 'A request without Authorization');
+});
+
+conformanceRule('AUTH-OTHER-SCHEME-REJECTED', async ({ api, check, customersUrl, knowledge, credential }) => {
+  const key = credential('fullAccess');
+  const variants = {
+    Basic: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
+    Token: `Token ${key}`,
+    'no scheme': key,
+  };
+  for (const [how, value] of Object.entries(variants)) {
+    const exchange = await api.get(customersUrl(), {
+      headers: { Authorization: value },
+      note: `the key with ${how}`,
+    });
+    check.rejected(exchange, `A valid key with ${how}`, {
+      codes: AUTH_CODES,
+      noDataOf: [knowledge.own, knowledge.other],
+    });
+  }
+});
+
+conformanceRule('AUTH-SCHEME-CASE-INSENSITIVE', async ({ api, check, customersUrl, credential }) => {
+  for (const scheme of ['bearer', 'BEARER']) {
+    const exchange = await api.get(customersUrl(), {
+      headers: { Authorization: `${scheme} ${credential('fullAccess')}` },
+      note: `scheme written "${scheme}"`,
+    });
+    check.served(exchange, `A valid key with the scheme written "${scheme}"`);
+  }
+});
+
+conformanceRule('AUTH-QUOTED-KEY-REJECTED', async ({ api, check, customersUrl, knowledge, credential }) => {
+  for (const quote of ['"', "'"]) {
+    const exchange = await api.get(customersUrl(), {
+      headers: { Authorization: `Bearer ${quote}${credential('fullAccess')}${quote}` },
+      note: `the key in ${quote === '"' ? 'double' : 'single'} quotes`,
+    });
+    check.rejected(exchange, `A valid key in ${quote === '"' ? 'double' : 'single'} quotes`, {
+      codes: ['invalid_api_key'],
+      noDataOf: [knowledge.own, knowledge.other],
+    });
+  }
+});
+
+conformanceRule(
+  'AUTH-MALFORMED-BEARER-REJECTED',
+  async ({ api, check, customersUrl, knowledge, credential }) => {
+    const key = credential('fullAccess');
+    const middle = Math.floor(key.length / 2);
+    const variants = {
+      'an empty token': 'Bearer',
+      'a tab instead of a space': `Bearer\t${key}`,
+      'a space inside the key': `Bearer ${key.slice(0, middle)} ${key.slice(middle)}`,
+      'an extra parameter': `Bearer ${key}, realm="api"`,
+      'a second token': `Bearer ${key} ${key}`,
+    };
+    for (const [how, value] of Object.entries(variants)) {
+      const exchange = await api.get(customersUrl(), {
+        headers: { Authorization: value },
+        note: `Bearer with ${how}`,
+      });
+      check.rejected(exchange, `Bearer with ${how}`, { noDataOf: [knowledge.own, knowledge.other] });
+    }
+  },
+);
+
+conformanceRule(
+  'AUTH-DUPLICATE-HEADER-REJECTED',
+  async ({ raw, check, customersUrl, knowledge, credential }) => {
+    const valid = `Bearer ${credential('fullAccess')}`;
+    const invalid = 'Bearer not-a-valid-key-0000000000000000';
+    const orders = { 'valid first': [valid, invalid], 'valid second': [invalid, valid] };
+    for (const [how, [first, second]] of Object.entries(orders)) {
+      const exchange = await raw.send({
+        url: customersUrl(),
+        headers: [
+          ['Accept', 'application/json'],
+          ['Authorization', first ?? ''],
+          ['Authorization', second ?? ''],
+        ],
+        note: `two Authorization headers, ${how}`,
+      });
+      check.rejected(exchange, `Two Authorization headers (${how})`, {
+        noDataOf: [knowledge.own, knowledge.other],
+      });
+      check.status(exchange, [400, 401], `Two Authorization headers (${how})`);
+    }
+  },
+);
+
+conformanceRule(
+  'AUTH-URL-CREDENTIALS-IGNORED',
+  async ({ raw, check, customersUrl, knowledge, credential }) => {
+    // Sent with the raw client so that the URL, key included, stays out of Playwright's step log;
+    // reports show it redacted.
+    for (const parameter of ['access_token', 'api_key', 'apikey', 'key', 'token']) {
+      const url = new URL(customersUrl());
+      url.searchParams.set(parameter, credential('probe'));
+      const exchange = await raw.send({
+        url: url.toString(),
+        headers: [['Accept', 'application/json']],
+        note: `key in ?${parameter}=`,
+      });
+      check.rejected(exchange, `A valid key in the URL parameter ${parameter}`, {
+        codes: ['missing_authorization_header'],
+        noDataOf: [knowledge.own, knowledge.other],
+      });
+    }
+  },
+);

@@ -1,0 +1,176 @@
+// Spec §1 and §5 Tenant identification: the tenant is the subdomain, keys work only in their
+// tenant's context, tenant identifiers are never sent, and each tenant's data is isolated.
+import { randomBytes } from 'node:crypto';
+import { unknownKeyLike } from '../conformance/key-variants.ts';
+import { conformanceRule, notEvaluated } from '../conformance/test.ts';
+import type { Knowledge } from '../conformance/knowledge.ts';
+
+const AUTH_REJECTION_CODES = ['invalid_api_key', 'insufficient_permissions'] as const;
+
+/** The tenant label of a base URL: the first label of its host. */
+function tenantLabel(baseUrl: string): string {
+  return new URL(baseUrl).hostname.split('.')[0] ?? '';
+}
+
+/** A rule that looks for the other tenant's data cannot say anything if that tenant has none. */
+function requireOtherTenantValues(knowledge: Knowledge): void {
+  if (!knowledge.other || knowledge.other.values.size === 0) {
+    notEvaluated(
+      'not evaluated: the other tenant answered no data to recognise. Point otherTenantBaseUrl at a tenant that has customers, with its key as credentials.otherTenant.',
+    );
+  }
+}
+
+conformanceRule('TENANT-OWN-DATA-ONLY', async ({ api, check, customersUrl, knowledge, credential }) => {
+  requireOtherTenantValues(knowledge);
+  const exchange = await api.get(customersUrl(), {
+    headers: { Authorization: `Bearer ${credential('fullAccess')}` },
+  });
+  check.served(exchange, "The tenant's own key");
+  check.noDataOf(exchange, [knowledge.other], "The tenant's own key");
+});
+
+conformanceRule('TENANT-CROSS-KEY-REJECTED', async ({ api, check, customersUrl, knowledge, credential }) => {
+  const exchange = await api.get(customersUrl(), {
+    headers: { Authorization: `Bearer ${credential('otherTenant')}` },
+    note: "the other tenant's key",
+  });
+  check.rejected(exchange, "Another tenant's valid key", {
+    codes: AUTH_REJECTION_CODES,
+    noDataOf: [knowledge.own, knowledge.other],
+  });
+});
+
+conformanceRule('TENANT-CROSS-KEY-INDISTINGUISHABLE', async ({ api, check, customersUrl, credential }) => {
+  const otherTenants = check.response(
+    await api.get(customersUrl(), {
+      headers: { Authorization: `Bearer ${credential('otherTenant')}` },
+      note: "the other tenant's key",
+    }),
+    "Another tenant's key",
+  );
+  const unknown = check.response(
+    await api.get(customersUrl(), {
+      headers: { Authorization: `Bearer ${unknownKeyLike(credential('otherTenant'))}` },
+      note: 'an unknown key',
+    }),
+    'An unknown key',
+  );
+  // Date and connection-management headers differ by nature; everything else must match.
+  const ignored = new Set([
+    'date',
+    'keep-alive',
+    'connection',
+    'content-length',
+    'x-request-id',
+    'request-id',
+  ]);
+  const headerNames = (headers: Record<string, string>): string =>
+    Object.keys(headers)
+      .filter((name) => !ignored.has(name))
+      .sort()
+      .join(', ');
+  const differences = [
+    otherTenants.status !== unknown.status && `status ${otherTenants.status} vs ${unknown.status}`,
+    otherTenants.bodyText !== unknown.bodyText && 'the bodies differ',
+    headerNames(otherTenants.headers) !== headerNames(unknown.headers) &&
+      `header names [${headerNames(otherTenants.headers)}] vs [${headerNames(unknown.headers)}]`,
+  ].filter(Boolean);
+  if (differences.length > 0) {
+    check.fail(
+      `Another tenant's key can be told apart from an unknown key: ${differences.join('; ')}.`,
+      otherTenants,
+      unknown,
+    );
+  }
+});
+
+conformanceRule('TENANT-UNKNOWN-HOST-REJECTED', async ({ api, check, target, knowledge, credential }) => {
+  const url = new URL(target.baseUrl);
+  const own = tenantLabel(target.baseUrl);
+  url.hostname = url.hostname.replace(own, `no-such-tenant-${randomBytes(4).toString('hex')}`);
+  const exchange = await api.get(`${url.toString()}/customers`, {
+    headers: { Authorization: `Bearer ${credential('fullAccess')}` },
+    note: 'a tenant that does not exist',
+  });
+  check.rejected(exchange, 'A host of a tenant that does not exist', {
+    noDataOf: [knowledge.own, knowledge.other],
+    allowNoResponse: true,
+  });
+});
+
+conformanceRule(
+  'TENANT-ID-FIELDS-IGNORED',
+  async ({ api, check, customersUrl, target, knowledge, credential }) => {
+    requireOtherTenantValues(knowledge);
+    const other = tenantLabel(target.otherTenantBaseUrl ?? '');
+    const fields = ['tenant_id', 'company_id', 'organization_id'];
+    const authorization = { Authorization: `Bearer ${credential('fullAccess')}` };
+    const inHeaders = await api.get(customersUrl(), {
+      headers: { ...authorization, ...Object.fromEntries(fields.map((field) => [field, other])) },
+      note: `${fields.join(', ')} headers naming ${other}`,
+    });
+    check.noDataOf(inHeaders, [knowledge.other], 'Tenant identifier headers');
+    const url = new URL(customersUrl());
+    for (const field of fields) url.searchParams.set(field, other);
+    const inQuery = await api.get(url.toString(), { headers: authorization, note: `query naming ${other}` });
+    check.noDataOf(inQuery, [knowledge.other], 'Tenant identifier query parameters');
+  },
+);
+
+conformanceRule(
+  'TENANT-FORWARDED-HOST-IGNORED',
+  async ({ api, check, customersUrl, target, knowledge, credential }) => {
+    requireOtherTenantValues(knowledge);
+    const otherHost = new URL(target.otherTenantBaseUrl ?? '').host;
+    const variants: Record<string, string>[] = [
+      { 'X-Forwarded-Host': otherHost },
+      { Forwarded: `host="${otherHost}";proto=https` },
+      { 'X-Tenant-Id': tenantLabel(target.otherTenantBaseUrl ?? '') },
+    ];
+    for (const headers of variants) {
+      const exchange = await api.get(customersUrl(), {
+        headers: { Authorization: `Bearer ${credential('fullAccess')}`, ...headers },
+        note: `${Object.keys(headers).join(', ')} naming the other tenant`,
+      });
+      check.noDataOf(
+        exchange,
+        [knowledge.other],
+        `${Object.keys(headers).join(', ')} naming the other tenant`,
+      );
+    }
+  },
+);
+
+conformanceRule(
+  'TENANT-SNI-HOST-MISMATCH-NO-DATA',
+  async ({ raw, check, customersUrl, target, knowledge, credential }) => {
+    requireOtherTenantValues(knowledge);
+    const otherHost = new URL(target.otherTenantBaseUrl ?? '').host;
+    const exchange = await raw.send({
+      url: customersUrl(),
+      hostHeader: otherHost,
+      headers: [
+        ['Accept', 'application/json'],
+        ['Authorization', `Bearer ${credential('otherTenant')}`],
+      ],
+      note: `Host: ${otherHost} on a connection opened for ${new URL(target.baseUrl).hostname}`,
+    });
+    check.noDataOf(
+      exchange,
+      [knowledge.other],
+      'A Host header naming the other tenant over this tenant’s TLS connection',
+    );
+  },
+);
+
+conformanceRule('TENANT-SNI-HOST-MISMATCH-421', async ({ raw, check, customersUrl, target }) => {
+  const otherHost = new URL(target.otherTenantBaseUrl ?? '').host;
+  const exchange = await raw.send({
+    url: customersUrl(),
+    hostHeader: otherHost,
+    headers: [['Accept', 'application/json']],
+    note: `Host: ${otherHost} on a connection opened for ${new URL(target.baseUrl).hostname}`,
+  });
+  check.status(exchange, [421], 'An SNI/Host mismatch');
+});

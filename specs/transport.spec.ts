@@ -1,0 +1,63 @@
+// Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
+import { conformanceRule } from '../conformance/test.ts';
+import { verifiedHandshake } from '../conformance/tls-probe.ts';
+
+conformanceRule('TRANSPORT-HTTPS-CERT', async ({ target, check }) => {
+  const result = await verifiedHandshake(target.baseUrl, target.hosts, target.caFile);
+  if (!result.ok) {
+    check.fail(
+      `TLS to ${new URL(target.baseUrl).host} did not verify: ${result.error ?? 'not authorised'}. The certificate must be valid for the tenant host (if it comes from a private CA, set "caFile" in the target file).`,
+    );
+  }
+});
+
+conformanceRule('TRANSPORT-PLAIN-HTTP-REJECTED', async ({ raw, check, target, knowledge }) => {
+  // No key is sent: this probe is safe against any deployment.
+  const exchange = await raw.send({
+    url: `${target.plainHttpBaseUrl}/customers`,
+    headers: [['Accept', 'application/json']],
+  });
+  if (exchange.kind === 'response' && exchange.status < 300) {
+    check.fail(`Plain HTTP was served (${exchange.status}). ${check.describe(exchange)}`, exchange);
+  }
+  check.noDataOf(exchange, [knowledge.own, knowledge.other], 'Plain HTTP without a key');
+});
+
+conformanceRule(
+  'TRANSPORT-PLAIN-HTTP-KEY-REJECTED',
+  async ({ raw, check, target, knowledge, credential }) => {
+    const exchange = await raw.send({
+      url: `${target.plainHttpBaseUrl}/customers`,
+      headers: [
+        ['Accept', 'application/json'],
+        ['Authorization', `Bearer ${credential('probe')}`],
+      ],
+      note: 'with the probe key',
+    });
+    if (exchange.kind === 'response' && exchange.status < 300) {
+      check.fail(
+        `Plain HTTP with a valid key was served (${exchange.status}). ${check.describe(exchange)}`,
+        exchange,
+      );
+    }
+    check.noDataOf(exchange, [knowledge.own, knowledge.other], 'Plain HTTP with a valid key');
+  },
+);
+
+conformanceRule('TRANSPORT-NO-REDIRECT', async ({ raw, check, target }) => {
+  const exchange = await raw.send({
+    url: `${target.plainHttpBaseUrl}/customers`,
+    headers: [['Accept', 'application/json']],
+  });
+  if (exchange.kind === 'response' && exchange.status >= 300 && exchange.status < 400) {
+    check.fail(
+      `Plain HTTP was redirected (${exchange.status} to ${exchange.headers.location ?? 'nowhere'}). ${check.describe(exchange)}`,
+      exchange,
+    );
+  }
+});
+
+conformanceRule('TRANSPORT-HSTS', async ({ api, check, customersUrl }) => {
+  const exchange = await api.get(customersUrl());
+  check.header(exchange, 'Strict-Transport-Security', /max-age=[1-9]\d*/i, 'An HTTPS response');
+});
