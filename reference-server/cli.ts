@@ -49,6 +49,8 @@ function banner(server: RunningReferenceServer, fixtures: Fixtures, options: Cli
     options.fixturesFile === DEFAULT_FIXTURES_FILE ? '' : ` --fixtures '${options.fixturesFile}'`;
   const lines = [
     `Reference server ready${server.certificatesReused ? '' : ' (new certificate created)'}.`,
+    // This line is read by the conformance suite's webServer (playwright.config.ts): keep its shape.
+    `  Listening: https port ${server.httpsPort}, http port ${server.httpPort ?? 'off'} on ${options.host}`,
     `  CA certificate: ${server.caPath}`,
     `    trust it with curl --cacert, or NODE_EXTRA_CA_CERTS=${server.caPath} for Node clients`,
     server.httpPort === null
