@@ -2,7 +2,12 @@
 // reaches the log, whatever the request carried.
 import type { RequestFacts } from './request-pipeline.ts';
 
-const KEY_LIKE = /mbk_[A-Za-z0-9_]*/g;
+/**
+ * A path segment that could carry a key in any spelling: with the key prefix, percent-encoded
+ * (`mbk%5Fprod_…` or every character escaped would slip past a prefix match), or long enough to be
+ * a key's random part without its prefix. Such a segment is logged as `[redacted]`.
+ */
+const SECRET_LIKE_SEGMENT = /mbk_|%[0-9A-Fa-f]{2}|[^/]{24}/i;
 
 export interface AccessLogEntry extends RequestFacts {
   time: string;
@@ -27,7 +32,10 @@ export function jsonLinesAccessLog(write: (line: string) => void): AccessLogSink
  * parameter (spec §5 forbids it) must not get that key written to the log.
  */
 export function loggablePath(target: string | undefined): string {
-  // A key pasted into the path itself is masked by its format, for the same reason.
-  const path = ((target ?? '').split(/[?#]/, 1)[0] ?? '').replace(KEY_LIKE, '[redacted]');
+  // A key pasted into the path itself is masked, for the same reason.
+  const path = ((target ?? '').split(/[?#]/, 1)[0] ?? '')
+    .split('/')
+    .map((segment) => (SECRET_LIKE_SEGMENT.test(segment) ? '[redacted]' : segment))
+    .join('/');
   return path.length > 256 ? `${path.slice(0, 256)}…` : path;
 }

@@ -2,7 +2,8 @@
 // can be shown: every request is answered 403 `https_required` with `Connection: close`. It
 // never reads the Authorization header or the URL's parameters, and never redirects — a redirect
 // would teach clients that sending a key over plain HTTP works.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { apiError } from './errors.ts';
 import type { AccessLogSink } from './access-log.ts';
 import { loggablePath } from './access-log.ts';
@@ -10,7 +11,7 @@ import { writeApiResponse, writeRawError } from './response-writer.ts';
 import type { ServerLimits } from './server.ts';
 
 export function createPlainHttpServer(limits: ServerLimits, log: AccessLogSink): Server {
-  const server = createServer({ maxHeaderSize: limits.maxHeaderBytes }, (req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const response = apiError('https_required');
     res.shouldKeepAlive = false;
@@ -24,6 +25,23 @@ export function createPlainHttpServer(limits: ServerLimits, log: AccessLogSink):
       durationMs: Math.round((performance.now() - started) * 1000) / 1000,
       transport: 'http',
     });
+  };
+  const server = createServer(
+    {
+      maxHeaderSize: limits.maxHeaderBytes,
+      // The same time limits as the HTTPS listener (Node's defaults are minutes).
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      // Node would answer a request without `Host` itself, with an empty 400 instead of JSON.
+      requireHostHeader: false,
+    },
+    handle,
+  );
+  // Without listeners Node answers these with an empty 417 or no answer at all; here they get
+  // the same JSON rejection as every other plain-HTTP request.
+  server.on('checkExpectation', handle);
+  server.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    writeRawError(socket, 'https_required', 'http');
   });
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     writeRawError(

@@ -42,6 +42,8 @@ export function writeRawError(socket: Duplex, code: ApiErrorCode, transport: Tra
   const headers = {
     ...COMMON_HEADERS,
     ...(transport === 'https' ? HTTPS_ONLY_HEADERS : {}),
+    // The error's own headers, e.g. `Allow` of a 405.
+    ...response.headers,
     'Content-Type': JSON_CONTENT_TYPE,
     'Content-Length': String(Buffer.byteLength(body)),
     Connection: 'close',

@@ -1,7 +1,8 @@
 // Starts the reference server: the HTTPS API for every tenant host, and the plain-HTTP listener
 // that rejects everything. One process serves every tenant.
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { Server as HttpServer } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
@@ -64,6 +65,28 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const certificates = await ensureCertificates(options.certDir, options.domain);
   const context = { domain: options.domain, data: new TenantData(options.fixtures) };
 
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const facts: RequestFacts = {};
+    let response: ApiResponse;
+    try {
+      response = handleApiRequest(req, context, facts);
+    } catch {
+      // A defect of ours must still get a JSON answer, never a stack trace or a hung socket.
+      response = apiError('internal_error');
+    }
+    writeApiResponse(res, response, 'https');
+    log({
+      time: new Date().toISOString(),
+      ...facts,
+      method: req.method ?? '',
+      path: loggablePath(req.url),
+      status: response.status,
+      errorCode: response.errorCode,
+      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+      transport: 'https',
+    });
+  };
   const https = createHttpsServer(
     {
       key: certificates.key,
@@ -73,30 +96,20 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node would answer an HTTP/1.1 request without `Host` itself, with an empty 400; the
+      // pipeline answers it instead (400 `bad_request`, JSON like every other error).
+      requireHostHeader: false,
     },
-    (req, res) => {
-      const started = performance.now();
-      const facts: RequestFacts = {};
-      let response: ApiResponse;
-      try {
-        response = handleApiRequest(req, context, facts);
-      } catch {
-        // A defect of ours must still get a JSON answer, never a stack trace or a hung socket.
-        response = apiError('internal_error');
-      }
-      writeApiResponse(res, response, 'https');
-      log({
-        time: new Date().toISOString(),
-        ...facts,
-        method: req.method ?? '',
-        path: loggablePath(req.url),
-        status: response.status,
-        errorCode: response.errorCode,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        transport: 'https',
-      });
-    },
+    handle,
   );
+  // Without a listener Node answers `Expect: <anything but 100-continue>` with an empty 417.
+  // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
+  // pipeline like any other and gets its usual JSON answer.
+  https.on('checkExpectation', handle);
+  // Without a listener Node drops a CONNECT request's connection without any answer.
+  https.on('connect', (_req: IncomingMessage, socket: Duplex) => {
+    writeRawError(socket, 'method_not_allowed', 'https');
+  });
   https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     writeRawError(socket, clientErrorCode(error), 'https');
   });
