@@ -9,7 +9,7 @@ import addFormatsPlugin from 'ajv-formats';
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
 const schemasDir = import.meta.dirname;
-const ajv = new Ajv({ allErrors: true, strictTypes: true, allowUnionTypes: true });
+const ajv = new Ajv({ allErrors: true, strictTypes: true, allowUnionTypes: true, verbose: true });
 addFormats(ajv);
 for (const file of readdirSync(schemasDir).filter((name) => name.endsWith('.schema.json'))) {
   ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object, file);
@@ -40,6 +40,11 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): 
         const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
         return `${path}: must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
       }
+      // A pattern alone does not say what is meant; the schema's description does. The value
+      // itself is never repeated: it may be a key pasted where a variable name belongs.
+      const description = (error.parentSchema as { description?: string } | undefined)?.description;
+      if (error.keyword === 'pattern' && description)
+        return `${path}: ${error.message ?? 'is invalid'} (${description})`;
       return `${path}: ${error.message ?? 'is invalid'}`;
     });
 }

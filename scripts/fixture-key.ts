@@ -1,22 +1,29 @@
-// Prints one fixture key, so that a person can paste a curl command without the server ever
-// printing a key. Fixture keys are public test values; this is still the only place they are shown.
-//   npm run --silent fixture-key -- [--fixtures FILE] KEY_ID     print that key
-//   npm run --silent fixture-key -- [--fixtures FILE]            list key ids (no secrets)
+// Prints fixture keys, so that a person can paste a curl command, or export the variables a
+// target file names, without the server ever printing a key. Fixture keys are public test
+// values; this script is still the only place they are shown.
+//   npm run --silent fixture-key -- [--fixtures FILE] KEY_ID   print that key
+//   npm run --silent fixture-key -- [--fixtures FILE] --export print `export REFERENCE_KEY_…=…` lines
+//   npm run --silent fixture-key -- [--fixtures FILE]          list key ids (no secrets)
 import { parseArgs } from 'node:util';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
+import { fixtureKeyEnvironment } from '../conformance/target.ts';
 
 const { values, positionals } = parseArgs({
-  options: { fixtures: { type: 'string' } },
+  options: { fixtures: { type: 'string' }, export: { type: 'boolean' } },
   allowPositionals: true,
 });
-const fixtures = loadFixtures(values.fixtures ?? DEFAULT_FIXTURES_FILE);
+const fixturesFile = values.fixtures ?? DEFAULT_FIXTURES_FILE;
+const fixtures = loadFixtures(fixturesFile);
 const keys = fixtures.tenants.flatMap((tenant) => tenant.keys.map((key) => ({ tenant: tenant.id, ...key })));
 const wanted = positionals[0];
-if (wanted === undefined) {
-  for (const key of keys)
-    console.log(
-      `${key.id.padEnd(30)} ${key.tenant.padEnd(10)} ${key.environment.padEnd(10)} ${key.revoked ? 'revoked' : key.access}`,
-    );
+if (values.export === true) {
+  for (const [name, value] of Object.entries(fixtureKeyEnvironment(fixturesFile)))
+    console.log(`export ${name}=${value}`);
+} else if (wanted === undefined) {
+  for (const key of keys) {
+    const state = key.revoked ? 'revoked' : key.access;
+    console.log(`${key.id.padEnd(30)} ${key.tenant.padEnd(10)} ${key.environment.padEnd(10)} ${state}`);
+  }
 } else {
   const key = keys.find((candidate) => candidate.id === wanted);
   if (!key) {

@@ -1,0 +1,62 @@
+// `npm run conformance -- [--target FILE] [--profile default|strict] [playwright options]`
+// Checks the target file before anything starts (a clear message instead of a failed run), hands
+// it to Playwright through the environment, and runs the suite. Without --target the embedded
+// reference server is checked.
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { ENV, TargetError, resolveTarget } from './target.ts';
+
+const HELP = `Usage: npm run conformance -- [options] [-- playwright test options]
+
+Runs the conformance suite. Without --target it starts the embedded reference server and checks it.
+
+Options:
+  --target FILE      a target file describing the deployment (see schemas/target.schema.json);
+                     env ${ENV.targetFile}
+  --profile NAME     default (HTTP-level rules warn) or strict (they fail); env ${ENV.profile}
+  --help             print this help
+
+Any other option is passed to \`playwright test\` (e.g. --grep @KEY-REVOKED-REJECTED, --shard 1/2).
+Exit code: 0 when no MUST rule failed (nor, under strict, an HTTP rule), 1 otherwise.`;
+
+function main(): number {
+  const { values, tokens } = parseArgs({
+    args: process.argv.slice(2),
+    options: { target: { type: 'string' }, profile: { type: 'string' }, help: { type: 'boolean' } },
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  if (values.help === true) {
+    console.log(HELP);
+    return 0;
+  }
+  const env = { ...process.env };
+  if (typeof values.target === 'string') env[ENV.targetFile] = resolve(values.target);
+  if (typeof values.profile === 'string') env[ENV.profile] = values.profile;
+  const targetFile = env[ENV.targetFile];
+  if (targetFile) {
+    try {
+      resolveTarget(resolve(targetFile), env);
+    } catch (error) {
+      if (!(error instanceof TargetError)) throw error;
+      console.error(error.message);
+      return 2;
+    }
+  } else if (env[ENV.profile] && !['default', 'strict'].includes(env[ENV.profile] ?? '')) {
+    console.error(`Invalid --profile "${env[ENV.profile]}": use default or strict.`);
+    return 2;
+  }
+  const ours = new Set(['target', 'profile', 'help']);
+  const passThrough = tokens.flatMap((token) => {
+    if (token.kind === 'option' && ours.has(token.name)) return [];
+    if (token.kind === 'option-terminator') return [];
+    return [process.argv.slice(2)[token.index] ?? ''];
+  });
+  const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
+  const result = spawnSync(playwright, ['test', ...passThrough], { stdio: 'inherit', env });
+  return result.status ?? 1;
+}
+
+process.exitCode = main();

@@ -1,0 +1,177 @@
+// End-to-end runs of the suite, as a user makes them: against the embedded reference server, and
+// against a separately started reference process described by a target file (URL mode).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { RULES } from '../../conformance/rules.ts';
+import { fixtureKeyEnvironment } from '../../conformance/target.ts';
+import { missingInputs } from '../../conformance/inputs.ts';
+import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
+
+function assertAllPassed(run: ConformanceRun): void {
+  const notPassed = run.outcomes.filter((outcome) => outcome.status !== 'passed');
+  assert.deepEqual(
+    notPassed.map(
+      (outcome) =>
+        `${outcome.ruleId}: ${outcome.status} ${outcome.errors.join(' ')} ${JSON.stringify(outcome.annotations)}`,
+    ),
+    [],
+  );
+  assert.deepEqual(
+    new Set(run.outcomes.map((outcome) => outcome.ruleId)),
+    new Set(RULES.map((rule) => rule.id)),
+  );
+  assert.equal(run.exitCode, 0, run.stderr);
+}
+
+test('the embedded reference server passes every rule, none left not evaluated', async () => {
+  const run = await runConformance([]);
+  assertAllPassed(run);
+  assert.ok(
+    !run.outcomes.some((outcome) => outcome.annotations.some((annotation) => annotation.type === 'warning')),
+  );
+});
+
+describe('URL mode: a reference process started separately, described by a target file', () => {
+  let server: ChildProcess;
+  let ports: { https: string; http: string };
+  const work = mkdtempSync(join(tmpdir(), 'conformance-url-mode-'));
+  const keys = fixtureKeyEnvironment();
+
+  before(async () => {
+    server = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'reference-server/cli.ts',
+        '--port',
+        '0',
+        '--http-port',
+        '0',
+        '--access-log',
+        'off',
+        '--cert-dir',
+        join(work, 'certs'),
+      ],
+      {
+        cwd: REPO_ROOT,
+      },
+    );
+    let output = '';
+    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!/Listening: https port (\d+), http port (\d+)/.test(output)) {
+      assert.ok(Date.now() < deadline, `the reference server did not start: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const [, https = '', http = ''] = /Listening: https port (\d+), http port (\d+)/.exec(output) ?? [];
+    ports = { https, http };
+  });
+
+  after(async () => {
+    server.kill('SIGTERM');
+    if (server.exitCode === null) await once(server, 'exit');
+  });
+
+  function writeTarget(name: string, content: object): string {
+    const file = join(work, name);
+    writeFileSync(file, JSON.stringify(content, null, 2));
+    return file;
+  }
+
+  const common = () => ({
+    caFile: join(work, 'certs', 'ca.crt'),
+    hosts: { '*.localhost': '127.0.0.1' },
+  });
+
+  test('a full target file: every rule passes', async () => {
+    const file = writeTarget('full.json', {
+      name: 'separately started reference',
+      baseUrl: `https://acme.api.localhost:${ports.https}/v1`,
+      otherTenantBaseUrl: `https://globex.api.localhost:${ports.https}/v1`,
+      sandboxBaseUrl: `https://sandbox-acme.api.localhost:${ports.https}/v1`,
+      plainHttpBaseUrl: `http://acme.api.localhost:${ports.http}/v1`,
+      credentials: {
+        fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL',
+        readOnly: 'REFERENCE_KEY_ACME_PROD_READ',
+        noCustomersPermission: 'REFERENCE_KEY_ACME_PROD_NO_CUSTOMERS',
+        revoked: 'REFERENCE_KEY_ACME_PROD_REVOKED',
+        sandbox: 'REFERENCE_KEY_ACME_DEV_FULL',
+        otherTenant: 'REFERENCE_KEY_GLOBEX_PROD_FULL',
+        probe: 'REFERENCE_KEY_ACME_PROD_FULL',
+      },
+      ...common(),
+    });
+    assertAllPassed(await runConformance(['--target', file], keys));
+  });
+
+  test('only a base URL and one key: a useful run, and every rule it cannot check is "not evaluated" with the line to add', async () => {
+    const file = writeTarget('minimal.json', {
+      baseUrl: `https://acme.api.localhost:${ports.https}/v1`,
+      credentials: { fullAccess: 'MY_KEY' },
+      ...common(),
+    });
+    const run = await runConformance(['--target', file], { MY_KEY: keys.REFERENCE_KEY_ACME_PROD_FULL });
+    assert.equal(run.exitCode, 0, run.stderr);
+    const byId = new Map(run.outcomes.map((outcome) => [outcome.ruleId, outcome]));
+    const target = { credentials: { fullAccess: 'x' } } as Parameters<typeof missingInputs>[0];
+    for (const rule of RULES) {
+      const outcome = byId.get(rule.id);
+      assert.ok(outcome, `no outcome for ${rule.id}`);
+      if (missingInputs(target, rule.needs).length > 0) {
+        assert.equal(outcome.status, 'skipped', `${rule.id} lacks inputs and must not pass`);
+        const reason =
+          outcome.annotations.find((annotation) => annotation.type === 'not-evaluated')?.description ?? '';
+        assert.match(reason, /Add to it: .*"/, `${rule.id} must say what to add`);
+      } else {
+        assert.equal(outcome.status, 'passed', `${rule.id}: ${outcome.errors.join(' ')}`);
+      }
+    }
+    assert.ok(
+      run.outcomes.filter((outcome) => outcome.status === 'passed').length >= 15,
+      'a base URL and one key still check most rules',
+    );
+  });
+});
+
+test('a bad target file is refused before the run, naming the file and the field', async () => {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-bad-target-'));
+  const file = join(work, 'target.json');
+  const pastedKey = fixtureKeyEnvironment().REFERENCE_KEY_ACME_PROD_FULL ?? '';
+  writeFileSync(
+    file,
+    JSON.stringify({
+      baseUrl: 'http://acme.example/v1',
+      credentials: { fullAccess: pastedKey, readOnly: 'UNSET_VARIABLE_FOR_TEST' },
+    }),
+  );
+  const run = await runConformance(['--target', file]);
+  assert.equal(run.exitCode, 2);
+  assert.match(run.stderr, new RegExp(`Invalid target file ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+  assert.match(run.stderr, /\$\.baseUrl: must match pattern/);
+  assert.match(run.stderr, /\$\.credentials\.fullAccess: .*NAME of an environment variable/);
+  assert.ok(
+    !run.stderr.includes(pastedKey) && !run.stdout.includes(pastedKey),
+    'a key pasted into the file must not be echoed',
+  );
+  assert.equal(run.outcomes.length, 0);
+
+  writeFileSync(
+    file,
+    JSON.stringify({
+      baseUrl: 'https://acme.example/v1',
+      credentials: { readOnly: 'UNSET_VARIABLE_FOR_TEST' },
+    }),
+  );
+  const unset = await runConformance(['--target', file], { UNSET_VARIABLE_FOR_TEST: '' });
+  assert.equal(unset.exitCode, 2);
+  assert.match(
+    unset.stderr,
+    /\$\.credentials\.readOnly: the environment variable UNSET_VARIABLE_FOR_TEST is not set/,
+  );
+});

@@ -1,0 +1,88 @@
+// Runs the conformance suite the way a user does (`npm run conformance -- …`) and reads back
+// what happened to each rule from Playwright's JSON report.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+
+export interface RuleOutcome {
+  ruleId: string;
+  /** Playwright's final status: passed, failed, skipped, timedOut, interrupted. */
+  status: string;
+  annotations: { type: string; description?: string }[];
+  errors: string[];
+}
+
+export interface ConformanceRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  outcomes: RuleOutcome[];
+}
+
+interface JsonReport {
+  suites?: JsonSuite[];
+}
+interface JsonSuite {
+  suites?: JsonSuite[];
+  specs?: {
+    tags: string[];
+    tests: {
+      annotations: RuleOutcome['annotations'];
+      results: { status: string; errors: { message?: string }[] }[];
+    }[];
+  }[];
+}
+
+/** Runs `conformance/run.ts` with `args`; bounded by `timeoutMs`. */
+export async function runConformance(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  timeoutMs = 180_000,
+): Promise<ConformanceRun> {
+  const reportFile = join(mkdtempSync(join(tmpdir(), 'conformance-run-')), 'report.json');
+  const child = spawn(
+    join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
+    ['conformance/run.ts', ...args, '--reporter=json'],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile, ...env },
+    },
+  );
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
+  clearTimeout(timer);
+  let outcomes: RuleOutcome[] = [];
+  try {
+    outcomes = outcomesOf(JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport);
+  } catch {
+    // No report: the run failed before Playwright started; exitCode and stderr tell why.
+  }
+  return { exitCode, stdout, stderr, outcomes };
+}
+
+function outcomesOf(report: JsonReport): RuleOutcome[] {
+  const outcomes: RuleOutcome[] = [];
+  const visit = (suite: JsonSuite): void => {
+    suite.suites?.forEach(visit);
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        const last = test.results.at(-1);
+        outcomes.push({
+          ruleId: (spec.tags[0] ?? '').replace(/^@/, ''),
+          status: last?.status ?? 'unknown',
+          annotations: test.annotations,
+          errors: (last?.errors ?? []).map((error) => error.message ?? ''),
+        });
+      }
+    }
+  };
+  report.suites?.forEach(visit);
+  return outcomes;
+}
