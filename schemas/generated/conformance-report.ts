@@ -1,0 +1,69 @@
+/* Generated from schemas/conformance-report.schema.json by scripts/generate-types.ts. Do not edit: change the schema and run `npm run generate`. */
+
+/**
+ * NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated or could not run. CONFORMANT: otherwise.
+ */
+export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE';
+/**
+ * warning: the rule failed but its level does not fail the run under this profile. error: the check itself could not run (network failure, defect), so nothing is known.
+ */
+export type RuleVerdict = 'pass' | 'fail' | 'warning' | 'not-evaluated' | 'error';
+
+/**
+ * The result of one conformance run: one verdict per rule of the catalog and one overall verdict. Holds no key value.
+ */
+export interface ConformanceReport {
+  suite: {
+    name: string;
+    version: string;
+  };
+  spec: {
+    file: string;
+    sha256: string;
+  };
+  target: {
+    name: string;
+    mode: 'embedded' | 'file';
+    baseUrl: string;
+  };
+  profile: 'default' | 'strict';
+  /**
+   * Set when this report covers one shard of a run, e.g. 1/3.
+   */
+  shard?: string;
+  startedAt: string;
+  durationMs: number;
+  verdict: OverallVerdict;
+  summary: {
+    pass: number;
+    fail: number;
+    warning: number;
+    notEvaluated: number;
+    error: number;
+  };
+  rules: RuleResult[];
+}
+export interface RuleResult {
+  id: string;
+  level: 'MUST' | 'HTTP' | 'ADVISORY';
+  source: string;
+  statement: string;
+  verdict: RuleVerdict;
+  /**
+   * Why it failed, warned, errored or was not evaluated (redacted).
+   */
+  message?: string;
+  evidence?: Evidence[];
+}
+export interface Evidence {
+  method: string;
+  url: string;
+  note?: string;
+  status?: number;
+  errorCode?: string;
+  headers?: {
+    [k: string]: string;
+  };
+  bodyExcerpt?: string;
+  failure?: string;
+}
