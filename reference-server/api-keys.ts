@@ -1,18 +1,27 @@
-// API keys as the reference server holds them: never in clear. At load each key is replaced by
-// its HMAC-SHA-256 under a secret of this process, and a presented key is looked up by the same
-// HMAC within the (tenant, environment) of the request's host — never across tenants.
+// API keys as the reference server holds them: never in clear. Each key is kept as its
+// HMAC-SHA-256 under a secret of the server (random per process, or persisted in the data
+// directory so that HMACs survive a restart), and a presented key is looked up by the same HMAC
+// within the (tenant, environment) of the request's host — never across tenants. A new key's
+// secret is returned once, by `create` or `rotate`, and never kept.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { ApiKey, Permission } from '../schemas/generated/fixtures.ts';
+import type { Access, ApiKeyMetadata, NewKeyRequest } from '../schemas/generated/api-key-management.ts';
+import type { KeyStoreRecord } from '../schemas/generated/key-store.ts';
 import type { Environment } from './hosts.ts';
 
 /**
  * The reference's key format (the spec does not show one): `mbk_prod_` for production keys and
  * `mbk_dev_` for development (sandbox) keys, then 32 base62 characters.
  */
-export const KEY_PREFIX_BY_ENVIRONMENT: Record<Environment, string> = {
+export const KEY_PREFIX_BY_ENVIRONMENT: Record<Environment, 'mbk_prod_' | 'mbk_dev_'> = {
   production: 'mbk_prod_',
   sandbox: 'mbk_dev_',
 };
+
+export const KEY_RANDOM_LENGTH = 32;
+const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+/** Characters shown after the prefix so that a person can recognise a key they hold. */
+const VISIBLE_SUFFIX_LENGTH = 4;
 
 export const ALL_PERMISSIONS: readonly Permission[] = [
   'customers:read',
@@ -30,7 +39,22 @@ export interface StoredKey {
   revoked: boolean;
 }
 
-export function permissionsOf(key: Pick<ApiKey, 'access' | 'permissions'>): Set<Permission> {
+/** A key of the store: the lookup view the API pipeline uses, plus what the store file keeps. */
+interface Entry extends StoredKey {
+  record: KeyStoreRecord;
+  /** Last successful authentication, as a number so that recording it per request costs nothing. */
+  lastUsedMs: number | null;
+}
+
+export type KeyStoreChange = 'keys' | 'usage';
+
+export interface CreatedKeyResult {
+  key: ApiKeyMetadata;
+  /** The key itself: hand it to the person who asked, once, and drop it. */
+  secret: string;
+}
+
+export function permissionsOf(key: { access: Access; permissions?: readonly Permission[] }): Set<Permission> {
   switch (key.access) {
     case 'full_access':
       return new Set(ALL_PERMISSIONS);
@@ -41,23 +65,89 @@ export function permissionsOf(key: Pick<ApiKey, 'access' | 'permissions'>): Set<
   }
 }
 
+/** A new key: its environment's prefix and 32 base62 characters from the CSPRNG, without bias. */
+export function generateKeySecret(environment: Environment): string {
+  // Bytes at or above 248 (= 4 × 62) are dropped so that every character is equally likely.
+  // Each batch keeps about 97 %, so two batches nearly always suffice; ten is the bound.
+  let random = '';
+  for (let batch = 0; batch < 10 && random.length < KEY_RANDOM_LENGTH; batch++) {
+    for (const byte of randomBytes(2 * KEY_RANDOM_LENGTH)) {
+      if (byte < 248 && random.length < KEY_RANDOM_LENGTH) random += BASE62[byte % 62];
+    }
+  }
+  if (random.length < KEY_RANDOM_LENGTH) throw new Error('The random source returned too few usable bytes.');
+  return `${KEY_PREFIX_BY_ENVIRONMENT[environment]}${random}`;
+}
+
 export class KeyStore {
   // A Map lookup by HMAC does not reveal, by its timing, how much of a key was right: the HMAC
   // under a secret the client never sees is what is compared, not the key.
-  readonly #hmacSecret = randomBytes(32);
-  readonly #byScope = new Map<string, Map<string, StoredKey>>();
+  readonly #hmacSecret: Buffer;
+  readonly #byScope = new Map<string, Map<string, Entry>>();
+  readonly #byId = new Map<string, Entry>();
+  #listener: (change: KeyStoreChange) => void = () => {};
 
+  /** @param hmacSecret the HMAC key; a random one per process unless the data directory keeps one. */
+  constructor(hmacSecret: Buffer = randomBytes(32)) {
+    this.#hmacSecret = hmacSecret;
+  }
+
+  /** Called after every change: 'keys' for a created, revoked or seeded key, 'usage' for a last use. */
+  onChange(listener: (change: KeyStoreChange) => void): void {
+    this.#listener = listener;
+  }
+
+  /**
+   * Seeds a fixture key. A key already held with the same id, tenant, environment and secret keeps
+   * its state (revocation, last use); an edited fixture key replaces the one held.
+   */
   add(tenant: string, key: ApiKey): void {
-    const scope = scopeOf(tenant, key.environment);
-    let keys = this.#byScope.get(scope);
-    if (!keys) this.#byScope.set(scope, (keys = new Map<string, StoredKey>()));
-    keys.set(this.#digest(key.secret), {
+    const hmac = this.#digest(key.secret);
+    const held = this.#byId.get(key.id);
+    const unchanged =
+      held?.tenant === tenant && held.environment === key.environment && held.record.hmac === hmac;
+    if (held && unchanged) {
+      if (key.revoked && !held.revoked) this.#revokeEntry(held);
+      return;
+    }
+    if (held) this.#remove(held);
+    const now = new Date().toISOString();
+    this.#insert({
       id: key.id,
       tenant,
+      name: key.name,
       environment: key.environment,
-      permissions: permissionsOf(key),
-      revoked: key.revoked ?? false,
+      access: key.access,
+      ...(key.access === 'custom' ? { permissions: [...(key.permissions ?? [])] } : {}),
+      hmac,
+      last4: key.secret.slice(-VISIBLE_SUFFIX_LENGTH),
+      origin: 'fixture',
+      created_at: now,
+      last_used_at: null,
+      revoked_at: key.revoked ? now : null,
     });
+    this.#listener('keys');
+  }
+
+  /** Puts back records read from the store file; no change is reported. */
+  load(records: readonly KeyStoreRecord[]): void {
+    for (const record of records) {
+      const held = this.#byId.get(record.id);
+      if (held) this.#remove(held);
+      this.#insert(record);
+    }
+  }
+
+  /** Drops every key `keep` rejects (keys of tenants no longer served, fixture keys no longer in the file). */
+  retain(keep: (record: Readonly<KeyStoreRecord>) => boolean): void {
+    let removed = false;
+    for (const entry of [...this.#byId.values()]) {
+      if (!keep(entry.record)) {
+        this.#remove(entry);
+        removed = true;
+      }
+    }
+    if (removed) this.#listener('keys');
   }
 
   /** The active key of this tenant and environment that `presented` is, or undefined. */
@@ -66,9 +156,155 @@ export class KeyStore {
     return key && !key.revoked ? key : undefined;
   }
 
+  /** Records that `key` (as returned by `find`) authenticated a request just now. O(1), no I/O. */
+  markUsed(key: StoredKey): void {
+    const entry = this.#byId.get(key.id);
+    if (!entry) return;
+    entry.lastUsedMs = Date.now();
+    this.#listener('usage');
+  }
+
+  create(tenant: string, request: NewKeyRequest): CreatedKeyResult {
+    const secret = generateKeySecret(request.environment);
+    const entry = this.#insert({
+      id: this.#newId(),
+      tenant,
+      name: request.name.trim(),
+      environment: request.environment,
+      access: request.access,
+      ...(request.access === 'custom' ? { permissions: [...(request.permissions ?? [])] } : {}),
+      hmac: this.#digest(secret),
+      last4: secret.slice(-VISIBLE_SUFFIX_LENGTH),
+      origin: 'created',
+      created_at: new Date().toISOString(),
+      last_used_at: null,
+      revoked_at: null,
+    });
+    this.#listener('keys');
+    return { key: metadataOf(entry), secret };
+  }
+
+  /** The key `id` of `tenant` (and of `environment`, when given), revoked or not. */
+  get(tenant: string, id: string, environment?: Environment): ApiKeyMetadata | undefined {
+    const entry = this.#entry(tenant, id, environment);
+    return entry && metadataOf(entry);
+  }
+
+  /** Every key of `tenant` (of one environment, when given), newest first. Never a secret. */
+  list(tenant: string, environment?: Environment): ApiKeyMetadata[] {
+    return [...this.#byId.values()]
+      .filter((entry) => entry.tenant === tenant && (!environment || entry.environment === environment))
+      .sort((a, b) => b.record.created_at.localeCompare(a.record.created_at) || a.id.localeCompare(b.id))
+      .map(metadataOf);
+  }
+
+  /** Revokes the key at once: `find` stops returning it. Revoking a revoked key changes nothing. */
+  revoke(tenant: string, id: string, environment?: Environment): ApiKeyMetadata | undefined {
+    const entry = this.#entry(tenant, id, environment);
+    if (!entry) return undefined;
+    if (!entry.revoked) {
+      this.#revokeEntry(entry);
+      this.#listener('keys');
+    }
+    return metadataOf(entry);
+  }
+
+  /**
+   * A new key with the name, environment and permissions of `id`, which is revoked. A revoked key
+   * cannot be rotated ('revoked'): create a new one instead.
+   */
+  rotate(
+    tenant: string,
+    id: string,
+    environment?: Environment,
+  ): (CreatedKeyResult & { revokedKey: ApiKeyMetadata }) | 'revoked' | undefined {
+    const entry = this.#entry(tenant, id, environment);
+    if (!entry) return undefined;
+    if (entry.revoked) return 'revoked';
+    const { name, access, permissions } = entry.record;
+    const created = this.create(tenant, {
+      name,
+      environment: entry.environment,
+      access,
+      ...(permissions ? { permissions: permissions as NewKeyRequest['permissions'] } : {}),
+    });
+    this.#revokeEntry(entry);
+    this.#listener('keys');
+    return { ...created, revokedKey: metadataOf(entry) };
+  }
+
+  /** What the store file keeps: HMACs and metadata, never a secret. */
+  records(): KeyStoreRecord[] {
+    return [...this.#byId.values()].map((entry) => ({
+      ...entry.record,
+      last_used_at: entry.lastUsedMs === null ? null : new Date(entry.lastUsedMs).toISOString(),
+    }));
+  }
+
+  #entry(tenant: string, id: string, environment: Environment | undefined): Entry | undefined {
+    const entry = this.#byId.get(id);
+    if (!entry || entry.tenant !== tenant) return undefined;
+    return environment && entry.environment !== environment ? undefined : entry;
+  }
+
+  #insert(record: KeyStoreRecord): Entry {
+    const entry: Entry = {
+      id: record.id,
+      tenant: record.tenant,
+      environment: record.environment,
+      permissions: permissionsOf(record),
+      revoked: record.revoked_at !== null,
+      record: { ...record },
+      lastUsedMs: record.last_used_at === null ? null : Date.parse(record.last_used_at),
+    };
+    const scope = scopeOf(record.tenant, record.environment);
+    let keys = this.#byScope.get(scope);
+    if (!keys) this.#byScope.set(scope, (keys = new Map<string, Entry>()));
+    keys.set(record.hmac, entry);
+    this.#byId.set(record.id, entry);
+    return entry;
+  }
+
+  #remove(entry: Entry): void {
+    this.#byScope.get(scopeOf(entry.tenant, entry.environment))?.delete(entry.record.hmac);
+    this.#byId.delete(entry.id);
+  }
+
+  #revokeEntry(entry: Entry): void {
+    entry.revoked = true;
+    entry.record.revoked_at = new Date().toISOString();
+  }
+
+  #newId(): string {
+    // 16 hex characters (64 bits): a collision is not a practical concern, but an id already
+    // held is still never reused. The loop is bounded.
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const id = `key_${randomBytes(16).toString('hex').slice(0, 16)}`;
+      if (!this.#byId.has(id)) return id;
+    }
+    throw new Error('Could not draw an unused key id.');
+  }
+
   #digest(secret: string): string {
     return createHmac('sha256', this.#hmacSecret).update(secret, 'utf8').digest('base64');
   }
+}
+
+function metadataOf(entry: Entry): ApiKeyMetadata {
+  const { record } = entry;
+  return {
+    id: record.id,
+    name: record.name,
+    environment: record.environment,
+    access: record.access,
+    permissions: ALL_PERMISSIONS.filter((permission) => entry.permissions.has(permission)),
+    prefix: KEY_PREFIX_BY_ENVIRONMENT[record.environment],
+    last4: record.last4,
+    created_at: record.created_at,
+    last_used_at: entry.lastUsedMs === null ? null : new Date(entry.lastUsedMs).toISOString(),
+    revoked: entry.revoked,
+    revoked_at: record.revoked_at,
+  };
 }
 
 function scopeOf(tenant: string, environment: Environment): string {

@@ -3,6 +3,8 @@
 import { parseArgs } from 'node:util';
 import { DEFAULT_FIXTURES_FILE } from './fixtures.ts';
 import { DEFAULT_CERT_DIR } from './tls.ts';
+import { DEFAULT_DATA_DIR } from './data-dir.ts';
+import { ADMIN_TOKEN_ENV } from './admin-api/admin-token.ts';
 
 export interface CliOptions {
   host: string;
@@ -12,6 +14,10 @@ export interface CliOptions {
   fixturesFile: string;
   certDir: string;
   accessLog: 'stdout' | 'stderr' | 'off';
+  /** null: keys are kept in memory only. */
+  dataDir: string | null;
+  /** From the environment only: a flag would show the token in the process list. */
+  adminToken: string | undefined;
 }
 
 interface OptionSpec {
@@ -65,6 +71,13 @@ const OPTIONS = {
     value: 'DIR',
     help: 'where the local CA and the server certificate are kept and reused',
   },
+  'data-dir': {
+    flag: 'data-dir',
+    env: 'REFERENCE_DATA_DIR',
+    default: DEFAULT_DATA_DIR,
+    value: 'DIR|off',
+    help: 'where keys made in the panel or admin API outlive a restart; "off" keeps them in memory',
+  },
   'access-log': {
     flag: 'access-log',
     env: 'REFERENCE_ACCESS_LOG',
@@ -96,6 +109,8 @@ export function helpText(): string {
     'Options:',
     ...lines,
     '  --help                        print this help',
+    '',
+    `${ADMIN_TOKEN_ENV}: the admin API's bearer token (default: admin-token in the data directory).`,
   ].join('\n');
 }
 
@@ -128,6 +143,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
   if (accessLog !== 'stdout' && accessLog !== 'stderr' && accessLog !== 'off') {
     throw new UsageError(`Invalid --access-log "${accessLog}": use stdout, stderr or off.`);
   }
+  const dataDir = read('data-dir');
   const domain = read('domain').toLowerCase();
   if (!/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/.test(domain)) {
     throw new UsageError(`Invalid --domain "${domain}": give a host name such as localhost or example.test.`);
@@ -142,6 +158,8 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
       fixturesFile: read('fixtures'),
       certDir: read('cert-dir'),
       accessLog,
+      dataDir: dataDir === 'off' ? null : dataDir,
+      adminToken: env[ADMIN_TOKEN_ENV],
     },
   };
 }

@@ -5,6 +5,9 @@ import { helpText, parseCli, UsageError, type CliOptions } from './cli-options.t
 import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from './fixtures.ts';
 import { jsonLinesAccessLog, noAccessLog } from './access-log.ts';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
+import { AdminTokenError, resolveAdminToken, type AdminTokenSource } from './admin-api/admin-token.ts';
+import { DataDirError } from './data-dir.ts';
+import { keyManagementLines } from './key-management-banner.ts';
 
 async function main(): Promise<void> {
   const command = parseCli(process.argv.slice(2), process.env);
@@ -14,6 +17,7 @@ async function main(): Promise<void> {
   }
   const { options } = command;
   const fixtures = loadFixtures(options.fixturesFile);
+  const admin = resolveAdminToken(options.adminToken, options.dataDir);
   const server = await startReferenceServer({
     host: options.host,
     httpsPort: options.httpsPort,
@@ -22,8 +26,10 @@ async function main(): Promise<void> {
     fixtures,
     certDir: options.certDir,
     accessLog: accessLogSink(options.accessLog),
+    ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
+    ...(admin.token === undefined ? {} : { adminToken: admin.token }),
   });
-  console.log(banner(server, fixtures, options));
+  console.log(banner(server, fixtures, options, admin.source));
 
   const stop = (signal: string): void => {
     console.error(`\n${signal} received: closing connections and stopping.`);
@@ -40,7 +46,12 @@ function accessLogSink(target: CliOptions['accessLog']) {
 }
 
 /** The start-up text. It names keys by id only; the commands fetch a key from the fixtures file. */
-function banner(server: RunningReferenceServer, fixtures: Fixtures, options: CliOptions): string {
+function banner(
+  server: RunningReferenceServer,
+  fixtures: Fixtures,
+  options: CliOptions,
+  adminToken: AdminTokenSource,
+): string {
   const resolve =
     options.domain === 'localhost'
       ? ''
@@ -78,13 +89,22 @@ function banner(server: RunningReferenceServer, fixtures: Fixtures, options: Cli
       '  npm run --silent fixture-key    # lists every key id of the fixtures',
     );
   }
+  lines.push(
+    ...keyManagementLines(server, fixtures, { host: options.host, dataDir: options.dataDir, adminToken }),
+  );
   if (options.accessLog !== 'off') lines.push('', `Access log (JSON lines) on ${options.accessLog}:`);
   return lines.join('\n');
 }
 
 main().catch((error: unknown) => {
   // Expected failures get their own message and no stack trace; anything else is a defect.
-  if (error instanceof UsageError || error instanceof FixturesError || error instanceof ListenError) {
+  if (
+    error instanceof UsageError ||
+    error instanceof FixturesError ||
+    error instanceof ListenError ||
+    error instanceof DataDirError ||
+    error instanceof AdminTokenError
+  ) {
     console.error(`reference server: ${error.message}`);
   } else {
     console.error('reference server: failed to start:', error);

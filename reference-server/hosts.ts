@@ -37,9 +37,45 @@ export function hostnameOf(hostHeader: string): string {
 export function resolveApiHost(hostname: string, domain: string): ApiHost | undefined {
   const suffix = `.api.${domain}`;
   if (!hostname.endsWith(suffix)) return undefined;
+  const scope = tenantLabelScope(hostname.slice(0, -suffix.length));
+  return scope && { hostname, ...scope };
+}
+
+/** A tenant's administration panel (spec §5 "Environments"): `{tenant}.{domain}` or `sandbox-{tenant}.{domain}`. */
+export interface PanelHost {
+  hostname: string;
+  tenant: string;
+  environment: Environment;
+}
+
+/** The host of the reference's admin JSON API (not part of the spec). */
+export const ADMIN_HOST_LABEL = 'admin';
+
+export function panelHostname(tenant: string, environment: Environment, domain: string): string {
+  return environment === 'sandbox' ? `${SANDBOX_PREFIX}${tenant}.${domain}` : `${tenant}.${domain}`;
+}
+
+export function adminHostname(domain: string): string {
+  return `${ADMIN_HOST_LABEL}.${domain}`;
+}
+
+/**
+ * The tenant and environment of a panel host, or undefined. `admin.{domain}` and `api.{domain}`
+ * are not panels (the fixtures schema forbids those tenant ids).
+ */
+export function resolvePanelHost(hostname: string, domain: string): PanelHost | undefined {
+  const suffix = `.${domain}`;
+  if (!hostname.endsWith(suffix)) return undefined;
   const label = hostname.slice(0, -suffix.length);
+  if (label === ADMIN_HOST_LABEL || label === 'api') return undefined;
+  const scope = tenantLabelScope(label);
+  return scope && { hostname, ...scope };
+}
+
+/** `{tenant}` or `sandbox-{tenant}`: the tenant and environment a host label names. */
+function tenantLabelScope(label: string): { tenant: string; environment: Environment } | undefined {
   const environment: Environment = label.startsWith(SANDBOX_PREFIX) ? 'sandbox' : 'production';
   const tenant = environment === 'sandbox' ? label.slice(SANDBOX_PREFIX.length) : label;
   if (!TENANT_LABEL.test(tenant) || tenant.length > 63) return undefined;
-  return { hostname, tenant, environment };
+  return { tenant, environment };
 }

@@ -77,6 +77,8 @@ export function handleApiRequest(
   const key = context.data.keys.find(host.tenant, host.environment, authorization.token);
   if (!key) return apiError('invalid_api_key');
   facts.keyId = key.id;
+  // In memory only (written to the data directory periodically): no disk write per request.
+  context.data.keys.markUsed(key);
 
   return route(req, host, key, context);
 }
@@ -100,7 +102,8 @@ function pathOf(target: string): string {
   return end === -1 ? target : target.slice(0, end);
 }
 
-function sniMatches(req: IncomingMessage, hostname: string): boolean {
+/** Whether the connection's TLS SNI names `hostname` (the panel and admin hosts check it too). */
+export function sniMatches(req: IncomingMessage, hostname: string): boolean {
   const servername = (req.socket as TLSSocket).servername;
   return typeof servername === 'string' && servername.toLowerCase() === hostname;
 }

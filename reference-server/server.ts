@@ -1,4 +1,5 @@
-// Starts the reference server: the HTTPS API for every tenant host, and the plain-HTTP listener
+// Starts the reference server: the HTTPS API for every tenant host, each tenant's administration
+// panel and the admin API on the same listener (told apart by host), and the plain-HTTP listener
 // that rejects everything. One process serves every tenant.
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
@@ -8,10 +9,15 @@ import { once } from 'node:events';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { noAccessLog, loggablePath, type AccessLogSink } from './access-log.ts';
 import { apiError, type ApiResponse } from './errors.ts';
-import { apiHostname, type Environment } from './hosts.ts';
+import { AdminTokenCheck } from './admin-api/admin-token.ts';
+import { adminHostname, apiHostname, panelHostname, type Environment } from './hosts.ts';
+import { openKeyStoreFile } from './key-store-file.ts';
+import { SessionStore } from './panel/sessions.ts';
+import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
 import { writeApiResponse, writeRawError } from './response-writer.ts';
+import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
 import { ensureCertificates } from './tls.ts';
 
@@ -44,6 +50,12 @@ export interface ReferenceServerOptions {
   certDir: string;
   limits?: ServerLimits;
   accessLog?: AccessLogSink;
+  /** Where keys and their HMAC secret outlive a restart (see key-store-file.ts); absent: memory only. */
+  dataDir?: string;
+  /** The admin API's bearer token; absent: the admin API is off. */
+  adminToken?: string;
+  /** How often last-use times are written to the data directory. */
+  usageFlushMs?: number;
 }
 
 export interface RunningReferenceServer {
@@ -56,14 +68,36 @@ export interface RunningReferenceServer {
   baseUrl(tenant: string, environment?: Environment): string;
   /** `http://…` of the same address, on the plain-HTTP listener. */
   plainHttpBaseUrl(tenant: string, environment?: Environment): string | undefined;
+  /** `https://{tenant}.{domain}:{port}` (or `sandbox-{tenant}…`): the tenant's administration panel. */
+  panelUrl(tenant: string, environment?: Environment): string;
+  /** `https://admin.{domain}:{port}/v1`: the admin API. */
+  adminBaseUrl: string;
   close(): Promise<void>;
 }
 
 export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningReferenceServer> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const log = options.accessLog ?? noAccessLog;
-  const certificates = await ensureCertificates(options.certDir, options.domain);
-  const context = { domain: options.domain, data: new TenantData(options.fixtures) };
+  const persisted = options.dataDir
+    ? openKeyStoreFile(options.dataDir, { usageFlushMs: options.usageFlushMs })
+    : undefined;
+  const data = new TenantData(options.fixtures, persisted?.store);
+  persisted?.startSaving();
+  const certificates = await ensureCertificates(options.certDir, options.domain, data.tenantIds);
+  const context = { domain: options.domain, data };
+  const sites: SiteContexts = {
+    panel: {
+      domain: options.domain,
+      data,
+      users: await UserDirectory.fromFixtures(options.fixtures),
+      sessions: new SessionStore(),
+    },
+    admin: {
+      data,
+      token: options.adminToken === undefined ? undefined : new AdminTokenCheck(options.adminToken),
+    },
+    log,
+  };
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
@@ -87,6 +121,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       transport: 'https',
     });
   };
+  // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    const site = siteOf(req, options.domain);
+    if (site) void serveSite(req, res, site, sites);
+    else handle(req, res);
+  };
   const https = createHttpsServer(
     {
       key: certificates.key,
@@ -100,12 +140,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       // pipeline answers it instead (400 `bad_request`, JSON like every other error).
       requireHostHeader: false,
     },
-    handle,
+    dispatch,
   );
   // Without a listener Node answers `Expect: <anything but 100-continue>` with an empty 417.
   // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
   // pipeline like any other and gets its usual JSON answer.
-  https.on('checkExpectation', handle);
+  https.on('checkExpectation', dispatch);
   // Without a listener Node drops a CONNECT request's connection without any answer.
   https.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     writeRawError(socket, 'method_not_allowed', 'https');
@@ -124,6 +164,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   } catch (error) {
     https.close();
     plain?.close();
+    persisted?.close();
     throw error;
   }
   const httpsPort = (https.address() as AddressInfo).port;
@@ -141,8 +182,13 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       httpPort === null
         ? undefined
         : `http://${apiHostname(tenant, environment, options.domain)}:${httpPort}/v1`,
+    panelUrl: (tenant, environment = 'production') =>
+      `https://${panelHostname(tenant, environment, options.domain)}:${httpsPort}`,
+    adminBaseUrl: `https://${adminHostname(options.domain)}:${httpsPort}/v1`,
     close: async () => {
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
+      // After the last request: its last use is written too.
+      persisted?.close();
     },
   };
 }

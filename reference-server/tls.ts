@@ -1,10 +1,12 @@
 // The reference server's certificates: a local CA, created once and kept in the certificate
 // directory so that a user trusts it once (curl --cacert, NODE_EXTRA_CA_CERTS), and a leaf
-// certificate signed by it whose SANs cover every tenant's production and sandbox API host.
+// certificate signed by it whose SANs cover every tenant's production and sandbox API host, every
+// tenant's panel hosts, and the admin API host.
 import { X509Certificate } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generate } from 'selfsigned';
+import { adminHostname, panelHostname } from './hosts.ts';
 
 export const DEFAULT_CERT_DIR = resolve(import.meta.dirname, '..', '.certs');
 
@@ -23,13 +25,24 @@ const LEAF_VALIDITY_DAYS = 365;
 const LEAF_RENEWAL_MARGIN_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The host names the leaf certificate must cover for a domain. */
-export function leafHostnames(domain: string): string[] {
+/** The host names the leaf certificate must cover for a domain and these tenants. */
+export function leafHostnames(domain: string, tenantIds: readonly string[] = []): string[] {
   // `*.api.{domain}` covers `{tenant}.api.{domain}` and `sandbox-{tenant}.api.{domain}` alike.
-  return [`*.api.${domain}`, `api.${domain}`];
+  // The panel hosts get one name each: Node and Chromium refuse a wildcard directly under a
+  // one-label domain such as `*.localhost` (too few labels), so `*.{domain}` would not do.
+  const panels = tenantIds.flatMap((tenant) => [
+    panelHostname(tenant, 'production', domain),
+    panelHostname(tenant, 'sandbox', domain),
+  ]);
+  return [`*.api.${domain}`, `api.${domain}`, adminHostname(domain), ...panels];
 }
 
-export async function ensureCertificates(certDir: string, domain: string): Promise<ServerCertificates> {
+/** @param tenantIds the tenants whose panel hosts the leaf must name; a change of them renews the leaf. */
+export async function ensureCertificates(
+  certDir: string,
+  domain: string,
+  tenantIds: readonly string[] = [],
+): Promise<ServerCertificates> {
   mkdirSync(certDir, { recursive: true, mode: 0o700 });
   const caPath = join(certDir, 'ca.crt');
   const caKeyPath = join(certDir, 'ca.key');
@@ -49,9 +62,10 @@ export async function ensureCertificates(certDir: string, domain: string): Promi
   const leafPath = join(certDir, `${domain}.crt`);
   const leafKeyPath = join(certDir, `${domain}.key`);
   let leaf = readPair(leafPath, leafKeyPath);
-  if (!leaf || !leafIsUsable(leaf.cert, ca.cert, domain)) {
+  const hostnames = leafHostnames(domain, tenantIds);
+  if (!leaf || !leafIsUsable(leaf.cert, ca.cert, hostnames)) {
     reused = false;
-    leaf = await generateLeaf(ca, domain);
+    leaf = await generateLeaf(ca, domain, hostnames);
     publish(leafKeyPath, leaf.key);
     publish(leafPath, leaf.cert);
   }
@@ -79,7 +93,7 @@ async function generateCa(): Promise<PemPair> {
   return { cert: pems.cert, key: pems.private };
 }
 
-async function generateLeaf(ca: PemPair, domain: string): Promise<PemPair> {
+async function generateLeaf(ca: PemPair, domain: string, hostnames: readonly string[]): Promise<PemPair> {
   const notBeforeDate = new Date(Date.now() - DAY_MS);
   const pems = await generate([{ name: 'commonName', value: `*.api.${domain}` }], {
     keyType: 'ec',
@@ -92,20 +106,22 @@ async function generateLeaf(ca: PemPair, domain: string): Promise<PemPair> {
       { name: 'basicConstraints', cA: false },
       { name: 'keyUsage', digitalSignature: true, critical: true },
       { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: leafHostnames(domain).map((value) => ({ type: 2, value })) },
+      { name: 'subjectAltName', altNames: hostnames.map((value) => ({ type: 2, value })) },
     ],
   });
   return { cert: pems.cert, key: pems.private };
 }
 
-function leafIsUsable(leafPem: string, caPem: string, domain: string): boolean {
+function leafIsUsable(leafPem: string, caPem: string, hostnames: readonly string[]): boolean {
   try {
     const leaf = new X509Certificate(leafPem);
     const signedByCa = leaf.verify(new X509Certificate(caPem).publicKey);
     const fresh = new Date(leaf.validTo).getTime() - Date.now() > LEAF_RENEWAL_MARGIN_DAYS * DAY_MS;
-    const names = leafHostnames(domain).map((name) => `DNS:${name}`);
-    const coversDomain = names.every((name) => (leaf.subjectAltName ?? '').split(', ').includes(name));
-    return signedByCa && fresh && coversDomain;
+    // Exactly the wanted names: a tenant added or removed renews the leaf.
+    const wanted = hostnames.map((name) => `DNS:${name}`).sort();
+    const present = (leaf.subjectAltName ?? '').split(', ').sort();
+    const sameNames = wanted.length === present.length && wanted.every((name, i) => name === present[i]);
+    return signedByCa && fresh && sameNames;
   } catch {
     return false;
   }

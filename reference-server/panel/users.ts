@@ -1,0 +1,95 @@
+// The people who sign in to a tenant's panel (fixtures `users`, whose passwords are public test
+// values) and what their role lets them do. Only scrypt hashes of the passwords are kept.
+import { randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import type { Fixtures, Role } from '../../schemas/generated/fixtures.ts';
+import type { TenantAccount } from '../tenant-data.ts';
+
+export interface PanelUser {
+  id: string;
+  tenant: string;
+  email: string;
+  name: string;
+  role: Role;
+}
+
+interface Credential {
+  user: PanelUser;
+  salt: Buffer;
+  hash: Buffer;
+}
+
+/** scrypt's recommended interactive cost (N = 2^14, r = 8, p = 1): about 30 ms per check. */
+const SCRYPT_OPTIONS: ScryptOptions = { N: 2 ** 14, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const HASH_BYTES = 32;
+/** Longer input is refused before hashing, so that sign-in cost is bounded. */
+export const MAX_PASSWORD_LENGTH = 128;
+
+function scryptHash(password: BinaryLike, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(password, salt, HASH_BYTES, SCRYPT_OPTIONS, (error, hash) =>
+      error ? reject(error) : resolve(hash),
+    ),
+  );
+}
+
+export class UserDirectory {
+  readonly #byTenantAndEmail: ReadonlyMap<string, Credential>;
+  readonly #byId: ReadonlyMap<string, PanelUser>;
+  /** Checked when the email is unknown, so that the answer takes as long as for a known one. */
+  readonly #decoy: Credential;
+
+  private constructor(credentials: Credential[], decoy: Credential) {
+    this.#byTenantAndEmail = new Map(
+      credentials.map((entry) => [lookupKey(entry.user.tenant, entry.user.email), entry]),
+    );
+    this.#byId = new Map(credentials.map((entry) => [entry.user.id, entry.user]));
+    this.#decoy = decoy;
+  }
+
+  static async fromFixtures(fixtures: Fixtures): Promise<UserDirectory> {
+    const hashed = async (user: PanelUser, password: string): Promise<Credential> => {
+      const salt = randomBytes(16);
+      return { user, salt, hash: await scryptHash(password, salt) };
+    };
+    const credentials = await Promise.all(
+      fixtures.tenants.flatMap((tenant) =>
+        (tenant.users ?? []).map((user) =>
+          hashed(
+            { id: user.id, tenant: tenant.id, email: user.email, name: user.name, role: user.role },
+            user.password,
+          ),
+        ),
+      ),
+    );
+    const decoyUser: PanelUser = { id: 'usr_decoy', tenant: '', email: '', name: '', role: 'member' };
+    return new UserDirectory(credentials, await hashed(decoyUser, randomBytes(16).toString('hex')));
+  }
+
+  /** The user of `tenant` with this email and password, or undefined — the same way for any wrong part. */
+  async authenticate(tenant: string, email: string, password: string): Promise<PanelUser | undefined> {
+    if (password.length > MAX_PASSWORD_LENGTH) return undefined;
+    const known = this.#byTenantAndEmail.get(lookupKey(tenant, email));
+    const credential = known ?? this.#decoy;
+    const presented = await scryptHash(password, credential.salt);
+    return timingSafeEqual(presented, credential.hash) && known ? known.user : undefined;
+  }
+
+  get(id: string): PanelUser | undefined {
+    return this.#byId.get(id);
+  }
+}
+
+/** Whether Settings → API → API Keys exists for this user, and if not, why. */
+export type KeysPageAccess = 'allowed' | 'feature-disabled' | 'not-permitted';
+
+export function keysPageAccess(account: TenantAccount, user: PanelUser): KeysPageAccess {
+  // The spec (§5 "Obtaining a key"): only when the feature is enabled for the account and the
+  // user has the needed permission. The feature comes first: for a disabled account the page does
+  // not exist for anyone (404), while a member of an enabled account is refused it (403).
+  if (!account.apiKeysEnabled) return 'feature-disabled';
+  return user.role === 'admin' ? 'allowed' : 'not-permitted';
+}
+
+function lookupKey(tenant: string, email: string): string {
+  return `${tenant}\0${email.trim().toLowerCase()}`;
+}
