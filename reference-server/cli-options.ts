@@ -94,10 +94,13 @@ export class UsageError extends Error {
   }
 }
 
+/** Column of the help texts: wide enough that the longest flag still has a gap after it. */
+const HELP_COLUMN = 36;
+
 export function helpText(): string {
   const lines = Object.values(OPTIONS).map((option: OptionSpec) => {
-    const flag = `  --${option.flag} ${option.value}`.padEnd(32);
-    return `${flag}${option.help}\n${' '.repeat(32)}env ${option.env}, default ${option.default}`;
+    const flag = `  --${option.flag} ${option.value}`.padEnd(HELP_COLUMN);
+    return `${flag}${option.help}\n${' '.repeat(HELP_COLUMN)}env ${option.env}, default ${option.default}`;
   });
   return [
     'Usage: npm start -- [options]',
@@ -108,7 +111,7 @@ export function helpText(): string {
     '',
     'Options:',
     ...lines,
-    '  --help                        print this help',
+    `${'  --help'.padEnd(HELP_COLUMN)}print this help`,
     '',
     `${ADMIN_TOKEN_ENV}: the admin API's bearer token (default: admin-token in the data directory).`,
   ].join('\n');

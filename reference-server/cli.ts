@@ -29,14 +29,15 @@ async function main(): Promise<void> {
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
   });
-  console.log(banner(server, fixtures, options, admin.source));
-
   const stop = (signal: string): void => {
     console.error(`\n${signal} received: closing connections and stopping.`);
     void server.close().then(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  // Only now announce readiness: a supervisor that signals as soon as it reads the banner must
+  // find the handlers in place (printed first, a quick SIGINT killed the process with status 130).
+  console.log(banner(server, fixtures, options, admin.source));
 }
 
 function accessLogSink(target: CliOptions['accessLog']) {
