@@ -8,7 +8,7 @@ import { apiError } from './errors.ts';
 import type { AccessLogSink } from './access-log.ts';
 import { loggablePath } from './access-log.ts';
 import { writeApiResponse, writeRawError } from './response-writer.ts';
-import type { ServerLimits } from './server.ts';
+import { CONNECTIONS_CHECK_MS, type ServerLimits } from './server.ts';
 
 export function createPlainHttpServer(limits: ServerLimits, log: AccessLogSink): Server {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
@@ -32,6 +32,8 @@ export function createPlainHttpServer(limits: ServerLimits, log: AccessLogSink):
       // The same time limits as the HTTPS listener (Node's defaults are minutes).
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
+      // Enforced every second, not every 30 s (see server.ts).
+      connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, limits.headersTimeoutMs),
       // Node would answer a request without `Host` itself, with an empty 400 instead of JSON.
       requireHostHeader: false,
     },

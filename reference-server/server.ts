@@ -32,6 +32,9 @@ export interface ServerLimits {
   keepAliveTimeoutMs: number;
 }
 
+/** How often the time limits are enforced (Node's `connectionsCheckingInterval`). */
+export const CONNECTIONS_CHECK_MS = 1_000;
+
 export const DEFAULT_LIMITS: ServerLimits = {
   maxHeaderBytes: 16 * 1024,
   headersTimeoutMs: 10_000,
@@ -136,6 +139,13 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
       keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // Node enforces the two time limits above only when it checks its connections, every 30 s
+      // by default: a client trickling its headers was served long after headersTimeout, and an
+      // idle connection was held that long. Checking every second keeps the limits as documented.
+      connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, limits.headersTimeoutMs),
+      // A connection that never completes TLS (Node's default allows 120 s) is held no longer
+      // than one that never completes its headers.
+      handshakeTimeout: limits.headersTimeoutMs,
       // Node would answer an HTTP/1.1 request without `Host` itself, with an empty 400; the
       // pipeline answers it instead (400 `bad_request`, JSON like every other error).
       requireHostHeader: false,
@@ -151,6 +161,14 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     writeRawError(socket, 'method_not_allowed', 'https');
   });
   https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Node's https server also reports TLS failures here (its own 'tlsClientError' listener
+    // re-emits them), on a connection that never completed TLS and cannot carry an answer:
+    // an answer written to it stayed queued and the connection open for good (a handshake
+    // time-out never closed anything). Such a connection is closed at once.
+    if (!isHttpClientError(error)) {
+      socket.destroy();
+      return;
+    }
     writeRawError(socket, clientErrorCode(error), 'https');
   });
   // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
@@ -232,6 +250,11 @@ async function closeServer(server: HttpsServer | HttpServer): Promise<void> {
   const grace = setTimeout(() => server.closeAllConnections(), 2_000);
   await closed;
   clearTimeout(grace);
+}
+
+/** An error of Node's HTTP parser or time limits, as opposed to a TLS or socket failure. */
+function isHttpClientError(error: NodeJS.ErrnoException): boolean {
+  return (error.code ?? '').startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
 }
 
 function clientErrorCode(
