@@ -1,0 +1,242 @@
+// Test client for the reference server: starts it on free ports with a temporary certificate
+// directory, and sends requests with full control of what goes on the wire — the TLS SNI name,
+// the `Host` header, duplicated or oddly spaced headers — since those are what the rules are about.
+// Node does not resolve `*.localhost`, so every request connects to 127.0.0.1 and names the host
+// only in SNI and `Host`, as a client resolving the name would.
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { connect as tlsConnect, checkServerIdentity as defaultCheckServerIdentity } from 'node:tls';
+import { connect as netConnect, type Socket } from 'node:net';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Fixtures } from '../../schemas/generated/fixtures.ts';
+import { jsonLinesAccessLog } from '../../reference-server/access-log.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
+import { apiHostname, type Environment } from '../../reference-server/hosts.ts';
+import {
+  startReferenceServer,
+  type RunningReferenceServer,
+  type ServerLimits,
+} from '../../reference-server/server.ts';
+
+export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+export const LOOPBACK = '127.0.0.1';
+export const DOMAIN = 'localhost';
+/** Every exchange of a test gives up after this long, so that a hung server fails the test. */
+const EXCHANGE_TIMEOUT_MS = 5_000;
+
+export interface TestServer {
+  server: RunningReferenceServer;
+  fixtures: Fixtures;
+  /** PEM of the server's CA, passed to every request as its only trust anchor. */
+  ca: string;
+  certDir: string;
+  /** Access-log lines written so far (JSON lines, as the CLI would print them). */
+  accessLog: string[];
+  close(): Promise<void>;
+}
+
+export async function startTestServer(options: { limits?: ServerLimits } = {}): Promise<TestServer> {
+  const certDir = mkdtempSync(join(tmpdir(), 'reference-certs-'));
+  const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
+  const accessLog: string[] = [];
+  const server = await startReferenceServer({
+    host: LOOPBACK,
+    httpsPort: 0,
+    httpPort: 0,
+    domain: DOMAIN,
+    fixtures,
+    certDir,
+    accessLog: jsonLinesAccessLog((line) => accessLog.push(line)),
+    ...(options.limits ? { limits: options.limits } : {}),
+  });
+  return {
+    server,
+    fixtures,
+    ca: readFileSync(server.caPath, 'utf8'),
+    certDir,
+    accessLog,
+    close: async () => {
+      await server.close();
+      rmSync(certDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The API host name of a tenant: `acme.api.localhost` or `sandbox-acme.api.localhost`. */
+export function hostOf(tenant: string, environment: Environment = 'production'): string {
+  return apiHostname(tenant, environment, DOMAIN);
+}
+
+/** The secret of a fixture key, by its public id. */
+export function secretOf(fixtures: Fixtures, keyId: string): string {
+  for (const tenant of fixtures.tenants) {
+    const key = tenant.keys.find((candidate) => candidate.id === keyId);
+    if (key) return key.secret;
+  }
+  throw new Error(`No fixture key with id ${keyId}.`);
+}
+
+export function allSecrets(fixtures: Fixtures): string[] {
+  return fixtures.tenants.flatMap((tenant) => tenant.keys.map((key) => key.secret));
+}
+
+export interface SendOptions {
+  /** Tenant whose host is used for both SNI and `Host` unless those are given. Default acme. */
+  tenant?: string;
+  environment?: Environment;
+  /** The `Host` header value; `null` sends none. Default: the tenant's host. */
+  host?: string | null;
+  /** The TLS SNI name. Default: the host name of `host`. */
+  servername?: string;
+  method?: string;
+  /** Request target. Default `/v1/customers`. */
+  path?: string;
+  /** Header lines in order; a name may repeat. */
+  headers?: ReadonlyArray<readonly [string, string]>;
+  /**
+   * Verify that the certificate covers this host name instead of the SNI name. Used for host
+   * names the certificate does not cover (the CA chain is still verified).
+   */
+  verifyHostname?: string;
+  /** Send over the plain-HTTP listener instead. */
+  plain?: boolean;
+}
+
+export interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Name/value pairs as received, to see duplicates and exact spelling. */
+  rawHeaders: string[];
+  body: string;
+}
+
+/** One request on a fresh connection (no agent, so that connections never carry over). */
+export function send(target: TestServer, options: SendOptions = {}): Promise<Reply> {
+  const tenant = options.tenant ?? 'acme';
+  const host = options.host === undefined ? hostOf(tenant, options.environment) : options.host;
+  const servername = options.servername ?? (host ?? '').replace(/:\d+$/, '');
+  const headers: string[] = [];
+  if (host !== null) headers.push('Host', host);
+  for (const [name, value] of options.headers ?? []) headers.push(name, value);
+
+  const common = {
+    host: LOOPBACK,
+    method: options.method ?? 'GET',
+    path: options.path ?? '/v1/customers',
+    headers,
+    setHost: false,
+    agent: false,
+    timeout: EXCHANGE_TIMEOUT_MS,
+  } as const;
+  return new Promise<Reply>((resolvePromise, reject) => {
+    const onResponse = (res: IncomingMessage): void => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolvePromise({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          rawHeaders: res.rawHeaders,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+      res.on('error', reject);
+    };
+    const req = options.plain
+      ? httpRequest({ ...common, port: target.server.httpPort ?? 0 }, onResponse)
+      : httpsRequest(
+          {
+            ...common,
+            port: target.server.httpsPort,
+            ca: target.ca,
+            servername,
+            checkServerIdentity: (_name, cert) =>
+              defaultCheckServerIdentity(options.verifyHostname ?? servername, cert),
+          },
+          onResponse,
+        );
+    req.on('timeout', () => req.destroy(new Error('The reference server did not answer in time.')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Writes `text` as-is on a new connection (TLS with `servername` as SNI, or plain TCP to the
+ * plain-HTTP port) and parses the response, for requests an HTTP client refuses to send.
+ */
+export function sendRaw(
+  target: TestServer,
+  text: string,
+  options: { servername?: string; plain?: boolean } = {},
+): Promise<Reply> {
+  return new Promise<Reply>((resolvePromise, reject) => {
+    const socket: Socket = options.plain
+      ? netConnect({ host: LOOPBACK, port: target.server.httpPort ?? 0 }, () => socket.write(text))
+      : tlsConnect(
+          {
+            host: LOOPBACK,
+            port: target.server.httpsPort,
+            ca: target.ca,
+            servername: options.servername ?? hostOf('acme'),
+          },
+          () => socket.write(text),
+        );
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const finish = (result: Reply | Error): void => {
+      if (settled) return;
+      settled = true;
+      socket.destroy();
+      if (result instanceof Error) reject(result);
+      else resolvePromise(result);
+    };
+    const received = (): string => Buffer.concat(chunks).toString('latin1');
+    socket.setTimeout(EXCHANGE_TIMEOUT_MS, () =>
+      finish(new Error('The reference server did not answer in time.')),
+    );
+    socket.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      // A complete answer ends the exchange even if the server keeps the connection open.
+      const reply = completeResponse(received());
+      if (reply) finish(reply);
+    });
+    socket.on('error', (error) => finish(error));
+    socket.on('end', () => {
+      try {
+        finish(parseResponse(received()));
+      } catch (error) {
+        finish(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+  });
+}
+
+/** The response in `text` if its head and its whole `Content-Length` body have arrived. */
+function completeResponse(text: string): Reply | undefined {
+  if (!text.includes('\r\n\r\n')) return undefined;
+  const reply = parseResponse(text);
+  const length = Number(reply.headers['content-length']);
+  return Number.isInteger(length) && Buffer.byteLength(reply.body, 'latin1') >= length ? reply : undefined;
+}
+
+/** A minimal HTTP/1.1 response parser, enough for the reference server's `Content-Length` bodies. */
+function parseResponse(text: string): Reply {
+  const headEnd = text.indexOf('\r\n\r\n');
+  if (headEnd === -1) throw new Error(`Not an HTTP response: ${JSON.stringify(text.slice(0, 200))}`);
+  const [statusLine = '', ...lines] = text.slice(0, headEnd).split('\r\n');
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
+  if (!status) throw new Error(`Not an HTTP status line: ${JSON.stringify(statusLine)}`);
+  const rawHeaders: string[] = [];
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon);
+    const value = line.slice(colon + 1).trim();
+    rawHeaders.push(name, value);
+    headers[name.toLowerCase()] = value;
+  }
+  return { status: Number(status), headers, rawHeaders, body: text.slice(headEnd + 4) };
+}
