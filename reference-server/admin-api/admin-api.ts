@@ -15,7 +15,8 @@ import type {
   NewKeyRequest,
   RotatedKey,
 } from '../../schemas/generated/api-key-management.ts';
-import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
+import type { ErrorObject } from 'ajv';
+import { describeSchemaErrors, jsonPath, validatorFor } from '../../schemas/validators.ts';
 import { parseAuthorization } from '../authorization-header.ts';
 import { mediaTypeOf, readBody } from '../read-body.ts';
 import type { RequestFacts } from '../request-pipeline.ts';
@@ -112,7 +113,7 @@ async function createKey(
     return adminError('invalid_json');
   }
   if (!validateNewKey(request)) {
-    const problems = describeSchemaErrors(validateNewKey.errors).join('; ');
+    const problems = requestProblems(validateNewKey.errors).join('; ');
     return adminError('invalid_request', `The request body is not a valid NewKeyRequest: ${problems}.`);
   }
   const created = context.data.keys.create(account.id, request);
@@ -131,6 +132,16 @@ function rotateKey(context: AdminContext, account: TenantAccount, keyId: string)
   if (rotated === 'revoked') return adminError('key_revoked');
   const body: RotatedKey = { key: rotated.key, secret: rotated.secret, revoked_key: rotated.revokedKey };
   return ok(201, body);
+}
+
+/** What is wrong with a NewKeyRequest, by JSON path; never a value the client sent. */
+function requestProblems(errors: ErrorObject[] | null | undefined): string[] {
+  return (errors ?? []).map((error) =>
+    // The schema's `permissions: false` for any access but custom.
+    error.keyword === 'false schema'
+      ? `${jsonPath(error.instancePath)}: is only allowed when access is "custom"`
+      : (describeSchemaErrors([error])[0] ?? jsonPath(error.instancePath)),
+  );
 }
 
 function ok(status: number, body: unknown): AdminResponse {

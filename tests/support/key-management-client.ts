@@ -1,0 +1,266 @@
+// Test support for key management: starts the reference server with a data directory and an
+// admin token, and talks to its panel, admin API and tenant API hosts over real TLS. Node does not
+// resolve `*.localhost`, so every request connects to 127.0.0.1 and names its host in SNI and
+// `Host`, trusting only the server's own CA.
+import { request } from 'node:https';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Fixtures } from '../../schemas/generated/fixtures.ts';
+import { jsonLinesAccessLog } from '../../reference-server/access-log.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
+import { adminHostname, apiHostname, panelHostname, type Environment } from '../../reference-server/hosts.ts';
+import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
+
+const LOOPBACK = '127.0.0.1';
+const DOMAIN = 'localhost';
+/** Every exchange gives up after this long, so that a hung server fails the test instead of hanging it. */
+const EXCHANGE_TIMEOUT_MS = 5_000;
+
+export interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+export interface Exchange {
+  hostname: string;
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  /** The TLS SNI name; the `hostname` unless a test wants them to differ. */
+  servername?: string;
+}
+
+export interface KeyManagementServer {
+  server: RunningReferenceServer;
+  fixtures: Fixtures;
+  ca: string;
+  dataDir: string;
+  adminToken: string;
+  accessLog: string[];
+  /** Keys the server handed out during a test; `close` proves none reached the access log. */
+  handedOut: string[];
+  send(exchange: Exchange): Promise<Reply>;
+  /** An admin API call with the admin token (or `token`), JSON in and out. */
+  admin(method: string, path: string, body?: unknown, token?: string): Promise<Reply & { json: unknown }>;
+  /** GET /v1/customers on a tenant API host with `key`. */
+  customers(tenant: string, environment: Environment, key: string): Promise<Reply & { json: unknown }>;
+  /** Stops the server and starts it again on the same data directory (and new ports). */
+  restart(): Promise<void>;
+  /** Checks that no handed-out key and not the admin token reached the access log, then stops the server and removes its directories. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  dataDir?: string;
+  usageFlushMs?: number;
+  fixtures?: Fixtures;
+}
+
+export async function startKeyManagementServer(options: StartOptions = {}): Promise<KeyManagementServer> {
+  const certDir = mkdtempSync(join(tmpdir(), 'km-certs-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'km-data-'));
+  const fixtures = options.fixtures ?? loadFixtures(DEFAULT_FIXTURES_FILE);
+  const adminToken = `test_${randomBytes(32).toString('base64url')}`;
+  const accessLog: string[] = [];
+  const start = () =>
+    startReferenceServer({
+      host: LOOPBACK,
+      httpsPort: 0,
+      httpPort: null,
+      domain: DOMAIN,
+      fixtures,
+      certDir,
+      dataDir,
+      adminToken,
+      ...(options.usageFlushMs === undefined ? {} : { usageFlushMs: options.usageFlushMs }),
+      accessLog: jsonLinesAccessLog((line) => accessLog.push(line)),
+    });
+  let server = await start();
+  const ca = readFileSync(server.caPath, 'utf8');
+
+  const handle: KeyManagementServer = {
+    get server() {
+      return server;
+    },
+    fixtures,
+    ca,
+    dataDir,
+    adminToken,
+    accessLog,
+    handedOut: [],
+    send: (exchange) => send(server.httpsPort, ca, exchange),
+    admin: async (method, path, body, token = adminToken) => {
+      const reply = await send(server.httpsPort, ca, {
+        hostname: adminHostname(DOMAIN),
+        method,
+        path: `/v1${path}`,
+        headers: {
+          Authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      return { ...reply, json: parseJson(reply.body) };
+    },
+    customers: async (tenant, environment, key) => {
+      const reply = await send(server.httpsPort, ca, {
+        hostname: apiHostname(tenant, environment, DOMAIN),
+        path: '/v1/customers',
+        headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
+      });
+      return { ...reply, json: parseJson(reply.body) };
+    },
+    restart: async () => {
+      await server.close();
+      server = await start();
+    },
+    close: async () => {
+      await server.close();
+      const log = accessLog.join('');
+      const leaked = [...handle.handedOut, adminToken].filter((secret) => log.includes(secret)).length;
+      if (leaked > 0) throw new Error(`${leaked} secret(s) reached the access log.`);
+      rmSync(certDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return handle;
+}
+
+export function panelHost(tenant: string, environment: Environment = 'production'): string {
+  return panelHostname(tenant, environment, DOMAIN);
+}
+
+export function send(port: number, ca: string, exchange: Exchange): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: LOOPBACK,
+        port,
+        servername: exchange.servername ?? exchange.hostname,
+        ca,
+        method: exchange.method ?? 'GET',
+        path: exchange.path,
+        headers: { Host: `${exchange.hostname}:${port}`, ...exchange.headers },
+        agent: false,
+        timeout: EXCHANGE_TIMEOUT_MS,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`No answer from ${exchange.hostname}${exchange.path} in time.`)),
+    );
+    req.on('error', reject);
+    req.end(exchange.body);
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A browser-like client of one panel host: it keeps the session cookie and sends each form with
+ * the CSRF token of the last page it read, as a browser submitting that page's form would.
+ */
+export class PanelClient {
+  cookie: string | undefined;
+  lastPage = '';
+
+  constructor(
+    readonly km: KeyManagementServer,
+    readonly hostname: string,
+  ) {}
+
+  get origin(): string {
+    return `https://${this.hostname}:${this.km.server.httpsPort}`;
+  }
+
+  async get(path: string): Promise<Reply> {
+    return this.#remember(
+      await this.km.send({
+        hostname: this.hostname,
+        path,
+        headers: this.cookie ? { Cookie: this.cookie } : {},
+      }),
+    );
+  }
+
+  /** POSTs a form; `csrfToken` defaults to the one in the last page read. */
+  async post(
+    path: string,
+    fields: Record<string, string | string[]>,
+    options: { csrfToken?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<Reply> {
+    const form = new URLSearchParams();
+    const token = options.csrfToken === undefined ? csrfTokenIn(this.lastPage) : options.csrfToken;
+    if (token !== null && token !== undefined) form.append('csrf_token', token);
+    for (const [name, value] of Object.entries(fields)) {
+      for (const item of Array.isArray(value) ? value : [value]) form.append(name, item);
+    }
+    return this.#remember(
+      await this.km.send({
+        hostname: this.hostname,
+        method: 'POST',
+        path,
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Origin: this.origin,
+          ...(this.cookie ? { Cookie: this.cookie } : {}),
+          ...options.headers,
+        },
+        body: form.toString(),
+      }),
+    );
+  }
+
+  async signIn(email: string, password: string): Promise<Reply> {
+    await this.get('/sign-in');
+    return this.post('/sign-in', { email, password });
+  }
+
+  #remember(reply: Reply): Reply {
+    const setCookie = reply.headers['set-cookie']?.[0];
+    if (setCookie) {
+      const pair = setCookie.split(';', 1)[0] ?? '';
+      this.cookie = pair.endsWith('=') ? undefined : pair;
+    }
+    if (reply.body) this.lastPage = reply.body;
+    return reply;
+  }
+}
+
+export function csrfTokenIn(html: string): string | undefined {
+  return /name="csrf_token" value="([^"]+)"/.exec(html)?.[1];
+}
+
+/** The fixture user of `tenant` with `role` (passwords are public test values). */
+export function fixtureUser(
+  fixtures: Fixtures,
+  tenant: string,
+  role: 'admin' | 'member',
+): { email: string; password: string } {
+  const user = fixtures.tenants
+    .find((candidate) => candidate.id === tenant)
+    ?.users?.find((candidate) => candidate.role === role);
+  if (!user) throw new Error(`The fixtures have no ${role} user of ${tenant}.`);
+  return { email: user.email, password: user.password };
+}
