@@ -333,6 +333,19 @@ describe('reference server: the decisions table over HTTPS', () => {
       // No key: still missing, nothing served.
       rejected(await get({ path, headers }), 'missing_authorization_header', 'realm');
     }
+    // Nor in a JSON body (the spec's clients never send these fields; a server must not read them).
+    const body = JSON.stringify({ tenant_id: 'globex', company_id: 'globex', organization_id: 'globex' });
+    const json: Array<[string, string]> = [['Content-Type', 'application/json']];
+    assertServes(
+      await get({ body, headers: [...bearer('key_acme_prod_full'), ...json] }),
+      'acme',
+      'production',
+    );
+    rejected(
+      await get({ body, headers: [...bearer('key_globex_prod_full'), ...json] }),
+      'invalid_api_key',
+      'invalid_token',
+    );
     // Pointing at the sandbox host does not switch environments either.
     assertServes(
       await get({

@@ -102,6 +102,8 @@ export interface SendOptions {
   verifyHostname?: string;
   /** Send over the plain-HTTP listener instead. */
   plain?: boolean;
+  /** A request body (its `Content-Length` is added). */
+  body?: string;
 }
 
 export interface Reply {
@@ -120,6 +122,7 @@ export function send(target: TestServer, options: SendOptions = {}): Promise<Rep
   const headers: string[] = [];
   if (host !== null) headers.push('Host', host);
   for (const [name, value] of options.headers ?? []) headers.push(name, value);
+  if (options.body !== undefined) headers.push('Content-Length', String(Buffer.byteLength(options.body)));
 
   const common = {
     host: LOOPBACK,
@@ -159,7 +162,7 @@ export function send(target: TestServer, options: SendOptions = {}): Promise<Rep
         );
     req.on('timeout', () => req.destroy(new Error('The reference server did not answer in time.')));
     req.on('error', reject);
-    req.end();
+    req.end(options.body);
   });
 }
 
