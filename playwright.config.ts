@@ -1,9 +1,11 @@
 // The conformance run. With no target file (CONFORMANCE_TARGET unset) it starts the embedded
 // reference server through webServer on free ports and checks it; with a target file it checks
 // that deployment. `npm run conformance -- --help` explains the options.
+import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/ca-trust.ts';
 import { ENV, fixtureKeyEnvironment, targetFromEnvironment } from './conformance/target.ts';
+import { REPORT_ENV, reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 
 const embedded = !process.env[ENV.targetFile];
 if (embedded) {
@@ -17,6 +19,13 @@ const target = targetFromEnvironment();
 const caBundle = caBundleFor(target.caFile);
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
+const reports = reportDirectory();
+const metadata: RunMetadata = {
+  target: { name: target.name, mode: target.mode, baseUrl: target.baseUrl },
+  profile: target.profile,
+  failOnIncomplete: process.env[REPORT_ENV.failOnIncomplete] === '1',
+};
+
 export default defineConfig({
   testDir: './specs',
   fullyParallel: true,
@@ -24,7 +33,16 @@ export default defineConfig({
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   timeout: 60_000,
-  reporter: [['list']],
+  // The conformance reporter comes first: it redacts results in place before the others see them.
+  reporter: [
+    ['./conformance/reporter.ts'],
+    ['junit', { outputFile: join(reports, 'junit.xml') }],
+    ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
+    // The project's own tests read Playwright's JSON report too (tests/support/conformance-run.ts).
+    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),
+  ],
+  outputDir: join(reports, 'test-results'),
+  metadata: { conformance: metadata },
   use: {
     // Traces and call logs would hold request headers, keys included: never recorded.
     trace: 'off',

@@ -3,6 +3,7 @@
 // every answer is evidence for a check.
 import type { APIRequestContext } from '@playwright/test';
 import type { Exchange, RequestSummary } from './exchange.ts';
+import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
 
 export interface GetOptions {
   headers?: Record<string, string>;
@@ -33,6 +34,14 @@ export class ApiClient {
         failOnStatusCode: false,
         timeout: REQUEST_TIMEOUT_MS,
       });
+      const proxyError = response.headers()[PROXY_ERROR_HEADER.toLowerCase()];
+      if (proxyError !== undefined) {
+        return {
+          kind: 'failure',
+          request,
+          error: `${proxyError}: no connection to the target (reported by the suite's local proxy)`,
+        };
+      }
       return {
         kind: 'response',
         request,

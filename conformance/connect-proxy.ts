@@ -13,6 +13,9 @@ export interface ConnectProxy {
   close(): Promise<void>;
 }
 
+/** Marks an answer made by this proxy, not by the target. */
+export const PROXY_ERROR_HEADER = 'X-Conformance-Proxy-Error';
+
 /** How long a tunnel may stay open: a run sends a bounded number of short requests. */
 const TUNNEL_IDLE_TIMEOUT_MS = 30_000;
 
@@ -37,10 +40,15 @@ export async function startConnectProxy(hosts: HostMap): Promise<ConnectProxy> {
       client.pipe(upstream);
     });
     upstream.once('error', (error: NodeJS.ErrnoException) => {
-      // The client sees a failed CONNECT, as it would see a failed TCP connection.
-      if (client.writable)
-        client.end(`HTTP/1.1 502 Bad Gateway\r\nX-Proxy-Error: ${error.code ?? 'error'}\r\n\r\n`);
-      else client.destroy();
+      // Playwright takes a failed CONNECT's answer for the target's own answer; the marker header
+      // lets ApiClient turn it back into what it is: no response from the target at all.
+      if (client.writable) {
+        client.end(
+          `HTTP/1.1 502 Bad Gateway\r\n${PROXY_ERROR_HEADER}: ${error.code ?? 'error'}\r\nContent-Length: 0\r\n\r\n`,
+        );
+      } else {
+        client.destroy();
+      }
     });
     client.once('error', () => upstream.destroy());
   });

@@ -3,7 +3,12 @@
 import type { ApiClient } from './api-client.ts';
 import { jsonBody } from './exchange.ts';
 import type { ResolvedTarget } from './target.ts';
-import { distinctiveValues, withoutShared, type TenantValues } from './tenant-knowledge.ts';
+import {
+  distinctiveValues,
+  valuesOfCommonRecords,
+  withoutShared,
+  type TenantValues,
+} from './tenant-knowledge.ts';
 
 export interface Knowledge {
   /** The tenant under test; undefined when no key could read its data. */
@@ -15,17 +20,29 @@ export interface Knowledge {
 export async function learnTenants(api: ApiClient, target: ResolvedTarget): Promise<Knowledge> {
   const ownKey = target.credentials.fullAccess ?? target.credentials.readOnly;
   const otherKey = target.credentials.otherTenant;
-  const [noise, own, other] = await Promise.all([
+  const [noiseDocument, ownDocument, otherDocument] = await Promise.all([
     // Whatever an unauthenticated error body contains cannot be tenant data.
-    valuesAt(api, target.baseUrl, undefined),
-    ownKey ? valuesAt(api, target.baseUrl, ownKey) : Promise.resolve(undefined),
+    documentAt(api, target.baseUrl, undefined),
+    ownKey ? documentAt(api, target.baseUrl, ownKey) : Promise.resolve(undefined),
     otherKey && target.otherTenantBaseUrl
-      ? valuesAt(api, target.otherTenantBaseUrl, otherKey)
+      ? documentAt(api, target.otherTenantBaseUrl, otherKey)
       : Promise.resolve(undefined),
   ]);
+  const [noise, own, other] = [noiseDocument, ownDocument, otherDocument].map(
+    (document) => document && distinctiveValues(document.json),
+  );
+  // A value both tenants' answers hold is no evidence of a leak (a default, a date), unless it
+  // belongs to a record both answers hold whole: that record is itself the leak.
+  const leakedRecords =
+    ownDocument && otherDocument
+      ? valuesOfCommonRecords(ownDocument.json, otherDocument.json)
+      : new Set<string>();
   const knowledge: Knowledge = {};
   const clean = (values: Set<string>, against: Set<string> | undefined): Set<string> =>
-    withoutShared(withoutShared(values, noise ?? new Set()), against ?? new Set());
+    withoutShared(
+      withoutShared(values, noise ?? new Set()),
+      withoutShared(against ?? new Set(), leakedRecords),
+    );
   if (own)
     knowledge.own = {
       label: `the tenant under test (${new URL(target.baseUrl).hostname})`,
@@ -40,16 +57,16 @@ export async function learnTenants(api: ApiClient, target: ResolvedTarget): Prom
   return knowledge;
 }
 
-async function valuesAt(
+async function documentAt(
   api: ApiClient,
   baseUrl: string,
   key: string | undefined,
-): Promise<Set<string> | undefined> {
+): Promise<{ json: unknown } | undefined> {
   const exchange = await api.get(
     `${baseUrl}/customers`,
     key ? { headers: { Authorization: `Bearer ${key}` } } : {},
   );
   if (exchange.kind === 'failure') return undefined;
   if (key !== undefined && exchange.status !== 200) return undefined;
-  return distinctiveValues(jsonBody(exchange) ?? exchange.bodyText);
+  return { json: jsonBody(exchange) ?? exchange.bodyText };
 }

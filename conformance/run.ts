@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV, TargetError, resolveTarget } from './target.ts';
+import { REPORT_ENV } from './report/settings.ts';
 
 const HELP = `Usage: npm run conformance -- [options] [-- playwright test options]
 
@@ -15,15 +16,27 @@ Options:
   --target FILE      a target file describing the deployment (see schemas/target.schema.json);
                      env ${ENV.targetFile}
   --profile NAME     default (HTTP-level rules warn) or strict (they fail); env ${ENV.profile}
+  --fail-on-incomplete
+                     exit 1 also when a MUST rule was not evaluated (verdict INCOMPLETE);
+                     env ${REPORT_ENV.failOnIncomplete}=1
+  --reports DIR      where reports are written (default reports/); env ${REPORT_ENV.directory}
   --help             print this help
 
 Any other option is passed to \`playwright test\` (e.g. --grep @KEY-REVOKED-REJECTED, --shard 1/2).
-Exit code: 0 when no MUST rule failed (nor, under strict, an HTTP rule), 1 otherwise.`;
+Reports: DIR/conformance.md, conformance.json, junit.xml and html/ (Playwright's HTML report).
+Exit code: 1 when the verdict is NOT CONFORMANT (a MUST rule failed, or under strict an HTTP
+rule), or INCOMPLETE with --fail-on-incomplete; 2 for a bad target file or option; 0 otherwise.`;
 
 function main(): number {
   const { values, tokens } = parseArgs({
     args: process.argv.slice(2),
-    options: { target: { type: 'string' }, profile: { type: 'string' }, help: { type: 'boolean' } },
+    options: {
+      target: { type: 'string' },
+      profile: { type: 'string' },
+      'fail-on-incomplete': { type: 'boolean' },
+      reports: { type: 'string' },
+      help: { type: 'boolean' },
+    },
     strict: false,
     allowPositionals: true,
     tokens: true,
@@ -35,6 +48,8 @@ function main(): number {
   const env = { ...process.env };
   if (typeof values.target === 'string') env[ENV.targetFile] = resolve(values.target);
   if (typeof values.profile === 'string') env[ENV.profile] = values.profile;
+  if (values['fail-on-incomplete'] === true) env[REPORT_ENV.failOnIncomplete] = '1';
+  if (typeof values.reports === 'string') env[REPORT_ENV.directory] = resolve(values.reports);
   const targetFile = env[ENV.targetFile];
   if (targetFile) {
     try {
@@ -48,7 +63,7 @@ function main(): number {
     console.error(`Invalid --profile "${env[ENV.profile]}": use default or strict.`);
     return 2;
   }
-  const ours = new Set(['target', 'profile', 'help']);
+  const ours = new Set(['target', 'profile', 'fail-on-incomplete', 'reports', 'help']);
   const passThrough = tokens.flatMap((token) => {
     if (token.kind === 'option' && ours.has(token.name)) return [];
     if (token.kind === 'option-terminator') return [];

@@ -8,10 +8,12 @@ import { Checks, ConformanceFailure } from './checks.ts';
 import { startConnectProxy } from './connect-proxy.ts';
 import { missingInputs, notEvaluatedReason } from './inputs.ts';
 import { RawClient } from './raw-client.ts';
-import { ruleById, type Input, type Level, type RuleId } from './rules.ts';
+import { ruleById, type Input, type RuleId } from './rules.ts';
 import { Redactor } from './secrets.ts';
-import { targetFromEnvironment, type CredentialName, type Profile, type ResolvedTarget } from './target.ts';
+import { targetFromEnvironment, type CredentialName, type ResolvedTarget } from './target.ts';
+import { failsRun } from './report/verdict.ts';
 import { learnTenants, type Knowledge } from './knowledge.ts';
+import { ANNOTATION } from './annotations.ts';
 
 export interface RuleContext {
   api: ApiClient;
@@ -24,15 +26,6 @@ export interface RuleContext {
   /** `{base_url}/customers` of the tenant under test, or of another declared base URL. */
   customersUrl: (base?: 'otherTenantBaseUrl' | 'sandboxBaseUrl') => string;
 }
-
-/** Annotation types the reporter reads. */
-export const ANNOTATION = {
-  rule: 'rule',
-  level: 'level',
-  notEvaluated: 'not-evaluated',
-  warning: 'warning',
-  evidence: 'evidence',
-} as const;
 
 interface WorkerFixtures {
   target: ResolvedTarget;
@@ -90,10 +83,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
 });
 
-export function failsRun(level: Level, profile: Profile): boolean {
-  return level === 'MUST' || (level === 'HTTP' && profile === 'strict');
-}
-
 export function conformanceRule(id: RuleId, body: (context: RuleContext) => Promise<void>): void {
   const rule = ruleById(id);
   test(
@@ -122,7 +111,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
       try {
         await body(context);
       } catch (error) {
-        if (!(error instanceof ConformanceFailure)) throw error;
+        if (!(error instanceof ConformanceFailure)) throw redacted(error, redactor);
         await recordEvidence(testInfo, error);
         if (failsRun(rule.level, target.profile)) throw error;
         testInfo.annotations.push({ type: ANNOTATION.warning, description: error.message });
@@ -136,6 +125,19 @@ export function notEvaluated(reason: string): never {
   test.info().annotations.push({ type: ANNOTATION.notEvaluated, description: reason });
   test.skip(true, reason);
   throw new Error('unreachable: test.skip throws');
+}
+
+/**
+ * An error that is not a verdict (a network failure, a defect) goes to every report as it is:
+ * if its message holds a key, it is replaced by a redacted copy first.
+ */
+function redacted(error: unknown, redactor: Redactor): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = redactor.redact(error.message);
+  if (message === error.message && redactor.redact(error.stack ?? '') === error.stack) return error;
+  const copy = new Error(message);
+  copy.stack = redactor.redact(error.stack ?? '');
+  return copy;
 }
 
 async function recordEvidence(testInfo: TestInfo, failure: ConformanceFailure): Promise<void> {

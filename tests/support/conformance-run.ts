@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -17,6 +18,10 @@ export interface RuleOutcome {
 
 export interface ConformanceRun {
   exitCode: number;
+  /** Where this run wrote its reports (a fresh temporary directory). */
+  reportDir: string;
+  /** reports/conformance.json of the run, if it got that far. */
+  report: ConformanceReport | undefined;
   stdout: string;
   stderr: string;
   outcomes: RuleOutcome[];
@@ -42,15 +47,17 @@ export async function runConformance(
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 180_000,
 ): Promise<ConformanceRun> {
-  const reportFile = join(mkdtempSync(join(tmpdir(), 'conformance-run-')), 'report.json');
-  const child = spawn(
-    join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-    ['conformance/run.ts', ...args, '--reporter=json'],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile, ...env },
+  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const reportFile = join(reportDir, 'playwright.json');
+  const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['conformance/run.ts', ...args], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile,
+      CONFORMANCE_REPORT_DIR: reportDir,
+      ...env,
     },
-  );
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -64,7 +71,13 @@ export async function runConformance(
   } catch {
     // No report: the run failed before Playwright started; exitCode and stderr tell why.
   }
-  return { exitCode, stdout, stderr, outcomes };
+  let report: ConformanceReport | undefined;
+  try {
+    report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  } catch {
+    // Same: no run, no report.
+  }
+  return { exitCode, reportDir, report, stdout, stderr, outcomes };
 }
 
 function outcomesOf(report: JsonReport): RuleOutcome[] {

@@ -1,0 +1,10 @@
+// The annotation and attachment names through which a rule's test tells the reporter what
+// happened (conformance/test.ts writes them, conformance/reporter.ts reads them).
+export const ANNOTATION = {
+  rule: 'rule',
+  level: 'level',
+  notEvaluated: 'not-evaluated',
+  warning: 'warning',
+  /** Attachment: the redacted message and evidence of a ConformanceFailure. */
+  evidence: 'evidence',
+} as const;

@@ -1,0 +1,67 @@
+// The conformance report of a run: every rule of the catalog with its verdict, rendered from the
+// catalog plus the results, never from a hand-kept list.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/generated/conformance-report.ts';
+import { RULES } from '../rules.ts';
+import type { Profile } from '../target.ts';
+import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
+
+const ROOT = resolve(import.meta.dirname, '..', '..');
+export const SPEC_FILE = 'spec/access-and-authentication.txt';
+
+export interface RunDescription {
+  target: ConformanceReport['target'];
+  profile: Profile;
+  startedAt: Date;
+  durationMs: number;
+  shard?: string;
+}
+
+export function buildReport(
+  outcomesByRule: ReadonlyMap<string, readonly TestOutcome[]>,
+  run: RunDescription,
+): ConformanceReport {
+  const rules: RuleResult[] = RULES.map((rule) => {
+    const detail = ruleVerdict(outcomesByRule.get(rule.id) ?? []);
+    return {
+      id: rule.id,
+      level: rule.level,
+      source: rule.source,
+      statement: rule.statement,
+      verdict: detail.verdict,
+      ...(detail.message !== undefined ? { message: detail.message } : {}),
+      ...(detail.evidence !== undefined ? { evidence: detail.evidence as Evidence[] } : {}),
+    };
+  });
+  const count = (verdict: RuleResult['verdict']): number =>
+    rules.filter((rule) => rule.verdict === verdict).length;
+  return {
+    suite: { name: packageJson().name, version: packageJson().version },
+    spec: {
+      file: SPEC_FILE,
+      sha256: createHash('sha256')
+        .update(readFileSync(resolve(ROOT, SPEC_FILE)))
+        .digest('hex'),
+    },
+    target: run.target,
+    profile: run.profile,
+    ...(run.shard ? { shard: run.shard } : {}),
+    startedAt: run.startedAt.toISOString(),
+    durationMs: Math.round(run.durationMs),
+    verdict: overallVerdict(rules, run.profile),
+    summary: {
+      pass: count('pass'),
+      fail: count('fail'),
+      warning: count('warning'),
+      notEvaluated: count('not-evaluated'),
+      error: count('error'),
+    },
+    rules,
+  };
+}
+
+function packageJson(): { name: string; version: string } {
+  return JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+}

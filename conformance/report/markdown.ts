@@ -1,0 +1,62 @@
+// The conformance report as Markdown, for a person: the verdict first, then every rule, then the
+// evidence of each failure and warning.
+import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/generated/conformance-report.ts';
+
+export const VERDICT_LABEL: Record<RuleResult['verdict'], string> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  warning: 'warning',
+  'not-evaluated': 'not evaluated',
+  error: 'ERROR',
+};
+
+export function renderMarkdown(report: ConformanceReport): string {
+  const lines = [
+    `# Conformance report: ${escapeCell(report.target.name)}`,
+    '',
+    `**Verdict: ${report.verdict}**`,
+    '',
+    `| | |`,
+    `|---|---|`,
+    `| Target | ${escapeCell(report.target.name)} (${report.target.mode}), ${escapeCell(report.target.baseUrl)} |`,
+    `| Profile | ${report.profile} |`,
+    `| Suite | ${report.suite.name} ${report.suite.version} |`,
+    `| Spec | ${report.spec.file}, sha256 ${report.spec.sha256} |`,
+    `| Started | ${report.startedAt} |`,
+    `| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`,
+    ...(report.shard ? [`| Shard | ${report.shard} |`] : []),
+    `| Rules | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.warning} warning, ${report.summary.notEvaluated} not evaluated, ${report.summary.error} error |`,
+    '',
+    '## Rules',
+    '',
+    '| Rule | Level | Verdict | Source | Statement |',
+    '|---|---|---|---|---|',
+    ...report.rules.map(
+      (rule) =>
+        `| ${rule.id} | ${rule.level} | ${VERDICT_LABEL[rule.verdict]} | ${escapeCell(rule.source)} | ${escapeCell(rule.statement)} |`,
+    ),
+  ];
+  const noteworthy = report.rules.filter((rule) => rule.verdict !== 'pass');
+  if (noteworthy.length > 0) lines.push('', '## Details', '');
+  for (const rule of noteworthy) {
+    lines.push(`### ${rule.id} — ${VERDICT_LABEL[rule.verdict]} (${rule.level})`, '', rule.message ?? '', '');
+    for (const evidence of rule.evidence ?? []) lines.push(...renderEvidence(evidence), '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function renderEvidence(evidence: Evidence): string[] {
+  const request = `${evidence.method} ${evidence.url}${evidence.note ? ` (${evidence.note})` : ''}`;
+  const answer = evidence.failure
+    ? `no response: ${evidence.failure}`
+    : `${evidence.status ?? '?'}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}`;
+  const headers = Object.entries(evidence.headers ?? {}).map(([name, value]) => `  - ${name}: ${value}`);
+  const body = evidence.bodyExcerpt
+    ? ['  - body:', '', '    ```', `    ${evidence.bodyExcerpt.replace(/\n/g, '\n    ')}`, '    ```']
+    : [];
+  return [`- \`${request}\` → ${answer}`, ...headers, ...body];
+}
+
+function escapeCell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

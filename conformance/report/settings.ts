@@ -1,0 +1,20 @@
+// Where reports go and what the config tells the reporter about the run.
+import { resolve } from 'node:path';
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import type { Profile } from '../target.ts';
+
+export const REPORT_ENV = {
+  directory: 'CONFORMANCE_REPORT_DIR',
+  failOnIncomplete: 'CONFORMANCE_FAIL_ON_INCOMPLETE',
+} as const;
+
+/** Carried in Playwright's config metadata, so that it survives blob reports and merge-reports. */
+export interface RunMetadata {
+  target: ConformanceReport['target'];
+  profile: Profile;
+  failOnIncomplete: boolean;
+}
+
+export function reportDirectory(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env[REPORT_ENV.directory] || 'reports');
+}

@@ -1,0 +1,59 @@
+// From the test results of one rule to its verdict, and from all rule verdicts to the run's.
+import type { OverallVerdict, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
+import type { Level } from '../rules.ts';
+import type { Profile } from '../target.ts';
+
+/** What the reporter saw of one Playwright test of a rule. */
+export interface TestOutcome {
+  /** Playwright's status: passed, failed, timedOut, skipped, interrupted. */
+  status: string;
+  warning?: string;
+  notEvaluated?: string;
+  /**
+   * What a ConformanceFailure recorded (see conformance/test.ts): a failure when the test failed,
+   * the evidence of the warning when the rule's level let the test pass.
+   */
+  failure?: { message: string; evidence: unknown[] };
+  /** The first error of a test that failed otherwise: the check could not run. */
+  error?: string;
+}
+
+export interface RuleVerdictDetail {
+  verdict: RuleVerdict;
+  message?: string;
+  evidence?: unknown[];
+}
+
+export const NOT_RUN_MESSAGE =
+  'not evaluated: not run in this selection (--grep, --shard, or an interrupted run).';
+
+/** A level that fails the run under this profile: MUST always, HTTP under strict. */
+export function failsRun(level: Level, profile: Profile): boolean {
+  return level === 'MUST' || (level === 'HTTP' && profile === 'strict');
+}
+
+export function ruleVerdict(outcomes: readonly TestOutcome[]): RuleVerdictDetail {
+  if (outcomes.length === 0) return { verdict: 'not-evaluated', message: NOT_RUN_MESSAGE };
+  const failed = outcomes.find((outcome) => outcome.failure && outcome.status !== 'passed');
+  if (failed?.failure)
+    return { verdict: 'fail', message: failed.failure.message, evidence: failed.failure.evidence };
+  const errored = outcomes.find((outcome) => outcome.status !== 'passed' && outcome.status !== 'skipped');
+  if (errored) return { verdict: 'error', message: errored.error ?? `the check ended ${errored.status}` };
+  const warned = outcomes.find((outcome) => outcome.warning !== undefined);
+  if (warned) return { verdict: 'warning', message: warned.warning, evidence: warned.failure?.evidence };
+  if (outcomes.every((outcome) => outcome.status === 'skipped')) {
+    return { verdict: 'not-evaluated', message: outcomes[0]?.notEvaluated ?? 'not evaluated: skipped.' };
+  }
+  return { verdict: 'pass' };
+}
+
+export function overallVerdict(
+  rules: readonly { level: Level; verdict: RuleVerdict }[],
+  profile: Profile,
+): OverallVerdict {
+  const decisive = rules.filter((rule) => failsRun(rule.level, profile));
+  if (decisive.some((rule) => rule.verdict === 'fail')) return 'NOT CONFORMANT';
+  if (decisive.some((rule) => rule.verdict === 'not-evaluated' || rule.verdict === 'error'))
+    return 'INCOMPLETE';
+  return 'CONFORMANT';
+}

@@ -1,0 +1,174 @@
+// The conformance reporter: a line per rule while the run goes, then the verdict table; writes
+// conformance.json (schemas/conformance-report.schema.json) and conformance.md; and decides the
+// exit code from the verdict.
+//
+// It is listed first among the reporters because it also redacts in place: Playwright records
+// request headers — keys included — in the call log of a failed API call, attaches that log to
+// the step, and offers no redaction. Reporters share the result objects and are called in order,
+// so masking them here, before the HTML, JUnit and blob reporters see them, keeps every artifact
+// free of keys. tests/reports/secrets.test.ts proves it by searching every file a run writes.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type {
+  FullConfig,
+  FullResult,
+  Reporter,
+  Suite,
+  TestCase,
+  TestError,
+  TestResult,
+  TestStep,
+} from '@playwright/test/reporter';
+import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
+import { buildReport } from './report/build-report.ts';
+import { renderMarkdown, VERDICT_LABEL } from './report/markdown.ts';
+import { ruleVerdict, type TestOutcome } from './report/verdict.ts';
+import { ruleById, type RuleId } from './rules.ts';
+import { Redactor } from './secrets.ts';
+import { targetFromEnvironment, type Profile } from './target.ts';
+import { ANNOTATION } from './annotations.ts';
+import { REPORT_ENV, reportDirectory, type RunMetadata } from './report/settings.ts';
+
+export default class ConformanceReporter implements Reporter {
+  #redactor = new Redactor([]);
+  #metadata: RunMetadata | undefined;
+  #shard: string | undefined;
+  #startedAt = new Date();
+  readonly #outcomes = new Map<string, TestOutcome[]>();
+  readonly #outputDir: string;
+
+  constructor(options: { outputDir?: string } = {}) {
+    this.#outputDir = resolve(options.outputDir ?? reportDirectory());
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
+    this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
+    try {
+      this.#redactor = new Redactor(Object.values(targetFromEnvironment().credentials));
+    } catch {
+      // merge-reports on a machine without the target's variables: the evidence was redacted
+      // when it was recorded, and nothing new is sent.
+    }
+    const profile = this.#metadata?.profile ?? 'default';
+    console.log(
+      `Conformance run: ${suite.allTests().length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
+    );
+  }
+
+  onStepEnd(_test: TestCase, _result: TestResult, step: TestStep): void {
+    if (step.error) this.#redactError(step.error);
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    result.errors.forEach((error) => this.#redactError(error));
+    if (result.error) this.#redactError(result.error);
+    for (const output of [result.stdout, result.stderr]) {
+      output.forEach((chunk, index) => (output[index] = this.#redactor.redact(chunk.toString())));
+    }
+    const ruleId = test.annotations.find((annotation) => annotation.type === ANNOTATION.rule)?.description;
+    if (!ruleId) return;
+    const outcome = this.#outcomeOf(test, result);
+    const outcomes = this.#outcomes.get(ruleId) ?? [];
+    // A retried test counts once: its last result.
+    if (result.retry > 0) outcomes.pop();
+    outcomes.push(outcome);
+    this.#outcomes.set(ruleId, outcomes);
+    const rule = ruleById(ruleId as RuleId);
+    const verdict = ruleVerdict([outcome]).verdict;
+    console.log(`  ${VERDICT_LABEL[verdict].padEnd(13)} ${rule.level.padEnd(8)} ${rule.id}`);
+  }
+
+  onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+    const metadata = this.#metadata ?? {
+      target: { name: 'unknown', mode: 'file', baseUrl: '' },
+      profile: 'default' as Profile,
+      failOnIncomplete: false,
+    };
+    const report = buildReport(this.#outcomes, {
+      target: metadata.target,
+      profile: metadata.profile,
+      startedAt: result.startTime ?? this.#startedAt,
+      durationMs: result.duration,
+      ...(this.#shard ? { shard: this.#shard } : {}),
+    });
+    mkdirSync(this.#outputDir, { recursive: true });
+    writeFileSync(join(this.#outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
+    writeFileSync(join(this.#outputDir, 'conformance.md'), renderMarkdown(report));
+    console.log(summary(report, this.#outputDir));
+    const fails =
+      report.verdict === 'NOT CONFORMANT' || (report.verdict === 'INCOMPLETE' && metadata.failOnIncomplete);
+    // An interrupted run stays interrupted; otherwise the verdict, not Playwright's count of
+    // failed tests, decides the exit code.
+    const status =
+      result.status === 'interrupted' || result.status === 'timedout'
+        ? result.status
+        : fails
+          ? 'failed'
+          : 'passed';
+    return Promise.resolve({ status });
+  }
+
+  #outcomeOf(test: TestCase, result: TestResult): TestOutcome {
+    const annotation = (type: string): string | undefined =>
+      [...test.annotations, ...result.annotations].find((candidate) => candidate.type === type)?.description;
+    const evidence = result.attachments.find((attachment) => attachment.name === ANNOTATION.evidence)?.body;
+    const failure = evidence ? (JSON.parse(evidence.toString('utf8')) as TestOutcome['failure']) : undefined;
+    const warning = annotation(ANNOTATION.warning);
+    const notEvaluated = annotation(ANNOTATION.notEvaluated);
+    const firstError = result.errors[0]?.message;
+    return {
+      status: result.status,
+      ...(warning !== undefined ? { warning } : {}),
+      ...(notEvaluated !== undefined ? { notEvaluated } : {}),
+      ...(failure ? { failure } : {}),
+      ...(firstError !== undefined ? { error: this.#redactor.redact(firstError.split('\n')[0] ?? '') } : {}),
+    };
+  }
+
+  #redactError(error: TestError): void {
+    for (const field of ['message', 'stack', 'value', 'snippet'] as const) {
+      const text = error[field];
+      if (typeof text === 'string') error[field] = this.#redactor.redact(text);
+    }
+    if (error.cause) this.#redactError(error.cause);
+  }
+}
+
+function summary(report: ConformanceReport, outputDir: string): string {
+  const levels = ['MUST', 'HTTP', 'ADVISORY'] as const;
+  const verdicts = ['pass', 'fail', 'warning', 'not-evaluated', 'error'] as const;
+  const header = `  ${'level'.padEnd(10)}${verdicts.map((verdict) => VERDICT_LABEL[verdict].padStart(15)).join('')}`;
+  const rows = levels.map(
+    (level) =>
+      `  ${level.padEnd(10)}${verdicts
+        .map((verdict) =>
+          String(
+            report.rules.filter((rule) => rule.level === level && rule.verdict === verdict).length,
+          ).padStart(15),
+        )
+        .join('')}`,
+  );
+  const attention = report.rules
+    .filter((rule) => rule.verdict !== 'pass')
+    .map(
+      (rule) =>
+        `  ${VERDICT_LABEL[rule.verdict].padEnd(13)} ${rule.level.padEnd(8)} ${rule.id}: ${rule.message ?? ''}`,
+    );
+  return [
+    '',
+    header,
+    ...rows,
+    ...(attention.length > 0 ? ['', ...attention] : []),
+    '',
+    `VERDICT: ${report.verdict} (${report.target.name}, profile ${report.profile})`,
+    `Reports: ${join(outputDir, 'conformance.md')}, conformance.json, junit.xml, html/`,
+    '',
+  ].join('\n');
+}
+
+export { REPORT_ENV };
