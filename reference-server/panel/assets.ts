@@ -15,7 +15,7 @@ header.top .env { font-size: 12px; font-weight: 600; padding: 2px 8px; border-ra
   background: #e8eefb; color: var(--accent); text-transform: uppercase; letter-spacing: .04em; }
 header.top .env.sandbox { background: #fdf0dc; color: var(--sandbox); }
 header.top .who { margin-left: auto; color: var(--muted); display: flex; gap: 12px; align-items: center; }
-.layout { display: flex; gap: 24px; max-width: 1160px; margin: 24px auto; padding: 0 24px; }
+.layout { display: flex; gap: 24px; max-width: 1240px; margin: 24px auto; padding: 0 24px; }
 nav.side { width: 200px; flex: none; }
 nav.side h2 { font-size: 12px; text-transform: uppercase; letter-spacing: .06em; color: var(--muted); margin: 16px 0 4px; }
 nav.side a { display: block; padding: 6px 10px; border-radius: 6px; color: var(--ink); text-decoration: none; }
@@ -43,7 +43,9 @@ button.link { background: none; border: 0; color: var(--accent); padding: 0; }
 table { width: 100%; border-collapse: collapse; }
 th, td { text-align: left; padding: 10px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-size: 12px; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
-td code, .secret code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; }
+td code, .secret code { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 13px; white-space: nowrap; }
+td time span { white-space: nowrap; }
+.actions button { padding: 5px 10px; }
 tr.revoked td { color: var(--muted); }
 .status { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 999px; background: var(--ok-bg); color: #067647; }
 .status.revoked { background: #f2f4f7; color: var(--muted); }

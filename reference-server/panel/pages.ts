@@ -325,5 +325,7 @@ export function errorPage(frame: PageFrame | undefined, title: string, message: 
 
 function timeOf(iso: string): SafeHtml {
   // Minutes in UTC: the same on every machine, so screenshots and tests read alike.
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`;
+  return html`<time datetime="${iso}"
+    ><span>${iso.slice(0, 10)}</span> <span>${iso.slice(11, 16)} UTC</span></time
+  >`;
 }

@@ -16,7 +16,9 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Content-Security-Policy':
     "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   'X-Frame-Options': 'DENY',
-  'Referrer-Policy': 'no-referrer',
+  // Not `no-referrer`: with it, Chromium sends `Origin: null` on the panel's own form posts,
+  // which the origin check must refuse. `same-origin` still sends nothing to other sites.
+  'Referrer-Policy': 'same-origin',
   'Cross-Origin-Opener-Policy': 'same-origin',
   // Pages can hold a new key's secret: never stored by a browser or a proxy.
   'Cache-Control': 'no-store',
