@@ -14,7 +14,14 @@ import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import { parseCli, UsageError } from '../../reference-server/cli-options.ts';
 import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from '../../reference-server/fixtures.ts';
 import { assertCustomersBody } from '../support/reference-assertions.ts';
-import { cleanEnv, runCli, STACK_TRACE, startCli, type CliExit } from '../support/reference-cli.ts';
+import {
+  CLI_TIMEOUT_MS,
+  cleanEnv,
+  runCli,
+  STACK_TRACE,
+  startCli,
+  type CliExit,
+} from '../support/reference-cli.ts';
 import { allSecrets, LOOPBACK, REPO_ROOT } from '../support/reference-client.ts';
 
 const execFileAsync = promisify(execFile);
@@ -24,8 +31,8 @@ const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
 const secrets = allSecrets(fixtures);
 
 // The suites start separate processes and share nothing but the certificate directory (whose
-// creation is safe to race), so they run side by side.
-describe('reference server CLI', { concurrency: true }, () => {
+// creation is safe to race), so two run side by side.
+describe('reference server CLI', { concurrency: 2 }, () => {
   let workDir: string;
   let certDir: string;
   before(() => {
@@ -264,7 +271,7 @@ describe('reference server CLI', { concurrency: true }, () => {
             cwd: REPO_ROOT,
             // The system curl first on PATH: the one the README means.
             env: cleanEnv({ CURL_HOME: curlHome, PATH: `${dirname(CURL)}:${process.env.PATH ?? ''}` }),
-            timeout: 30_000,
+            timeout: CLI_TIMEOUT_MS,
           },
         );
         const match = /\nHTTP_STATUS=(\d{3})\n$/.exec(stdout);

@@ -9,6 +9,7 @@ import { MAX_URL_LENGTH } from '../../reference-server/request-pipeline.ts';
 import { DEFAULT_LIMITS } from '../../reference-server/server.ts';
 import { assertCustomersReply, assertErrorReply } from '../support/reference-assertions.ts';
 import {
+  HANG_TIMEOUT_MS,
   LOOPBACK,
   hostOf,
   secretOf,
@@ -86,7 +87,7 @@ describe('reference server: limits and requests Node would answer itself', () =>
             resolve(protocol);
           },
         );
-        socket.setTimeout(5_000, () => socket.destroy(new Error('timeout')));
+        socket.setTimeout(HANG_TIMEOUT_MS, () => socket.destroy(new Error('timeout')));
         socket.on('error', (error: NodeJS.ErrnoException) =>
           resolve(`refused: ${error.code ?? error.message}`),
         );

@@ -6,6 +6,7 @@ import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { assertErrorReply, assertNoCustomerData } from '../support/reference-assertions.ts';
 import {
+  HANG_TIMEOUT_MS,
   LOOPBACK,
   hostOf,
   secretOf,
@@ -141,7 +142,7 @@ function exchangeUntilClose(port: number, text: string): Promise<string> {
   return new Promise<string>((resolve) => {
     const socket = connect({ host: LOOPBACK, port }, () => socket.write(text));
     let received = '';
-    socket.setTimeout(5_000, () => socket.destroy());
+    socket.setTimeout(HANG_TIMEOUT_MS, () => socket.destroy());
     socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
     // A reset counts as a close: what matters is what was received before it.
     socket.on('error', () => {});
