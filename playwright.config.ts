@@ -7,21 +7,31 @@ import { caBundleFor } from './conformance/ca-trust.ts';
 import { ENV, fixtureKeyEnvironment, targetFromEnvironment } from './conformance/target.ts';
 import { REPORT_ENV, reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 
-const embedded = !process.env[ENV.targetFile];
+// `merge-reports` only renders results recorded elsewhere (their metadata travels in the blobs):
+// it needs no target, and the machine merging may not have the target's variables.
+const merging = process.argv.includes('merge-reports');
+// A shard also writes a blob report, for `npm run merge-reports` (see the README).
+const sharded = process.argv.some((argument) => argument === '--shard' || argument.startsWith('--shard='));
+const embedded = !process.env[ENV.targetFile] && !merging;
 if (embedded) {
   // The embedded target names its keys by environment variable, like any target; the values are
   // the public test keys of fixtures/reference.json. Workers inherit them.
   for (const [name, value] of Object.entries(fixtureKeyEnvironment())) process.env[name] ??= value;
 }
-const target = targetFromEnvironment();
+const target = merging ? undefined : targetFromEnvironment();
 // Node reads NODE_EXTRA_CA_CERTS once at start-up: set here, it reaches the worker processes,
 // where Playwright's request API makes its TLS connections. Verification is never turned off.
-const caBundle = caBundleFor(target.caFile);
+const caBundle = caBundleFor(target?.caFile);
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
 const reports = reportDirectory();
-const metadata: RunMetadata = {
-  target: { name: target.name, mode: target.mode, baseUrl: target.baseUrl },
+const metadata: RunMetadata | undefined = target && {
+  // The embedded server's port is chosen when it starts, after this file is read.
+  target: {
+    name: target.name,
+    mode: target.mode,
+    baseUrl: embedded ? target.baseUrl.replace(/:\d+\//, ':{free port}/') : target.baseUrl,
+  },
   profile: target.profile,
   failOnIncomplete: process.env[REPORT_ENV.failOnIncomplete] === '1',
 };
@@ -40,9 +50,10 @@ export default defineConfig({
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // The project's own tests read Playwright's JSON report too (tests/support/conformance-run.ts).
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),
+    ...(sharded ? [['blob', { outputDir: join(reports, 'blob') }] as ['blob', object]] : []),
   ],
   outputDir: join(reports, 'test-results'),
-  metadata: { conformance: metadata },
+  metadata: metadata ? { conformance: metadata } : {},
   use: {
     // Traces and call logs would hold request headers, keys included: never recorded.
     trace: 'off',

@@ -100,8 +100,10 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(this.#outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(this.#outputDir, 'conformance.md'), renderMarkdown(report));
     console.log(summary(report, this.#outputDir));
+    // Set for the run, or for the merge of its shards.
+    const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
     const fails =
-      report.verdict === 'NOT CONFORMANT' || (report.verdict === 'INCOMPLETE' && metadata.failOnIncomplete);
+      report.verdict === 'NOT CONFORMANT' || (report.verdict === 'INCOMPLETE' && failOnIncomplete);
     // An interrupted run stays interrupted; otherwise the verdict, not Playwright's count of
     // failed tests, decides the exit code.
     const status =
@@ -171,4 +173,3 @@ function summary(report: ConformanceReport, outputDir: string): string {
   ].join('\n');
 }
 
-export { REPORT_ENV };

@@ -31,6 +31,10 @@ function assertAllPassed(run: ConformanceRun): void {
 test('the embedded reference server passes every rule, none left not evaluated', async () => {
   const run = await runConformance([]);
   assertAllPassed(run);
+  assert.equal(run.report?.verdict, 'CONFORMANT');
+  // Progress per rule, then the verdict.
+  assert.match(run.stdout, /pass +MUST +KEY-VALID-SERVED/);
+  assert.match(run.stdout, /VERDICT: CONFORMANT/);
   assert.ok(
     !run.outcomes.some((outcome) => outcome.annotations.some((annotation) => annotation.type === 'warning')),
   );
@@ -118,6 +122,8 @@ describe('URL mode: a reference process started separately, described by a targe
     });
     const run = await runConformance(['--target', file], { MY_KEY: keys.REFERENCE_KEY_ACME_PROD_FULL });
     assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.report?.verdict, 'INCOMPLETE', 'MUST rules were not evaluated');
+    assert.match(run.stdout, /VERDICT: INCOMPLETE/);
     const byId = new Map(run.outcomes.map((outcome) => [outcome.ruleId, outcome]));
     const target = { credentials: { fullAccess: 'x' } } as Parameters<typeof missingInputs>[0];
     for (const rule of RULES) {
@@ -174,4 +180,14 @@ test('a bad target file is refused before the run, naming the file and the field
     unset.stderr,
     /\$\.credentials\.readOnly: the environment variable UNSET_VARIABLE_FOR_TEST is not set/,
   );
+});
+
+test('--fail-on-incomplete turns an INCOMPLETE verdict into a failing exit code', async () => {
+  const selection = ['--grep', '@VERSION-PATH'];
+  const lenient = await runConformance(selection);
+  assert.equal(lenient.report?.verdict, 'INCOMPLETE');
+  assert.equal(lenient.exitCode, 0);
+  const strict = await runConformance([...selection, '--fail-on-incomplete']);
+  assert.equal(strict.report?.verdict, 'INCOMPLETE');
+  assert.equal(strict.exitCode, 1);
 });

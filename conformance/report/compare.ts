@@ -1,0 +1,78 @@
+// Side by side: several conformance reports (implementations, versions, shards of a matrix) as
+// one rule × target matrix, in Markdown or HTML.
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { RULES } from '../rules.ts';
+import { VERDICT_LABEL } from './markdown.ts';
+
+export interface Matrix {
+  columns: string[];
+  verdicts: string[];
+  rows: { id: string; level: string; cells: string[] }[];
+}
+
+export function comparisonMatrix(reports: readonly ConformanceReport[]): Matrix {
+  const catalogOrder = new Map<string, number>(RULES.map((rule, index) => [rule.id, index]));
+  const ids = [...new Set(reports.flatMap((report) => report.rules.map((rule) => rule.id)))].sort(
+    (a, b) => (catalogOrder.get(a) ?? Infinity) - (catalogOrder.get(b) ?? Infinity) || a.localeCompare(b),
+  );
+  return {
+    columns: reports.map(
+      (report) => `${report.target.name} (${report.profile}, ${report.startedAt.slice(0, 10)})`,
+    ),
+    verdicts: reports.map((report) => report.verdict),
+    rows: ids.map((id) => {
+      const level = reports.flatMap((report) => report.rules).find((rule) => rule.id === id)?.level ?? '';
+      const cells = reports.map((report) => {
+        const rule = report.rules.find((candidate) => candidate.id === id);
+        return rule ? VERDICT_LABEL[rule.verdict] : '—';
+      });
+      return { id, level, cells };
+    }),
+  };
+}
+
+export function matrixMarkdown(matrix: Matrix): string {
+  const cell = (text: string): string => text.replace(/\|/g, '\\|');
+  return [
+    '# Conformance comparison',
+    '',
+    `| Rule | Level | ${matrix.columns.map(cell).join(' | ')} |`,
+    `|---|---|${matrix.columns.map(() => '---').join('|')}|`,
+    `| **Verdict** | | ${matrix.verdicts.map((verdict) => `**${verdict}**`).join(' | ')} |`,
+    ...matrix.rows.map((row) => `| ${row.id} | ${row.level} | ${row.cells.join(' | ')} |`),
+    '',
+    '"—": the rule is not in that report (an older catalog).',
+    '',
+  ].join('\n');
+}
+
+export function matrixHtml(matrix: Matrix): string {
+  const escape = (text: string): string => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+  const verdictClass = (text: string): string => text.toLowerCase().replace(/[^a-z]+/g, '-');
+  const rows = matrix.rows
+    .map(
+      (row) =>
+        `<tr><th scope="row">${escape(row.id)}</th><td>${escape(row.level)}</td>${row.cells
+          .map((text) => `<td class="${verdictClass(text)}">${escape(text)}</td>`)
+          .join('')}</tr>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Conformance comparison</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 2rem; }
+table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: .3rem .6rem; text-align: left; }
+.pass { background: #e6f4ea; } .fail, .error { background: #fce8e6; font-weight: bold; }
+.warning { background: #fef7e0; } .not-evaluated { background: #f1f3f4; }
+</style></head><body>
+<h1>Conformance comparison</h1>
+<table>
+<thead><tr><th>Rule</th><th>Level</th>${matrix.columns.map((column) => `<th>${escape(column)}</th>`).join('')}</tr></thead>
+<tbody>
+<tr><th scope="row">Verdict</th><td></td>${matrix.verdicts.map((verdict) => `<td><strong>${escape(verdict)}</strong></td>`).join('')}</tr>
+${rows}
+</tbody></table>
+<p>"—": the rule is not in that report (an older catalog).</p>
+</body></html>
+`;
+}

@@ -1,0 +1,62 @@
+// `npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]`
+// Renders several conformance reports as one rule × target matrix. Without an output option the
+// Markdown goes to stdout.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
+import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
+import { comparisonMatrix, matrixHtml, matrixMarkdown } from '../conformance/report/compare.ts';
+
+function readReport(file: string): ConformanceReport {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(
+      `Cannot read ${file} as JSON (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
+      { cause: error },
+    );
+  }
+  const validate = validatorFor<ConformanceReport>('conformance-report.schema.json');
+  if (!validate(data)) {
+    throw new Error(
+      `${file} is not a conformance report (reports/conformance.json of a run):\n  ${describeSchemaErrors(validate.errors).join('\n  ')}`,
+    );
+  }
+  return data;
+}
+
+function main(): number {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      options: { markdown: { type: 'string' }, html: { type: 'string' } },
+      allowPositionals: true,
+    });
+  } catch (error) {
+    console.error(
+      `${(error as Error).message}\nUsage: npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]`,
+    );
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (positionals.length === 0) {
+    console.error(
+      'Give one or more conformance.json files.\nUsage: npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]',
+    );
+    return 2;
+  }
+  let matrix;
+  try {
+    matrix = comparisonMatrix(positionals.map(readReport));
+  } catch (error) {
+    console.error((error as Error).message);
+    return 2;
+  }
+  if (values.markdown) writeFileSync(values.markdown, matrixMarkdown(matrix));
+  if (values.html) writeFileSync(values.html, matrixHtml(matrix));
+  if (!values.markdown && !values.html) process.stdout.write(matrixMarkdown(matrix));
+  return 0;
+}
+
+process.exitCode = main();
