@@ -172,4 +172,3 @@ function summary(report: ConformanceReport, outputDir: string): string {
     '',
   ].join('\n');
 }
-

@@ -39,14 +39,16 @@ export const RULES = [
     id: 'TRANSPORT-PLAIN-HTTP-REJECTED',
     level: 'MUST',
     source: 'spec §5 Scheme 4',
-    statement: 'A plain-HTTP request is not served: it is refused, reset or answered 4xx, never with data.',
+    statement:
+      'A plain-HTTP request is not served: it is refused, reset or answered with an error status (4xx), never redirected and never with data.',
     needs: [],
   },
   {
     id: 'TRANSPORT-PLAIN-HTTP-KEY-REJECTED',
     level: 'MUST',
     source: 'spec §5 Scheme 4',
-    statement: 'A plain-HTTP request that carries a valid key is not served either.',
+    statement:
+      'A plain-HTTP request that carries a valid key is not served either: refused, reset or answered with an error status.',
     needs: ['credentials.probe'],
   },
   {

@@ -76,3 +76,12 @@ test('every spec is tagged with exactly one known rule, and every rule has at le
   const uncovered = [...known].filter((id) => !covered.has(id));
   assert.deepEqual(uncovered, [], `rules without a spec: ${uncovered.join(', ')}`);
 });
+
+test('docs/rules.md is the catalog as it is (regenerate with npm run docs)', async () => {
+  const { formattedRulesDoc, RULES_DOC } = await import('../../scripts/generate-docs.ts');
+  assert.equal(
+    readFileSync(RULES_DOC, 'utf8'),
+    await formattedRulesDoc(),
+    'docs/rules.md is out of date: run `npm run docs` and commit it.',
+  );
+});
