@@ -14,9 +14,17 @@ export class Redactor {
   }
 
   add(secret: string): void {
-    const lower = secret.toLowerCase();
-    for (let start = 0; start + WINDOW <= lower.length; start++)
-      this.#windows.add(lower.slice(start, start + WINDOW));
+    // The Basic-scheme probe sends base64(key + ':'), and that is as good as the key.
+    const forms = [
+      secret,
+      Buffer.from(secret).toString('base64'),
+      Buffer.from(`${secret}:`).toString('base64'),
+    ];
+    for (const form of forms) {
+      const lower = form.toLowerCase();
+      for (let start = 0; start + WINDOW <= lower.length; start++)
+        this.#windows.add(lower.slice(start, start + WINDOW));
+    }
   }
 
   redact(text: string): string {

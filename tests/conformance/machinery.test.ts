@@ -1,0 +1,114 @@
+// The suite's own pieces, each on its own: redaction, host mapping, leak detection, key variants,
+// the CONNECT proxy and CA trust.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import { once } from 'node:events';
+import { connect, type AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redactor, REDACTED } from '../../conformance/secrets.ts';
+import { mappedAddress } from '../../conformance/host-map.ts';
+import { distinctiveValues, leakedValues, withoutShared } from '../../conformance/tenant-knowledge.ts';
+import { alteredKeys, unknownKeyLike } from '../../conformance/key-variants.ts';
+import { startConnectProxy, PROXY_ERROR_HEADER } from '../../conformance/connect-proxy.ts';
+import { caBundleFor } from '../../conformance/ca-trust.ts';
+
+const KEY = 'mbk_prod_EHUEYGExFL9eKl61mpA1K6lMRQu5UCAA';
+
+test('the Redactor masks a key and every near form of it, and nothing else', () => {
+  const redactor = new Redactor([KEY]);
+  for (const form of [
+    KEY,
+    `"${KEY}"`,
+    KEY.slice(0, -1),
+    `${KEY}x`,
+    KEY.toLowerCase(),
+    encodeURIComponent(KEY),
+    Buffer.from(`${KEY}:`).toString('base64'),
+    KEY.slice(9),
+  ]) {
+    const redacted = redactor.redact(`Authorization: Bearer ${form} end`);
+    assert.ok(!redacted.includes(form.replace(/"/g, '')), `${form} must be masked: ${redacted}`);
+    assert.ok(redacted.includes(REDACTED));
+  }
+  const innocent = 'GET https://acme.api.localhost:8443/v1/customers 401 missing_authorization_header';
+  assert.equal(redactor.redact(innocent), innocent);
+  assert.equal(new Redactor([]).redact(KEY), KEY);
+});
+
+test('host patterns map names DNS does not resolve; the most specific pattern wins', () => {
+  const hosts = { '*.localhost': '127.0.0.1', '*.api.localhost': '127.0.0.2', 'exact.example': '::1' };
+  assert.equal(mappedAddress('acme.api.localhost', hosts), '127.0.0.2');
+  assert.equal(mappedAddress('ACME.localhost', hosts), '127.0.0.1');
+  assert.equal(mappedAddress('exact.example', hosts), '::1');
+  assert.equal(mappedAddress('localhost.example', hosts), undefined);
+  assert.equal(mappedAddress('other.example', hosts), undefined);
+});
+
+test('leak detection learns distinctive values, drops shared ones, and finds them anywhere', () => {
+  const acme = distinctiveValues({
+    data: [{ id: 'cus_acme_1', object: 'customer', name: 'Ada Lovelace', n: 1234567, tiny: 'ab' }],
+  });
+  const globex = distinctiveValues({
+    data: [{ id: 'cus_globex_1', object: 'customer', name: 'Ada Lovelace' }],
+  });
+  assert.deepEqual([...acme].sort(), ['1234567', 'Ada Lovelace', 'cus_acme_1']);
+  const own = withoutShared(acme, globex);
+  assert.deepEqual([...own].sort(), ['1234567', 'cus_acme_1'], 'a value both tenants have says nothing');
+  const tenant = { label: 'acme', values: own };
+  assert.deepEqual(leakedValues('{"error":{"code":"invalid_api_key"}}', tenant), []);
+  assert.deepEqual(leakedValues('<li>cus_acme_1</li>', tenant), ['cus_acme_1']);
+});
+
+test('key variants: unknown keys keep the shape, altered keys differ from the original', () => {
+  const unknown = unknownKeyLike(KEY);
+  assert.equal(unknown.length, KEY.length);
+  assert.ok(unknown.startsWith('mbk_prod_') && unknown !== KEY);
+  assert.match(unknownKeyLike(undefined), /^unknown_[A-Za-z0-9]{32}$/);
+  const altered = alteredKeys(KEY);
+  assert.equal(altered.length, 4);
+  for (const variant of altered) assert.notEqual(variant.key, KEY, variant.how);
+});
+
+test('the CONNECT proxy tunnels to the mapped address and marks a failed connection as its own answer', async () => {
+  const upstream = createServer((_req, res) => res.end('upstream answered'));
+  upstream.listen(0, '127.0.0.1');
+  await once(upstream, 'listening');
+  const upstreamPort = (upstream.address() as AddressInfo).port;
+  const proxy = await startConnectProxy({ '*.example.test': '127.0.0.1' });
+  const proxyPort = Number(new URL(proxy.url).port);
+  const exchange = async (target: string, request: string): Promise<string> => {
+    const socket = connect(proxyPort, '127.0.0.1');
+    socket.write(`CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n\r\n${request}`);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    await once(socket, 'close');
+    return text;
+  };
+  try {
+    const tunnelled = await exchange(
+      `acme.example.test:${upstreamPort}`,
+      'GET / HTTP/1.1\r\nHost: acme.example.test\r\nConnection: close\r\n\r\n',
+    );
+    assert.match(tunnelled, /200 Connection Established[\s\S]*upstream answered/);
+    const closedPort = await exchange('acme.example.test:1', '');
+    assert.match(closedPort, new RegExp(`502 Bad Gateway\\r\\n${PROXY_ERROR_HEADER}: ECONNREFUSED`));
+  } finally {
+    await proxy.close();
+    upstream.close();
+  }
+});
+
+test('a target CA joins a CA the user already trusts instead of replacing it', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ca-trust-'));
+  const mine = join(dir, 'mine.pem');
+  const theirs = join(dir, 'theirs.pem');
+  writeFileSync(mine, 'MINE\n');
+  writeFileSync(theirs, 'THEIRS\n');
+  assert.equal(caBundleFor(undefined, {}), undefined);
+  assert.equal(caBundleFor(theirs, {}), theirs);
+  const bundle = caBundleFor(theirs, { NODE_EXTRA_CA_CERTS: mine }) ?? '';
+  assert.equal(readFileSync(bundle, 'utf8'), 'MINE\nTHEIRS\n');
+});
