@@ -5,18 +5,10 @@ import type { Exchange, ResponseExchange } from './exchange.ts';
 import { errorCode, isJsonContentType } from './exchange.ts';
 import type { Redactor } from './secrets.ts';
 import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
+import type { Evidence } from '../schemas/generated/conformance-report.ts';
 
-/** What a report shows of one exchange: enough to reproduce, nothing secret. */
-export interface Evidence {
-  method: string;
-  url: string;
-  note?: string;
-  status?: number;
-  errorCode?: string;
-  headers?: Record<string, string>;
-  bodyExcerpt?: string;
-  failure?: string;
-}
+/** What a report shows of one exchange (schemas/conformance-report.schema.json): enough to reproduce, nothing secret. */
+export type { Evidence };
 
 export class ConformanceFailure extends Error {
   readonly evidence: Evidence[];

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/generated/conformance-report.ts';
+import type { ConformanceReport, RuleResult } from '../../schemas/generated/conformance-report.ts';
 import { RULES } from '../rules.ts';
 import type { Profile } from '../target.ts';
 import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
@@ -32,7 +32,7 @@ export function buildReport(
       statement: rule.statement,
       verdict: detail.verdict,
       ...(detail.message !== undefined ? { message: detail.message } : {}),
-      ...(detail.evidence !== undefined ? { evidence: detail.evidence as Evidence[] } : {}),
+      ...(detail.evidence !== undefined ? { evidence: detail.evidence } : {}),
     };
   });
   const count = (verdict: RuleResult['verdict']): number =>

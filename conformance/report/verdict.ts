@@ -1,5 +1,5 @@
 // From the test results of one rule to its verdict, and from all rule verdicts to the run's.
-import type { OverallVerdict, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
+import type { Evidence, OverallVerdict, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
 import type { Level } from '../rules.ts';
 import type { Profile } from '../target.ts';
 
@@ -13,7 +13,7 @@ export interface TestOutcome {
    * What a ConformanceFailure recorded (see conformance/test.ts): a failure when the test failed,
    * the evidence of the warning when the rule's level let the test pass.
    */
-  failure?: { message: string; evidence: unknown[] };
+  failure?: { message: string; evidence: Evidence[] };
   /** The first error of a test that failed otherwise: the check could not run. */
   error?: string;
 }
@@ -21,7 +21,7 @@ export interface TestOutcome {
 export interface RuleVerdictDetail {
   verdict: RuleVerdict;
   message?: string;
-  evidence?: unknown[];
+  evidence?: Evidence[];
 }
 
 export const NOT_RUN_MESSAGE =
