@@ -2,7 +2,6 @@
 // admin token, and talks to its panel, admin API and tenant API hosts over real TLS. Node does not
 // resolve `*.localhost`, so every request connects to 127.0.0.1 and names its host in SNI and
 // `Host`, trusting only the server's own CA.
-import { request } from 'node:https';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,11 +11,10 @@ import { jsonLinesAccessLog } from '../../reference-server/access-log.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
 import { adminHostname, apiHostname, panelHostname, type Environment } from '../../reference-server/hosts.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
+import { send as sendRequest, type TestServer } from './reference-client.ts';
 
 const LOOPBACK = '127.0.0.1';
 const DOMAIN = 'localhost';
-/** Every exchange gives up after this long, so that a hung server fails the test instead of hanging it. */
-const EXCHANGE_TIMEOUT_MS = 5_000;
 
 export interface Reply {
   status: number;
@@ -134,38 +132,17 @@ export function panelHost(tenant: string, environment: Environment = 'production
   return panelHostname(tenant, environment, DOMAIN);
 }
 
+/** One request over TLS to 127.0.0.1, naming `exchange.hostname` in SNI and `Host` (with the port, as a browser does). */
 export function send(port: number, ca: string, exchange: Exchange): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: LOOPBACK,
-        port,
-        servername: exchange.servername ?? exchange.hostname,
-        ca,
-        method: exchange.method ?? 'GET',
-        path: exchange.path,
-        headers: { Host: `${exchange.hostname}:${port}`, ...exchange.headers },
-        agent: false,
-        timeout: EXCHANGE_TIMEOUT_MS,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            headers: res.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
-          }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('timeout', () =>
-      req.destroy(new Error(`No answer from ${exchange.hostname}${exchange.path} in time.`)),
-    );
-    req.on('error', reject);
-    req.end(exchange.body);
+  // The shared send() reads only `server.httpsPort` and `ca` of its target.
+  const target = { server: { httpsPort: port }, ca } as unknown as TestServer;
+  return sendRequest(target, {
+    host: `${exchange.hostname}:${port}`,
+    servername: exchange.servername ?? exchange.hostname,
+    method: exchange.method ?? 'GET',
+    path: exchange.path,
+    headers: Object.entries(exchange.headers ?? {}),
+    ...(exchange.body === undefined ? {} : { body: exchange.body }),
   });
 }
 
