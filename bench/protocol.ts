@@ -1,0 +1,79 @@
+// The messages between bench/run.ts and its child processes (the server under load and the load
+// generators), and the shape of what each measurement returns.
+import type { ScaleSpec } from './generate-fixtures.ts';
+
+export type ServerConfig =
+  | { kind: 'reference'; certDir: string; scale?: ScaleSpec }
+  | { kind: 'bare'; certDir: string; tenantIds: readonly string[] };
+
+export interface FixedResponse {
+  status: number;
+  body: string;
+}
+
+export type ServerMessage =
+  { type: 'usage' } | { type: 'respond'; response: FixedResponse } | { type: 'stop' };
+
+export type ServerReply =
+  | { type: 'ready'; port: number; startMs: number; fixturesMs?: number; serverStartMs?: number }
+  | { type: 'usage'; rss: number; heapUsed: number; cpuMicros: number }
+  | { type: 'responding' }
+  | { type: 'failed'; message: string };
+
+/** One keep-alive load run of autocannon. */
+export interface LoadRequest {
+  port: number;
+  servername: string;
+  /** Request headers, `Host` and `Authorization` included; never printed. */
+  headers: Record<string, string>;
+  path: string;
+  connections: number;
+  durationSeconds: number;
+  warmupSeconds: number;
+  expectedStatus: number;
+  expectedBody: string;
+}
+
+export interface LoadResult {
+  requests: number;
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  /** Answers with another status or body than expected, connection errors and time-outs. */
+  wrongAnswers: number;
+  errors: number;
+  bytesPerAnswer: number;
+}
+
+/** New TLS connections, one request each (`Connection: close`). */
+export interface HandshakeRequest {
+  port: number;
+  servername: string;
+  request: string;
+  ca: string;
+  concurrency: number;
+  durationMs: number;
+  resumeSessions: boolean;
+}
+
+export interface HandshakeResult {
+  connections: number;
+  connectionsPerSecond: number;
+  resumedShare: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  failures: number;
+}
+
+export type { ScaleSpec };
+
+/** In a load-generator child: runs `measure` for each request of the parent and sends the result. */
+export function answerMeasurements<Request, Result>(measure: (request: Request) => Promise<Result>): void {
+  process.on('message', (request: Request) => {
+    void measure(request).then(
+      (result) => process.send?.({ type: 'result', result }),
+      (error: unknown) =>
+        process.send?.({ type: 'failed', message: error instanceof Error ? error.message : String(error) }),
+    );
+  });
+}

@@ -1,0 +1,211 @@
+// Renders the benchmark's measurements as bench/results.md. Only numbers measured in this run
+// are written; what was not measured says so.
+import type { HandshakeResult, LoadResult } from './protocol.ts';
+
+export interface Measured {
+  load: LoadResult;
+  /** Server CPU time (user + system) per request, in microseconds. */
+  cpuMicrosPerRequest: number;
+}
+
+export interface KeepAliveRow {
+  scenario: string;
+  answer: string;
+  reference: Measured[];
+  bare: Measured[];
+}
+
+export interface HandshakeRow {
+  target: string;
+  resumption: boolean;
+  result: HandshakeResult;
+}
+
+export type ScalingRow =
+  | {
+      name: string;
+      tenants: number;
+      keys: number;
+      fixturesMs: number;
+      serverStartMs: number;
+      rssBytes: number;
+      heapBytes: number;
+      rssAfterBytes: number;
+      ok: Measured;
+      invalid: Measured;
+      handshakes: HandshakeResult;
+    }
+  | { name: string; tenants: number; keys: number; error: string };
+
+export interface StartupRow {
+  certificate: string;
+  runsMs: number[];
+}
+
+export interface Results {
+  date: string;
+  machine: string;
+  settings: string;
+  loadBefore: string;
+  loadAfter: string;
+  keepAlive: KeepAliveRow[];
+  handshakes: HandshakeRow[];
+  scaling: ScalingRow[];
+  startup: StartupRow[];
+  durationSeconds: number;
+}
+
+const RATIO_GOAL = 0.9;
+
+export function renderResults(results: Results): string {
+  return [
+    '# Benchmark results',
+    '',
+    `Written by \`npm run bench\` (bench/run.ts) on ${results.date}, in ${Math.round(results.durationSeconds)} s. ` +
+      'See [README.md](README.md) for what is measured, how, and how to read it.',
+    '',
+    `- Machine: ${results.machine}`,
+    `- Load average (1, 5, 15 min) before: ${results.loadBefore}; after: ${results.loadAfter}. ` +
+      'Other processes on the machine share its cores: compare numbers of one run, not across runs.',
+    `- Settings: ${results.settings}`,
+    '',
+    ...keepAliveSection(results.keepAlive),
+    ...handshakeSection(results.handshakes),
+    ...scalingSection(results.scaling),
+    ...startupSection(results.startup),
+    '## Full conformance run against the embedded server',
+    '',
+    "<!-- TODO(conformance-timing): to be measured and filled in by the conformance suite's owner; not measured by npm run bench. -->",
+    'Not measured here yet (TODO): the time of a full conformance run (`npm run conformance`) against the',
+    "embedded reference server is to be measured and added by the conformance suite's owner.",
+    '',
+  ].join('\n');
+}
+
+function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
+  const lines = [
+    '## HTTPS keep-alive: reference server vs bare node:https',
+    '',
+    'Each run: autocannon in its own process, keep-alive connections to 127.0.0.1, the server in another',
+    'process. "bare" answers every request with the same status and the same body bytes as the reference,',
+    'with only Content-Type and Content-Length. Values are the mean of the rounds; CPU is the server',
+    "process's user + system time per request. Ratio req/s = reference ÷ bare (goal ≥ 0.9); ratio CPU =",
+    'bare CPU ÷ reference CPU per request (1 = the reference costs nothing more than node:https).',
+    '',
+    '| requests | answer | reference req/s | p50 ms | p99 ms | CPU µs/req | bare req/s | p50 ms | p99 ms | CPU µs/req | ratio req/s | ratio CPU |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    const reference = mean(row.reference);
+    const bare = mean(row.bare);
+    const ratio = reference.rps / bare.rps;
+    lines.push(
+      `| ${row.scenario} | ${row.answer} | ${whole(reference.rps)} | ${ms(reference.p50)} | ${ms(reference.p99)} | ${whole(reference.cpu)} | ` +
+        `${whole(bare.rps)} | ${ms(bare.p50)} | ${ms(bare.p99)} | ${whole(bare.cpu)} | ` +
+        `${ratio.toFixed(2)}${ratio < RATIO_GOAL ? ' ⚠' : ''} | ${(bare.cpu / reference.cpu).toFixed(2)} |`,
+    );
+  }
+  lines.push('', ...validity(rows.flatMap((row) => [...row.reference, ...row.bare])), '');
+  return lines;
+}
+
+function handshakeSection(rows: readonly HandshakeRow[]): string[] {
+  return [
+    '## New TLS connections per second (no keep-alive)',
+    '',
+    'Each connection: TLS handshake (certificate verified), one authenticated GET /v1/customers with',
+    '`Connection: close`, answer read to the close. With resumption the client offers the session ticket of',
+    'its previous connection.',
+    '',
+    '| server | session resumption | connections/s | resumed | p50 ms | p99 ms | failures |',
+    '|---|---|---:|---:|---:|---:|---:|',
+    ...rows.map(
+      (row) =>
+        `| ${row.target} | ${row.resumption ? 'on' : 'off'} | ${whole(row.result.connectionsPerSecond)} | ` +
+        `${Math.round(row.result.resumedShare * 100)} % | ${ms(row.result.latencyP50Ms)} | ${ms(row.result.latencyP99Ms)} | ${row.result.failures} |`,
+    ),
+    '',
+  ];
+}
+
+function scalingSection(rows: readonly ScalingRow[]): string[] {
+  const lines = [
+    '## Scaling with keys and tenants',
+    '',
+    'Generated fixtures (bench/generate-fixtures.ts), every key requested from the middle tenant; "valid" is',
+    'an authenticated GET /v1/customers (200), "unknown key" a well-formed key that is not stored (401).',
+    'Memory: after start-up and a garbage collection, and after the load.',
+    '',
+    '| data set | tenants | keys | fixtures + start ms | RSS MiB | heap MiB | RSS after MiB | valid req/s | p50 ms | p99 ms | unknown key req/s | p50 ms | p99 ms | new TLS conn/s |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    if ('error' in row) {
+      lines.push(
+        `| ${row.name} | ${row.tenants} | ${row.keys} | **did not start: ${row.error.replace(/\|/g, '\\|')}** |||||||||||`,
+      );
+      continue;
+    }
+    lines.push(
+      `| ${row.name} | ${row.tenants} | ${row.keys} | ${whole(row.fixturesMs)} + ${whole(row.serverStartMs)} | ${mib(row.rssBytes)} | ${mib(row.heapBytes)} | ${mib(row.rssAfterBytes)} | ` +
+        `${whole(row.ok.load.requestsPerSecond)} | ${ms(row.ok.load.latencyP50Ms)} | ${ms(row.ok.load.latencyP99Ms)} | ` +
+        `${whole(row.invalid.load.requestsPerSecond)} | ${ms(row.invalid.load.latencyP50Ms)} | ${ms(row.invalid.load.latencyP99Ms)} | ` +
+        `${whole(row.handshakes.connectionsPerSecond)} |`,
+    );
+  }
+  const measured = rows.flatMap((row) => ('error' in row ? [] : [row.ok, row.invalid]));
+  lines.push('', ...validity(measured), '');
+  return lines;
+}
+
+function startupSection(rows: readonly StartupRow[]): string[] {
+  return [
+    '## Start-up time to the first answered request',
+    '',
+    'From spawning `node --import tsx reference-server/cli.ts` (what `npm start` runs, without npm itself) to',
+    'the first 200 answer of GET /v1/customers; "generated" starts with an empty certificate directory.',
+    '',
+    '| certificate | runs ms | median ms |',
+    '|---|---|---:|',
+    ...rows.map(
+      (row) => `| ${row.certificate} | ${row.runsMs.map(whole).join(', ')} | ${whole(median(row.runsMs))} |`,
+    ),
+    '',
+  ];
+}
+
+function validity(measured: readonly Measured[]): string[] {
+  const wrong = measured.reduce((sum, entry) => sum + entry.load.wrongAnswers, 0);
+  const errors = measured.reduce((sum, entry) => sum + entry.load.errors, 0);
+  return wrong === 0 && errors === 0
+    ? ['Every answer of these runs had the expected status and body; no connection errors.']
+    : [`**Invalid runs: ${wrong} answers with another status or body, ${errors} connection errors.**`];
+}
+
+function mean(runs: readonly Measured[]): { rps: number; p50: number; p99: number; cpu: number } {
+  const average = (pick: (entry: Measured) => number): number =>
+    runs.reduce((sum, entry) => sum + pick(entry), 0) / Math.max(1, runs.length);
+  return {
+    rps: average((entry) => entry.load.requestsPerSecond),
+    p50: average((entry) => entry.load.latencyP50Ms),
+    p99: average((entry) => entry.load.latencyP99Ms),
+    cpu: average((entry) => entry.cpuMicrosPerRequest),
+  };
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+function whole(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+function ms(value: number): string {
+  return value.toFixed(value < 10 ? 2 : 1);
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
+}

@@ -1,0 +1,375 @@
+// `npm run bench`: the reference server under load from a separate process, against a bare
+// node:https baseline, then new-connection rates, scaling with keys and tenants, and start-up
+// time. Writes bench/results.md and prints it. Every target is 127.0.0.1; every run is bounded
+// by its duration (the whole takes about four minutes). BENCH_SECONDS changes the length of one
+// keep-alive run (default 5).
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { request } from 'node:https';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
+import { apiHostname } from '../reference-server/hosts.ts';
+import { LoadChild, ServerChild, type Autocannon, type HandshakeLoop } from './children.ts';
+import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
+import type { HandshakeRequest, HandshakeResult, LoadRequest, LoadResult } from './protocol.ts';
+import {
+  renderResults,
+  type HandshakeRow,
+  type KeepAliveRow,
+  type Measured,
+  type ScalingRow,
+  type StartupRow,
+} from './report.ts';
+import { timeToFirstAnswer } from './startup.ts';
+
+const SECONDS = positiveNumber('BENCH_SECONDS') ?? 5;
+const SETTINGS = {
+  connections: 10,
+  warmupSeconds: 1,
+  rounds: 2,
+  scalingSeconds: Math.max(1, Math.round(SECONDS * 0.6)),
+  handshakeMs: SECONDS * 1000,
+  handshakeConcurrency: 8,
+  startupRuns: 3,
+};
+const RESULTS_FILE = join(import.meta.dirname, 'results.md');
+const DOMAIN = 'localhost';
+/** Well-formed, and no key of any data set: the unknown-key case. */
+const UNKNOWN_KEY = `mbk_prod_${'x'.repeat(32)}`;
+
+const SCALES: readonly ScaleSpec[] = [
+  { name: '1 key', tenants: 1, keysPerTenant: 1 },
+  { name: '1 000 keys', tenants: 10, keysPerTenant: 100 },
+  { name: '100 000 keys', tenants: 100, keysPerTenant: 1_000 },
+  { name: '1 000 tenants', tenants: 1_000, keysPerTenant: 2 },
+  { name: '10 000 tenants', tenants: 10_000, keysPerTenant: 2 },
+];
+
+interface Scenario {
+  name: string;
+  /** The Authorization header, or none. Never printed: only the scenario's name is. */
+  authorization?: string;
+}
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  const loadBefore = loadavg()
+    .map((value) => value.toFixed(2))
+    .join(', ');
+  const certDir = mkdtempSync(join(tmpdir(), 'bench-certs-'));
+  const autocannon: Autocannon = new LoadChild('load-process.ts', 'autocannon');
+  const handshakes: HandshakeLoop = new LoadChild('handshake-process.ts', 'TLS connection loop');
+  try {
+    const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
+    const secret = (id: string): string =>
+      fixtures.tenants.flatMap((tenant) => tenant.keys).find((key) => key.id === id)?.secret ?? '';
+    const scenarios: Scenario[] = [
+      { name: 'valid key, GET /v1/customers', authorization: `Bearer ${secret('key_acme_prod_full')}` },
+      { name: 'no Authorization header' },
+      { name: 'unknown key', authorization: `Bearer ${UNKNOWN_KEY}` },
+      {
+        name: 'key without the customers permission',
+        authorization: `Bearer ${secret('key_acme_prod_no_customers')}`,
+      },
+    ];
+    const reference = await ServerChild.start({ kind: 'reference', certDir }, 'reference server');
+    const bare = await ServerChild.start(
+      { kind: 'bare', certDir, tenantIds: fixtures.tenants.map((tenant) => tenant.id) },
+      'bare server',
+    );
+    const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8');
+    const host = apiHostname('acme', 'production', DOMAIN);
+
+    progress('keep-alive runs: reference and bare, alternating');
+    const keepAlive: KeepAliveRow[] = [];
+    for (const scenario of scenarios) {
+      // One request with a verifying client: the answer every load request must get, and proof
+      // that the certificate autocannon does not check is one a client trusts.
+      const expected = await verifiedAnswer(reference.port, host, ca, scenario.authorization);
+      await bare.respond(expected.status, expected.body);
+      const row: KeepAliveRow = {
+        scenario: scenario.name,
+        answer: answerName(expected),
+        reference: [],
+        bare: [],
+      };
+      for (let round = 0; round < SETTINGS.rounds; round += 1) {
+        for (const [target, server] of [
+          ['reference', reference],
+          ['bare', bare],
+        ] as const) {
+          const loadRequest = keepAliveRequest(server.port, host, scenario, expected, SECONDS);
+          row[target].push(await measureLoad(autocannon, server, loadRequest));
+        }
+      }
+      keepAlive.push(row);
+      progress(`  ${scenario.name}: done`);
+    }
+
+    progress('new TLS connections');
+    const okScenario = scenarios[0] ?? { name: '' };
+    const okAnswer = await verifiedAnswer(reference.port, host, ca, okScenario.authorization);
+    await bare.respond(okAnswer.status, okAnswer.body);
+    const handshakeRows: HandshakeRow[] = [];
+    for (const [target, server, resumption] of [
+      ['reference', reference, true],
+      ['reference', reference, false],
+      ['bare', bare, true],
+      ['bare', bare, false],
+    ] as const) {
+      const result = await handshakes.run(
+        handshakeRequest(server.port, host, ca, okScenario.authorization, resumption, SETTINGS.handshakeMs),
+      );
+      handshakeRows.push({ target, resumption, result });
+    }
+    await Promise.all([reference.stop(), bare.stop()]);
+
+    progress('scaling');
+    const scaling: ScalingRow[] = [];
+    for (const spec of SCALES) scaling.push(await measureScale(spec, autocannon, handshakes));
+
+    progress('start-up');
+    const startup = await measureStartup(secret('key_acme_prod_full'), host);
+
+    const results = renderResults({
+      date: new Date().toISOString(),
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${process.platform}`,
+      settings:
+        `${SETTINGS.connections} connections, ${SECONDS} s per keep-alive run after ${SETTINGS.warmupSeconds} s of warm-up, ` +
+        `${SETTINGS.rounds} rounds; scaling runs ${SETTINGS.scalingSeconds} s; TLS connection runs ${SETTINGS.handshakeMs / 1000} s with ` +
+        `${SETTINGS.handshakeConcurrency} concurrent clients; ${SETTINGS.startupRuns} start-ups each`,
+      loadBefore,
+      loadAfter: loadavg()
+        .map((value) => value.toFixed(2))
+        .join(', '),
+      keepAlive,
+      handshakes: handshakeRows,
+      scaling,
+      startup,
+      durationSeconds: (performance.now() - began) / 1000,
+    });
+    writeFileSync(RESULTS_FILE, results);
+    console.log(results);
+    console.log(`Written to ${RESULTS_FILE}`);
+  } finally {
+    autocannon.stop();
+    handshakes.stop();
+    rmSync(certDir, { recursive: true, force: true });
+  }
+}
+
+async function measureLoad(
+  autocannon: Autocannon,
+  server: ServerChild,
+  loadRequest: LoadRequest,
+): Promise<Measured> {
+  // Warm-up as a run of its own, so that the CPU time measured is that of the measured requests.
+  await autocannon.run({ ...loadRequest, durationSeconds: loadRequest.warmupSeconds, warmupSeconds: 0 });
+  const before = await server.usage();
+  const load: LoadResult = await autocannon.run({ ...loadRequest, warmupSeconds: 0 });
+  const after = await server.usage();
+  return { load, cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / Math.max(1, load.requests) };
+}
+
+async function measureScale(
+  spec: ScaleSpec,
+  autocannon: Autocannon,
+  handshakes: HandshakeLoop,
+): Promise<ScalingRow> {
+  const keys = spec.tenants * spec.keysPerTenant;
+  const certDir = mkdtempSync(join(tmpdir(), 'bench-scale-certs-'));
+  let server: ServerChild | undefined;
+  try {
+    server = await ServerChild.start(
+      { kind: 'reference', certDir, scale: spec },
+      `reference server with ${spec.name}`,
+    );
+    const started = await server.usage();
+    const { target } = generateFixtures(spec);
+    const host = apiHostname(target.tenant, 'production', DOMAIN);
+    const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8');
+    const valid = await verifiedAnswer(server.port, host, ca, `Bearer ${target.secret}`);
+    const unknown = await verifiedAnswer(server.port, host, ca, `Bearer ${UNKNOWN_KEY}`);
+    const run = (scenario: Scenario, expected: Answer): Promise<Measured> =>
+      measureLoad(
+        autocannon,
+        server as ServerChild,
+        keepAliveRequest(server?.port ?? 0, host, scenario, expected, SETTINGS.scalingSeconds),
+      );
+    const ok = await run({ name: 'valid', authorization: `Bearer ${target.secret}` }, valid);
+    const invalid = await run({ name: 'unknown', authorization: `Bearer ${UNKNOWN_KEY}` }, unknown);
+    const connections: HandshakeResult = await handshakes.run(
+      handshakeRequest(
+        server.port,
+        host,
+        ca,
+        `Bearer ${target.secret}`,
+        false,
+        SETTINGS.scalingSeconds * 1000,
+      ),
+    );
+    const after = await server.usage();
+    progress(`  ${spec.name}: done`);
+    return {
+      name: spec.name,
+      tenants: spec.tenants,
+      keys,
+      fixturesMs: server.ready.fixturesMs ?? 0,
+      serverStartMs: server.ready.serverStartMs ?? 0,
+      rssBytes: started.rss,
+      heapBytes: started.heapUsed,
+      rssAfterBytes: after.rss,
+      ok,
+      invalid,
+      handshakes: connections,
+    };
+  } catch (error) {
+    progress(`  ${spec.name}: failed`);
+    return { name: spec.name, tenants: spec.tenants, keys, error: firstLine(error) };
+  } finally {
+    await server?.stop();
+    rmSync(certDir, { recursive: true, force: true });
+  }
+}
+
+async function measureStartup(secret: string, host: string): Promise<StartupRow[]> {
+  const authorization = `Bearer ${secret}`;
+  const generated: number[] = [];
+  const cachedDir = mkdtempSync(join(tmpdir(), 'bench-startup-cached-'));
+  try {
+    for (let run = 0; run < SETTINGS.startupRuns; run += 1) {
+      const freshDir = mkdtempSync(join(tmpdir(), 'bench-startup-fresh-'));
+      try {
+        generated.push(await timeToFirstAnswer({ certDir: freshDir, hostname: host, authorization }));
+      } finally {
+        rmSync(freshDir, { recursive: true, force: true });
+      }
+    }
+    // One start to fill the directory, then the measured starts that reuse its certificate.
+    await timeToFirstAnswer({ certDir: cachedDir, hostname: host, authorization });
+    const cached: number[] = [];
+    for (let run = 0; run < SETTINGS.startupRuns; run += 1) {
+      cached.push(await timeToFirstAnswer({ certDir: cachedDir, hostname: host, authorization }));
+    }
+    return [
+      { certificate: 'generated (empty certificate directory)', runsMs: generated },
+      { certificate: 'cached (CA and leaf reused)', runsMs: cached },
+    ];
+  } finally {
+    rmSync(cachedDir, { recursive: true, force: true });
+  }
+}
+
+function keepAliveRequest(
+  port: number,
+  host: string,
+  scenario: Scenario,
+  expected: Answer,
+  seconds: number,
+): LoadRequest {
+  return {
+    port,
+    servername: host,
+    path: '/v1/customers',
+    headers: {
+      host: `${host}:${port}`,
+      accept: 'application/json',
+      ...(scenario.authorization ? { authorization: scenario.authorization } : {}),
+    },
+    connections: SETTINGS.connections,
+    durationSeconds: seconds,
+    warmupSeconds: SETTINGS.warmupSeconds,
+    expectedStatus: expected.status,
+    expectedBody: expected.body,
+  };
+}
+
+function handshakeRequest(
+  port: number,
+  host: string,
+  ca: string,
+  authorization: string | undefined,
+  resumeSessions: boolean,
+  durationMs: number,
+): HandshakeRequest {
+  const lines = [`GET /v1/customers HTTP/1.1`, `Host: ${host}:${port}`, 'Connection: close'];
+  if (authorization) lines.push(`Authorization: ${authorization}`);
+  return {
+    port,
+    servername: host,
+    request: `${lines.join('\r\n')}\r\n\r\n`,
+    ca,
+    concurrency: SETTINGS.handshakeConcurrency,
+    durationMs,
+    resumeSessions,
+  };
+}
+
+interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One request with certificate verification on: the exact answer the load must get. */
+function verifiedAnswer(
+  port: number,
+  host: string,
+  ca: string,
+  authorization: string | undefined,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/customers',
+        servername: host,
+        headers: {
+          Host: `${host}:${port}`,
+          Accept: 'application/json',
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
+        ca,
+        agent: false,
+        timeout: 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function answerName(answer: Answer): string {
+  const code = /"code":"([a-z_]+)"/.exec(answer.body)?.[1];
+  return code ? `${answer.status} ${code}` : `${answer.status}, ${Buffer.byteLength(answer.body)} B body`;
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+function progress(text: string): void {
+  console.error(`[bench] ${text}`);
+}
+
+function positiveNumber(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!(value > 0))
+    throw new Error(`${name} must be a positive number of seconds, got ${JSON.stringify(text)}.`);
+  return value;
+}
+
+main().catch((error: unknown) => {
+  console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

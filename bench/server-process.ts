@@ -1,0 +1,115 @@
+// The server under load, in a process of its own so that its CPU time and memory are its own:
+// either the reference server (on the shipped fixtures or a generated set) or the bare baseline.
+// Started by bench/run.ts through IPC; it answers 'usage' with its CPU time and memory and
+// 'stop' by closing.
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { once } from 'node:events';
+import { startReferenceServer } from '../reference-server/server.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
+import { ensureCertificates } from '../reference-server/tls.ts';
+import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
+import type { FixedResponse, ServerConfig, ServerMessage, ServerReply } from './protocol.ts';
+
+const LOOPBACK = '127.0.0.1';
+const DOMAIN = 'localhost';
+
+async function main(): Promise<void> {
+  const config = JSON.parse(process.env.BENCH_SERVER_CONFIG ?? '{}') as ServerConfig;
+  const started = performance.now();
+  const running =
+    config.kind === 'bare' ? await startBare(config.certDir, config.tenantIds) : await startReference(config);
+  reply({ type: 'ready', port: running.port, startMs: performance.now() - started, ...running.extra });
+
+  process.on('message', (message: ServerMessage) => {
+    if (message.type === 'usage') {
+      // A collection first, so that the heap reported is what the data holds, not garbage.
+      globalThis.gc?.();
+      const memory = process.memoryUsage();
+      const cpu = process.cpuUsage();
+      reply({ type: 'usage', rss: memory.rss, heapUsed: memory.heapUsed, cpuMicros: cpu.user + cpu.system });
+    } else if (message.type === 'respond') {
+      running.respond?.(message.response);
+      reply({ type: 'responding' });
+    } else {
+      void running.close().then(() => process.exit(0));
+    }
+  });
+}
+
+interface Running {
+  port: number;
+  extra: Record<string, unknown>;
+  respond?: (response: FixedResponse) => void;
+  close(): Promise<void>;
+}
+
+async function startReference(config: Extract<ServerConfig, { kind: 'reference' }>): Promise<Running> {
+  const generationStarted = performance.now();
+  const fixtures = config.scale
+    ? generateFixtures(config.scale satisfies ScaleSpec).fixtures
+    : loadFixtures(DEFAULT_FIXTURES_FILE);
+  const fixturesMs = performance.now() - generationStarted;
+  const serverStarted = performance.now();
+  const server = await startReferenceServer({
+    host: LOOPBACK,
+    httpsPort: 0,
+    httpPort: null,
+    domain: DOMAIN,
+    fixtures,
+    certDir: config.certDir,
+  });
+  return {
+    port: server.httpsPort,
+    extra: { fixturesMs, serverStartMs: performance.now() - serverStarted },
+    close: () => server.close(),
+  };
+}
+
+/**
+ * The baseline: node:https with the reference's own certificate, answering every request with
+ * one fixed status and body and only the two headers a body needs.
+ */
+async function startBare(certDir: string, tenantIds: readonly string[]): Promise<Running> {
+  const certificates = await ensureCertificates(certDir, DOMAIN, tenantIds);
+  let fixed: FixedResponse = { status: 200, body: '{}' };
+  let headers = headersFor(fixed);
+  const server: Server = createServer(
+    { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
+    (_req, res) => {
+      res.writeHead(fixed.status, headers);
+      res.end(fixed.body);
+    },
+  );
+  server.listen(0, LOOPBACK);
+  await once(server, 'listening');
+  return {
+    port: (server.address() as AddressInfo).port,
+    extra: {},
+    respond: (response) => {
+      fixed = response;
+      headers = headersFor(response);
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function headersFor(response: FixedResponse): Record<string, string | number> {
+  return {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(response.body),
+  };
+}
+
+function reply(message: ServerReply): void {
+  process.send?.(message);
+}
+
+main().catch((error: unknown) => {
+  reply({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+  process.exit(1);
+});
