@@ -62,7 +62,9 @@ export default defineConfig({
   },
   webServer: embedded
     ? {
-        command: 'node --import tsx reference-server/cli.ts --port 0 --http-port 0 --access-log off',
+        // Its own key store stays in memory: keys revoked in a local panel must not change a verdict.
+        command:
+          'node --import tsx reference-server/cli.ts --port 0 --http-port 0 --access-log off --data-dir off',
         wait: {
           stdout: /Listening: https port (?<reference_https_port>\d+), http port (?<reference_http_port>\d+)/,
         },

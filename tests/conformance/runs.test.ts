@@ -59,6 +59,8 @@ describe('URL mode: a reference process started separately, described by a targe
         '0',
         '--access-log',
         'off',
+        '--data-dir',
+        join(work, 'data'),
         '--cert-dir',
         join(work, 'certs'),
       ],
