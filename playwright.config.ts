@@ -38,6 +38,8 @@ const metadata: RunMetadata | undefined = target && {
 
 export default defineConfig({
   testDir: './specs',
+  // Mints the keys a target with `keyMinting` asks for, and revokes them after the run.
+  globalSetup: './conformance/global-setup.ts',
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,

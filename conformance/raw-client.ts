@@ -14,6 +14,7 @@ export interface RawRequest {
   method?: string;
   /** Sent in this order, repeats included. */
   headers?: readonly (readonly [string, string])[];
+  body?: string;
   /** The Host header; defaults to the URL's host. */
   hostHeader?: string;
   note?: string;
@@ -90,7 +91,7 @@ export class RawClient {
         request.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
       );
       request.on('error', (error) => resolve({ kind: 'failure', request: summary, error: describe(error) }));
-      request.end();
+      request.end(raw.body);
     });
   }
 }

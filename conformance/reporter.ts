@@ -30,11 +30,12 @@ import { ANNOTATION } from './annotations.ts';
 import { REPORT_ENV, reportDirectory, type RunMetadata } from './report/settings.ts';
 
 export default class ConformanceReporter implements Reporter {
-  #redactor = new Redactor([]);
+  #redactorOfRun: Redactor | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
   #startedAt = new Date();
   readonly #outcomes = new Map<string, TestOutcome[]>();
+  readonly #runErrors: string[] = [];
   readonly #outputDir: string;
 
   constructor(options: { outputDir?: string } = {}) {
@@ -48,16 +49,17 @@ export default class ConformanceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
-    try {
-      this.#redactor = new Redactor(Object.values(targetFromEnvironment().credentials));
-    } catch {
-      // merge-reports on a machine without the target's variables: the evidence was redacted
-      // when it was recorded, and nothing new is sent.
-    }
     const profile = this.#metadata?.profile ?? 'default';
     console.log(
       `Conformance run: ${suite.allTests().length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
     );
+  }
+
+  /** An error outside any test (global setup, a broken config): the run cannot be trusted. */
+  onError(error: TestError): void {
+    this.#redactError(error);
+    this.#runErrors.push(error.message ?? String(error.value ?? 'unknown error'));
+    console.error(`Run error: ${error.message ?? ''}`);
   }
 
   onStepEnd(_test: TestCase, _result: TestResult, step: TestStep): void {
@@ -68,7 +70,7 @@ export default class ConformanceReporter implements Reporter {
     result.errors.forEach((error) => this.#redactError(error));
     if (result.error) this.#redactError(result.error);
     for (const output of [result.stdout, result.stderr]) {
-      output.forEach((chunk, index) => (output[index] = this.#redactor.redact(chunk.toString())));
+      output.forEach((chunk, index) => (output[index] = this.#redactor().redact(chunk.toString())));
     }
     const ruleId = test.annotations.find((annotation) => annotation.type === ANNOTATION.rule)?.description;
     if (!ruleId) return;
@@ -100,16 +102,17 @@ export default class ConformanceReporter implements Reporter {
     writeFileSync(join(this.#outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
     writeFileSync(join(this.#outputDir, 'conformance.md'), renderMarkdown(report));
     console.log(summary(report, this.#outputDir));
+    if (this.#runErrors.length > 0) console.error(`The run did not complete: ${this.#runErrors.join('; ')}`);
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
     const fails =
       report.verdict === 'NOT CONFORMANT' || (report.verdict === 'INCOMPLETE' && failOnIncomplete);
-    // An interrupted run stays interrupted; otherwise the verdict, not Playwright's count of
-    // failed tests, decides the exit code.
+    // An interrupted run stays interrupted, and one that broke outside the tests fails; otherwise
+    // the verdict, not Playwright's count of failed tests, decides the exit code.
     const status =
       result.status === 'interrupted' || result.status === 'timedout'
         ? result.status
-        : fails
+        : fails || this.#runErrors.length > 0
           ? 'failed'
           : 'passed';
     return Promise.resolve({ status });
@@ -128,14 +131,33 @@ export default class ConformanceReporter implements Reporter {
       ...(warning !== undefined ? { warning } : {}),
       ...(notEvaluated !== undefined ? { notEvaluated } : {}),
       ...(failure ? { failure } : {}),
-      ...(firstError !== undefined ? { error: this.#redactor.redact(firstError.split('\n')[0] ?? '') } : {}),
+      ...(firstError !== undefined
+        ? { error: this.#redactor().redact(firstError.split('\n')[0] ?? '') }
+        : {}),
     };
+  }
+
+  /**
+   * Made on first use, when the first result arrives: by then global setup has minted the keys a
+   * target may ask for, and they are in the environment like every other key.
+   */
+  #redactor(): Redactor {
+    if (!this.#redactorOfRun) {
+      try {
+        this.#redactorOfRun = new Redactor(Object.values(targetFromEnvironment().credentials));
+      } catch {
+        // merge-reports on a machine without the target's variables: the evidence was redacted
+        // when it was recorded, and nothing new is sent.
+        this.#redactorOfRun = new Redactor([]);
+      }
+    }
+    return this.#redactorOfRun;
   }
 
   #redactError(error: TestError): void {
     for (const field of ['message', 'stack', 'value', 'snippet'] as const) {
       const text = error[field];
-      if (typeof text === 'string') error[field] = this.#redactor.redact(text);
+      if (typeof text === 'string') error[field] = this.#redactor().redact(text);
     }
     if (error.cause) this.#redactError(error.cause);
   }

@@ -7,6 +7,7 @@ import type { TargetFile } from '../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
 import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/fixtures.ts';
 import type { HostMap } from './host-map.ts';
+import { mintedVariable, plannedKeys } from './key-minting.ts';
 
 export type Profile = 'default' | 'strict';
 export type CredentialName = keyof NonNullable<TargetFile['credentials']>;
@@ -78,6 +79,17 @@ export function resolveTarget(
       credentials[name] = value;
     }
   }
+  // Keys minted for this run (conformance/key-minting.ts) appear once global setup has made them.
+  for (const planned of plannedKeys(target)) {
+    const value = env[mintedVariable(planned.credential)];
+    if (value) credentials[planned.credential] = value;
+  }
+  const adminTokenVariable = target.keyMinting?.adminToken;
+  if (adminTokenVariable !== undefined && !env[adminTokenVariable]) {
+    problems.push(
+      `$.keyMinting.adminToken: the environment variable ${adminTokenVariable} is not set. Export the admin token.`,
+    );
+  }
   const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);
@@ -92,11 +104,16 @@ export function resolveTarget(
     sandboxBaseUrl: target.sandboxBaseUrl,
     plainHttpBaseUrl: target.plainHttpBaseUrl ?? defaultPlainHttpBaseUrl(target.baseUrl),
     credentials,
-    caFile: target.caFile === undefined ? undefined : resolve(dirname(file), target.caFile),
+    caFile: resolveCaFile(file, target),
     profile: profile as Profile,
     hosts: target.hosts ?? {},
   };
   return mode === 'embedded' ? withReferencePorts(resolved, env) : resolved;
+}
+
+/** The target's CA file, relative to the target file. */
+export function resolveCaFile(file: string, target: TargetFile): string | undefined {
+  return target.caFile === undefined ? undefined : resolve(dirname(file), target.caFile);
 }
 
 /** The target of this run, as the runner described it in the environment. */

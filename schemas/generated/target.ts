@@ -59,6 +59,31 @@ export interface TargetFile {
     probe?: string;
   };
   /**
+   * For the reference server (or a deployment with the same admin API): the suite creates every credential the file does not give, through the admin API, before the run, and revokes them after it.
+   */
+  keyMinting?: {
+    /**
+     * e.g. https://admin.localhost:8443/v1
+     */
+    adminBaseUrl: string;
+    /**
+     * The environment variable holding the admin token.
+     */
+    adminToken: string;
+    /**
+     * Defaults to the first label of baseUrl's host.
+     */
+    tenant?: string;
+    /**
+     * Defaults to the first label of otherTenantBaseUrl's host.
+     */
+    otherTenant?: string;
+    /**
+     * Also mint the probe key (sent over plain HTTP and in URLs, then revoked). Off unless asked for.
+     */
+    probe?: boolean;
+  };
+  /**
    * PEM file of a CA to trust besides the system's, relative to the target file.
    */
   caFile?: string;

@@ -1,0 +1,120 @@
+// Keys made for one run through the reference's admin API (docs/key-management.md), so that QA
+// needs no hand-made keys: every credential the target file does not give is created before the
+// run (conformance/global-setup.ts) and revoked after it. The keys travel to the workers in
+// environment variables and are redacted like any configured key.
+import type { CreatedKey, NewKeyRequest } from '../schemas/generated/api-key-management.ts';
+import type { TargetFile } from '../schemas/generated/target.ts';
+import { RawClient } from './raw-client.ts';
+import type { CredentialName } from './target.ts';
+
+/** Where a minted key is handed to the workers: `CONFORMANCE_MINTED_FULL_ACCESS`, … */
+export function mintedVariable(name: CredentialName): string {
+  return `CONFORMANCE_MINTED_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+}
+
+interface PlannedKey {
+  credential: CredentialName;
+  tenant: string;
+  request: Omit<NewKeyRequest, 'name'>;
+  /** A key made only to be revoked, for the revoked-key rule. */
+  revokeAtOnce?: boolean;
+}
+
+export interface MintedKeys {
+  /** Environment variables to set, by mintedVariable(). */
+  env: Record<string, string>;
+  /** Revokes every key this run made. */
+  revokeAll(): Promise<void>;
+}
+
+export class KeyMintingError extends Error {
+  constructor(message: string) {
+    super(`Key minting failed: ${message}`);
+    this.name = 'KeyMintingError';
+  }
+}
+
+function firstLabel(baseUrl: string | undefined): string | undefined {
+  return baseUrl === undefined ? undefined : new URL(baseUrl).hostname.split('.')[0];
+}
+
+export function plannedKeys(target: TargetFile): PlannedKey[] {
+  const minting = target.keyMinting;
+  if (!minting) return [];
+  const tenant = minting.tenant ?? firstLabel(target.baseUrl) ?? '';
+  const otherTenant = minting.otherTenant ?? firstLabel(target.otherTenantBaseUrl);
+  const full = { environment: 'production', access: 'full_access' } as const;
+  const plan: PlannedKey[] = [
+    { credential: 'fullAccess', tenant, request: full },
+    { credential: 'readOnly', tenant, request: { environment: 'production', access: 'read_only' } },
+    {
+      credential: 'noCustomersPermission',
+      tenant,
+      request: { environment: 'production', access: 'custom', permissions: ['invoices:read'] },
+    },
+    { credential: 'revoked', tenant, request: full, revokeAtOnce: true },
+    { credential: 'sandbox', tenant, request: { environment: 'sandbox', access: 'full_access' } },
+    ...(otherTenant ? [{ credential: 'otherTenant' as const, tenant: otherTenant, request: full }] : []),
+    ...(minting.probe === true ? [{ credential: 'probe' as const, tenant, request: full }] : []),
+  ];
+  // A credential the file gives is used as it is.
+  return plan.filter((key) => target.credentials?.[key.credential] === undefined);
+}
+
+export async function mintKeys(
+  target: TargetFile,
+  adminToken: string,
+  caFile: string | undefined,
+): Promise<MintedKeys> {
+  const minting = target.keyMinting;
+  if (!minting) return { env: {}, revokeAll: () => Promise.resolve() };
+  const client = new RawClient({ hosts: target.hosts ?? {}, caFile });
+  const admin = async (method: string, path: string, body?: object): Promise<unknown> => {
+    const url = `${minting.adminBaseUrl}${path}`;
+    const exchange = await client.send({
+      url,
+      method,
+      headers: [
+        ['Authorization', `Bearer ${adminToken}`],
+        ['Accept', 'application/json'],
+        ...(body ? [['Content-Type', 'application/json'] as const] : []),
+      ],
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (exchange.kind === 'failure')
+      throw new KeyMintingError(`${method} ${url}: no response (${exchange.error}).`);
+    if (exchange.status >= 300) {
+      const code = /"code"\s*:\s*"([a-z_]+)"/.exec(exchange.bodyText)?.[1] ?? 'no error code';
+      throw new KeyMintingError(
+        `${method} ${url} answered ${exchange.status} ${code}. Check keyMinting in the target file and the admin token's variable.`,
+      );
+    }
+    return JSON.parse(exchange.bodyText) as unknown;
+  };
+
+  const made: { tenant: string; id: string }[] = [];
+  const revoke = (key: { tenant: string; id: string }): Promise<unknown> =>
+    admin('POST', `/tenants/${encodeURIComponent(key.tenant)}/keys/${encodeURIComponent(key.id)}/revoke`);
+  const revokeAll = async (): Promise<void> => {
+    await Promise.all(made.map(revoke));
+  };
+  const env: Record<string, string> = {};
+  const runLabel = new Date().toISOString();
+  try {
+    for (const planned of plannedKeys(target)) {
+      const created = (await admin('POST', `/tenants/${encodeURIComponent(planned.tenant)}/keys`, {
+        name: `conformance run ${runLabel} ${planned.credential}`,
+        ...planned.request,
+      })) as CreatedKey;
+      const key = { tenant: planned.tenant, id: created.key.id };
+      made.push(key);
+      if (planned.revokeAtOnce) await revoke(key);
+      env[mintedVariable(planned.credential)] = created.secret;
+    }
+  } catch (error) {
+    // Nothing made for a run that cannot start may stay valid.
+    await revokeAll().catch(() => undefined);
+    throw error;
+  }
+  return { env, revokeAll };
+}
