@@ -19,15 +19,21 @@ const HTTPS_ONLY_HEADERS: Record<string, string> = {
 
 export type Transport = 'https' | 'http';
 
+const HTTP_ONLY_HEADERS: Record<string, string> = { Connection: 'close' };
+
 export function writeApiResponse(res: ServerResponse, response: ApiResponse, transport: Transport): void {
   const body = JSON.stringify(response.body);
-  res.writeHead(response.status, {
-    ...COMMON_HEADERS,
-    ...(transport === 'https' ? HTTPS_ONLY_HEADERS : { Connection: 'close' }),
-    ...response.headers,
-    'Content-Type': JSON_CONTENT_TYPE,
-    'Content-Length': Buffer.byteLength(body),
-  });
+  // Object.assign, not object spread: V8 took about 10 µs per answer to spread these header
+  // objects, the largest cost of the reference over bare node:https (bench/README.md).
+  const headers: Record<string, string | number> = Object.assign(
+    {},
+    COMMON_HEADERS,
+    transport === 'https' ? HTTPS_ONLY_HEADERS : HTTP_ONLY_HEADERS,
+    response.headers,
+  );
+  headers['Content-Type'] = JSON_CONTENT_TYPE;
+  headers['Content-Length'] = Buffer.byteLength(body);
+  res.writeHead(response.status, headers);
   res.end(body);
 }
 
