@@ -49,6 +49,8 @@ function oneConnection(
   return new Promise((resolve, reject) => {
     let latestSession: Buffer | undefined;
     let answered = false;
+    // Read at the handshake: after the close, isSessionReused() no longer answers.
+    let resumed = false;
     const socket: TLSSocket = connect({
       host: '127.0.0.1',
       port: request.port,
@@ -60,7 +62,10 @@ function oneConnection(
     socket.on('session', (ticket: Buffer) => {
       latestSession = ticket;
     });
-    socket.once('secureConnect', () => socket.write(request.request));
+    socket.once('secureConnect', () => {
+      resumed = socket.isSessionReused();
+      socket.write(request.request);
+    });
     socket.on('data', (chunk: Buffer) => {
       answered ||= chunk.length > 0;
     });
@@ -70,8 +75,7 @@ function oneConnection(
     });
     socket.on('close', () => {
       clearTimeout(timer);
-      if (answered)
-        resolve({ ...(latestSession ? { session: latestSession } : {}), resumed: socket.isSessionReused() });
+      if (answered) resolve({ ...(latestSession ? { session: latestSession } : {}), resumed });
       else reject(new Error('closed without an answer'));
     });
   });
