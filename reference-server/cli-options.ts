@@ -5,6 +5,7 @@ import { DEFAULT_FIXTURES_FILE } from './fixtures.ts';
 import { DEFAULT_CERT_DIR } from './tls.ts';
 import { DEFAULT_DATA_DIR } from './data-dir.ts';
 import { ADMIN_TOKEN_ENV } from './admin-api/admin-token.ts';
+import { isFaultName, type FaultName } from './faults.ts';
 
 export interface CliOptions {
   host: string;
@@ -18,6 +19,8 @@ export interface CliOptions {
   dataDir: string | null;
   /** From the environment only: a flag would show the token in the process list. */
   adminToken: string | undefined;
+  /** `--fault NAME` only, never from the environment, so that it cannot be left on by accident. */
+  fault: FaultName | 'list' | undefined;
 }
 
 interface OptionSpec {
@@ -111,6 +114,8 @@ export function helpText(): string {
     '',
     'Options:',
     ...lines,
+    `${'  --fault NAME|list'.padEnd(HELP_COLUMN)}start with a deliberate fault, to prove the conformance suite`,
+    `${''.padEnd(HELP_COLUMN)}fails (tests/mutation); "list" prints them. No env variable.`,
     `${'  --help'.padEnd(HELP_COLUMN)}print this help`,
     '',
     `${ADMIN_TOKEN_ENV}: the admin API's bearer token (default: admin-token in the data directory).`,
@@ -127,7 +132,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
     );
     ({ values } = parseArgs({
       args: argv,
-      options: { ...optionConfig, help: { type: 'boolean' } },
+      options: { ...optionConfig, fault: { type: 'string' }, help: { type: 'boolean' } },
       strict: true,
       allowPositionals: false,
     }));
@@ -147,6 +152,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
     throw new UsageError(`Invalid --access-log "${accessLog}": use stdout, stderr or off.`);
   }
   const dataDir = read('data-dir');
+  const fault = values.fault;
+  if (typeof fault === 'string' && fault !== 'list' && !isFaultName(fault)) {
+    throw new UsageError(`Unknown --fault "${fault}": run with --fault list for the names.`);
+  }
   const domain = read('domain').toLowerCase();
   if (!/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/.test(domain)) {
     throw new UsageError(`Invalid --domain "${domain}": give a host name such as localhost or example.test.`);
@@ -163,6 +172,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
       accessLog,
       dataDir: dataDir === 'off' ? null : dataDir,
       adminToken: env[ADMIN_TOKEN_ENV],
+      fault: typeof fault === 'string' ? fault : undefined,
     },
   };
 }

@@ -8,6 +8,7 @@ import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { AdminTokenError, resolveAdminToken, type AdminTokenSource } from './admin-api/admin-token.ts';
 import { DataDirError } from './data-dir.ts';
 import { keyManagementLines } from './key-management-banner.ts';
+import { faultCatalogText, faultWarning } from './faults.ts';
 
 async function main(): Promise<void> {
   const command = parseCli(process.argv.slice(2), process.env);
@@ -16,6 +17,10 @@ async function main(): Promise<void> {
     return;
   }
   const { options } = command;
+  if (options.fault === 'list') {
+    console.log(faultCatalogText());
+    return;
+  }
   const fixtures = loadFixtures(options.fixturesFile);
   const admin = resolveAdminToken(options.adminToken, options.dataDir);
   const server = await startReferenceServer({
@@ -28,6 +33,7 @@ async function main(): Promise<void> {
     accessLog: accessLogSink(options.accessLog),
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
+    ...(options.fault === undefined ? {} : { fault: options.fault }),
   });
   const stop = (signal: string): void => {
     console.error(`\n${signal} received: closing connections and stopping.`);
@@ -37,6 +43,8 @@ async function main(): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   // Only now announce readiness: a supervisor that signals as soon as it reads the banner must
   // find the handlers in place (printed first, a quick SIGINT killed the process with status 130).
+  // A faulty server says so first, on both streams, before anything else can be read.
+  if (options.fault !== undefined) console.error(faultWarning(options.fault));
   console.log(banner(server, fixtures, options, admin.source));
 }
 
@@ -60,6 +68,7 @@ function banner(
   const fixturesFlag =
     options.fixturesFile === DEFAULT_FIXTURES_FILE ? '' : ` --fixtures '${options.fixturesFile}'`;
   const lines = [
+    ...(options.fault === undefined || options.fault === 'list' ? [] : [faultWarning(options.fault)]),
     `Reference server ready${server.certificatesReused ? '' : ' (new certificate created)'}.`,
     // This line is read by the conformance suite's webServer (playwright.config.ts): keep its shape.
     `  Listening: https port ${server.httpsPort}, http port ${server.httpPort ?? 'off'} on ${options.host}`,

@@ -1,19 +1,24 @@
 // The plain-HTTP listener. It exists only so that "plain HTTP requests are rejected" (spec §5)
-// can be shown: every request is answered 403 `https_required` with `Connection: close`. It
-// never reads the Authorization header or the URL's parameters, and never redirects — a redirect
-// would teach clients that sending a key over plain HTTP works.
+// can be shown: every request is answered with `Connection: close` by `answer`, which is
+// steps.ts's 403 `https_required` (only a fault of faults.ts answers otherwise). It never reads
+// the Authorization header or the URL's parameters, and never redirects — a redirect would teach
+// clients that sending a key over plain HTTP works.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { apiError } from './errors.ts';
+import type { ApiResponse } from './errors.ts';
 import type { AccessLogSink } from './access-log.ts';
 import { loggablePath } from './access-log.ts';
 import { writeApiResponse, writeRawError } from './response-writer.ts';
 import { CONNECTIONS_CHECK_MS, type ServerLimits } from './server.ts';
 
-export function createPlainHttpServer(limits: ServerLimits, log: AccessLogSink): Server {
+export function createPlainHttpServer(
+  limits: ServerLimits,
+  log: AccessLogSink,
+  answer: (req: IncomingMessage) => ApiResponse,
+): Server {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
-    const response = apiError('https_required');
+    const response = answer(req);
     res.shouldKeepAlive = false;
     writeApiResponse(res, response, 'http');
     log({

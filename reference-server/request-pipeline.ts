@@ -7,14 +7,16 @@ import type { TLSSocket } from 'node:tls';
 import type { Permission } from '../schemas/generated/fixtures.ts';
 import type { CustomersResponse } from '../schemas/generated/customers.ts';
 import type { StoredKey } from './api-keys.ts';
-import { parseAuthorization } from './authorization-header.ts';
 import { apiError, type ApiResponse } from './errors.ts';
-import { hostnameOf, resolveApiHost, type ApiHost } from './hosts.ts';
+import { hostnameOf, type ApiHost } from './hosts.ts';
+import type { ServerSteps } from './steps.ts';
 import type { TenantData } from './tenant-data.ts';
 
 export interface PipelineContext {
   domain: string;
   data: TenantData;
+  /** How each step is done: steps.ts (a fault of faults.ts may replace one, never by default). */
+  steps: ServerSteps;
 }
 
 /** What the access log records of a request: never the key, only its public id. */
@@ -29,11 +31,11 @@ const API_VERSION_PREFIX = '/v1';
 /** Longer request targets get 414 (a target beyond the header size limit gets 431 from Node). */
 export const MAX_URL_LENGTH = 8 * 1024;
 
-interface Route {
+export interface Route {
   path: string;
   methods: readonly string[];
   permission: Permission;
-  handle(host: ApiHost, context: PipelineContext): ApiResponse;
+  handle(req: IncomingMessage, host: ApiHost, context: PipelineContext): ApiResponse;
 }
 
 const ROUTES: readonly Route[] = [
@@ -41,10 +43,10 @@ const ROUTES: readonly Route[] = [
     path: `${API_VERSION_PREFIX}/customers`,
     methods: ['GET', 'HEAD'],
     permission: 'customers:read',
-    handle: (host, { data }) =>
+    handle: (req, host, context) =>
       ok({
         object: 'list',
-        data: [...data.customers(host.tenant, host.environment)],
+        data: [...context.steps.customers(req, host, context)],
         has_more: false,
       } satisfies CustomersResponse),
   },
@@ -59,13 +61,14 @@ export function handleApiRequest(
   const hostValues = req.headersDistinct.host ?? [];
   if (hostValues.length !== 1) return apiError('bad_request');
   const hostname = hostnameOf(hostValues[0] ?? '');
-  const host = resolveApiHost(hostname, context.domain);
+  const { steps } = context;
+  const host = steps.tenantOf(req, hostname, context);
   // RFC 9110 §7.4: a connection opened for one host (TLS SNI) is not used for another.
-  if (!host || !sniMatches(req, hostname)) return apiError('misdirected_request');
+  if (!host || !steps.sniMatches(req, hostname)) return apiError('misdirected_request');
   facts.tenant = host.tenant;
   facts.environment = host.environment;
 
-  const authorization = parseAuthorization(req.headersDistinct.authorization);
+  const authorization = steps.authorizationOf(req);
   switch (authorization.kind) {
     case 'missing':
     case 'not-bearer':
@@ -74,7 +77,7 @@ export function handleApiRequest(
     case 'malformed':
       return apiError('invalid_api_key');
   }
-  const key = context.data.keys.find(host.tenant, host.environment, authorization.token);
+  const key = steps.findKey(context, host, authorization.token);
   if (!key) return apiError('invalid_api_key');
   facts.keyId = key.id;
   // In memory only (written to the data directory periodically): no disk write per request.
@@ -84,12 +87,15 @@ export function handleApiRequest(
 }
 
 function route(req: IncomingMessage, host: ApiHost, key: StoredKey, context: PipelineContext): ApiResponse {
-  const path = pathOf(req.url ?? '/');
-  const matched = ROUTES.find((candidate) => candidate.path === path);
+  const matched = context.steps.findRoute(pathOf(req.url ?? '/'));
   if (!matched) return apiError('not_found');
   if (!matched.methods.includes(req.method ?? '')) return apiError('method_not_allowed');
-  if (!key.permissions.has(matched.permission)) return apiError('insufficient_permissions');
-  return matched.handle(host, context);
+  if (!context.steps.permits(key, matched.permission)) return apiError('insufficient_permissions');
+  return matched.handle(req, host, context);
+}
+
+export function findRoute(path: string): Route | undefined {
+  return ROUTES.find((candidate) => candidate.path === path);
 }
 
 function ok(body: unknown): ApiResponse {

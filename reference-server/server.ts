@@ -16,10 +16,10 @@ import { SessionStore } from './panel/sessions.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
-import { writeApiResponse, writeRawError } from './response-writer.ts';
+import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
-import { ensureCertificates } from './tls.ts';
+import { stepsWith, type FaultName } from './faults.ts';
 
 export interface ServerLimits {
   /** Total size of the request line and headers; larger requests get 431. */
@@ -59,6 +59,11 @@ export interface ReferenceServerOptions {
   adminToken?: string;
   /** How often last-use times are written to the data directory. */
   usageFlushMs?: number;
+  /**
+   * A fault of faults.ts that deliberately breaks the server, to prove that the conformance suite
+   * catches it. Only for that self-test: never set it for anything else.
+   */
+  fault?: FaultName;
 }
 
 export interface RunningReferenceServer {
@@ -86,8 +91,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     : undefined;
   const data = new TenantData(options.fixtures, persisted?.store);
   persisted?.startSaving();
-  const certificates = await ensureCertificates(options.certDir, options.domain, data.tenantIds);
-  const context = { domain: options.domain, data };
+  // The correct steps (steps.ts), or with one swapped for the faulty variant of `options.fault`.
+  const steps = stepsWith(options.fault, options.fixtures);
+  const certificates = await steps.certificates(options.certDir, options.domain, data.tenantIds);
+  const context = { domain: options.domain, data, steps };
   const sites: SiteContexts = {
     panel: {
       domain: options.domain,
@@ -112,7 +119,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       // A defect of ours must still get a JSON answer, never a stack trace or a hung socket.
       response = apiError('internal_error');
     }
-    writeApiResponse(res, response, 'https');
+    steps.writeResponse(res, response, 'https');
     // Building the entry (a timestamp, the redacted path) costs more than the pipeline's checks:
     // with the log off, as in tests and load runs, it is not built at all.
     if (log === noAccessLog) return;
@@ -178,7 +185,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   // that connection.
   https.on('tlsClientError', () => {});
 
-  const plain = options.httpPort === null ? null : createPlainHttpServer(limits, log);
+  const plain =
+    options.httpPort === null
+      ? null
+      : createPlainHttpServer(limits, log, (req) => steps.plainHttpAnswer(req, context));
   try {
     await listen(https, options.httpsPort, options.host);
     if (plain && options.httpPort !== null) await listen(plain, options.httpPort, options.host);

@@ -31,6 +31,9 @@ conformanceRule('ERROR-BODY-SHAPE', async (context) => {
   const validate = validatorFor<ErrorBody>('error.schema.json');
   for (const exchange of await errorResponses(context)) {
     const response = check.response(exchange, 'An error');
+    // A success is not an error body: whether it should have been an error is another rule's
+    // verdict (PERM-INSUFFICIENT-REJECTED, …), not a malformed error.
+    if (response.status < 400) continue;
     if (!isJsonContentType(response)) {
       check.fail(
         `An error is sent as "${response.headers['content-type'] ?? 'no content type'}", not application/json. ${check.describe(response)}`,

@@ -1,0 +1,54 @@
+// What a faulty variant's run should look like, by its catalog entry, and how the run compares:
+// the one reading of a campaign that both the test and the generated matrix use.
+import { ruleById, RULES, type RuleId } from '../../conformance/rules.ts';
+import { FAULTS, type FaultName } from '../../reference-server/faults.ts';
+import type { RuleResult, VariantRun } from './campaign.ts';
+
+/** Why a rule is expected to fail against a variant: the fault's purpose, or a consequence of it. */
+export type Expectation = 'catches' | 'alsoFails' | undefined;
+
+export interface Judgement {
+  /** Rules of `catches` that failed (an ADVISORY one: warned). */
+  caught: RuleId[];
+  /** Rules of `catches` that did not: the suite missed the fault. */
+  missed: RuleId[];
+  /** Rules that failed without being listed in `catches` or `alsoFails`. */
+  unexpected: RuleId[];
+  /** Rules listed in `alsoFails` that did not fail: the catalog entry is wrong. */
+  notFailing: RuleId[];
+  /** Rules without a usable result (the run broke, timed out or left them out). */
+  broken: RuleId[];
+}
+
+export function expectation(fault: FaultName, id: RuleId): Expectation {
+  const entry = FAULTS[fault];
+  if (entry.catches.includes(id)) return 'catches';
+  return entry.alsoFails?.[id] === undefined ? undefined : 'alsoFails';
+}
+
+/** How a failing rule shows in a strict run: its test fails, or for an ADVISORY rule, warns. */
+export function failingResult(id: RuleId): RuleResult {
+  return ruleById(id).level === 'ADVISORY' ? 'warned' : 'failed';
+}
+
+export function isFailing(result: RuleResult): boolean {
+  return result === 'failed' || result === 'warned';
+}
+
+export function judge(fault: FaultName, run: VariantRun): Judgement {
+  const judgement: Judgement = { caught: [], missed: [], unexpected: [], notFailing: [], broken: [] };
+  for (const { id } of RULES) {
+    const result = run.results[id];
+    const expected = expectation(fault, id);
+    if (result === 'error' || result === 'missing') judgement.broken.push(id);
+    else if (expected === 'catches') judgement[result === failingResult(id) ? 'caught' : 'missed'].push(id);
+    else if (expected === 'alsoFails' && result !== failingResult(id)) judgement.notFailing.push(id);
+    else if (expected === undefined && isFailing(result)) judgement.unexpected.push(id);
+  }
+  return judgement;
+}
+
+/** A fault is killed when every rule it exists for caught it. */
+export function killed(judgement: Judgement): boolean {
+  return judgement.caught.length > 0 && judgement.missed.length === 0 && judgement.broken.length === 0;
+}

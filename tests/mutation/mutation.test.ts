@@ -1,0 +1,128 @@
+// Proof that the conformance suite can fail (issue 5): the suite passes the clean reference server
+// and, against each faulty variant of reference-server/faults.ts, fails exactly the rules the
+// fault is caught by plus the consequences its catalog entry lists — never another one. Every MUST
+// and HTTP rule has a fault that it catches, and every fault is caught.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { RULES, ruleById, type RuleId } from '../../conformance/rules.ts';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../../reference-server/faults.ts';
+import { runCampaign, VARIANTS, type VariantName, type VariantRun } from './campaign.ts';
+import { judge, killed } from './judge.ts';
+import { MATRIX_FILE, REGENERATE_COMMAND, renderMatrix } from './matrix.ts';
+import { verdictOf } from './verdict.ts';
+
+/** The campaign takes a few minutes on 2 cores; this bound only stops a run that hangs. */
+const CAMPAIGN_TIMEOUT_MS = 20 * 60_000;
+
+describe('the fault catalog', () => {
+  test('every fault is caught by at least one rule, and lists each rule once', () => {
+    for (const name of FAULT_NAMES) {
+      const fault = FAULTS[name];
+      assert.ok(fault.catches.length > 0, `${name} names no rule that catches it`);
+      const listed = [...fault.catches, ...Object.keys(fault.alsoFails ?? {})];
+      assert.equal(new Set(listed).size, listed.length, `${name} lists a rule twice (catches and alsoFails)`);
+      assert.match(name, /^[a-z0-9]+(?:-[a-z0-9]+)*$/, `${name}: fault names are kebab-case`);
+    }
+  });
+
+  test('every rule, MUST and HTTP above all, is the purpose of at least one fault', () => {
+    const targeted = new Set(FAULT_NAMES.flatMap((name) => FAULTS[name].catches));
+    assert.deepEqual(
+      RULES.filter((rule) => !targeted.has(rule.id)).map((rule) => `${rule.level} ${rule.id}`),
+      [],
+      'add a fault to reference-server/faults.ts for each of these rules',
+    );
+  });
+});
+
+describe('mutation campaign: the suite against the clean server and every faulty variant', () => {
+  let runs = new Map<VariantName, VariantRun>();
+
+  before(
+    async () => {
+      runs = new Map((await runCampaign(VARIANTS)).map((run) => [run.variant, run]));
+    },
+    { timeout: CAMPAIGN_TIMEOUT_MS },
+  );
+  after(() => runs.clear());
+
+  const runOf = (variant: VariantName): VariantRun => {
+    const run = runs.get(variant);
+    assert.ok(run, `no run of ${variant}`);
+    return run;
+  };
+
+  test('the clean server passes every rule: nothing fails, warns or is left not evaluated', () => {
+    const run = runOf('clean');
+    assert.deepEqual(
+      RULES.filter((rule) => run.results[rule.id] !== 'passed').map(
+        (rule) => `${rule.id}: ${run.results[rule.id]} ${run.messages[rule.id] ?? ''}`,
+      ),
+      [],
+      run.stderr,
+    );
+    assert.equal(verdictOf(run.results, 'strict'), 'CONFORMANT');
+    assert.equal(run.exitCode, 0);
+  });
+
+  for (const name of FAULT_NAMES) {
+    const fault = FAULTS[name];
+    test(`${name}: caught by ${fault.catches.join(', ')}`, () => assertCaught(name, runOf(name)));
+  }
+
+  test('every MUST and HTTP rule fails against a variant whose fault targets it', () => {
+    const caught = new Set(
+      FAULT_NAMES.flatMap((name) => (runs.has(name) ? judge(name, runOf(name)).caught : [])),
+    );
+    assert.deepEqual(
+      RULES.filter((rule) => rule.level !== 'ADVISORY' && !caught.has(rule.id)).map((rule) => rule.id),
+      [],
+    );
+  });
+
+  test(`docs/mutation-matrix.md shows this campaign (regenerate with ${REGENERATE_COMMAND})`, async () => {
+    const expected = await renderMatrix([...runs.values()]);
+    let committed = '';
+    try {
+      committed = readFileSync(MATRIX_FILE, 'utf8');
+    } catch {
+      // Missing: reported below like any difference.
+    }
+    assert.ok(
+      committed === expected,
+      `${MATRIX_FILE} does not match this campaign's results. If the suite, the faults or the catalog changed on purpose, run \`${REGENERATE_COMMAND}\` and commit the file.`,
+    );
+  });
+});
+
+function assertCaught(name: FaultName, run: VariantRun): void {
+  const fault = FAULTS[name];
+  const judgement = judge(name, run);
+  const explain = (ids: readonly RuleId[]): string[] =>
+    ids.map((id) => `${id}: ${run.results[id]}${run.messages[id] ? ` — ${run.messages[id]}` : ''}`);
+  assert.deepEqual(explain(judgement.broken), [], `the run against ${name} broke. ${run.stderr}`);
+  assert.deepEqual(
+    judgement.missed,
+    [],
+    `the suite did not catch ${name}: a bug in the suite (specs/ or conformance/), or in the fault`,
+  );
+  assert.deepEqual(
+    explain(judgement.unexpected),
+    [],
+    `${name} makes rules fail that its catalog entry does not list: a spurious failure, or add it to alsoFails with the reason`,
+  );
+  assert.deepEqual(
+    judgement.notFailing,
+    [],
+    `${name}: these alsoFails rules passed; remove them from its entry`,
+  );
+  assert.ok(killed(judgement));
+
+  const targetsMust = fault.catches.some((id) => ruleById(id).level === 'MUST');
+  const targetsHttp = fault.catches.some((id) => ruleById(id).level === 'HTTP');
+  if (targetsMust) assert.equal(verdictOf(run.results, 'default'), 'NOT CONFORMANT');
+  if (targetsMust || targetsHttp) assert.equal(verdictOf(run.results, 'strict'), 'NOT CONFORMANT');
+  // The runner's exit code says the same as the verdict of its (strict) run.
+  assert.equal(run.exitCode, verdictOf(run.results, 'strict') === 'NOT CONFORMANT' ? 1 : 0, run.stderr);
+}
