@@ -15,7 +15,7 @@ import {
 import { junk, tenantConfusionHeaders, tenantScopes } from './fuzz-pieces.ts';
 import { fuzzTest } from './fuzz-runner.ts';
 
-const RUNS = 1_500;
+const RUNS = 1_200;
 
 /** Host names that no tenant API pattern matches, or that only look like a tenant API's. */
 const NOT_TENANT_HOSTS = [

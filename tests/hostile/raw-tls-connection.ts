@@ -34,6 +34,11 @@ export interface RawConnectionOptions {
 
 const LOOPBACK = '127.0.0.1';
 const HEAD_END = Buffer.from('\r\n\r\n');
+/**
+ * A connection idle longer than this is not reused: the server closes idle connections after its
+ * keep-alive time-out (5 s by default), and a request written as it closes would be lost.
+ */
+const IDLE_REUSE_LIMIT_MS = 2_000;
 
 export class RawTlsConnection {
   readonly #socket: TLSSocket;
@@ -77,9 +82,13 @@ export class RawTlsConnection {
     });
   }
 
+  /** When the last answer was read: a connection idle for long may be closing on the server. */
+  lastUsedMs = Date.now();
+
   /** Whether another request can be sent on this connection. */
   get usable(): boolean {
-    return !this.#ended && this.#buffer.length === 0 && !this.#socket.destroyed;
+    const fresh = Date.now() - this.lastUsedMs < IDLE_REUSE_LIMIT_MS;
+    return fresh && !this.#ended && this.#buffer.length === 0 && !this.#socket.destroyed;
   }
 
   /**
@@ -97,14 +106,15 @@ export class RawTlsConnection {
   }
 
   /**
-   * Writes `bytes` one at a time, `gapMs` apart, as a slow client would; stops early when the
-   * server closes the connection. Returns how many bytes were written.
+   * Writes `bytes` one at a time, each in a TLS record of its own, `gapMs` apart (0: as fast as
+   * the event loop turns, which no timer granularity can stretch); stops early when the server
+   * closes the connection. Returns how many bytes were written.
    */
   async trickle(bytes: Buffer, gapMs: number): Promise<number> {
     for (let index = 0; index < bytes.length; index += 1) {
       if (this.#ended) return index;
       this.#socket.write(bytes.subarray(index, index + 1));
-      await this.#nextEvent(gapMs);
+      await (gapMs > 0 ? this.#nextEvent(gapMs) : new Promise((resolve) => setImmediate(resolve)));
     }
     return bytes.length;
   }
@@ -122,6 +132,7 @@ export class RawTlsConnection {
         continue;
       }
       this.#buffer = parsed.rest;
+      this.lastUsedMs = Date.now();
       if (parsed.response.status >= 100 && parsed.response.status < 200) continue;
       const connection = (parsed.response.headers.get('connection') ?? []).join(',').toLowerCase();
       return { kind: 'response', response: parsed.response, connectionClosing: connection.includes('close') };
