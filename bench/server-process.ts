@@ -17,8 +17,7 @@ const DOMAIN = 'localhost';
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_SERVER_CONFIG ?? '{}') as ServerConfig;
   const started = performance.now();
-  const running =
-    config.kind === 'bare' ? await startBare(config.certDir, config.tenantIds) : await startReference(config);
+  const running = config.kind === 'bare' ? await startBare(config.certDir) : await startReference(config);
   reply({ type: 'ready', port: running.port, startMs: performance.now() - started, ...running.extra });
 
   process.on('message', (message: ServerMessage) => {
@@ -70,8 +69,8 @@ async function startReference(config: Extract<ServerConfig, { kind: 'reference' 
  * The baseline: node:https with the reference's own certificate, answering every request with
  * one fixed status and body and only the two headers a body needs.
  */
-async function startBare(certDir: string, tenantIds: readonly string[]): Promise<Running> {
-  const certificates = await ensureCertificates(certDir, DOMAIN, tenantIds);
+async function startBare(certDir: string): Promise<Running> {
+  const certificates = await ensureCertificates(certDir, DOMAIN);
   let fixed: FixedResponse = { status: 200, body: '{}' };
   let headers = headersFor(fixed);
   const server: Server = createServer(

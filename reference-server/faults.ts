@@ -80,7 +80,7 @@ const CATALOG = {
       'TRANSPORT-HSTS': OVER_TLS,
     },
     steps: () => ({
-      certificates: (certDir, _domain, tenantIds) => CORRECT.certificates(certDir, OTHER_DOMAIN, tenantIds),
+      certificates: (certDir) => CORRECT.certificates(certDir, OTHER_DOMAIN),
     }),
   },
   'plain-http-served': {

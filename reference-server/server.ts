@@ -10,8 +10,9 @@ import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { noAccessLog, loggablePath, type AccessLogSink } from './access-log.ts';
 import { apiError, type ApiResponse } from './errors.ts';
 import { AdminTokenCheck } from './admin-api/admin-token.ts';
-import { adminHostname, apiHostname, panelHostname, type Environment } from './hosts.ts';
+import { adminHostname, apiHostname, panelHostname, resolvePanelHost, type Environment } from './hosts.ts';
 import { openKeyStoreFile } from './key-store-file.ts';
+import { panelSniCallback } from './panel-certificates.ts';
 import { SessionStore } from './panel/sessions.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
@@ -93,7 +94,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   persisted?.startSaving();
   // The correct steps (steps.ts), or with one swapped for the faulty variant of `options.fault`.
   const steps = stepsWith(options.fault, options.fixtures);
-  const certificates = await steps.certificates(options.certDir, options.domain, data.tenantIds);
+  const certificates = await steps.certificates(options.certDir, options.domain);
   const context = { domain: options.domain, data, steps };
   const sites: SiteContexts = {
     panel: {
@@ -144,6 +145,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     {
       key: certificates.key,
       cert: certificates.cert,
+      SNICallback: panelSniCallback(certificates, (hostname) => {
+        const panel = resolvePanelHost(hostname, options.domain);
+        return panel !== undefined && data.account(panel.tenant) !== undefined;
+      }),
       minVersion: 'TLSv1.2',
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: limits.headersTimeoutMs,

@@ -6,7 +6,7 @@ import { X509Certificate } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { generate } from 'selfsigned';
-import { adminHostname, panelHostname } from './hosts.ts';
+import { adminHostname } from './hosts.ts';
 
 export const DEFAULT_CERT_DIR = resolve(import.meta.dirname, '..', '.certs');
 
@@ -17,6 +17,8 @@ export interface ServerCertificates {
   cert: string;
   /** Whether an existing CA and leaf were reused (start-up then costs no key generation). */
   reused: boolean;
+  /** A new leaf for one more host name, signed by the same CA (a panel host, on first use). */
+  leafFor(hostname: string): Promise<{ key: string; cert: string }>;
 }
 
 const CA_VALIDITY_DAYS = 3650;
@@ -25,24 +27,17 @@ const LEAF_VALIDITY_DAYS = 365;
 const LEAF_RENEWAL_MARGIN_DAYS = 30;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** The host names the leaf certificate must cover for a domain and these tenants. */
-export function leafHostnames(domain: string, tenantIds: readonly string[] = []): string[] {
+/** The host names the API's leaf certificate covers for a domain. */
+export function leafHostnames(domain: string): string[] {
   // `*.api.{domain}` covers `{tenant}.api.{domain}` and `sandbox-{tenant}.api.{domain}` alike.
-  // The panel hosts get one name each: Node and Chromium refuse a wildcard directly under a
-  // one-label domain such as `*.localhost` (too few labels), so `*.{domain}` would not do.
-  const panels = tenantIds.flatMap((tenant) => [
-    panelHostname(tenant, 'production', domain),
-    panelHostname(tenant, 'sandbox', domain),
-  ]);
-  return [`*.api.${domain}`, `api.${domain}`, adminHostname(domain), ...panels];
+  // Panel hosts are not named here: they get a leaf of their own on first use (`leafFor`), since
+  // a list of every tenant's panel hosts grows with the tenants (10 000 tenants exceed what the
+  // certificate library can encode, and every handshake would carry it) and Node and Chromium
+  // refuse a wildcard directly under a one-label domain such as `*.localhost`.
+  return [`*.api.${domain}`, `api.${domain}`, adminHostname(domain)];
 }
 
-/** @param tenantIds the tenants whose panel hosts the leaf must name; a change of them renews the leaf. */
-export async function ensureCertificates(
-  certDir: string,
-  domain: string,
-  tenantIds: readonly string[] = [],
-): Promise<ServerCertificates> {
+export async function ensureCertificates(certDir: string, domain: string): Promise<ServerCertificates> {
   mkdirSync(certDir, { recursive: true, mode: 0o700 });
   const caPath = join(certDir, 'ca.crt');
   const caKeyPath = join(certDir, 'ca.key');
@@ -62,14 +57,21 @@ export async function ensureCertificates(
   const leafPath = join(certDir, `${domain}.crt`);
   const leafKeyPath = join(certDir, `${domain}.key`);
   let leaf = readPair(leafPath, leafKeyPath);
-  const hostnames = leafHostnames(domain, tenantIds);
+  const hostnames = leafHostnames(domain);
   if (!leaf || !leafIsUsable(leaf.cert, ca.cert, hostnames)) {
     reused = false;
-    leaf = await generateLeaf(ca, domain, hostnames);
+    leaf = await generateLeaf(ca, hostnames);
     publish(leafKeyPath, leaf.key);
     publish(leafPath, leaf.cert);
   }
-  return { caPath, key: leaf.key, cert: leaf.cert, reused };
+  const signingCa = ca;
+  return {
+    caPath,
+    key: leaf.key,
+    cert: leaf.cert,
+    reused,
+    leafFor: (hostname) => generateLeaf(signingCa, [hostname]),
+  };
 }
 
 interface PemPair {
@@ -93,9 +95,9 @@ async function generateCa(): Promise<PemPair> {
   return { cert: pems.cert, key: pems.private };
 }
 
-async function generateLeaf(ca: PemPair, domain: string, hostnames: readonly string[]): Promise<PemPair> {
+async function generateLeaf(ca: PemPair, hostnames: readonly string[]): Promise<PemPair> {
   const notBeforeDate = new Date(Date.now() - DAY_MS);
-  const pems = await generate([{ name: 'commonName', value: `*.api.${domain}` }], {
+  const pems = await generate([{ name: 'commonName', value: hostnames[0] ?? '' }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',

@@ -2,8 +2,9 @@
 // reference-server/faults.ts, each started on free ports and checked by the conformance suite
 // through a target file (URL mode), a few at a time. Every run uses the strict profile, so that a
 // failed HTTP rule fails its test like a failed MUST rule; the default profile's verdict follows
-// from the same outcomes (verdict.ts), since a MUST rule fails alike under both.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+// from the same rule verdicts (verdict.ts), since a MUST rule fails alike under both. What a run
+// found is read from the conformance reporter's JSON report (reports/conformance.json).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES, type RuleId } from '../../conformance/rules.ts';
@@ -12,24 +13,36 @@ import { FAULT_NAMES, type FaultName } from '../../reference-server/faults.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { ensureCertificates } from '../../reference-server/tls.ts';
-import { runConformance, type RuleOutcome } from '../support/conformance-run.ts';
+import type { ConformanceReport, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
+import { runConformance } from '../support/conformance-run.ts';
 
 export type VariantName = 'clean' | FaultName;
 
 /**
  * What became of a rule in one run: failed (a MUST or HTTP rule; strict profile), warned (an
- * ADVISORY rule that failed), not evaluated (skipped for lack of an input or of tenant data),
- * passed; `error` for a run that broke (time-out, a defect of the suite), `missing` for no result.
+ * ADVISORY rule that failed), not evaluated (for lack of an input or of tenant data), passed;
+ * `error` when its check could not run (a defect, a time-out), `missing` when the run wrote no
+ * report.
  */
 export type RuleResult = 'passed' | 'failed' | 'warned' | 'not-evaluated' | 'error' | 'missing';
+
+const RESULT_OF_VERDICT: Record<RuleVerdict, RuleResult> = {
+  pass: 'passed',
+  fail: 'failed',
+  warning: 'warned',
+  'not-evaluated': 'not-evaluated',
+  error: 'error',
+};
 
 export interface VariantRun {
   variant: VariantName;
   exitCode: number;
   results: Record<RuleId, RuleResult>;
-  /** Why a rule failed or warned, as the suite said it (already redacted by the suite). */
+  /** Why a rule failed, warned or was not evaluated, as the report says it (redacted by the suite). */
   messages: Partial<Record<RuleId, string>>;
-  /** The run's stderr when it produced no outcomes: why it did not run. */
+  /** The overall verdict the reporter wrote (strict profile), if it wrote a report. */
+  reportedVerdict: ConformanceReport['verdict'] | undefined;
+  /** The run's stderr when it wrote no report: why it did not run. */
   stderr: string;
 }
 
@@ -70,11 +83,7 @@ export async function runCampaign(
   const certDir = join(work, 'certs');
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
   // Made once before the runs start, so that concurrent start-ups only ever read them.
-  await ensureCertificates(
-    certDir,
-    'localhost',
-    fixtures.tenants.map((tenant) => tenant.id),
-  );
+  await ensureCertificates(certDir, 'localhost');
   let done = 0;
   return pooled(variants, options.concurrency ?? DEFAULT_CONCURRENCY, async (variant) => {
     const server = await startReferenceServer({
@@ -94,18 +103,21 @@ export async function runCampaign(
         fixtureKeyEnvironment(),
         RUN_TIMEOUT_MS,
       );
+      // Only what the report says is kept: its directory (HTML report and all) goes.
+      rmSync(run.reportDir, { recursive: true, force: true });
       const result: VariantRun = {
         variant,
         exitCode: run.exitCode,
-        ...resultsOf(run.outcomes),
-        stderr: run.outcomes.length === 0 ? run.stderr : '',
+        ...resultsOf(run.report),
+        reportedVerdict: run.report?.verdict,
+        stderr: run.report ? '' : run.stderr,
       };
       options.onRun?.(result, ++done, variants.length);
       return result;
     } finally {
       await server.close();
     }
-  });
+  }).finally(() => rmSync(work, { recursive: true, force: true }));
 }
 
 function targetOf(variant: VariantName, server: RunningReferenceServer): object {
@@ -123,34 +135,16 @@ function targetOf(variant: VariantName, server: RunningReferenceServer): object 
   };
 }
 
-function resultsOf(outcomes: readonly RuleOutcome[]): Pick<VariantRun, 'results' | 'messages'> {
+function resultsOf(report: ConformanceReport | undefined): Pick<VariantRun, 'results' | 'messages'> {
   const results = Object.fromEntries(RULES.map((rule) => [rule.id, 'missing'])) as Record<RuleId, RuleResult>;
   const messages: VariantRun['messages'] = {};
-  for (const outcome of outcomes) {
-    const id = outcome.ruleId as RuleId;
+  for (const rule of report?.rules ?? []) {
+    const id = rule.id as RuleId;
     if (!(id in results)) continue;
-    const warning = outcome.annotations.find((annotation) => annotation.type === 'warning');
-    results[id] = resultOf(outcome, warning !== undefined);
-    const message = warning?.description ?? outcome.errors[0];
-    if (message !== undefined && results[id] !== 'passed') messages[id] = message;
+    results[id] = RESULT_OF_VERDICT[rule.verdict];
+    if (rule.message !== undefined && rule.verdict !== 'pass') messages[id] = rule.message;
   }
   return { results, messages };
-}
-
-function resultOf(outcome: RuleOutcome, warned: boolean): RuleResult {
-  switch (outcome.status) {
-    case 'passed':
-      return warned ? 'warned' : 'passed';
-    case 'failed':
-      return 'failed';
-    case 'skipped':
-      return outcome.annotations.some((annotation) => annotation.type === 'not-evaluated')
-        ? 'not-evaluated'
-        : 'error';
-    default:
-      // timedOut, interrupted: the run broke, which says nothing about the rule.
-      return 'error';
-  }
 }
 
 /** Runs `work` on every item, at most `limit` at a time, keeping the order of `items`. */
