@@ -63,6 +63,7 @@ describe('mutation campaign: the suite against the clean server and every faulty
       run.stderr,
     );
     assert.equal(verdictOf(run.results, 'strict'), 'CONFORMANT');
+    assert.equal(run.reportedVerdict, 'CONFORMANT');
     assert.equal(run.exitCode, 0);
   });
 
@@ -123,6 +124,7 @@ function assertCaught(name: FaultName, run: VariantRun): void {
   const targetsHttp = fault.catches.some((id) => ruleById(id).level === 'HTTP');
   if (targetsMust) assert.equal(verdictOf(run.results, 'default'), 'NOT CONFORMANT');
   if (targetsMust || targetsHttp) assert.equal(verdictOf(run.results, 'strict'), 'NOT CONFORMANT');
-  // The runner's exit code says the same as the verdict of its (strict) run.
+  // The reporter's verdict and the runner's exit code say the same as the rule results.
+  assert.equal(run.reportedVerdict, verdictOf(run.results, 'strict'));
   assert.equal(run.exitCode, verdictOf(run.results, 'strict') === 'NOT CONFORMANT' ? 1 : 0, run.stderr);
 }
