@@ -18,10 +18,20 @@ const BENCH_DIR = import.meta.dirname;
 /** No single answer of a child takes longer than this; a run is at most tens of seconds. */
 const REPLY_TIMEOUT_MS = 120_000;
 
+/**
+ * BENCH_CPU_PROF_DIR=DIR writes a V8 CPU profile of every server process into DIR (open it in
+ * Chrome's DevTools), to find where the reference spends its time per request.
+ */
+const CPU_PROFILE_DIR = process.env.BENCH_CPU_PROF_DIR;
+
 function start(module: string, env: Record<string, string> = {}): ChildProcess {
+  const profile =
+    CPU_PROFILE_DIR && module === 'server-process.ts'
+      ? ['--cpu-prof', `--cpu-prof-dir=${CPU_PROFILE_DIR}`]
+      : [];
   return fork(join(BENCH_DIR, module), [], {
     // --expose-gc lets the server collect garbage before it reports its memory.
-    execArgv: ['--import', 'tsx', '--expose-gc'],
+    execArgv: ['--import', 'tsx', '--expose-gc', ...profile],
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });

@@ -68,11 +68,39 @@ export function errorBody(code: ApiErrorCode): ErrorBody {
   return { error: { code, message: API_ERRORS[code].message } };
 }
 
+/**
+ * The answer of an error code. It is the same for every request, so it is built once and shared:
+ * frozen, so that no caller can alter the one every later request gets, and so that the writer
+ * may serialise it once too (`constantResponse`).
+ */
 export function apiError(code: ApiErrorCode): ApiResponse {
-  const definition: ErrorDefinition = API_ERRORS[code];
-  const headers: Record<string, string> = { ...definition.extraHeaders };
-  if (definition.challenge) headers['WWW-Authenticate'] = bearerChallenge(definition.challenge.error);
-  return { status: definition.status, headers, body: errorBody(code), errorCode: code };
+  let response = ERROR_RESPONSES.get(code);
+  if (!response) {
+    const definition: ErrorDefinition = API_ERRORS[code];
+    const headers: Record<string, string> = { ...definition.extraHeaders };
+    if (definition.challenge) headers['WWW-Authenticate'] = bearerChallenge(definition.challenge.error);
+    response = constantResponse({
+      status: definition.status,
+      headers,
+      body: errorBody(code),
+      errorCode: code,
+    });
+    ERROR_RESPONSES.set(code, response);
+  }
+  return response;
+}
+
+const ERROR_RESPONSES = new Map<ApiErrorCode, ApiResponse>();
+
+/**
+ * Marks an answer as the same for every request that gets it, by freezing it (its headers and
+ * the top level of its body too). `writeApiResponse` serialises a frozen answer once and reuses
+ * the bytes; an answer built per request (not frozen) is serialised every time.
+ */
+export function constantResponse(response: ApiResponse): ApiResponse {
+  Object.freeze(response.headers);
+  Object.freeze(response.body);
+  return Object.freeze(response);
 }
 
 function bearerChallenge(error: BearerChallengeError | undefined): string {

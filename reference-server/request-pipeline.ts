@@ -4,10 +4,10 @@
 // fails a step never reaches data.
 import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { Permission } from '../schemas/generated/fixtures.ts';
+import type { Customer, Permission } from '../schemas/generated/fixtures.ts';
 import type { CustomersResponse } from '../schemas/generated/customers.ts';
 import type { StoredKey } from './api-keys.ts';
-import { apiError, type ApiResponse } from './errors.ts';
+import { apiError, constantResponse, type ApiResponse } from './errors.ts';
 import { hostnameOf, type ApiHost } from './hosts.ts';
 import type { ServerSteps } from './steps.ts';
 import type { TenantData } from './tenant-data.ts';
@@ -43,14 +43,29 @@ const ROUTES: readonly Route[] = [
     path: `${API_VERSION_PREFIX}/customers`,
     methods: ['GET', 'HEAD'],
     permission: 'customers:read',
-    handle: (req, host, context) =>
-      ok({
-        object: 'list',
-        data: [...context.steps.customers(req, host, context)],
-        has_more: false,
-      } satisfies CustomersResponse),
+    handle: (req, host, context) => customersAnswer(context.steps.customers(req, host, context)),
   },
 ];
+
+/**
+ * The answer listing `customers`, built once per list: the lists of TenantData are frozen and
+ * never change while the server runs (keys change, customers do not), so their answer, JSON
+ * included (see `constantResponse`), is shared by every request for that tenant and environment.
+ * A list that is not frozen (one a faulty variant of the step makes per request) is answered anew.
+ */
+function customersAnswer(customers: readonly Customer[]): ApiResponse {
+  const build = (): ApiResponse =>
+    ok({ object: 'list', data: [...customers], has_more: false } satisfies CustomersResponse);
+  if (!Object.isFrozen(customers)) return build();
+  let answer = CUSTOMERS_ANSWERS.get(customers);
+  if (!answer) {
+    answer = constantResponse(build());
+    CUSTOMERS_ANSWERS.set(customers, answer);
+  }
+  return answer;
+}
+
+const CUSTOMERS_ANSWERS = new WeakMap<readonly Customer[], ApiResponse>();
 
 export function handleApiRequest(
   req: IncomingMessage,

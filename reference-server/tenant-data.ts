@@ -28,7 +28,9 @@ export class TenantData {
       });
       for (const key of tenant.keys) this.keys.add(tenant.id, key);
       for (const environment of ['production', 'sandbox'] as const) {
-        this.#customers.set(scope(tenant.id, environment), tenant.customers[environment]);
+        // A frozen copy: the customers never change while the server runs, which lets the
+        // pipeline build each list's answer once (request-pipeline.ts, `customersAnswer`).
+        this.#customers.set(scope(tenant.id, environment), frozenCopy(tenant.customers[environment]));
       }
     }
     const fixtureKeyIds = new Set(fixtures.tenants.flatMap((tenant) => tenant.keys.map((key) => key.id)));
@@ -45,10 +47,16 @@ export class TenantData {
   }
 
   customers(tenant: string, environment: Environment): readonly Customer[] {
-    return this.#customers.get(scope(tenant, environment)) ?? [];
+    return this.#customers.get(scope(tenant, environment)) ?? NO_CUSTOMERS;
   }
 }
 
 function scope(tenant: string, environment: Environment): string {
   return `${environment}:${tenant}`;
+}
+
+const NO_CUSTOMERS: readonly Customer[] = Object.freeze([]);
+
+function frozenCopy(customers: readonly Customer[]): readonly Customer[] {
+  return Object.freeze(customers.map((customer) => Object.freeze({ ...customer })));
 }
