@@ -16,7 +16,7 @@ function tenantLabel(baseUrl: string): string {
 function requireOtherTenantValues(knowledge: Knowledge): void {
   if (!knowledge.other || knowledge.other.values.size === 0) {
     notEvaluated(
-      'not evaluated: the other tenant answered no data to recognise. Point otherTenantBaseUrl at a tenant that has customers, with its key as credentials.otherTenant.',
+      'not evaluated: GET {otherTenantBaseUrl}/customers with credentials.otherTenant gave no data to recognise (no answer, an answer other than 200, or no customers). Check that address and key, and point otherTenantBaseUrl at a tenant that has customers.',
     );
   }
 }

@@ -51,6 +51,8 @@ export async function runConformance(
   const reportFile = join(reportDir, 'playwright.json');
   const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['conformance/run.ts', ...args], {
     cwd: REPO_ROOT,
+    // Its own process group, so that a time-out ends Playwright and its workers too, not only tsx.
+    detached: true,
     env: {
       ...process.env,
       PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile,
@@ -62,7 +64,9 @@ export async function runConformance(
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const timer = setTimeout(() => {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  }, timeoutMs);
   const exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
   clearTimeout(timer);
   let outcomes: RuleOutcome[] = [];
