@@ -1,5 +1,6 @@
 // Renders the benchmark's measurements as bench/results.md. Only numbers measured in this run
 // are written; what was not measured says so.
+import type { ConformanceRun } from './conformance-timing.ts';
 import type { HandshakeResult, LoadResult } from './protocol.ts';
 
 export interface Measured {
@@ -13,12 +14,15 @@ export interface KeepAliveRow {
   answer: string;
   reference: Measured[];
   bare: Measured[];
+  /** The 1-minute load average at the end of the row's runs (as in every row below). */
+  load: number;
 }
 
 export interface HandshakeRow {
   target: string;
   resumption: boolean;
   result: HandshakeResult;
+  load: number;
 }
 
 export type ScalingRow =
@@ -34,12 +38,21 @@ export type ScalingRow =
       ok: Measured;
       invalid: Measured;
       handshakes: HandshakeResult;
+      load: number;
     }
-  | { name: string; tenants: number; keys: number; error: string };
+  | { name: string; tenants: number; keys: number; error: string; load: number };
 
 export interface StartupRow {
   certificate: string;
   runsMs: number[];
+  load: number;
+}
+
+export interface ConformanceRow {
+  /** `default`, or the Playwright option given (`--workers=1`). */
+  variant: string;
+  workers: number;
+  runs: ConformanceRun[];
 }
 
 export interface Results {
@@ -52,6 +65,7 @@ export interface Results {
   handshakes: HandshakeRow[];
   scaling: ScalingRow[];
   startup: StartupRow[];
+  conformance: ConformanceRow[];
   durationSeconds: number;
 }
 
@@ -73,12 +87,7 @@ export function renderResults(results: Results): string {
     ...handshakeSection(results.handshakes),
     ...scalingSection(results.scaling),
     ...startupSection(results.startup),
-    '## Full conformance run against the embedded server',
-    '',
-    "<!-- TODO(conformance-timing): to be measured and filled in by the conformance suite's owner; not measured by npm run bench. -->",
-    'Not measured here yet (TODO): the time of a full conformance run (`npm run conformance`) against the',
-    "embedded reference server is to be measured and added by the conformance suite's owner.",
-    '',
+    ...conformanceSection(results.conformance),
   ].join('\n');
 }
 
@@ -92,8 +101,8 @@ function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
     "process's user + system time per request. Ratio req/s = reference ÷ bare (goal ≥ 0.9); ratio CPU =",
     'bare CPU ÷ reference CPU per request (1 = the reference costs nothing more than node:https).',
     '',
-    '| requests | answer | reference req/s | p50 ms | p99 ms | CPU µs/req | bare req/s | p50 ms | p99 ms | CPU µs/req | ratio req/s | ratio CPU |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| requests | answer | reference req/s | p50 ms | p99 ms | CPU µs/req | bare req/s | p50 ms | p99 ms | CPU µs/req | ratio req/s | ratio CPU | load |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     const reference = mean(row.reference);
@@ -102,7 +111,7 @@ function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
     lines.push(
       `| ${row.scenario} | ${row.answer} | ${whole(reference.rps)} | ${ms(reference.p50)} | ${ms(reference.p99)} | ${whole(reference.cpu)} | ` +
         `${whole(bare.rps)} | ${ms(bare.p50)} | ${ms(bare.p99)} | ${whole(bare.cpu)} | ` +
-        `${ratio.toFixed(2)}${ratio < RATIO_GOAL ? ' ⚠' : ''} | ${(bare.cpu / reference.cpu).toFixed(2)} |`,
+        `${ratio.toFixed(2)}${ratio < RATIO_GOAL ? ' ⚠' : ''} | ${(bare.cpu / reference.cpu).toFixed(2)} | ${load(row.load)} |`,
     );
   }
   lines.push('', ...validity(rows.flatMap((row) => [...row.reference, ...row.bare])), '');
@@ -117,12 +126,12 @@ function handshakeSection(rows: readonly HandshakeRow[]): string[] {
     '`Connection: close`, answer read to the close. With resumption the client offers the session ticket of',
     'its previous connection.',
     '',
-    '| server | session resumption | connections/s | resumed | p50 ms | p99 ms | failures |',
-    '|---|---|---:|---:|---:|---:|---:|',
+    '| server | session resumption | connections/s | resumed | p50 ms | p99 ms | failures | load |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
         `| ${row.target} | ${row.resumption ? 'on' : 'off'} | ${whole(row.result.connectionsPerSecond)} | ` +
-        `${Math.round(row.result.resumedShare * 100)} % | ${ms(row.result.latencyP50Ms)} | ${ms(row.result.latencyP99Ms)} | ${row.result.failures} |`,
+        `${Math.round(row.result.resumedShare * 100)} % | ${ms(row.result.latencyP50Ms)} | ${ms(row.result.latencyP99Ms)} | ${row.result.failures} | ${load(row.load)} |`,
     ),
     '',
   ];
@@ -134,28 +143,50 @@ function scalingSection(rows: readonly ScalingRow[]): string[] {
     '',
     'Generated fixtures (bench/generate-fixtures.ts), every key requested from the middle tenant; "valid" is',
     'an authenticated GET /v1/customers (200), "unknown key" a well-formed key that is not stored (401).',
-    'Memory: after start-up and a garbage collection, and after the load.',
+    "Memory: after start-up and a garbage collection, and after the load. CPU: the server's user + system",
+    'time per request, the figure least disturbed by other work on the machine.',
     '',
-    '| data set | tenants | keys | fixtures + start ms | RSS MiB | heap MiB | RSS after MiB | valid req/s | p50 ms | p99 ms | unknown key req/s | p50 ms | p99 ms | new TLS conn/s |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| data set | tenants | keys | fixtures + start ms | RSS MiB | heap MiB | RSS after MiB | valid req/s | p50 ms | p99 ms | CPU µs/req | unknown key req/s | p50 ms | p99 ms | CPU µs/req | new TLS conn/s | load |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     if ('error' in row) {
       lines.push(
-        `| ${row.name} | ${row.tenants} | ${row.keys} | **did not start: ${row.error.replace(/\|/g, '\\|')}** |||||||||||`,
+        `| ${row.name} | ${row.tenants} | ${row.keys} | **did not start: ${row.error.replace(/\|/g, '\\|')}** ||||||||||||${load(row.load)} |`,
       );
       continue;
     }
     lines.push(
       `| ${row.name} | ${row.tenants} | ${row.keys} | ${whole(row.fixturesMs)} + ${whole(row.serverStartMs)} | ${mib(row.rssBytes)} | ${mib(row.heapBytes)} | ${mib(row.rssAfterBytes)} | ` +
-        `${whole(row.ok.load.requestsPerSecond)} | ${ms(row.ok.load.latencyP50Ms)} | ${ms(row.ok.load.latencyP99Ms)} | ` +
-        `${whole(row.invalid.load.requestsPerSecond)} | ${ms(row.invalid.load.latencyP50Ms)} | ${ms(row.invalid.load.latencyP99Ms)} | ` +
-        `${whole(row.handshakes.connectionsPerSecond)} |`,
+        `${whole(row.ok.load.requestsPerSecond)} | ${ms(row.ok.load.latencyP50Ms)} | ${ms(row.ok.load.latencyP99Ms)} | ${whole(row.ok.cpuMicrosPerRequest)} | ` +
+        `${whole(row.invalid.load.requestsPerSecond)} | ${ms(row.invalid.load.latencyP50Ms)} | ${ms(row.invalid.load.latencyP99Ms)} | ${whole(row.invalid.cpuMicrosPerRequest)} | ` +
+        `${whole(row.handshakes.connectionsPerSecond)} | ${load(row.load)} |`,
     );
   }
   const measured = rows.flatMap((row) => ('error' in row ? [] : [row.ok, row.invalid]));
-  lines.push('', ...validity(measured), '');
+  lines.push('', ...validity(measured), '', ...growth(rows), '');
   return lines;
+}
+
+/**
+ * Whether the cost of a request grows with the data set: each data set's CPU per request and p99
+ * against the smallest one's. Loopback latency has a resolution of about half a millisecond and
+ * moves with the machine's load, so CPU per request is the figure to judge by.
+ */
+function growth(rows: readonly ScalingRow[]): string[] {
+  const measured = rows.flatMap((row) => ('error' in row ? [] : [row]));
+  const [first] = measured;
+  if (!first || measured.length < 2) return ['Too few data sets started to compare.'];
+  const ratios = measured.slice(1).map((row) => {
+    const valid = row.ok.cpuMicrosPerRequest / first.ok.cpuMicrosPerRequest;
+    const unknown = row.invalid.cpuMicrosPerRequest / first.invalid.cpuMicrosPerRequest;
+    return `${row.name}: ${valid.toFixed(2)} (valid) and ${unknown.toFixed(2)} (unknown key)`;
+  });
+  const failed = rows.filter((row) => 'error' in row).map((row) => row.name);
+  return [
+    `CPU per request relative to "${first.name}": ${ratios.join('; ')}.`,
+    ...(failed.length > 0 ? [`**Not measured (did not start): ${failed.join(', ')}.**`] : []),
+  ];
 }
 
 function startupSection(rows: readonly StartupRow[]): string[] {
@@ -165,13 +196,42 @@ function startupSection(rows: readonly StartupRow[]): string[] {
     'From spawning `node --import tsx reference-server/cli.ts` (what `npm start` runs, without npm itself) to',
     'the first 200 answer of GET /v1/customers; "generated" starts with an empty certificate directory.',
     '',
-    '| certificate | runs ms | median ms |',
-    '|---|---|---:|',
+    '| certificate | runs ms | median ms | load |',
+    '|---|---|---:|---:|',
     ...rows.map(
-      (row) => `| ${row.certificate} | ${row.runsMs.map(whole).join(', ')} | ${whole(median(row.runsMs))} |`,
+      (row) =>
+        `| ${row.certificate} | ${row.runsMs.map(whole).join(', ')} | ${whole(median(row.runsMs))} | ${load(row.load)} |`,
     ),
     '',
   ];
+}
+
+function conformanceSection(rows: readonly ConformanceRow[]): string[] {
+  const lines = [
+    '## Full conformance run against the embedded server',
+    '',
+    'Wall time of `npm run conformance` (`tsx conformance/run.ts`, without npm itself, reports into a',
+    'temporary directory) from its start to its exit: Playwright starts the reference server through',
+    'webServer, runs every rule and writes the reports. CPU: user + system time of the run and all its',
+    'processes (GNU time). Every run must end with VERDICT: CONFORMANT; one that does not is marked failed.',
+    '',
+    '| workers | runs s (load) | median s | CPU s per run (median) | failed runs |',
+    '|---|---|---:|---:|---:|',
+  ];
+  for (const row of rows) {
+    const ok = row.runs.filter((run) => run.failure === undefined);
+    const cpu = ok.flatMap((run) => (run.cpuMs === undefined ? [] : [run.cpuMs]));
+    lines.push(
+      `| ${row.variant} (${row.workers}) | ${row.runs.map((run) => `${seconds(run.wallMs)} (${load(run.load)})`).join(', ')} | ` +
+        `${ok.length > 0 ? seconds(median(ok.map((run) => run.wallMs))) : '–'} | ${cpu.length > 0 ? seconds(median(cpu)) : '–'} | ` +
+        `${row.runs.length - ok.length} |`,
+    );
+  }
+  const failures = rows.flatMap((row) =>
+    row.runs.flatMap((run) => (run.failure ? [`${row.variant}: ${run.failure}`] : [])),
+  );
+  lines.push('', ...(failures.length > 0 ? [`**Failed runs: ${failures.join('; ')}.**`, ''] : []));
+  return lines;
 }
 
 function validity(measured: readonly Measured[]): string[] {
@@ -204,6 +264,14 @@ function whole(value: number): string {
 
 function ms(value: number): string {
   return value.toFixed(value < 10 ? 2 : 1);
+}
+
+function seconds(millis: number): string {
+  return (millis / 1000).toFixed(1);
+}
+
+function load(value: number): string {
+  return value.toFixed(2);
 }
 
 function mib(bytes: number): string {

@@ -19,9 +19,11 @@ import {
   type KeepAliveRow,
   type Measured,
   type ScalingRow,
+  type ConformanceRow,
   type StartupRow,
 } from './report.ts';
 import { timeToFirstAnswer } from './startup.ts';
+import { defaultWorkers, timeConformanceRun } from './conformance-timing.ts';
 
 const SECONDS = positiveNumber('BENCH_SECONDS') ?? 5;
 const SETTINGS = {
@@ -32,6 +34,7 @@ const SETTINGS = {
   handshakeMs: SECONDS * 1000,
   handshakeConcurrency: 8,
   startupRuns: 3,
+  conformanceRuns: 3,
 };
 const RESULTS_FILE = join(import.meta.dirname, 'results.md');
 const DOMAIN = 'localhost';
@@ -93,6 +96,7 @@ async function main(): Promise<void> {
         answer: answerName(expected),
         reference: [],
         bare: [],
+        load: 0,
       };
       for (let round = 0; round < SETTINGS.rounds; round += 1) {
         for (const [target, server] of [
@@ -103,6 +107,7 @@ async function main(): Promise<void> {
           row[target].push(await measureLoad(autocannon, server, loadRequest));
         }
       }
+      row.load = loadNow();
       keepAlive.push(row);
       progress(`  ${scenario.name}: done`);
     }
@@ -121,7 +126,7 @@ async function main(): Promise<void> {
       const result = await handshakes.run(
         handshakeRequest(server.port, host, ca, okScenario.authorization, resumption, SETTINGS.handshakeMs),
       );
-      handshakeRows.push({ target, resumption, result });
+      handshakeRows.push({ target, resumption, result, load: loadNow() });
     }
     await Promise.all([reference.stop(), bare.stop()]);
 
@@ -132,13 +137,17 @@ async function main(): Promise<void> {
     progress('start-up');
     const startup = await measureStartup(secret('key_acme_prod_full'), host);
 
+    progress('conformance runs');
+    const conformance = await measureConformance();
+
     const results = renderResults({
       date: new Date().toISOString(),
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${process.platform}`,
       settings:
         `${SETTINGS.connections} connections, ${SECONDS} s per keep-alive run after ${SETTINGS.warmupSeconds} s of warm-up, ` +
         `${SETTINGS.rounds} rounds; scaling runs ${SETTINGS.scalingSeconds} s; TLS connection runs ${SETTINGS.handshakeMs / 1000} s with ` +
-        `${SETTINGS.handshakeConcurrency} concurrent clients; ${SETTINGS.startupRuns} start-ups each`,
+        `${SETTINGS.handshakeConcurrency} concurrent clients; ${SETTINGS.startupRuns} start-ups each; ` +
+        `${SETTINGS.conformanceRuns} conformance runs each`,
       loadBefore,
       loadAfter: loadavg()
         .map((value) => value.toFixed(2))
@@ -147,6 +156,7 @@ async function main(): Promise<void> {
       handshakes: handshakeRows,
       scaling,
       startup,
+      conformance,
       durationSeconds: (performance.now() - began) / 1000,
     });
     // Formatted as the repository formats Markdown, so that the committed file passes the format check.
@@ -225,10 +235,11 @@ async function measureScale(
       ok,
       invalid,
       handshakes: connections,
+      load: loadNow(),
     };
   } catch (error) {
     progress(`  ${spec.name}: failed`);
-    return { name: spec.name, tenants: spec.tenants, keys, error: firstLine(error) };
+    return { name: spec.name, tenants: spec.tenants, keys, error: firstLine(error), load: loadNow() };
   } finally {
     await server?.stop();
     rmSync(certDir, { recursive: true, force: true });
@@ -248,6 +259,7 @@ async function measureStartup(secret: string, host: string): Promise<StartupRow[
         rmSync(freshDir, { recursive: true, force: true });
       }
     }
+    const generatedLoad = loadNow();
     // One start to fill the directory, then the measured starts that reuse its certificate.
     await timeToFirstAnswer({ certDir: cachedDir, hostname: host, authorization });
     const cached: number[] = [];
@@ -255,12 +267,36 @@ async function measureStartup(secret: string, host: string): Promise<StartupRow[
       cached.push(await timeToFirstAnswer({ certDir: cachedDir, hostname: host, authorization }));
     }
     return [
-      { certificate: 'generated (empty certificate directory)', runsMs: generated },
-      { certificate: 'cached (CA and leaf reused)', runsMs: cached },
+      { certificate: 'generated (empty certificate directory)', runsMs: generated, load: generatedLoad },
+      { certificate: 'cached (CA and leaf reused)', runsMs: cached, load: loadNow() },
     ];
   } finally {
     rmSync(cachedDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * Wall and CPU time of `npm run conformance` against the embedded server: with Playwright's
+ * default number of workers, and with the other of one or two workers (on two cores the default
+ * is already one).
+ */
+async function measureConformance(): Promise<ConformanceRow[]> {
+  const workers = defaultWorkers();
+  const variants: { name: string; workers: number; args: string[] }[] = [
+    { name: 'default', workers, args: [] },
+    ...[1, 2]
+      .filter((count) => count !== workers)
+      .map((count) => ({ name: `--workers=${count}`, workers: count, args: [`--workers=${count}`] })),
+  ];
+  const rows: ConformanceRow[] = [];
+  for (const variant of variants) {
+    const runs = [];
+    for (let run = 0; run < SETTINGS.conformanceRuns; run += 1)
+      runs.push(await timeConformanceRun(variant.args));
+    rows.push({ variant: variant.name, workers: variant.workers, runs });
+    progress(`  ${variant.name}: done`);
+  }
+  return rows;
 }
 
 function keepAliveRequest(
@@ -357,6 +393,11 @@ function answerName(answer: Answer): string {
 
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
+}
+
+/** The 1-minute load average now, written next to each measurement: other work shares the cores. */
+function loadNow(): number {
+  return loadavg()[0] ?? 0;
 }
 
 function progress(text: string): void {
