@@ -1,5 +1,7 @@
 // One JSON line per request. It names the key by its public id only: the key itself never
 // reaches the log, whatever the request carried.
+import type { IncomingMessage } from 'node:http';
+import type { ApiResponse } from './errors.ts';
 import type { RequestFacts } from './request-pipeline.ts';
 
 /**
@@ -38,4 +40,31 @@ export function loggablePath(target: string | undefined): string {
     .map((segment) => (SECRET_LIKE_SEGMENT.test(segment) ? '[redacted]' : segment))
     .join('/');
   return path.length > 256 ? `${path.slice(0, 256)}…` : path;
+}
+
+/** What one answered request contributes to the log. */
+export interface AnsweredRequest {
+  req: IncomingMessage;
+  response: ApiResponse;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+  transport: AccessLogEntry['transport'];
+  facts?: RequestFacts;
+}
+
+/** Logs one answered request. With the log off nothing is built: a timestamp and the redacted
+ * path cost more than the pipeline's own checks. */
+export function logAnswered(log: AccessLogSink, answered: AnsweredRequest): void {
+  if (log === noAccessLog) return;
+  const { req, response, started, transport, facts } = answered;
+  log({
+    time: new Date().toISOString(),
+    ...facts,
+    method: req.method ?? '',
+    path: loggablePath(req.url),
+    status: response.status,
+    errorCode: response.errorCode,
+    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+    transport,
+  });
 }

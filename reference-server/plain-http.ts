@@ -6,8 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiResponse } from './errors.ts';
-import type { AccessLogSink } from './access-log.ts';
-import { loggablePath } from './access-log.ts';
+import { logAnswered, type AccessLogSink } from './access-log.ts';
 import { writeApiResponse, writeRawError } from './response-writer.ts';
 import { CONNECTIONS_CHECK_MS, type ServerLimits } from './server.ts';
 
@@ -21,15 +20,7 @@ export function createPlainHttpServer(
     const response = answer(req);
     res.shouldKeepAlive = false;
     writeApiResponse(res, response, 'http');
-    log({
-      time: new Date().toISOString(),
-      method: req.method ?? '',
-      path: loggablePath(req.url),
-      status: response.status,
-      errorCode: response.errorCode,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      transport: 'http',
-    });
+    logAnswered(log, { req, response, started, transport: 'http' });
   };
   const server = createServer(
     {

@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
-import { noAccessLog, loggablePath, type AccessLogSink } from './access-log.ts';
+import { logAnswered, noAccessLog, type AccessLogSink } from './access-log.ts';
 import { apiError, type ApiResponse } from './errors.ts';
 import { AdminTokenCheck } from './admin-api/admin-token.ts';
 import { adminHostname, apiHostname, panelHostname, resolvePanelHost, type Environment } from './hosts.ts';
@@ -121,19 +121,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       response = apiError('internal_error');
     }
     steps.writeResponse(res, response, 'https');
-    // Building the entry (a timestamp, the redacted path) costs more than the pipeline's checks:
-    // with the log off, as in tests and load runs, it is not built at all.
-    if (log === noAccessLog) return;
-    log({
-      time: new Date().toISOString(),
-      ...facts,
-      method: req.method ?? '',
-      path: loggablePath(req.url),
-      status: response.status,
-      errorCode: response.errorCode,
-      durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-      transport: 'https',
-    });
+    logAnswered(log, { req, response, started, transport: 'https', facts });
   };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {

@@ -2,53 +2,33 @@
 // reference's admin API before the run and revokes them after it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT, runConformance } from '../support/conformance-run.ts';
+import { runConformance } from '../support/conformance-run.ts';
+import { cleanEnv, startCli, type CliProcess } from '../support/reference-cli.ts';
 import { scanDirectory, scanText } from '../support/artifact-scan.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghijklmnop';
 const work = mkdtempSync(join(tmpdir(), 'conformance-minting-'));
-let server: ChildProcess;
+let server: CliProcess;
 let port = '';
 
 before(async () => {
-  server = spawn(
-    process.execPath,
+  server = startCli(
     [
-      '--import',
-      'tsx',
-      'reference-server/cli.ts',
-      '--port',
-      '0',
-      '--http-port',
-      '0',
-      '--access-log',
-      'off',
-      '--cert-dir',
-      join(work, 'certs'),
-      '--data-dir',
-      join(work, 'data'),
+      ...['--port', '0', '--http-port', '0', '--access-log', 'off'],
+      ...['--cert-dir', join(work, 'certs'), '--data-dir', join(work, 'data')],
     ],
-    { cwd: REPO_ROOT, env: { ...process.env, REFERENCE_ADMIN_TOKEN: ADMIN_TOKEN } },
+    cleanEnv({ REFERENCE_ADMIN_TOKEN: ADMIN_TOKEN }),
   );
-  let output = '';
-  server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const deadline = Date.now() + 60_000;
-  while (!/Listening: https port (\d+)/.test(output)) {
-    assert.ok(Date.now() < deadline, `the reference server did not start: ${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  port = /Listening: https port (\d+)/.exec(output)?.[1] ?? '';
+  [, port = ''] = await server.waitForStdout(/Listening: https port (\d+)/);
 });
 
 after(async () => {
-  server.kill('SIGTERM');
-  if (server.exitCode === null) await once(server, 'exit');
+  server.child.kill('SIGTERM');
+  await server.exited;
 });
 
 function targetFile(name: string): string {

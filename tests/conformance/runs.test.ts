@@ -2,15 +2,14 @@
 // against a separately started reference process described by a target file (URL mode).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { RULES } from '../../conformance/rules.ts';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
 import { missingInputs } from '../../conformance/inputs.ts';
-import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
+import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
+import { startCli, type CliProcess } from '../support/reference-cli.ts';
 
 function assertAllPassed(run: ConformanceRun): void {
   const notPassed = run.outcomes.filter((outcome) => outcome.status !== 'passed');
@@ -41,47 +40,25 @@ test('the embedded reference server passes every rule, none left not evaluated',
 });
 
 describe('URL mode: a reference process started separately, described by a target file', () => {
-  let server: ChildProcess;
+  let server: CliProcess;
   let ports: { https: string; http: string };
   const work = mkdtempSync(join(tmpdir(), 'conformance-url-mode-'));
   const keys = fixtureKeyEnvironment();
 
   before(async () => {
-    server = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'reference-server/cli.ts',
-        '--port',
-        '0',
-        '--http-port',
-        '0',
-        '--access-log',
-        'off',
-        '--data-dir',
-        join(work, 'data'),
-        '--cert-dir',
-        join(work, 'certs'),
-      ],
-      {
-        cwd: REPO_ROOT,
-      },
+    server = startCli([
+      ...['--port', '0', '--http-port', '0', '--access-log', 'off'],
+      ...['--cert-dir', join(work, 'certs'), '--data-dir', join(work, 'data')],
+    ]);
+    const [, https = '', http = ''] = await server.waitForStdout(
+      /Listening: https port (\d+), http port (\d+)/,
     );
-    let output = '';
-    server.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const deadline = Date.now() + 30_000;
-    while (!/Listening: https port (\d+), http port (\d+)/.test(output)) {
-      assert.ok(Date.now() < deadline, `the reference server did not start: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const [, https = '', http = ''] = /Listening: https port (\d+), http port (\d+)/.exec(output) ?? [];
     ports = { https, http };
   });
 
   after(async () => {
-    server.kill('SIGTERM');
-    if (server.exitCode === null) await once(server, 'exit');
+    server.child.kill('SIGTERM');
+    await server.exited;
   });
 
   function writeTarget(name: string, content: object): string {
