@@ -29,6 +29,8 @@ export interface RuleContext {
 
 interface WorkerFixtures {
   target: ResolvedTarget;
+  /** One per worker: it reads the target's CA file once, not once per rule. */
+  raw: RawClient;
   redactor: Redactor;
   proxyUrl: string | undefined;
   apiWorker: ApiClient;
@@ -44,6 +46,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
     async ({}, use) => {
       await use(targetFromEnvironment());
+    },
+    { scope: 'worker' },
+  ],
+  raw: [
+    async ({ target }, use) => {
+      await use(new RawClient({ hosts: target.hosts, caFile: target.caFile }));
     },
     { scope: 'worker' },
   ],
@@ -94,13 +102,13 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         { type: ANNOTATION.level, description: rule.level },
       ],
     },
-    async ({ api, target, knowledge, redactor }, testInfo) => {
+    async ({ api, raw, target, knowledge, redactor }, testInfo) => {
       const missing = missingInputs(target, rule.needs);
       if (missing.length > 0) notEvaluated(notEvaluatedReason(missing));
       const check = new Checks(redactor);
       const context: RuleContext = {
         api,
-        raw: new RawClient({ hosts: target.hosts, caFile: target.caFile }),
+        raw,
         check,
         target,
         knowledge,
