@@ -1,9 +1,10 @@
 // API keys as the reference server holds them: never in clear. Each key is kept as its
 // HMAC-SHA-256 under a secret of the server (random per process, or persisted in the data
-// directory so that HMACs survive a restart), and a presented key is looked up by the same HMAC
-// within the (tenant, environment) of the request's host — never across tenants. A new key's
-// secret is returned once, by `create` or `rotate`, and never kept.
-import { createHmac, randomBytes } from 'node:crypto';
+// directory so that HMACs survive a restart), and a presented key is looked up within the
+// (tenant, environment) of the request's host — never across tenants. A new key's secret is
+// returned once, by `create` or `rotate`, and never kept. In memory the store also indexes each key
+// by the plain SHA-256 of its secret, the cheaper digest every request computes (decision 0006).
+import * as crypto from 'node:crypto';
 import type { ApiKey, Permission } from '../schemas/generated/fixtures.ts';
 import type { Access, ApiKeyMetadata, NewKeyRequest } from '../schemas/generated/api-key-management.ts';
 import type { KeyStoreRecord } from '../schemas/generated/key-store.ts';
@@ -44,6 +45,19 @@ interface Entry extends StoredKey {
   record: KeyStoreRecord;
   /** Last successful authentication, as a number so that recording it per request costs nothing. */
   lastUsedMs: number | null;
+  /**
+   * `secretDigest` of the key, in memory only; unknown for a key read from the store file until
+   * it is first presented (the file keeps HMACs only).
+   */
+  digest: string | undefined;
+}
+
+/** The keys of one (tenant, environment). */
+interface ScopeKeys {
+  byHmac: Map<string, Entry>;
+  byDigest: Map<string, Entry>;
+  /** How many keys of the scope have no digest yet: only then does a miss cost an HMAC too. */
+  undigested: number;
 }
 
 export type KeyStoreChange = 'keys' | 'usage';
@@ -71,7 +85,7 @@ export function generateKeySecret(environment: Environment): string {
   // Each batch keeps about 97 %, so two batches nearly always suffice; ten is the bound.
   let random = '';
   for (let batch = 0; batch < 10 && random.length < KEY_RANDOM_LENGTH; batch++) {
-    for (const byte of randomBytes(2 * KEY_RANDOM_LENGTH)) {
+    for (const byte of crypto.randomBytes(2 * KEY_RANDOM_LENGTH)) {
       if (byte < 248 && random.length < KEY_RANDOM_LENGTH) random += BASE62[byte % 62];
     }
   }
@@ -83,12 +97,12 @@ export class KeyStore {
   // A Map lookup by HMAC does not reveal, by its timing, how much of a key was right: the HMAC
   // under a secret the client never sees is what is compared, not the key.
   readonly #hmacSecret: Buffer;
-  readonly #byScope = new Map<string, Map<string, Entry>>();
+  readonly #byScope = new Map<string, ScopeKeys>();
   readonly #byId = new Map<string, Entry>();
   #listener: (change: KeyStoreChange) => void = () => {};
 
   /** @param hmacSecret the HMAC key; a random one per process unless the data directory keeps one. */
-  constructor(hmacSecret: Buffer = randomBytes(32)) {
+  constructor(hmacSecret: Buffer = crypto.randomBytes(32)) {
     this.#hmacSecret = hmacSecret;
   }
 
@@ -102,30 +116,34 @@ export class KeyStore {
    * its state (revocation, last use); an edited fixture key replaces the one held.
    */
   add(tenant: string, key: ApiKey): void {
-    const hmac = this.#digest(key.secret);
+    const hmac = this.#hmac(key.secret);
     const held = this.#byId.get(key.id);
     const unchanged =
       held?.tenant === tenant && held.environment === key.environment && held.record.hmac === hmac;
     if (held && unchanged) {
       if (key.revoked && !held.revoked) this.#revokeEntry(held);
+      if (held.digest === undefined) this.#learnDigest(held, secretDigest(key.secret));
       return;
     }
     if (held) this.#remove(held);
     const now = new Date().toISOString();
-    this.#insert({
-      id: key.id,
-      tenant,
-      name: key.name,
-      environment: key.environment,
-      access: key.access,
-      ...(key.access === 'custom' ? { permissions: [...(key.permissions ?? [])] } : {}),
-      hmac,
-      last4: key.secret.slice(-VISIBLE_SUFFIX_LENGTH),
-      origin: 'fixture',
-      created_at: now,
-      last_used_at: null,
-      revoked_at: key.revoked ? now : null,
-    });
+    this.#insert(
+      {
+        id: key.id,
+        tenant,
+        name: key.name,
+        environment: key.environment,
+        access: key.access,
+        ...(key.access === 'custom' ? { permissions: [...(key.permissions ?? [])] } : {}),
+        hmac,
+        last4: key.secret.slice(-VISIBLE_SUFFIX_LENGTH),
+        origin: 'fixture',
+        created_at: now,
+        last_used_at: null,
+        revoked_at: key.revoked ? now : null,
+      },
+      key.secret,
+    );
     this.#listener('keys');
   }
 
@@ -152,7 +170,15 @@ export class KeyStore {
 
   /** The active key of this tenant and environment that `presented` is, or undefined. */
   find(tenant: string, environment: Environment, presented: string): StoredKey | undefined {
-    const key = this.#byScope.get(scopeOf(tenant, environment))?.get(this.#digest(presented));
+    const scope = this.#byScope.get(scopeOf(tenant, environment));
+    if (!scope) return undefined;
+    const digest = secretDigest(presented);
+    let key = scope.byDigest.get(digest);
+    if (!key && scope.undigested > 0) {
+      // A key read from the store file is known by its HMAC alone until it is first presented.
+      key = scope.byHmac.get(this.#hmac(presented));
+      if (key) this.#learnDigest(key, digest);
+    }
     return key && !key.revoked ? key : undefined;
   }
 
@@ -166,20 +192,23 @@ export class KeyStore {
 
   create(tenant: string, request: NewKeyRequest): CreatedKeyResult {
     const secret = generateKeySecret(request.environment);
-    const entry = this.#insert({
-      id: this.#newId(),
-      tenant,
-      name: request.name.trim(),
-      environment: request.environment,
-      access: request.access,
-      ...(request.access === 'custom' ? { permissions: [...(request.permissions ?? [])] } : {}),
-      hmac: this.#digest(secret),
-      last4: secret.slice(-VISIBLE_SUFFIX_LENGTH),
-      origin: 'created',
-      created_at: new Date().toISOString(),
-      last_used_at: null,
-      revoked_at: null,
-    });
+    const entry = this.#insert(
+      {
+        id: this.#newId(),
+        tenant,
+        name: request.name.trim(),
+        environment: request.environment,
+        access: request.access,
+        ...(request.access === 'custom' ? { permissions: [...(request.permissions ?? [])] } : {}),
+        hmac: this.#hmac(secret),
+        last4: secret.slice(-VISIBLE_SUFFIX_LENGTH),
+        origin: 'created',
+        created_at: new Date().toISOString(),
+        last_used_at: null,
+        revoked_at: null,
+      },
+      secret,
+    );
     this.#listener('keys');
     return { key: metadataOf(entry), secret };
   }
@@ -247,7 +276,8 @@ export class KeyStore {
     return environment && entry.environment !== environment ? undefined : entry;
   }
 
-  #insert(record: KeyStoreRecord): Entry {
+  /** @param secret the key itself, when known (a seeded or new key), to index it by its digest. */
+  #insert(record: KeyStoreRecord, secret?: string): Entry {
     const entry: Entry = {
       id: record.id,
       tenant: record.tenant,
@@ -256,18 +286,38 @@ export class KeyStore {
       revoked: record.revoked_at !== null,
       record: { ...record },
       lastUsedMs: record.last_used_at === null ? null : Date.parse(record.last_used_at),
+      digest: undefined,
     };
-    const scope = scopeOf(record.tenant, record.environment);
-    let keys = this.#byScope.get(scope);
-    if (!keys) this.#byScope.set(scope, (keys = new Map<string, Entry>()));
-    keys.set(record.hmac, entry);
+    const key = scopeOf(record.tenant, record.environment);
+    let scope = this.#byScope.get(key);
+    if (!scope) this.#byScope.set(key, (scope = { byHmac: new Map(), byDigest: new Map(), undigested: 0 }));
+    scope.byHmac.set(record.hmac, entry);
+    scope.undigested += 1;
     this.#byId.set(record.id, entry);
+    if (secret !== undefined) this.#learnDigest(entry, secretDigest(secret));
     return entry;
   }
 
+  #learnDigest(entry: Entry, digest: string): void {
+    const scope = this.#scopeOf(entry);
+    entry.digest = digest;
+    scope.byDigest.set(digest, entry);
+    scope.undigested -= 1;
+  }
+
   #remove(entry: Entry): void {
-    this.#byScope.get(scopeOf(entry.tenant, entry.environment))?.delete(entry.record.hmac);
+    const scope = this.#scopeOf(entry);
+    scope.byHmac.delete(entry.record.hmac);
+    if (entry.digest === undefined) scope.undigested -= 1;
+    else scope.byDigest.delete(entry.digest);
     this.#byId.delete(entry.id);
+  }
+
+  /** The scope of a key held by the store (#insert made it). */
+  #scopeOf(entry: Entry): ScopeKeys {
+    const scope = this.#byScope.get(scopeOf(entry.tenant, entry.environment));
+    if (!scope) throw new Error(`Key ${entry.id} is held without its scope.`);
+    return scope;
   }
 
   #revokeEntry(entry: Entry): void {
@@ -279,16 +329,27 @@ export class KeyStore {
     // 16 hex characters (64 bits): a collision is not a practical concern, but an id already
     // held is still never reused. The loop is bounded.
     for (let attempt = 0; attempt < 5; attempt++) {
-      const id = `key_${randomBytes(16).toString('hex').slice(0, 16)}`;
+      const id = `key_${crypto.randomBytes(16).toString('hex').slice(0, 16)}`;
       if (!this.#byId.has(id)) return id;
     }
     throw new Error('Could not draw an unused key id.');
   }
 
-  #digest(secret: string): string {
-    return createHmac('sha256', this.#hmacSecret).update(secret, 'utf8').digest('base64');
+  #hmac(secret: string): string {
+    return crypto.createHmac('sha256', this.#hmacSecret).update(secret, 'utf8').digest('base64');
   }
 }
+
+/**
+ * The SHA-256 of a key, the digest every request's key is looked up by. A key is 190 random bits
+ * (a fixture key is public anyway), so an unkeyed hash reveals nothing usable; the HMAC stays what
+ * the store file keeps. `crypto.hash` (Node 20.12 and later) is the one-shot form: creating an
+ * `Hmac` or `Hash` object per request cost several times more (bench/README.md).
+ */
+const secretDigest: (secret: string) => string =
+  typeof crypto.hash === 'function'
+    ? (secret) => crypto.hash('sha256', secret, 'base64')
+    : (secret) => crypto.createHash('sha256').update(secret, 'utf8').digest('base64');
 
 function metadataOf(entry: Entry): ApiKeyMetadata {
   const { record } = entry;

@@ -12,6 +12,7 @@ import { parseAuthorization } from './authorization-header.ts';
 import { errorBody, apiError, type ApiErrorCode, type ApiResponse } from './errors.ts';
 import { hostnameOf, resolveApiHost, type ApiHost, type Environment } from './hosts.ts';
 import { handleApiRequest } from './request-pipeline.ts';
+import { requestHostname } from './field-lines.ts';
 import { CORRECT_STEPS as CORRECT, type ServerSteps } from './steps.ts';
 
 export interface Fault {
@@ -89,7 +90,12 @@ const CATALOG = {
     steps: () => ({
       plainHttpAnswer: (req, context) =>
         // A plain connection has no SNI to compare with the host.
-        handleApiRequest(req, { ...context, steps: { ...context.steps, sniMatches: () => true } }, {}),
+        handleApiRequest(
+          req,
+          requestHostname(req),
+          { ...context, steps: { ...context.steps, sniMatches: () => true } },
+          {},
+        ),
     }),
   },
   'plain-http-answered-200': {

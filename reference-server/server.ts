@@ -17,6 +17,7 @@ import { SessionStore } from './panel/sessions.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
+import { requestHostname } from './field-lines.ts';
 import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
@@ -110,12 +111,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     log,
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const handle = (req: IncomingMessage, res: ServerResponse, hostname: string | undefined): void => {
     const started = performance.now();
     const facts: RequestFacts = {};
     let response: ApiResponse;
     try {
-      response = handleApiRequest(req, context, facts);
+      response = handleApiRequest(req, hostname, context, facts);
     } catch {
       // A defect of ours must still get a JSON answer, never a stack trace or a hung socket.
       response = apiError('internal_error');
@@ -125,9 +126,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const site = siteOf(req, options.domain);
+    const hostname = requestHostname(req);
+    const site = siteOf(hostname, options.domain);
     if (site) void serveSite(req, res, site, sites);
-    else handle(req, res);
+    else handle(req, res, hostname);
   };
   const https = createHttpsServer(
     {

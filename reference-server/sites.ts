@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { loggablePath, type AccessLogSink } from './access-log.ts';
 import { handleAdminRequest, type AdminContext } from './admin-api/admin-api.ts';
 import { apiError } from './errors.ts';
-import { adminHostname, hostnameOf, resolvePanelHost, type PanelHost } from './hosts.ts';
+import { adminHostname, resolvePanelHost, type PanelHost } from './hosts.ts';
 import { handlePanelRequest, type PanelContext } from './panel/panel.ts';
 import { writePanelResponse } from './panel/panel-response.ts';
 import { sniMatches, type RequestFacts } from './request-pipeline.ts';
@@ -13,11 +13,12 @@ import { writeApiResponse } from './response-writer.ts';
 
 export type Site = { kind: 'panel'; hostname: string; host: PanelHost } | { kind: 'admin'; hostname: string };
 
-/** The panel or admin site a request's one `Host` names, or undefined for everything else. */
-export function siteOf(req: IncomingMessage, domain: string): Site | undefined {
-  const hostValues = req.headersDistinct.host ?? [];
-  if (hostValues.length !== 1) return undefined;
-  const hostname = hostnameOf(hostValues[0] ?? '');
+/**
+ * The panel or admin site a request's host name (`requestHostname`) names, or undefined for
+ * everything else (a request without exactly one `Host` included).
+ */
+export function siteOf(hostname: string | undefined, domain: string): Site | undefined {
+  if (hostname === undefined) return undefined;
   if (hostname === adminHostname(domain)) return { kind: 'admin', hostname };
   const host = resolvePanelHost(hostname, domain);
   return host && { kind: 'panel', hostname, host };

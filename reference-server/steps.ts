@@ -8,6 +8,7 @@ import type { Customer, Permission } from '../schemas/generated/fixtures.ts';
 import type { StoredKey } from './api-keys.ts';
 import { parseAuthorization, type AuthorizationHeader } from './authorization-header.ts';
 import { apiError, type ApiResponse } from './errors.ts';
+import { fieldLines } from './field-lines.ts';
 import { resolveApiHost, type ApiHost } from './hosts.ts';
 import { findRoute, sniMatches, type PipelineContext, type Route } from './request-pipeline.ts';
 import { writeApiResponse, type Transport } from './response-writer.ts';
@@ -40,8 +41,8 @@ export interface ServerSteps {
 export const CORRECT_STEPS: ServerSteps = {
   tenantOf: (_req, hostname, context) => resolveApiHost(hostname, context.domain),
   sniMatches,
-  // `headersDistinct`: `headers` silently keeps only the first of two Authorization headers.
-  authorizationOf: (req) => parseAuthorization(req.headersDistinct.authorization),
+  // Every field line: `req.headers` silently keeps only the first of two Authorization headers.
+  authorizationOf: (req) => parseAuthorization(fieldLines(req, 'authorization')),
   findKey: (context, host, token) => context.data.keys.find(host.tenant, host.environment, token),
   findRoute,
   permits: (key, permission) => key.permissions.has(permission),

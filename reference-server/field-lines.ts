@@ -1,0 +1,29 @@
+// The field lines of one request header, read from the request as received.
+
+import type { IncomingMessage } from 'node:http';
+import { hostnameOf } from './hosts.ts';
+
+/**
+ * Every value of the header `name` (lower case), one per field line, in the order received: what
+ * Node's `req.headersDistinct[name]` holds (`req.headers` keeps only the first of a duplicated
+ * `Authorization`), without building the table of every other header first. The API reads two
+ * headers of each request, and building that table cost more than its own checks (bench/README.md).
+ */
+export function fieldLines(req: IncomingMessage, name: string): string[] {
+  const raw = req.rawHeaders;
+  const values: string[] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const field = raw[index] as string;
+    if (field.length === name.length && field.toLowerCase() === name) values.push(raw[index + 1] as string);
+  }
+  return values;
+}
+
+/**
+ * The host name a request is for: its one `Host` field, without the port, lower case; undefined
+ * when the request has no `Host` or more than one (both answered 400 by the API).
+ */
+export function requestHostname(req: IncomingMessage): string | undefined {
+  const hosts = fieldLines(req, 'host');
+  return hosts.length === 1 ? hostnameOf(hosts[0] as string) : undefined;
+}
