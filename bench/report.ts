@@ -97,21 +97,25 @@ function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
     '',
     'Each run: autocannon in its own process, keep-alive connections to 127.0.0.1, the server in another',
     'process. "bare" answers every request with the same status and the same body bytes as the reference,',
-    'with only Content-Type and Content-Length. Values are the mean of the rounds; CPU is the server',
-    "process's user + system time per request. Ratio req/s = reference ÷ bare (goal ≥ 0.9); ratio CPU =",
-    'bare CPU ÷ reference CPU per request (1 = the reference costs nothing more than node:https).',
+    'with only Content-Type and Content-Length. Each round runs the reference, then bare; values are the',
+    "mean of the rounds; CPU is the server process's user + system time per request. Ratio req/s =",
+    'reference ÷ bare (goal ≥ 0.9) and ratio CPU = bare CPU ÷ reference CPU per request (1 = the reference',
+    "costs nothing more than node:https), each the median of the rounds' ratios, with their lowest and",
+    "highest: two runs of one round share the machine's conditions, so their ratio is steadier than either.",
     '',
-    '| requests | answer | reference req/s | p50 ms | p99 ms | CPU µs/req | bare req/s | p50 ms | p99 ms | CPU µs/req | ratio req/s | ratio CPU | load |',
+    '| requests | answer | reference req/s | p50 ms | p99 ms | CPU µs/req | bare req/s | p50 ms | p99 ms | CPU µs/req | ratio req/s (range) | ratio CPU (range) | load |',
     '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const row of rows) {
     const reference = mean(row.reference);
     const bare = mean(row.bare);
-    const ratio = reference.rps / bare.rps;
+    const rpsRatios = pairedRatios(row, (run) => run.load.requestsPerSecond);
+    const cpuRatios = pairedRatios(row, (run) => 1 / run.cpuMicrosPerRequest);
+    const ratio = median(rpsRatios);
     lines.push(
       `| ${row.scenario} | ${row.answer} | ${whole(reference.rps)} | ${ms(reference.p50)} | ${ms(reference.p99)} | ${whole(reference.cpu)} | ` +
         `${whole(bare.rps)} | ${ms(bare.p50)} | ${ms(bare.p99)} | ${whole(bare.cpu)} | ` +
-        `${ratio.toFixed(2)}${ratio < RATIO_GOAL ? ' ⚠' : ''} | ${(bare.cpu / reference.cpu).toFixed(2)} | ${load(row.load)} |`,
+        `${ratio.toFixed(2)}${ratio < RATIO_GOAL ? ' ⚠' : ''} (${range(rpsRatios)}) | ${median(cpuRatios).toFixed(2)} (${range(cpuRatios)}) | ${load(row.load)} |`,
     );
   }
   lines.push('', ...validity(rows.flatMap((row) => [...row.reference, ...row.bare])), '');
@@ -251,6 +255,18 @@ function mean(runs: readonly Measured[]): { rps: number; p50: number; p99: numbe
     p99: average((entry) => entry.load.latencyP99Ms),
     cpu: average((entry) => entry.cpuMicrosPerRequest),
   };
+}
+
+/** Reference ÷ bare of `pick`, round by round. */
+function pairedRatios(row: KeepAliveRow, pick: (run: Measured) => number): number[] {
+  return row.reference.flatMap((run, round) => {
+    const bare = row.bare[round];
+    return bare ? [pick(run) / pick(bare)] : [];
+  });
+}
+
+function range(values: readonly number[]): string {
+  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 }
 
 function median(values: readonly number[]): number {

@@ -29,7 +29,10 @@ const SECONDS = positiveNumber('BENCH_SECONDS') ?? 5;
 const SETTINGS = {
   connections: 10,
   warmupSeconds: 1,
-  rounds: 2,
+  // Many short alternating rounds rather than a few long ones: the machine is shared, and the
+  // ratio of the two runs of one round is steadier than either number alone.
+  rounds: 5,
+  keepAliveSeconds: Math.max(1, Math.round(SECONDS * 0.6)),
   scalingSeconds: Math.max(1, Math.round(SECONDS * 0.6)),
   handshakeMs: SECONDS * 1000,
   handshakeConcurrency: 8,
@@ -103,7 +106,13 @@ async function main(): Promise<void> {
           ['reference', reference],
           ['bare', bare],
         ] as const) {
-          const loadRequest = keepAliveRequest(server.port, host, scenario, expected, SECONDS);
+          const loadRequest = keepAliveRequest(
+            server.port,
+            host,
+            scenario,
+            expected,
+            SETTINGS.keepAliveSeconds,
+          );
           row[target].push(await measureLoad(autocannon, server, loadRequest));
         }
       }
@@ -144,7 +153,7 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${process.platform}`,
       settings:
-        `${SETTINGS.connections} connections, ${SECONDS} s per keep-alive run after ${SETTINGS.warmupSeconds} s of warm-up, ` +
+        `${SETTINGS.connections} connections, ${SETTINGS.keepAliveSeconds} s per keep-alive run after ${SETTINGS.warmupSeconds} s of warm-up, ` +
         `${SETTINGS.rounds} rounds; scaling runs ${SETTINGS.scalingSeconds} s; TLS connection runs ${SETTINGS.handshakeMs / 1000} s with ` +
         `${SETTINGS.handshakeConcurrency} concurrent clients; ${SETTINGS.startupRuns} start-ups each; ` +
         `${SETTINGS.conformanceRuns} conformance runs each`,
