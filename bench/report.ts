@@ -109,8 +109,8 @@ function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
   for (const row of rows) {
     const reference = mean(row.reference);
     const bare = mean(row.bare);
-    const rpsRatios = pairedRatios(row, (run) => run.load.requestsPerSecond);
-    const cpuRatios = pairedRatios(row, (run) => 1 / run.cpuMicrosPerRequest);
+    const rpsRatios = pairedRatios(row.reference, row.bare, (run) => run.load.requestsPerSecond);
+    const cpuRatios = pairedRatios(row.reference, row.bare, (run) => 1 / run.cpuMicrosPerRequest);
     const ratio = median(rpsRatios);
     lines.push(
       `| ${row.scenario} | ${row.answer} | ${whole(reference.rps)} | ${ms(reference.p50)} | ${ms(reference.p99)} | ${whole(reference.cpu)} | ` +
@@ -238,7 +238,7 @@ function conformanceSection(rows: readonly ConformanceRow[]): string[] {
   return lines;
 }
 
-function validity(measured: readonly Measured[]): string[] {
+export function validity(measured: readonly Measured[]): string[] {
   const wrong = measured.reduce((sum, entry) => sum + entry.load.wrongAnswers, 0);
   const errors = measured.reduce((sum, entry) => sum + entry.load.errors, 0);
   return wrong === 0 && errors === 0
@@ -246,7 +246,7 @@ function validity(measured: readonly Measured[]): string[] {
     : [`**Invalid runs: ${wrong} answers with another status or body, ${errors} connection errors.**`];
 }
 
-function mean(runs: readonly Measured[]): { rps: number; p50: number; p99: number; cpu: number } {
+export function mean(runs: readonly Measured[]): { rps: number; p50: number; p99: number; cpu: number } {
   const average = (pick: (entry: Measured) => number): number =>
     runs.reduce((sum, entry) => sum + pick(entry), 0) / Math.max(1, runs.length);
   return {
@@ -257,24 +257,28 @@ function mean(runs: readonly Measured[]): { rps: number; p50: number; p99: numbe
   };
 }
 
-/** Reference ÷ bare of `pick`, round by round. */
-function pairedRatios(row: KeepAliveRow, pick: (run: Measured) => number): number[] {
-  return row.reference.flatMap((run, round) => {
-    const bare = row.bare[round];
-    return bare ? [pick(run) / pick(bare)] : [];
+/** `pick` of each round's run of `of` divided by that of the same round's run of `over`. */
+export function pairedRatios(
+  of: readonly Measured[],
+  over: readonly Measured[],
+  pick: (run: Measured) => number,
+): number[] {
+  return of.flatMap((run, round) => {
+    const other = over[round];
+    return other ? [pick(run) / pick(other)] : [];
   });
 }
 
-function range(values: readonly number[]): string {
+export function range(values: readonly number[]): string {
   return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 }
 
-function median(values: readonly number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? 0;
 }
 
-function whole(value: number): string {
+export function whole(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 

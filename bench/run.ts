@@ -6,13 +6,25 @@
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { request } from 'node:https';
 import { format, resolveConfig } from 'prettier';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
 import { apiHostname } from '../reference-server/hosts.ts';
 import { LoadChild, ServerChild, type Autocannon, type HandshakeLoop } from './children.ts';
 import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
-import type { HandshakeRequest, HandshakeResult, LoadRequest, LoadResult } from './protocol.ts';
+import type { HandshakeRequest, HandshakeResult } from './protocol.ts';
+import {
+  DOMAIN,
+  KEEP_ALIVE,
+  UNKNOWN_KEY,
+  answerName,
+  fixtureSecret,
+  keepAliveRequest,
+  keepAliveScenarios,
+  measureLoad,
+  verifiedAnswer,
+  type Answer,
+  type Scenario,
+} from './keep-alive.ts';
 import {
   renderResults,
   type HandshakeRow,
@@ -22,13 +34,13 @@ import {
   type ConformanceRow,
   type StartupRow,
 } from './report.ts';
+import { positiveNumber } from './env-settings.ts';
 import { timeToFirstAnswer } from './startup.ts';
 import { defaultWorkers, timeConformanceRun } from './conformance-timing.ts';
 
 const SECONDS = positiveNumber('BENCH_SECONDS') ?? 5;
 const SETTINGS = {
-  connections: 10,
-  warmupSeconds: 1,
+  ...KEEP_ALIVE,
   // Many short alternating rounds rather than a few long ones: the machine is shared, and the
   // ratio of the two runs of one round is steadier than either number alone.
   rounds: 5,
@@ -40,9 +52,6 @@ const SETTINGS = {
   conformanceRuns: 3,
 };
 const RESULTS_FILE = join(import.meta.dirname, 'results.md');
-const DOMAIN = 'localhost';
-/** Well-formed, and no key of any data set: the unknown-key case. */
-const UNKNOWN_KEY = `mbk_prod_${'x'.repeat(32)}`;
 
 const SCALES: readonly ScaleSpec[] = [
   { name: '1 key', tenants: 1, keysPerTenant: 1 },
@@ -51,12 +60,6 @@ const SCALES: readonly ScaleSpec[] = [
   { name: '1 000 tenants', tenants: 1_000, keysPerTenant: 2 },
   { name: '10 000 tenants', tenants: 10_000, keysPerTenant: 2 },
 ];
-
-interface Scenario {
-  name: string;
-  /** The Authorization header, or none. Never printed: only the scenario's name is. */
-  authorization?: string;
-}
 
 async function main(): Promise<void> {
   const began = performance.now();
@@ -68,17 +71,7 @@ async function main(): Promise<void> {
   const handshakes: HandshakeLoop = new LoadChild('handshake-process.ts', 'TLS connection loop');
   try {
     const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
-    const secret = (id: string): string =>
-      fixtures.tenants.flatMap((tenant) => tenant.keys).find((key) => key.id === id)?.secret ?? '';
-    const scenarios: Scenario[] = [
-      { name: 'valid key, GET /v1/customers', authorization: `Bearer ${secret('key_acme_prod_full')}` },
-      { name: 'no Authorization header' },
-      { name: 'unknown key', authorization: `Bearer ${UNKNOWN_KEY}` },
-      {
-        name: 'key without the customers permission',
-        authorization: `Bearer ${secret('key_acme_prod_no_customers')}`,
-      },
-    ];
+    const scenarios = keepAliveScenarios(fixtures);
     const reference = await ServerChild.start({ kind: 'reference', certDir }, 'reference server');
     const bare = await ServerChild.start(
       { kind: 'bare', certDir, tenantIds: fixtures.tenants.map((tenant) => tenant.id) },
@@ -144,7 +137,7 @@ async function main(): Promise<void> {
     for (const spec of SCALES) scaling.push(await measureScale(spec, autocannon, handshakes));
 
     progress('start-up');
-    const startup = await measureStartup(secret('key_acme_prod_full'), host);
+    const startup = await measureStartup(fixtureSecret(fixtures, 'key_acme_prod_full'), host);
 
     progress('conformance runs');
     const conformance = await measureConformance();
@@ -178,19 +171,6 @@ async function main(): Promise<void> {
     handshakes.stop();
     rmSync(certDir, { recursive: true, force: true });
   }
-}
-
-async function measureLoad(
-  autocannon: Autocannon,
-  server: ServerChild,
-  loadRequest: LoadRequest,
-): Promise<Measured> {
-  // Warm-up as a run of its own, so that the CPU time measured is that of the measured requests.
-  await autocannon.run({ ...loadRequest, durationSeconds: loadRequest.warmupSeconds, warmupSeconds: 0 });
-  const before = await server.usage();
-  const load: LoadResult = await autocannon.run({ ...loadRequest, warmupSeconds: 0 });
-  const after = await server.usage();
-  return { load, cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / Math.max(1, load.requests) };
 }
 
 async function measureScale(
@@ -308,30 +288,6 @@ async function measureConformance(): Promise<ConformanceRow[]> {
   return rows;
 }
 
-function keepAliveRequest(
-  port: number,
-  host: string,
-  scenario: Scenario,
-  expected: Answer,
-  seconds: number,
-): LoadRequest {
-  return {
-    port,
-    servername: host,
-    path: '/v1/customers',
-    headers: {
-      host: `${host}:${port}`,
-      accept: 'application/json',
-      ...(scenario.authorization ? { authorization: scenario.authorization } : {}),
-    },
-    connections: SETTINGS.connections,
-    durationSeconds: seconds,
-    warmupSeconds: SETTINGS.warmupSeconds,
-    expectedStatus: expected.status,
-    expectedBody: expected.body,
-  };
-}
-
 function handshakeRequest(
   port: number,
   host: string,
@@ -353,53 +309,6 @@ function handshakeRequest(
   };
 }
 
-interface Answer {
-  status: number;
-  body: string;
-}
-
-/** One request with certificate verification on: the exact answer the load must get. */
-function verifiedAnswer(
-  port: number,
-  host: string,
-  ca: string,
-  authorization: string | undefined,
-): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port,
-        path: '/v1/customers',
-        servername: host,
-        headers: {
-          Host: `${host}:${port}`,
-          Accept: 'application/json',
-          ...(authorization ? { Authorization: authorization } : {}),
-        },
-        ca,
-        agent: false,
-        timeout: 10_000,
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-      },
-    );
-    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-function answerName(answer: Answer): string {
-  const code = /"code":"([a-z_]+)"/.exec(answer.body)?.[1];
-  return code ? `${answer.status} ${code}` : `${answer.status}, ${Buffer.byteLength(answer.body)} B body`;
-}
-
 function firstLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n')[0] ?? '';
 }
@@ -411,15 +320,6 @@ function loadNow(): number {
 
 function progress(text: string): void {
   console.error(`[bench] ${text}`);
-}
-
-function positiveNumber(name: string): number | undefined {
-  const text = process.env[name];
-  if (text === undefined || text === '') return undefined;
-  const value = Number(text);
-  if (!(value > 0))
-    throw new Error(`${name} must be a positive number of seconds, got ${JSON.stringify(text)}.`);
-  return value;
 }
 
 main().catch((error: unknown) => {

@@ -1,0 +1,10 @@
+// Bench settings read from the environment (BENCH_SECONDS, BENCH_ROUNDS).
+
+/** The positive number in environment variable `name`, or undefined when it is unset or empty. */
+export function positiveNumber(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === '') return undefined;
+  const value = Number(text);
+  if (!(value > 0)) throw new Error(`${name} must be a positive number, got ${JSON.stringify(text)}.`);
+  return value;
+}

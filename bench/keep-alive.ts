@@ -1,0 +1,123 @@
+// The keep-alive measurement shared by `npm run bench` (run.ts) and `npm run bench:versions`
+// (compare-versions.ts): the scenarios, the one verified request that fixes each scenario's
+// expected answer, and a measured autocannon run with the server's CPU time around it.
+import { request } from 'node:https';
+import type { Fixtures } from '../schemas/generated/fixtures.ts';
+import type { Autocannon, ServerChild } from './children.ts';
+import type { LoadRequest, LoadResult } from './protocol.ts';
+import type { Measured } from './report.ts';
+
+export const DOMAIN = 'localhost';
+/** Well-formed, and no key of any data set: the unknown-key case. */
+export const UNKNOWN_KEY = `mbk_prod_${'x'.repeat(32)}`;
+
+export const KEEP_ALIVE = { connections: 10, warmupSeconds: 1 };
+
+export interface Scenario {
+  name: string;
+  /** The Authorization header, or none. Never printed: only the scenario's name is. */
+  authorization?: string;
+}
+
+/** The secret of the fixture key `id` (a public test value), or '' when there is none. */
+export function fixtureSecret(fixtures: Fixtures, id: string): string {
+  return fixtures.tenants.flatMap((tenant) => tenant.keys).find((key) => key.id === id)?.secret ?? '';
+}
+
+/** The keep-alive scenarios, with the shipped fixtures' keys: one per answer the API gives a key. */
+export function keepAliveScenarios(fixtures: Fixtures): Scenario[] {
+  const secret = (id: string): string => fixtureSecret(fixtures, id);
+  return [
+    { name: 'valid key, GET /v1/customers', authorization: `Bearer ${secret('key_acme_prod_full')}` },
+    { name: 'no Authorization header' },
+    { name: 'unknown key', authorization: `Bearer ${UNKNOWN_KEY}` },
+    {
+      name: 'key without the customers permission',
+      authorization: `Bearer ${secret('key_acme_prod_no_customers')}`,
+    },
+  ];
+}
+
+export interface Answer {
+  status: number;
+  body: string;
+}
+
+/** One request with certificate verification on: the exact answer the load must get. */
+export function verifiedAnswer(
+  port: number,
+  host: string,
+  ca: string,
+  authorization: string | undefined,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        path: '/v1/customers',
+        servername: host,
+        headers: {
+          Host: `${host}:${port}`,
+          Accept: 'application/json',
+          ...(authorization ? { Authorization: authorization } : {}),
+        },
+        ca,
+        agent: false,
+        timeout: 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error('no answer within 10 s')));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+export function answerName(answer: Answer): string {
+  const code = /"code":"([a-z_]+)"/.exec(answer.body)?.[1];
+  return code ? `${answer.status} ${code}` : `${answer.status}, ${Buffer.byteLength(answer.body)} B body`;
+}
+
+export function keepAliveRequest(
+  port: number,
+  host: string,
+  scenario: Scenario,
+  expected: Answer,
+  seconds: number,
+): LoadRequest {
+  return {
+    port,
+    servername: host,
+    path: '/v1/customers',
+    headers: {
+      host: `${host}:${port}`,
+      accept: 'application/json',
+      ...(scenario.authorization ? { authorization: scenario.authorization } : {}),
+    },
+    connections: KEEP_ALIVE.connections,
+    durationSeconds: seconds,
+    warmupSeconds: KEEP_ALIVE.warmupSeconds,
+    expectedStatus: expected.status,
+    expectedBody: expected.body,
+  };
+}
+
+export async function measureLoad(
+  autocannon: Autocannon,
+  server: Pick<ServerChild, 'usage'>,
+  loadRequest: LoadRequest,
+): Promise<Measured> {
+  // Warm-up as a run of its own, so that the CPU time measured is that of the measured requests.
+  await autocannon.run({ ...loadRequest, durationSeconds: loadRequest.warmupSeconds, warmupSeconds: 0 });
+  const before = await server.usage();
+  const load: LoadResult = await autocannon.run({ ...loadRequest, warmupSeconds: 0 });
+  const after = await server.usage();
+  return { load, cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / Math.max(1, load.requests) };
+}
