@@ -294,7 +294,9 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         'missing_authorization_header',
       );
 
-      // Both requests reached the access log on stdout, and no key did.
+      // Both requests reached the access log on stdout, and no key did. A line is written after
+      // its answer is sent, so the second may still be on its way when curl has exited.
+      await cli.waitForStdout(/"status":401/);
       const log = cli.stdout().slice(banner.length);
       assert.match(log, /"status":200/);
       assert.match(log, /"status":401/);
