@@ -39,7 +39,13 @@ interface ServerStarter {
   start(config: ServerConfig, what: string): Promise<Pick<ServerChild, 'port' | 'usage' | 'stop'>>;
 }
 
-type Version = 'bare' | 'ref' | 'working';
+const VERSIONS = ['bare', 'ref', 'working'] as const;
+type Version = (typeof VERSIONS)[number];
+
+function rotated<T>(items: readonly T[], by: number): T[] {
+  const start = by % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+}
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
@@ -62,17 +68,39 @@ async function main(): Promise<number> {
     console.error(`bench:versions: ${error instanceof Error ? error.message : String(error)}`);
     return 2;
   }
+  if (ref.startsWith('-')) {
+    console.error(`bench:versions: "${ref}" is an option, not a commit.\n\n${USAGE}`);
+    return 2;
+  }
   const commit = commitOf(ref);
   if (!commit) {
     console.error(`bench:versions: "${ref}" is not a commit of this repository (git rev-parse failed).`);
     return 2;
   }
 
+  // Registrations of worktrees whose directories are gone (a run killed with SIGKILL) go first.
+  git('worktree', 'prune');
   const checkout = mkdtempSync(join(tmpdir(), 'bench-versions-'));
   const certDirs = {
     ref: mkdtempSync(join(tmpdir(), 'bench-certs-')),
     working: mkdtempSync(join(tmpdir(), 'bench-certs-')),
   };
+  const removeCheckout = (): void => {
+    try {
+      if (existsSync(join(checkout, '.git'))) git('worktree', 'remove', '--force', checkout);
+    } catch (error) {
+      console.error(`bench:versions: could not remove the worktree ${checkout}: ${String(error)}`);
+    }
+    for (const dir of [checkout, certDirs.ref, certDirs.working])
+      rmSync(dir, { recursive: true, force: true });
+  };
+  // Ctrl-C: the child processes get the signal too; the worktree is removed before exiting.
+  const interrupted = (): void => {
+    removeCheckout();
+    process.exit(130);
+  };
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
   const autocannon: Autocannon = new LoadChild('load-process.ts', 'autocannon');
   const servers: Partial<Record<Version, Pick<ServerChild, 'port' | 'usage' | 'stop'>>> = {};
   try {
@@ -114,7 +142,8 @@ async function main(): Promise<number> {
       await bare.respond(expected.working.status, expected.working.body);
       const runs: Record<Version, Measured[]> = { bare: [], ref: [], working: [] };
       for (let round = 0; round < settings.rounds; round += 1) {
-        for (const version of ['bare', 'ref', 'working'] as const) {
+        // A different one goes first in each round, so that none always follows another.
+        for (const version of rotated(VERSIONS, round)) {
           const server = servers[version];
           if (!server) throw new Error(`The ${version} server is not running.`);
           const request = keepAliveRequest(server.port, host, scenario, expected[version], settings.seconds);
@@ -139,11 +168,13 @@ async function main(): Promise<number> {
     console.log(`Written to ${RESULTS_FILE}`);
     return 0;
   } finally {
-    await Promise.all(Object.values(servers).map((server) => server.stop()));
+    // Every step is attempted whatever the others do: a server that died cannot be stopped, and
+    // the worktree must still go.
+    await Promise.allSettled(Object.values(servers).map((server) => server.stop()));
     autocannon.stop();
-    if (existsSync(join(checkout, '.git'))) git('worktree', 'remove', '--force', checkout);
-    for (const dir of [checkout, certDirs.ref, certDirs.working])
-      rmSync(dir, { recursive: true, force: true });
+    removeCheckout();
+    process.off('SIGINT', interrupted);
+    process.off('SIGTERM', interrupted);
   }
 }
 

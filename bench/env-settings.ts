@@ -5,6 +5,7 @@ export function positiveNumber(name: string): number | undefined {
   const text = process.env[name];
   if (text === undefined || text === '') return undefined;
   const value = Number(text);
-  if (!(value > 0)) throw new Error(`${name} must be a positive number, got ${JSON.stringify(text)}.`);
+  if (!Number.isFinite(value) || value <= 0)
+    throw new Error(`${name} must be a positive number, got ${JSON.stringify(text)}.`);
   return value;
 }

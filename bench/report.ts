@@ -97,7 +97,7 @@ function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
     '',
     'Each run: autocannon in its own process, keep-alive connections to 127.0.0.1, the server in another',
     'process. "bare" answers every request with the same status and the same body bytes as the reference,',
-    'with only Content-Type and Content-Length. Each round runs the reference, then bare; values are the',
+    'with only Content-Type and Content-Length. Each round runs both, in alternating order; values are the',
     "mean of the rounds; CPU is the server process's user + system time per request. Ratio req/s =",
     'reference ÷ bare (goal ≥ 0.9) and ratio CPU = bare CPU ÷ reference CPU per request (1 = the reference',
     "costs nothing more than node:https), each the median of the rounds' ratios, with their lowest and",
@@ -270,12 +270,16 @@ export function pairedRatios(
 }
 
 export function range(values: readonly number[]): string {
+  if (values.length === 0) return 'no rounds';
   return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
 }
 
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+  const middle = Math.floor(sorted.length / 2);
+  const upper = sorted[middle] ?? 0;
+  // An even count has two middle values: their mean, not the higher of them.
+  return sorted.length % 2 === 0 ? ((sorted[middle - 1] ?? upper) + upper) / 2 : upper;
 }
 
 export function whole(value: number): string {

@@ -56,7 +56,11 @@ interface Entry extends StoredKey {
 interface ScopeKeys {
   byHmac: Map<string, Entry>;
   byDigest: Map<string, Entry>;
-  /** How many keys of the scope have no digest yet: only then does a miss cost an HMAC too. */
+  /**
+   * How many active keys of the scope have no digest yet (keys read from the store file and not
+   * presented since): only while there are any does a miss cost an HMAC too. Revoked keys do not
+   * count: they can never authenticate, so a miss need not look for them.
+   */
   undigested: number;
 }
 
@@ -182,6 +186,14 @@ export class KeyStore {
     return key && !key.revoked ? key : undefined;
   }
 
+  /**
+   * How many active keys of this tenant and environment are known by their HMAC alone (read from
+   * the store file, not presented since): while there are any, an unknown key costs an HMAC too.
+   */
+  keysAwaitingDigest(tenant: string, environment: Environment): number {
+    return this.#byScope.get(scopeOf(tenant, environment))?.undigested ?? 0;
+  }
+
   /** Records that `key` (as returned by `find`) authenticated a request just now. O(1), no I/O. */
   markUsed(key: StoredKey): void {
     const entry = this.#byId.get(key.id);
@@ -292,24 +304,30 @@ export class KeyStore {
     let scope = this.#byScope.get(key);
     if (!scope) this.#byScope.set(key, (scope = { byHmac: new Map(), byDigest: new Map(), undigested: 0 }));
     scope.byHmac.set(record.hmac, entry);
-    scope.undigested += 1;
+    if (!entry.revoked) scope.undigested += 1;
     this.#byId.set(record.id, entry);
     if (secret !== undefined) this.#learnDigest(entry, secretDigest(secret));
     return entry;
   }
 
   #learnDigest(entry: Entry, digest: string): void {
+    if (entry.digest !== undefined) return;
     const scope = this.#scopeOf(entry);
+    if (!entry.revoked) scope.undigested -= 1;
     entry.digest = digest;
     scope.byDigest.set(digest, entry);
-    scope.undigested -= 1;
   }
 
   #remove(entry: Entry): void {
     const scope = this.#scopeOf(entry);
-    scope.byHmac.delete(entry.record.hmac);
-    if (entry.digest === undefined) scope.undigested -= 1;
-    else scope.byDigest.delete(entry.digest);
+    // Only this key's own slots: another key of the scope may hold the same secret (a fixture
+    // secret moved to another id between two runs), and its slots stay.
+    if (scope.byHmac.get(entry.record.hmac) === entry) scope.byHmac.delete(entry.record.hmac);
+    if (entry.digest === undefined) {
+      if (!entry.revoked) scope.undigested -= 1;
+    } else if (scope.byDigest.get(entry.digest) === entry) {
+      scope.byDigest.delete(entry.digest);
+    }
     this.#byId.delete(entry.id);
   }
 
@@ -321,6 +339,8 @@ export class KeyStore {
   }
 
   #revokeEntry(entry: Entry): void {
+    if (entry.revoked) return;
+    if (entry.digest === undefined) this.#scopeOf(entry).undigested -= 1;
     entry.revoked = true;
     entry.record.revoked_at = new Date().toISOString();
   }

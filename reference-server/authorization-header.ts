@@ -20,8 +20,8 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 const BEARER = 'bearer';
 
 /**
- * @param values every `Authorization` field line of the request (Node's `headersDistinct`, since
- *   `headers` silently keeps only the first of a duplicated header).
+ * @param values every `Authorization` field line of the request (`fieldLines`, since `headers`
+ *   silently keeps only the first of a duplicated header).
  */
 export function parseAuthorization(values: readonly string[] | undefined): AuthorizationHeader {
   if (values === undefined || values.length === 0) return { kind: 'missing' };

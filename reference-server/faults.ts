@@ -12,7 +12,7 @@ import { parseAuthorization } from './authorization-header.ts';
 import { errorBody, apiError, type ApiErrorCode, type ApiResponse } from './errors.ts';
 import { hostnameOf, resolveApiHost, type ApiHost, type Environment } from './hosts.ts';
 import { handleApiRequest } from './request-pipeline.ts';
-import { requestHostname } from './field-lines.ts';
+import { fieldLines, requestHostname } from './field-lines.ts';
 import { CORRECT_STEPS as CORRECT, type ServerSteps } from './steps.ts';
 
 export interface Fault {
@@ -168,7 +168,7 @@ const CATALOG = {
       authorizationOf: (req) => {
         const parsed = CORRECT.authorizationOf(req);
         if (parsed.kind !== 'not-bearer') return parsed;
-        const value = req.headersDistinct.authorization?.[0] ?? '';
+        const value = fieldLines(req, 'authorization')[0] ?? '';
         return parseAuthorization([`Bearer ${value.replace(/^\S+ +/, '')}`]);
       },
     }),
@@ -179,7 +179,7 @@ const CATALOG = {
     steps: () => ({
       authorizationOf: (req) => {
         const parsed = CORRECT.authorizationOf(req);
-        const value = req.headersDistinct.authorization?.[0] ?? '';
+        const value = fieldLines(req, 'authorization')[0] ?? '';
         return parsed.kind === 'bearer' && !value.startsWith('Bearer ') ? { kind: 'not-bearer' } : parsed;
       },
     }),
@@ -190,7 +190,7 @@ const CATALOG = {
     steps: () => ({
       authorizationOf: (req) =>
         parseAuthorization(
-          req.headersDistinct.authorization?.map((value) => value.replace(/^(\S+ +)(["'])(.*)\2$/, '$1$3')),
+          fieldLines(req, 'authorization').map((value) => value.replace(/^(\S+ +)(["'])(.*)\2$/, '$1$3')),
         ),
     }),
   },
@@ -202,9 +202,7 @@ const CATALOG = {
       authorizationOf: (req) => {
         const parsed = CORRECT.authorizationOf(req);
         if (parsed.kind !== 'malformed') return parsed;
-        const token = /^\S+\s+([A-Za-z0-9\-._~+/]+=*)/.exec(
-          req.headersDistinct.authorization?.[0] ?? '',
-        )?.[1];
+        const token = /^\S+\s+([A-Za-z0-9\-._~+/]+=*)/.exec(fieldLines(req, 'authorization')[0] ?? '')?.[1];
         return token ? { kind: 'bearer', token } : parsed;
       },
     }),
@@ -213,7 +211,7 @@ const CATALOG = {
     description: 'Of two Authorization headers the last one counts, instead of the request being rejected.',
     catches: ['AUTH-DUPLICATE-HEADER-REJECTED'],
     steps: () => ({
-      authorizationOf: (req) => parseAuthorization(req.headersDistinct.authorization?.slice(-1)),
+      authorizationOf: (req) => parseAuthorization(fieldLines(req, 'authorization').slice(-1)),
     }),
   },
   'key-accepted-from-url': {

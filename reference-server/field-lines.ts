@@ -8,6 +8,7 @@ import { hostnameOf } from './hosts.ts';
  * Node's `req.headersDistinct[name]` holds (`req.headers` keeps only the first of a duplicated
  * `Authorization`), without building the table of every other header first. The API reads two
  * headers of each request, and building that table cost more than its own checks (bench/README.md).
+ * Both listeners set `maxHeadersCount = 0`, so `rawHeaders` holds every line the size limit allows.
  */
 export function fieldLines(req: IncomingMessage, name: string): string[] {
   const raw = req.rawHeaders;

@@ -35,6 +35,8 @@ export function createPlainHttpServer(
     },
     handle,
   );
+  // Every header line counts, within the size limit (see server.ts).
+  server.maxHeadersCount = 0;
   // Without listeners Node answers these with an empty 417 or no answer at all; here they get
   // the same JSON rejection as every other plain-HTTP request.
   server.on('checkExpectation', handle);

@@ -157,6 +157,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     },
     dispatch,
   );
+  // Node keeps only the first 1 000 header lines by default and drops the rest unseen: a second
+  // `Authorization` or `Host` behind 1 000 short lines, well within the size limit, escaped the
+  // duplicate checks. With no count limit every line counts; maxHeaderBytes bounds them.
+  https.maxHeadersCount = 0;
   // Without a listener Node answers `Expect: <anything but 100-continue>` with an empty 417.
   // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
   // pipeline like any other and gets its usual JSON answer.

@@ -18,6 +18,7 @@ import type {
 import type { ErrorObject } from 'ajv';
 import { describeSchemaErrors, jsonPath, validatorFor } from '../../schemas/validators.ts';
 import { parseAuthorization } from '../authorization-header.ts';
+import { fieldLines } from '../field-lines.ts';
 import { mediaTypeOf, readBody } from '../read-body.ts';
 import type { RequestFacts } from '../request-pipeline.ts';
 import type { TenantAccount, TenantData } from '../tenant-data.ts';
@@ -46,7 +47,7 @@ export async function handleAdminRequest(
   facts: RequestFacts,
 ): Promise<AdminResponse> {
   if (!context.token) return adminError('admin_api_disabled');
-  const authorization = parseAuthorization(req.headersDistinct.authorization);
+  const authorization = parseAuthorization(fieldLines(req, 'authorization'));
   if (authorization.kind !== 'bearer' || !context.token.matches(authorization.token)) {
     return adminError('admin_unauthorized');
   }

@@ -35,3 +35,9 @@ test('a setting that is not a positive number is refused, exit 2', () => {
   assert.equal(status, 2);
   assert.match(stderr, /BENCH_ROUNDS must be a positive number, got "many"/);
 });
+
+test('an option where the commit goes is refused rather than passed on to git, exit 2', () => {
+  const { status, stderr } = run(['--output=/tmp/x']);
+  assert.equal(status, 2);
+  assert.match(stderr, /"--output=\/tmp\/x" is an option, not a commit/);
+});

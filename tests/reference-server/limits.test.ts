@@ -46,6 +46,26 @@ describe('reference server: limits and requests Node would answer itself', () =>
     await stillServes();
   });
 
+  test('many header lines within the size limit: every line counts, so a late second Authorization is still a duplicate', async () => {
+    // 1 500 short lines fit in the header size limit; Node's own default keeps only the first
+    // 2 000 raw entries (1 000 lines) and would drop the rest unseen.
+    const filler = Array.from({ length: 1_500 }, (_, i) => ['X-F', String(i % 10)] as [string, string]);
+    const duplicate = await send(target, {
+      headers: [['Authorization', bearer], ...filler, ['Authorization', bearer]],
+    });
+    assertErrorReply(
+      duplicate,
+      { status: 401, code: 'invalid_api_key', challenge: 'invalid_token' },
+      target.fixtures,
+    );
+    const lateHost = await send(target, {
+      headers: [['Authorization', bearer], ...filler, ['Host', hostOf('globex')]],
+    });
+    assertErrorReply(lateHost, { status: 400, code: 'bad_request' }, target.fixtures);
+    // Control: the same lines with one Authorization are served.
+    assertCustomersReply(await send(target, { headers: [...filler, ['Authorization', bearer]] }));
+  });
+
   test(`a request target over ${MAX_URL_LENGTH} characters: 414 uri_too_long`, async () => {
     for (const path of [
       `/v1/customers?q=${'a'.repeat(MAX_URL_LENGTH)}`,
