@@ -174,9 +174,11 @@ export class KeyStore {
 
   /** The active key of this tenant and environment that `presented` is, or undefined. */
   find(tenant: string, environment: Environment, presented: string): StoredKey | undefined {
+    // Digested first, whatever the scope: a tenant without keys (or no such tenant) must not
+    // answer measurably sooner than one with keys.
+    const digest = secretDigest(presented);
     const scope = this.#byScope.get(scopeOf(tenant, environment));
     if (!scope) return undefined;
-    const digest = secretDigest(presented);
     let key = scope.byDigest.get(digest);
     if (!key && scope.undigested > 0) {
       // A key read from the store file is known by its HMAC alone until it is first presented.
