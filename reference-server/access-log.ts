@@ -45,7 +45,8 @@ export function loggablePath(target: string | undefined): string {
 /** What one answered request contributes to the log. */
 export interface AnsweredRequest {
   req: IncomingMessage;
-  response: ApiResponse;
+  /** The answer's status and error code (an API, panel or admin answer alike). */
+  response: Pick<ApiResponse, 'status'> & { errorCode?: string };
   /** `performance.now()` when the request arrived. */
   started: number;
   transport: AccessLogEntry['transport'];

@@ -68,19 +68,11 @@ function prepare(response: ApiResponse, transport: Transport): PreparedAnswer {
 export function writeRawError(socket: Duplex, code: ApiErrorCode, transport: Transport): void {
   if (!socket.writable) return;
   const response = apiError(code);
-  const body = JSON.stringify(response.body);
-  const headers = {
-    ...COMMON_HEADERS,
-    ...(transport === 'https' ? HTTPS_ONLY_HEADERS : {}),
-    // The error's own headers, e.g. `Allow` of a 405.
-    ...response.headers,
-    'Content-Type': JSON_CONTENT_TYPE,
-    'Content-Length': String(Buffer.byteLength(body)),
-    Connection: 'close',
-  };
+  // The same header fields and body as `writeApiResponse` writes, and the socket is closed after.
+  const { headers, body } = prepare(response, transport);
   const head = [
     `HTTP/1.1 ${response.status} ${STATUS_CODES[response.status] ?? ''}`,
-    ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+    ...Object.entries({ ...headers, Connection: 'close' }).map(([name, value]) => `${name}: ${value}`),
   ].join('\r\n');
   socket.end(`${head}\r\n\r\n${body}`);
 }

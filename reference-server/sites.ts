@@ -2,7 +2,7 @@
 // (`{tenant}.{domain}`, `sandbox-{tenant}.{domain}`) and the admin API (`admin.{domain}`). A host
 // that is neither goes to the API pipeline, which answers it as before (an API host, or 421).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { loggablePath, type AccessLogSink } from './access-log.ts';
+import { logAnswered, type AccessLogSink } from './access-log.ts';
 import { handleAdminRequest, type AdminContext } from './admin-api/admin-api.ts';
 import { apiError } from './errors.ts';
 import { adminHostname, resolvePanelHost, type PanelHost } from './hosts.ts';
@@ -66,14 +66,5 @@ export async function serveSite(
     else res.destroy();
     ({ status, errorCode } = response);
   }
-  contexts.log({
-    time: new Date().toISOString(),
-    ...facts,
-    method: req.method ?? '',
-    path: loggablePath(req.url),
-    status,
-    ...(errorCode === undefined ? {} : { errorCode }),
-    durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-    transport: 'https',
-  });
+  logAnswered(contexts.log, { req, response: { status, errorCode }, started, transport: 'https', facts });
 }
