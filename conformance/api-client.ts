@@ -4,13 +4,13 @@
 import type { APIRequestContext } from '@playwright/test';
 import type { Exchange, RequestSummary } from './exchange.ts';
 import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
+import { notSent, recordAnswer, requestTimeoutMs, stoppedReason } from './answer-watch.ts';
 
 export interface GetOptions {
   headers?: Record<string, string>;
   note?: string;
+  refusalExpected?: boolean;
 }
-
-const REQUEST_TIMEOUT_MS = 15_000;
 
 export class ApiClient {
   readonly #context: APIRequestContext;
@@ -26,13 +26,22 @@ export class ApiClient {
       url,
       headerNames: Object.keys(headers),
       note: options.note,
+      ...(options.refusalExpected ? { refusalExpected: true } : {}),
     };
+    const stopped = stoppedReason();
+    if (stopped) return notSent(request, stopped);
+    const exchange = await this.#send(url, headers, request);
+    recordAnswer(exchange.kind === 'response', options.refusalExpected === true);
+    return exchange;
+  }
+
+  async #send(url: string, headers: Record<string, string>, request: RequestSummary): Promise<Exchange> {
     try {
       const response = await this.#context.get(url, {
         headers,
         maxRedirects: 0,
         failOnStatusCode: false,
-        timeout: REQUEST_TIMEOUT_MS,
+        timeout: requestTimeoutMs(),
       });
       const proxyError = response.headers()[PROXY_ERROR_HEADER.toLowerCase()];
       if (proxyError !== undefined) {

@@ -19,6 +19,17 @@ export class ConformanceFailure extends Error {
   }
 }
 
+/**
+ * The check could not decide — above all, the target gave no HTTP answer (refused, reset, timed
+ * out, not sent): nothing is known of the rule, so it ends as an ERROR, never as a failure.
+ */
+export class Inconclusive extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'Inconclusive';
+  }
+}
+
 const RELEVANT_HEADERS = [
   'content-type',
   'www-authenticate',
@@ -76,9 +87,17 @@ export class Checks {
   }
 
   response(exchange: Exchange, what: string): ResponseExchange {
-    if (exchange.kind === 'failure')
-      this.fail(`${what}: expected an HTTP response, got none. ${this.describe(exchange)}`, exchange);
+    if (exchange.kind === 'failure') this.noAnswer(exchange, what);
     return exchange;
+  }
+
+  /** Ends the rule as an ERROR: without an answer there is no evidence either way. */
+  noAnswer(exchange: Exchange, what: string): never {
+    throw new Inconclusive(
+      this.#redactor.redact(
+        `${what}: no HTTP answer, so the rule could not be checked. ${this.describe(exchange)}`,
+      ),
+    );
   }
 
   /** A 200 answer with a JSON body: the request was served. */
@@ -100,13 +119,27 @@ export class Checks {
     return response;
   }
 
-  /** No value of these tenants' data appears in the answer's body or headers. */
-  noDataOf(exchange: Exchange, tenants: readonly (TenantValues | undefined)[], what: string): void {
-    if (exchange.kind === 'failure') return;
-    const text = `${JSON.stringify(exchange.headers)}\n${exchange.bodyText}`;
+  /**
+   * No value of these tenants' data appears in the answer's body or headers — beyond those the
+   * `baseline` answer already holds, when one is given: then only a change of what is served fails.
+   */
+  noDataOf(
+    exchange: Exchange,
+    tenants: readonly (TenantValues | undefined)[],
+    what: string,
+    baseline?: Exchange,
+  ): void {
+    if (exchange.kind === 'failure') this.noAnswer(exchange, what);
+    const base = baseline && this.response(baseline, `${what} (the same request without them)`);
+    const textOf = (answer: ResponseExchange): string =>
+      `${JSON.stringify(answer.headers)}\n${answer.bodyText}`;
+    const text = textOf(exchange);
     for (const tenant of tenants) {
       if (!tenant) continue;
-      const leaked = leakedValues(text, tenant);
+      const alreadyServed = new Set(base ? leakedValues(textOf(base), tenant, Infinity) : []);
+      const leaked = leakedValues(text, tenant, Infinity)
+        .filter((value) => !alreadyServed.has(value))
+        .slice(0, 3);
       if (leaked.length > 0) {
         this.fail(
           `${what}: the answer holds data of ${tenant.label}: ${leaked.map((value) => JSON.stringify(value)).join(', ')}. ${this.describe(exchange)}`,
@@ -118,7 +151,8 @@ export class Checks {
 
   /**
    * Rejected: an HTTP error status (4xx/5xx, no redirect), with no data of `tenants`; with
-   * `codes`, the body's `error.code` must be one of them.
+   * `codes`, the body's `error.code` must be one of them. `allowNoResponse`: a refusal (no
+   * answer at all) is a rejection too — only for the rules whose statement says so.
    */
   rejected(
     exchange: Exchange,
@@ -130,11 +164,8 @@ export class Checks {
     },
   ): void {
     if (exchange.kind === 'failure') {
-      if (options.allowNoResponse && !options.codes) return;
-      this.fail(
-        `${what}: expected a rejection${options.codes ? ` with ${options.codes.join(' or ')}` : ''}, got no response. ${this.describe(exchange)}`,
-        exchange,
-      );
+      if (options.allowNoResponse && !options.codes && !exchange.notSent) return;
+      this.noAnswer(exchange, what);
     }
     this.noDataOf(exchange, options.noDataOf, what);
     if (exchange.status < 400)

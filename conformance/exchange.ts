@@ -7,6 +7,11 @@ export interface RequestSummary {
   headerNames: string[];
   /** What makes this request special, e.g. "Host: globex… over a connection for acme…". */
   note?: string;
+  /**
+   * The rule takes a refusal of this request as a pass (plain HTTP; a host that should not
+   * exist), so getting no answer here says nothing of whether the target is still up.
+   */
+  refusalExpected?: boolean;
 }
 
 export interface ResponseExchange {
@@ -23,6 +28,8 @@ export interface FailedExchange {
   kind: 'failure';
   request: RequestSummary;
   error: string;
+  /** Never sent: the target had stopped answering (answer-watch.ts). Never a refusal. */
+  notSent?: true;
 }
 
 export type Exchange = ResponseExchange | FailedExchange;

@@ -1,9 +1,31 @@
-// Before the run: mint the keys a target with `keyMinting` asks for; after it: revoke them.
+// Before the run: the preflight (conformance/preflight.ts), then the keys a target with
+// `keyMinting` asks for; after it: those keys revoked. What the preflight found travels in the
+// environment: to the workers (rules whose URL could not be reached are not evaluated) and to the
+// reporter (SETUP ERROR), which run in this process or inherit its environment.
 import { resolve } from 'node:path';
 import { mintKeys } from './key-minting.ts';
-import { ENV, readTargetFile, resolveCaFile } from './target.ts';
+import { describeProblem, runPreflight, type PreflightResult } from './preflight.ts';
+import { requestTimeoutMs } from './answer-watch.ts';
+import { ENV, readTargetFile, resolveCaFile, targetFromEnvironment } from './target.ts';
+
+/** Thrown to stop Playwright before any test once the preflight has said its piece. */
+export class PreflightStop extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PreflightStop';
+  }
+}
 
 export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
+  const preflight = await runPreflight(targetFromEnvironment(), requestTimeoutMs());
+  process.env[ENV.preflight] = JSON.stringify(preflight);
+  console.log(preflightSummary(preflight));
+  if (!preflight.ok) throw new PreflightStop('SETUP ERROR: the preflight failed; no rule was run.');
+  if (process.env[ENV.preflightOnly] === '1') throw new PreflightStop('--preflight-only: no rule was run.');
+  return mintKeysIfAsked();
+}
+
+async function mintKeysIfAsked(): Promise<(() => Promise<void>) | undefined> {
   const file = process.env[ENV.targetFile];
   if (!file) return undefined;
   const target = readTargetFile(resolve(file));
@@ -13,4 +35,19 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   // Set here, in the runner, before the workers start: they inherit it.
   Object.assign(process.env, minted.env);
   return () => minted.revokeAll();
+}
+
+/** What the preflight found, as the workers and the reporter read it; undefined before it ran. */
+export function preflightFromEnvironment(env: NodeJS.ProcessEnv = process.env): PreflightResult | undefined {
+  const text = env[ENV.preflight];
+  return text ? (JSON.parse(text) as PreflightResult) : undefined;
+}
+
+export function preflightSummary(preflight: PreflightResult): string {
+  const problems = [...preflight.blocking, ...preflight.unavailable];
+  if (problems.length === 0) return 'Preflight: every declared URL answers over verified TLS.';
+  return [
+    preflight.ok ? 'Preflight: the base URL answers, but not every declared URL:' : 'Preflight failed:',
+    ...problems.map((problem) => `  ${describeProblem(problem)}`),
+  ].join('\n');
 }

@@ -4,10 +4,10 @@
 // certificate verification stays on.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { readFileSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
 import type { Exchange, RequestSummary } from './exchange.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
+import { notSent, recordAnswer, requestTimeoutMs, stoppedReason } from './answer-watch.ts';
+import { trustedCas } from './preflight.ts';
 
 export interface RawRequest {
   url: string;
@@ -18,6 +18,7 @@ export interface RawRequest {
   /** The Host header; defaults to the URL's host. */
   hostHeader?: string;
   note?: string;
+  refusalExpected?: boolean;
 }
 
 export interface RawClientOptions {
@@ -36,20 +37,28 @@ export class RawClient {
   constructor(options: RawClientOptions) {
     this.#lookup = lookupWith(options.hosts);
     // The target's CA is trusted in addition to the system's, never instead of it.
-    this.#ca =
-      options.caFile === undefined ? undefined : [...rootCertificates, readFileSync(options.caFile, 'utf8')];
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#ca = trustedCas(options.caFile);
+    this.#timeoutMs = options.timeoutMs ?? requestTimeoutMs();
   }
 
-  send(raw: RawRequest): Promise<Exchange> {
-    const url = new URL(raw.url);
-    const headers = [...(raw.headers ?? [])];
+  async send(raw: RawRequest): Promise<Exchange> {
     const summary: RequestSummary = {
       method: raw.method ?? 'GET',
       url: raw.url,
-      headerNames: ['Host', ...headers.map(([name]) => name)],
+      headerNames: ['Host', ...(raw.headers ?? []).map(([name]) => name)],
       note: raw.note,
+      ...(raw.refusalExpected ? { refusalExpected: true } : {}),
     };
+    const stopped = stoppedReason();
+    if (stopped) return notSent(summary, stopped);
+    const exchange = await this.#send(raw, summary);
+    recordAnswer(exchange.kind === 'response', raw.refusalExpected === true);
+    return exchange;
+  }
+
+  #send(raw: RawRequest, summary: RequestSummary): Promise<Exchange> {
+    const url = new URL(raw.url);
+    const headers = [...(raw.headers ?? [])];
     const flatHeaders = ['Host', raw.hostHeader ?? url.host, ...headers.flat()];
     const options = {
       host: url.hostname,
@@ -60,9 +69,17 @@ export class RawClient {
       setHost: false,
       lookup: this.#lookup,
       agent: false as const,
-      timeout: this.#timeoutMs,
     };
-    return new Promise<Exchange>((resolve) => {
+    return new Promise<Exchange>((settle) => {
+      // The whole exchange is bounded, not only each silence: a trickling answer ends too.
+      const deadline = setTimeout(
+        () => request.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
+        this.#timeoutMs,
+      );
+      const resolve = (exchange: Exchange): void => {
+        clearTimeout(deadline);
+        settle(exchange);
+      };
       const onResponse = (response: IncomingMessage): void => {
         const chunks: Buffer[] = [];
         let size = 0;
@@ -87,9 +104,6 @@ export class RawClient {
         url.protocol === 'https:'
           ? httpsRequest({ ...options, servername: url.hostname, ca: this.#ca }, onResponse)
           : httpRequest(options, onResponse);
-      request.on('timeout', () =>
-        request.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
-      );
       request.on('error', (error) => resolve({ kind: 'failure', request: summary, error: describe(error) }));
       request.end(raw.body);
     });

@@ -22,10 +22,12 @@ import type {
 import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
 import { buildReport } from './report/build-report.ts';
 import { renderMarkdown, VERDICT_LABEL } from './report/markdown.ts';
-import { ruleVerdict, type TestOutcome } from './report/verdict.ts';
+import { EXIT_CODE, exitCodeFor, ruleVerdict, type TestOutcome } from './report/verdict.ts';
 import { ruleById, type RuleId } from './rules.ts';
 import { Redactor } from './secrets.ts';
-import { targetFromEnvironment, type Profile } from './target.ts';
+import { ENV, targetFromEnvironment, type Profile } from './target.ts';
+import { preflightFromEnvironment } from './global-setup.ts';
+import { describeProblem } from './preflight.ts';
 import { ANNOTATION } from './annotations.ts';
 import { REPORT_ENV, reportDirectory, type RunMetadata } from './report/settings.ts';
 
@@ -50,6 +52,7 @@ export default class ConformanceReporter implements Reporter {
     this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
     const profile = this.#metadata?.profile ?? 'default';
+    if (this.#preflightStopped()) return;
     console.log(
       `Conformance run: ${suite.allTests().length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
     );
@@ -57,6 +60,8 @@ export default class ConformanceReporter implements Reporter {
 
   /** An error outside any test (global setup, a broken config): the run cannot be trusted. */
   onError(error: TestError): void {
+    // The preflight stopped the run on purpose, and has printed why.
+    if (this.#preflightStopped()) return;
     this.#redactError(error);
     this.#runErrors.push(error.message ?? String(error.value ?? 'unknown error'));
     console.error(`Run error: ${error.message ?? ''}`);
@@ -91,12 +96,21 @@ export default class ConformanceReporter implements Reporter {
       profile: 'default' as Profile,
       failOnIncomplete: false,
     };
+    const preflight = preflightFromEnvironment();
+    if (preflight?.ok && process.env[ENV.preflightOnly] === '1') {
+      // Only the preflight ran: the reports of an earlier run stay as they are.
+      console.log('Preflight passed: the target can be reached. No rule was run (--preflight-only).');
+      this.#writeOutcome('PREFLIGHT PASSED', EXIT_CODE.ok);
+      return Promise.resolve({ status: 'passed' });
+    }
     const report = buildReport(this.#outcomes, {
       target: metadata.target,
       profile: metadata.profile,
       startedAt: result.startTime ?? this.#startedAt,
       durationMs: result.duration,
       ...(this.#shard ? { shard: this.#shard } : {}),
+      setupProblems: preflight ? [...preflight.blocking, ...preflight.unavailable] : [],
+      setupError: preflight !== undefined && !preflight.ok,
     });
     mkdirSync(this.#outputDir, { recursive: true });
     writeFileSync(join(this.#outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
@@ -105,17 +119,30 @@ export default class ConformanceReporter implements Reporter {
     if (this.#runErrors.length > 0) console.error(`The run did not complete: ${this.#runErrors.join('; ')}`);
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
-    const fails =
-      report.verdict === 'NOT CONFORMANT' || (report.verdict === 'INCOMPLETE' && failOnIncomplete);
-    // An interrupted run stays interrupted, and one that broke outside the tests fails; otherwise
-    // the verdict, not Playwright's count of failed tests, decides the exit code.
+    // The verdict, not Playwright's count of failed tests, decides the exit code; a run that broke
+    // outside the tests, or was interrupted, cannot be trusted.
+    const broken =
+      this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
+    const exitCode = broken ? EXIT_CODE.setupOrError : exitCodeFor(report, failOnIncomplete);
+    this.#writeOutcome(report.verdict, exitCode);
     const status =
       result.status === 'interrupted' || result.status === 'timedout'
         ? result.status
-        : fails || this.#runErrors.length > 0
-          ? 'failed'
-          : 'passed';
+        : exitCode === EXIT_CODE.ok
+          ? 'passed'
+          : 'failed';
     return Promise.resolve({ status });
+  }
+
+  #preflightStopped(): boolean {
+    const preflight = preflightFromEnvironment();
+    return preflight !== undefined && (!preflight.ok || process.env[ENV.preflightOnly] === '1');
+  }
+
+  /** For the runner (conformance/run.ts), which exits with the code: Playwright has only 0 and 1. */
+  #writeOutcome(verdict: string, exitCode: number): void {
+    const file = process.env[ENV.outcomeFile];
+    if (file) writeFileSync(file, JSON.stringify({ verdict, exitCode }));
   }
 
   #outcomeOf(test: TestCase, result: TestResult): TestOutcome {
@@ -164,6 +191,21 @@ export default class ConformanceReporter implements Reporter {
 }
 
 function summary(report: ConformanceReport, outputDir: string): string {
+  const footer = [
+    `VERDICT: ${report.verdict} (${report.target.name}, profile ${report.profile})`,
+    `Reports: ${join(outputDir, 'conformance.md')}, conformance.json, junit.xml, html/`,
+    '',
+  ];
+  if (report.verdict === 'SETUP ERROR') {
+    const problems = (report.setupProblems ?? []).map((problem) => `  ${describeProblem(problem)}`);
+    return [
+      '',
+      'No rule was run: the preflight could not reach the target.',
+      ...problems,
+      '',
+      ...footer,
+    ].join('\n');
+  }
   const levels = ['MUST', 'HTTP', 'ADVISORY'] as const;
   const verdicts = ['pass', 'fail', 'warning', 'not-evaluated', 'error'] as const;
   const header = `  ${'level'.padEnd(10)}${verdicts.map((verdict) => VERDICT_LABEL[verdict].padStart(15)).join('')}`;
@@ -183,14 +225,5 @@ function summary(report: ConformanceReport, outputDir: string): string {
       (rule) =>
         `  ${VERDICT_LABEL[rule.verdict].padEnd(13)} ${rule.level.padEnd(8)} ${rule.id}: ${rule.message ?? ''}`,
     );
-  return [
-    '',
-    header,
-    ...rows,
-    ...(attention.length > 0 ? ['', ...attention] : []),
-    '',
-    `VERDICT: ${report.verdict} (${report.target.name}, profile ${report.profile})`,
-    `Reports: ${join(outputDir, 'conformance.md')}, conformance.json, junit.xml, html/`,
-    '',
-  ].join('\n');
+  return ['', header, ...rows, ...(attention.length > 0 ? ['', ...attention] : []), '', ...footer].join('\n');
 }

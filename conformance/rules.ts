@@ -1,7 +1,7 @@
 // The rule catalog: every rule the suite checks, as data. An id never changes meaning once
 // published (tests/conformance/rule-ids.snapshot.json holds the list); the wording may improve.
-// Levels are those of ../shared/design/decisions.md: MUST (a sentence of the spec), HTTP
-// (RFC 9110 / RFC 6750 where the spec is silent), ADVISORY (security practice).
+// Levels are those of docs/decisions.md: MUST (a sentence of the spec), HTTP (RFC 9110 /
+// RFC 6750 where the spec is silent), ADVISORY (security practice).
 
 export type Level = 'MUST' | 'HTTP' | 'ADVISORY';
 
@@ -204,7 +204,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Tenant identification 1, 2',
     statement:
-      'A well-formed host of a tenant that does not exist serves no data, even with a valid key of another tenant.',
+      'A well-formed host of a tenant that does not exist is rejected — not resolved, refused, or answered with an error status — with no data, even with a valid key of another tenant.',
     needs: ['credentials.fullAccess'],
   },
   {
@@ -212,14 +212,15 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Tenant identification 1, 3',
     statement:
-      'tenant_id, company_id and organization_id in headers or the query never change the tenant: the response holds no data of the tenant they name.',
+      'tenant_id, company_id and organization_id in headers or the query never change the tenant: they add no data of the tenant they name to what the same request without them is served.',
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
   },
   {
     id: 'TENANT-FORWARDED-HOST-IGNORED',
     level: 'MUST',
     source: 'spec §5 Tenant identification 1',
-    statement: 'X-Forwarded-Host, Forwarded and X-Tenant-Id naming another tenant never change the tenant.',
+    statement:
+      'X-Forwarded-Host, Forwarded and X-Tenant-Id naming another tenant never change the tenant: they add no data of that tenant to what the same request without them is served.',
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
   },
   {
@@ -227,13 +228,13 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Tenant identification 1; RFC 9110 §7.4',
     statement:
-      "A connection opened (TLS SNI) for this tenant with a Host header naming another tenant serves no data of the Host's tenant.",
-    needs: ['otherTenantBaseUrl', 'credentials.otherTenant'],
+      "On a connection opened (TLS SNI) for this tenant with a Host header naming another tenant, no key gets data of a tenant other than its own: this tenant's key gets none of the other's, the other tenant's key none of this one's.",
+    needs: ['otherTenantBaseUrl', 'credentials.otherTenant', 'credentials.fullAccess'],
   },
   {
     id: 'TENANT-SNI-HOST-MISMATCH-421',
-    level: 'HTTP',
-    source: 'RFC 9110 §7.4, §15.5.20',
+    level: 'ADVISORY',
+    source: 'RFC 9110 §7.4, §15.5.20; a defence against domain fronting',
     statement: 'An SNI/Host mismatch is answered 421 Misdirected Request.',
     needs: ['otherTenantBaseUrl'],
   },
@@ -307,7 +308,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §9; §4 base_url',
     statement:
-      'The version is in the path: the base URL ends in /v1 and GET {base_url}/customers is that version.',
+      'The version is in the path: the base URL ends in /v1, and GET {base_url}/customers answers as the API (an authentication error or data), not as a missing resource.',
     needs: [],
   },
 ] as const satisfies readonly Rule[];

@@ -1,55 +1,66 @@
-// `npm run conformance -- [--target FILE] [--profile default|strict] [playwright options]`
-// Checks the target file before anything starts (a clear message instead of a failed run), hands
-// it to Playwright through the environment, and runs the suite. Without --target the embedded
-// reference server is checked.
+// `npm run conformance -- [options] [playwright test options]`
+// Checks the options and the target file before anything starts (a clear message instead of a
+// failed run), hands them to Playwright through the environment, runs the suite, and exits with
+// the code of the verdict (conformance/report/verdict.ts), which the reporter leaves in a file.
 import { spawnSync } from 'node:child_process';
-import { resolve } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV, TargetError, resolveTarget } from './target.ts';
 import { REPORT_ENV } from './report/settings.ts';
+import { EXIT_CODE, EXIT_CODE_HELP } from './report/verdict.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from './answer-watch.ts';
+import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
 
-const HELP = `Usage: npm run conformance -- [options] [-- playwright test options]
+const HELP = `Usage: npm run conformance -- [options] [playwright test options]
 
 Runs the conformance suite. Without --target it starts the embedded reference server and checks it.
+Before any rule, a preflight reaches every base URL the target declares (name resolution, TCP,
+verified TLS, one HTTP answer); if the base URL under test cannot be reached, no rule runs and the
+verdict is SETUP ERROR, naming the stage that failed and the fix.
 
 Options:
   --target FILE      a target file describing the deployment (see schemas/target.schema.json);
                      env ${ENV.targetFile}
   --profile NAME     default (HTTP-level rules warn) or strict (they fail); env ${ENV.profile}
   --fail-on-incomplete
-                     exit 1 also when a MUST rule was not evaluated (verdict INCOMPLETE);
-                     env ${REPORT_ENV.failOnIncomplete}=1
+                     exit 1 also when a MUST rule was not evaluated for lack of an input
+                     (verdict INCOMPLETE); env ${REPORT_ENV.failOnIncomplete}=1
   --reports DIR      where reports are written (default reports/); env ${REPORT_ENV.directory}
+  --request-timeout SECONDS
+                     the longest one exchange may take, TLS handshake included (default
+                     ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}); env ${ENV.requestTimeout}
+  --preflight-only   run only the preflight and exit (0: the target can be reached; 3: not);
+                     no report is written
   --help             print this help
 
-Any other option is passed to \`playwright test\` (e.g. --grep @KEY-REVOKED-REJECTED, --shard 1/2).
+${PLAYWRIGHT_OPTIONS_HELP}
 Reports: DIR/conformance.md, conformance.json, junit.xml and html/ (Playwright's HTML report).
-Exit code: 1 when the verdict is NOT CONFORMANT (a MUST rule failed, or under strict an HTTP
-rule), or INCOMPLETE with --fail-on-incomplete; 2 for a bad target file or option; 0 otherwise.`;
 
-function main(): number {
-  const { values, tokens } = parseArgs({
-    args: process.argv.slice(2),
-    options: {
-      target: { type: 'string' },
-      profile: { type: 'string' },
-      'fail-on-incomplete': { type: 'boolean' },
-      reports: { type: 'string' },
-      help: { type: 'boolean' },
-    },
-    strict: false,
-    allowPositionals: true,
-    tokens: true,
-  });
-  if (values.help === true) {
+${EXIT_CODE_HELP}`;
+
+function main(argv: readonly string[]): number {
+  let options;
+  try {
+    options = splitOptions(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`${error.message}\nRun with --help for the options.`);
+    return EXIT_CODE.usage;
+  }
+  const { values, passThrough } = options;
+  if (values.help) {
     console.log(HELP);
-    return 0;
+    return EXIT_CODE.ok;
   }
   const env = { ...process.env };
-  if (typeof values.target === 'string') env[ENV.targetFile] = resolve(values.target);
-  if (typeof values.profile === 'string') env[ENV.profile] = values.profile;
-  if (values['fail-on-incomplete'] === true) env[REPORT_ENV.failOnIncomplete] = '1';
-  if (typeof values.reports === 'string') env[REPORT_ENV.directory] = resolve(values.reports);
+  if (values.target !== undefined) env[ENV.targetFile] = resolve(values.target);
+  if (values.profile !== undefined) env[ENV.profile] = values.profile;
+  if (values.failOnIncomplete) env[REPORT_ENV.failOnIncomplete] = '1';
+  if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
+  if (values.requestTimeout !== undefined) env[ENV.requestTimeout] = values.requestTimeout;
+  if (values.preflightOnly) env[ENV.preflightOnly] = '1';
   const targetFile = env[ENV.targetFile];
   if (targetFile) {
     try {
@@ -57,21 +68,30 @@ function main(): number {
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;
       console.error(error.message);
-      return 2;
+      return EXIT_CODE.usage;
     }
-  } else if (env[ENV.profile] && !['default', 'strict'].includes(env[ENV.profile] ?? '')) {
-    console.error(`Invalid --profile "${env[ENV.profile]}": use default or strict.`);
-    return 2;
   }
-  const ours = new Set(['target', 'profile', 'fail-on-incomplete', 'reports', 'help']);
-  const passThrough = tokens.flatMap((token) => {
-    if (token.kind === 'option' && ours.has(token.name)) return [];
-    if (token.kind === 'option-terminator') return [];
-    return [process.argv.slice(2)[token.index] ?? ''];
-  });
-  const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
-  const result = spawnSync(playwright, ['test', ...passThrough], { stdio: 'inherit', env });
-  return result.status ?? 1;
+  const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
+  env[ENV.outcomeFile] = join(work, 'outcome.json');
+  try {
+    const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
+    const result = spawnSync(playwright, ['test', ...passThrough], { stdio: 'inherit', env });
+    return exitCodeOf(join(work, 'outcome.json'), result.status);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }
 
-process.exitCode = main();
+/**
+ * The reporter's exit code; without one (Playwright stopped before its reporter, e.g. --list or a
+ * broken config), Playwright's own, where any failure is one of the run, not of the target.
+ */
+export function exitCodeOf(outcomeFile: string, playwrightStatus: number | null): number {
+  try {
+    return (JSON.parse(readFileSync(outcomeFile, 'utf8')) as { exitCode: number }).exitCode;
+  } catch {
+    return playwrightStatus === 0 ? EXIT_CODE.ok : EXIT_CODE.setupOrError;
+  }
+}
+
+process.exitCode = main(process.argv.slice(2));

@@ -35,6 +35,14 @@ export const ENV = {
   /** Captured by webServer from the reference server's "Listening:" line. */
   referenceHttpsPort: 'REFERENCE_HTTPS_PORT',
   referenceHttpPort: 'REFERENCE_HTTP_PORT',
+  /** Seconds an exchange (TLS handshake included) may take: `--request-timeout`. */
+  requestTimeout: 'CONFORMANCE_REQUEST_TIMEOUT',
+  /** What the preflight found (JSON), set by global set-up for the workers and the reporter. */
+  preflight: 'CONFORMANCE_PREFLIGHT',
+  /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
+  preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
+  /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
+  outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
 } as const;
 
 export const EMBEDDED_TARGET_FILE = resolve(import.meta.dirname, '..', 'fixtures', 'reference-target.json');

@@ -14,6 +14,8 @@ import { targetFromEnvironment, type CredentialName, type ResolvedTarget } from 
 import { failsRun } from './report/verdict.ts';
 import { learnTenants, type Knowledge } from './knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
+import { preflightFromEnvironment } from './global-setup.ts';
+import { describeProblem, type DeclaredUrl, type PreflightProblem } from './preflight.ts';
 
 export interface RuleContext {
   api: ApiClient;
@@ -25,10 +27,14 @@ export interface RuleContext {
   credential: (name: CredentialName) => string;
   /** `{base_url}/customers` of the tenant under test, or of another declared base URL. */
   customersUrl: (base?: 'otherTenantBaseUrl' | 'sandboxBaseUrl') => string;
+  /** The other tenant's base URL; reading it without declaring the input is a defect. */
+  readonly otherTenant: { baseUrl: string };
 }
 
 interface WorkerFixtures {
   target: ResolvedTarget;
+  /** Declared URLs the preflight could not reach: the rules that need them are not evaluated. */
+  unreachable: ReadonlyMap<DeclaredUrl, PreflightProblem>;
   /** One per worker: it reads the target's CA file once, not once per rule. */
   raw: RawClient;
   redactor: Redactor;
@@ -46,6 +52,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
     async ({}, use) => {
       await use(targetFromEnvironment());
+    },
+    { scope: 'worker' },
+  ],
+  unreachable: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
+    async ({}, use) => {
+      const problems = preflightFromEnvironment()?.unavailable ?? [];
+      await use(new Map(problems.flatMap((problem) => (problem.field ? [[problem.field, problem]] : []))));
     },
     { scope: 'worker' },
   ],
@@ -79,8 +93,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   knowledge: [
-    async ({ apiWorker, target }, use) => {
-      await use(await learnTenants(apiWorker, target));
+    async ({ apiWorker, target, unreachable }, use) => {
+      // Nothing is asked of a URL the preflight could not reach: its rules are not evaluated.
+      const reachable = { ...target };
+      for (const field of unreachable.keys()) if (field !== 'baseUrl') delete reachable[field];
+      await use(await learnTenants(apiWorker, reachable));
     },
     { scope: 'worker' },
   ],
@@ -102,9 +119,17 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         { type: ANNOTATION.level, description: rule.level },
       ],
     },
-    async ({ api, raw, target, knowledge, redactor }, testInfo) => {
+    async ({ api, raw, target, knowledge, redactor, unreachable }, testInfo) => {
       const missing = missingInputs(target, rule.needs);
       if (missing.length > 0) notEvaluated(notEvaluatedReason(missing));
+      const unreached = rule.needs.flatMap((input) => {
+        const problem = unreachable.get(input as DeclaredUrl);
+        return problem ? [problem] : [];
+      });
+      if (unreached.length > 0)
+        notEvaluated(
+          `not evaluated: the preflight could not reach ${unreached.map(describeProblem).join(' ')}`,
+        );
       const check = new Checks(redactor);
       const context: RuleContext = {
         api,
@@ -115,6 +140,9 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         credential: (name) => declaredCredential(target, rule.needs, name),
         customersUrl: (baseName) =>
           `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
+        get otherTenant() {
+          return { baseUrl: declaredUrl(target, rule.needs, 'otherTenantBaseUrl') };
+        },
       };
       try {
         await body(context);

@@ -1,6 +1,7 @@
 // One ajv instance holding every schema of schemas/, so that a `$ref` between files resolves and
 // each payload is validated against the same file its TypeScript type is generated from.
 import { readdirSync, readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
@@ -11,6 +12,8 @@ const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.defaul
 const schemasDir = import.meta.dirname;
 const ajv = new Ajv({ allErrors: true, strictTypes: true, allowUnionTypes: true, verbose: true });
 addFormats(ajv);
+// An address as node:net takes it; ajv-formats' ipv4 and ipv6 apart would report two errors.
+ajv.addFormat('ip', (value: string) => isIP(value) !== 0);
 for (const file of readdirSync(schemasDir).filter((name) => name.endsWith('.schema.json'))) {
   ajv.addSchema(JSON.parse(readFileSync(join(schemasDir, file), 'utf8')) as object, file);
 }
@@ -40,10 +43,10 @@ export function describeSchemaErrors(errors: ErrorObject[] | null | undefined): 
         const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
         return `${path}: must be one of ${allowed.map((value) => JSON.stringify(value)).join(', ')}`;
       }
-      // A pattern alone does not say what is meant; the schema's description does. The value
+      // A pattern or format alone does not say what is meant; the schema's description does. The value
       // itself is never repeated: it may be a key pasted where a variable name belongs.
       const description = (error.parentSchema as { description?: string } | undefined)?.description;
-      if (error.keyword === 'pattern' && description)
+      if ((error.keyword === 'pattern' || error.keyword === 'format') && description)
         return `${path}: ${error.message ?? 'is invalid'} (${description})`;
       return `${path}: ${error.message ?? 'is invalid'}`;
     });

@@ -1,7 +1,14 @@
 // Spec §7 Error body and §9 Versioning.
 import type { ErrorBody } from '../schemas/generated/error.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
-import { isJsonContentType, jsonBody, type Exchange } from '../conformance/exchange.ts';
+import {
+  errorCode,
+  isJsonContentType,
+  jsonBody,
+  type Exchange,
+  type ResponseExchange,
+} from '../conformance/exchange.ts';
+import { Inconclusive } from '../conformance/checks.ts';
 import { unknownKeyLike } from '../conformance/key-variants.ts';
 import { conformanceRule, type RuleContext } from '../conformance/test.ts';
 
@@ -63,14 +70,41 @@ conformanceRule('ERROR-NO-STORE', async (context) => {
     check.header(exchange, 'Cache-Control', /\bno-store\b/i, 'A response to an API request');
 });
 
+const SPEC_ERROR_CODES = ['missing_authorization_header', 'invalid_api_key', 'insufficient_permissions'];
+const NOT_FOUND_STATUSES = [404, 410];
+
+/** An answer of the API itself: a spec error code, any 401/403 JSON error, or data as JSON. */
+function answersAsTheApi(response: ResponseExchange): boolean {
+  const code = errorCode(response);
+  if (code !== undefined && SPEC_ERROR_CODES.includes(code)) return true;
+  if (!isJsonContentType(response)) return false;
+  return [401, 403].includes(response.status) || (response.status >= 200 && response.status < 300);
+}
+
+// Which authentication error a keyless request gets is AUTH-MISSING-HEADER's business; this rule
+// only asks whether {base_url}/customers is the API, and fails only on evidence that it is not.
 conformanceRule('VERSION-PATH', async ({ api, check, customersUrl, target }) => {
   if (new URL(target.baseUrl).pathname !== '/v1')
     check.fail(`The base URL ${target.baseUrl} does not end in /v1.`);
-  // Without a key, the versioned resource must answer as an API resource: an authentication error,
-  // not "not found".
-  const exchange = await api.get(customersUrl(), { note: 'no Authorization header' });
-  check.rejected(exchange, `GET ${customersUrl()} without a key`, {
-    codes: ['missing_authorization_header'],
-    noDataOf: [],
-  });
+  const versioned = check.response(
+    await api.get(customersUrl(), { note: 'no Authorization header' }),
+    `GET ${customersUrl()} without a key`,
+  );
+  if (answersAsTheApi(versioned)) return;
+  if (!NOT_FOUND_STATUSES.includes(versioned.status)) {
+    throw new Inconclusive(
+      `GET ${customersUrl()} without a key answered ${versioned.status}, which says neither that the versioned path is the API nor that it is missing. ${check.describe(versioned)}`,
+    );
+  }
+  const unversionedUrl = new URL('/customers', target.baseUrl).toString();
+  const unversioned = await api.get(unversionedUrl, { note: 'no Authorization header, no version' });
+  const servedWithoutVersion =
+    unversioned.kind === 'response' && !NOT_FOUND_STATUSES.includes(unversioned.status);
+  check.fail(
+    servedWithoutVersion
+      ? `{base_url}/customers is not found (${versioned.status}) while ${unversionedUrl} answers (${unversioned.status}): the API is not under /v1.`
+      : `{base_url}/customers is not found (${versioned.status}): the versioned path does not serve the customers resource.`,
+    versioned,
+    unversioned,
+  );
 });

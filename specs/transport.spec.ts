@@ -1,14 +1,27 @@
 // Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
 import { conformanceRule } from '../conformance/test.ts';
-import { verifiedHandshake } from '../conformance/tls-probe.ts';
+import { reach, trustedCas } from '../conformance/preflight.ts';
+import { requestTimeoutMs } from '../conformance/answer-watch.ts';
+import { Inconclusive } from '../conformance/checks.ts';
 
+// The preflight has already made this handshake before any rule ran (a certificate that does not
+// verify stops the run as SETUP ERROR); the rule makes it again so that the report shows it.
 conformanceRule('TRANSPORT-HTTPS-CERT', async ({ target, check }) => {
-  const result = await verifiedHandshake(target.baseUrl, target.hosts, target.caFile);
-  if (!result.ok) {
-    check.fail(
-      `TLS to ${new URL(target.baseUrl).host} did not verify: ${result.error ?? 'not authorised'}. The certificate must be valid for the tenant host (if it comes from a private CA, set "caFile" in the target file).`,
+  const problem = await reach(
+    target.baseUrl,
+    {
+      hosts: target.hosts,
+      ca: trustedCas(target.caFile),
+      timeoutMs: requestTimeoutMs(),
+      caFileSet: !!target.caFile,
+    },
+    'TLS',
+  );
+  if (problem && !problem.certificate)
+    throw new Inconclusive(
+      `TLS to ${target.baseUrl}: ${problem.problem}, so the certificate could not be checked.`,
     );
-  }
+  if (problem) check.fail(`TLS to ${new URL(target.baseUrl).host}: ${problem.problem}. ${problem.fix}.`);
 });
 
 // "Not served" is taken as the decisions table puts it: refused, reset or answered 4xx (or 5xx),
@@ -18,6 +31,7 @@ conformanceRule('TRANSPORT-PLAIN-HTTP-REJECTED', async ({ raw, check, target, kn
   const exchange = await raw.send({
     url: `${target.plainHttpBaseUrl}/customers`,
     headers: [['Accept', 'application/json']],
+    refusalExpected: true,
   });
   check.rejected(exchange, 'Plain HTTP without a key', {
     noDataOf: [knowledge.own, knowledge.other],
@@ -35,6 +49,7 @@ conformanceRule(
         ['Authorization', `Bearer ${credential('probe')}`],
       ],
       note: 'with the probe key',
+      refusalExpected: true,
     });
     check.rejected(exchange, 'Plain HTTP with a valid key', {
       noDataOf: [knowledge.own, knowledge.other],
@@ -47,7 +62,10 @@ conformanceRule('TRANSPORT-NO-REDIRECT', async ({ raw, check, target }) => {
   const exchange = await raw.send({
     url: `${target.plainHttpBaseUrl}/customers`,
     headers: [['Accept', 'application/json']],
+    refusalExpected: true,
   });
+  // A refusal is no redirect; an exchange never sent says nothing.
+  if (exchange.kind === 'failure' && exchange.notSent) check.noAnswer(exchange, 'Plain HTTP');
   if (exchange.kind === 'response' && exchange.status >= 300 && exchange.status < 400) {
     check.fail(
       `Plain HTTP was redirected (${exchange.status} to ${exchange.headers.location ?? 'nowhere'}). ${check.describe(exchange)}`,

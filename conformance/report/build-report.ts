@@ -3,7 +3,11 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ConformanceReport, RuleResult } from '../../schemas/generated/conformance-report.ts';
+import type {
+  ConformanceReport,
+  RuleResult,
+  SetupProblem,
+} from '../../schemas/generated/conformance-report.ts';
 import { RULES } from '../rules.ts';
 import type { Profile } from '../target.ts';
 import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
@@ -17,13 +21,17 @@ export interface RunDescription {
   startedAt: Date;
   durationMs: number;
   shard?: string;
+  /** What the preflight found; with `setupError` the run stopped before any rule. */
+  setupProblems?: SetupProblem[];
+  setupError?: boolean;
 }
 
 export function buildReport(
   outcomesByRule: ReadonlyMap<string, readonly TestOutcome[]>,
   run: RunDescription,
 ): ConformanceReport {
-  const rules: RuleResult[] = RULES.map((rule) => {
+  // No rule ran after a failed preflight: the report holds no rule verdicts at all.
+  const rules: RuleResult[] = (run.setupError ? [] : RULES).map((rule) => {
     const detail = ruleVerdict(outcomesByRule.get(rule.id) ?? []);
     return {
       id: rule.id,
@@ -50,7 +58,7 @@ export function buildReport(
     ...(run.shard ? { shard: run.shard } : {}),
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(run.durationMs),
-    verdict: overallVerdict(rules, run.profile),
+    verdict: run.setupError ? 'SETUP ERROR' : overallVerdict(rules, run.profile),
     summary: {
       pass: count('pass'),
       fail: count('fail'),
@@ -59,6 +67,7 @@ export function buildReport(
       error: count('error'),
     },
     rules,
+    ...(run.setupProblems?.length ? { setupProblems: run.setupProblems } : {}),
   };
 }
 

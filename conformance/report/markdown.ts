@@ -26,6 +26,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`,
     ...(report.shard ? [`| Shard | ${report.shard} |`] : []),
     `| Rules | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.warning} warning, ${report.summary.notEvaluated} not evaluated, ${report.summary.error} error |`,
+    ...setupSection(report),
     '',
     '## Rules',
     '',
@@ -43,6 +44,28 @@ export function renderMarkdown(report: ConformanceReport): string {
     for (const evidence of rule.evidence ?? []) lines.push(...renderEvidence(evidence), '');
   }
   return `${lines.join('\n')}\n`;
+}
+
+function setupSection(report: ConformanceReport): string[] {
+  const problems = report.setupProblems ?? [];
+  if (problems.length === 0) return [];
+  const heading =
+    report.verdict === 'SETUP ERROR'
+      ? 'The preflight could not reach the target, so no rule was run. Nothing is known about the target yet: fix the set-up and run again.'
+      : 'These declared URLs could not be reached; the rules that need them are not evaluated.';
+  return [
+    '',
+    '## Set-up',
+    '',
+    heading,
+    '',
+    '| Stage | URL | Problem | Fix |',
+    '|---|---|---|---|',
+    ...problems.map(
+      (problem) =>
+        `| ${problem.stage} | ${escapeCell(`${problem.field ? `${problem.field} ` : ''}${problem.url}`)} | ${escapeCell(problem.problem)} | ${escapeCell(problem.fix)} |`,
+    ),
+  ];
 }
 
 function renderEvidence(evidence: Evidence): string[] {

@@ -47,13 +47,48 @@ export function ruleVerdict(outcomes: readonly TestOutcome[]): RuleVerdictDetail
   return { verdict: 'pass' };
 }
 
+/**
+ * The run's verdict from its rules' (SETUP ERROR is decided before any rule runs). A rule that
+ * could not run, at any level, leaves the verdict at best INCOMPLETE: nothing is known of it.
+ */
 export function overallVerdict(
   rules: readonly { level: Level; verdict: RuleVerdict }[],
   profile: Profile,
 ): OverallVerdict {
   const decisive = rules.filter((rule) => failsRun(rule.level, profile));
   if (decisive.some((rule) => rule.verdict === 'fail')) return 'NOT CONFORMANT';
-  if (decisive.some((rule) => rule.verdict === 'not-evaluated' || rule.verdict === 'error'))
-    return 'INCOMPLETE';
+  if (rules.some((rule) => rule.verdict === 'error')) return 'INCOMPLETE';
+  if (decisive.some((rule) => rule.verdict === 'not-evaluated')) return 'INCOMPLETE';
   return 'CONFORMANT';
 }
+
+/** The exit codes of `npm run conformance` and `npm run merge-reports` (README, --help). */
+export const EXIT_CODE = {
+  /** CONFORMANT, or INCOMPLETE for lack of inputs alone without --fail-on-incomplete. */
+  ok: 0,
+  /** NOT CONFORMANT; or INCOMPLETE for lack of inputs with --fail-on-incomplete. */
+  notConformant: 1,
+  /** A bad option or target file: nothing ran. */
+  usage: 2,
+  /** SETUP ERROR, a rule that could not run, or a run that broke: nothing certain is known. */
+  setupOrError: 3,
+} as const;
+
+export function exitCodeFor(
+  report: { verdict: OverallVerdict; rules: readonly { verdict: RuleVerdict }[] },
+  failOnIncomplete: boolean,
+): number {
+  if (report.verdict === 'SETUP ERROR') return EXIT_CODE.setupOrError;
+  if (report.verdict === 'NOT CONFORMANT') return EXIT_CODE.notConformant;
+  if (report.rules.some((rule) => rule.verdict === 'error')) return EXIT_CODE.setupOrError;
+  if (report.verdict === 'INCOMPLETE' && failOnIncomplete) return EXIT_CODE.notConformant;
+  return EXIT_CODE.ok;
+}
+
+export const EXIT_CODE_HELP = `Exit codes:
+  0  CONFORMANT; or INCOMPLETE only because inputs are missing (without --fail-on-incomplete)
+  1  NOT CONFORMANT (a MUST rule failed, or under strict an HTTP rule); or INCOMPLETE for
+     missing inputs with --fail-on-incomplete
+  2  a bad option or target file: nothing ran
+  3  SETUP ERROR (the preflight could not reach the target: see the stage and fix it names), a
+     rule that could not run (no answer from the target), or a run that broke`;

@@ -1,9 +1,9 @@
 /* Generated from schemas/conformance-report.schema.json by scripts/generate-types.ts. Do not edit: change the schema and run `npm run generate`. */
 
 /**
- * NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated or could not run. CONFORMANT: otherwise.
+ * SETUP ERROR: the preflight could not reach the base URL under test (or the target file names a CA file that is not usable), so no rule ran: nothing is known about the target. NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated, or a rule of any level could not run. CONFORMANT: otherwise.
  */
-export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE';
+export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
 /**
  * warning: the rule failed but its level does not fail the run under this profile. error: the check itself could not run (network failure, defect), so nothing is known.
  */
@@ -41,7 +41,14 @@ export interface ConformanceReport {
     notEvaluated: number;
     error: number;
   };
+  /**
+   * Every rule of the catalog; empty when the verdict is SETUP ERROR.
+   */
   rules: RuleResult[];
+  /**
+   * What the preflight found: for SETUP ERROR why the run could not start; otherwise the declared URLs that could not be reached, whose rules are not evaluated.
+   */
+  setupProblems?: SetupProblem[];
 }
 export interface RuleResult {
   id: string;
@@ -66,4 +73,14 @@ export interface Evidence {
   };
   bodyExcerpt?: string;
   failure?: string;
+}
+/**
+ * A stage of the preflight that failed for one declared URL (or for the target file's CA file).
+ */
+export interface SetupProblem {
+  url: string;
+  field?: 'baseUrl' | 'otherTenantBaseUrl' | 'sandboxBaseUrl';
+  stage: 'target file' | 'resolve' | 'connect' | 'TLS' | 'HTTP';
+  problem: string;
+  fix: string;
 }

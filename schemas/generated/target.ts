@@ -95,6 +95,9 @@ export interface TargetFile {
    * Host name patterns that DNS does not resolve, mapped to an address: {"*.api.localhost": "127.0.0.1"}.
    */
   hosts?: {
+    /**
+     * an IPv4 or IPv6 address, without a port or scheme (the port belongs in the base URL)
+     */
     [k: string]: string;
   };
 }

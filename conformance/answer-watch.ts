@@ -1,0 +1,39 @@
+// Bounded time against a target that stops answering: after a few consecutive exchanges without
+// an HTTP answer, the rest of this worker's exchanges are not sent, so every remaining rule ends
+// as an ERROR at once instead of each waiting out its time-outs. Each Playwright worker is a
+// process of its own, so this state is the worker's.
+import type { FailedExchange, RequestSummary } from './exchange.ts';
+import { ENV } from './target.ts';
+
+/** Consecutive exchanges without an answer after which the target is taken as gone. */
+export const NO_ANSWER_LIMIT = 3;
+
+let consecutiveNoAnswers = 0;
+
+/**
+ * Why no more exchanges are sent, or undefined while the target answers. An exchange that is
+ * allowed to be refused (plain HTTP, a host that should not exist) does not count either way.
+ */
+export function stoppedReason(): string | undefined {
+  return consecutiveNoAnswers >= NO_ANSWER_LIMIT
+    ? `not sent: the target stopped answering (${NO_ANSWER_LIMIT} consecutive exchanges got no HTTP answer), so the remaining rules could not run`
+    : undefined;
+}
+
+export function recordAnswer(answered: boolean, refusalExpected: boolean): void {
+  if (refusalExpected) return;
+  consecutiveNoAnswers = answered ? 0 : consecutiveNoAnswers + 1;
+}
+
+/** An exchange that was never sent, because the target stopped answering. */
+export function notSent(request: RequestSummary, reason: string): FailedExchange {
+  return { kind: 'failure', request, error: reason, notSent: true };
+}
+
+/** The per-exchange time-out of the run (`--request-timeout`, seconds), in milliseconds. */
+export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const seconds = Number(env[ENV.requestTimeout] ?? '');
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS;
+}
+
+export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;

@@ -1,0 +1,296 @@
+// Preflight: before any rule, each base URL the target declares is reached stage by stage —
+// name resolution (through the host map), TCP connect, TLS handshake verified for that name, one
+// plain request that gets an HTTP answer. A stage that fails is a mistake in the set-up (or a
+// target that is down), not evidence about the rules: the run stops with SETUP ERROR for the base
+// URL under test, and the rules that need another declared URL are not evaluated.
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { connect as tcpConnect, type Socket } from 'node:net';
+import { checkServerIdentity, connect as tlsConnect, rootCertificates, type TLSSocket } from 'node:tls';
+import { lookupWith, type HostMap } from './host-map.ts';
+import type { ResolvedTarget } from './target.ts';
+import type { SetupProblem } from '../schemas/generated/conformance-report.ts';
+
+/** One failed stage, as every report shows it (schemas/conformance-report.schema.json). */
+export type PreflightProblem = SetupProblem;
+export type PreflightStage = SetupProblem['stage'];
+/** The base URLs a target declares, by the name the target file gives them. */
+export type DeclaredUrl = NonNullable<SetupProblem['field']>;
+
+export interface PreflightResult {
+  ok: boolean;
+  /** Problems of `baseUrl` or of the target file itself: the run cannot start. */
+  blocking: PreflightProblem[];
+  /** Problems of another declared URL: the rules that need it are not evaluated. */
+  unavailable: PreflightProblem[];
+}
+
+const DECLARED_URLS: readonly DeclaredUrl[] = ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'];
+
+/** The rules' own CA list: the system's, plus the target's CA file when it declares one. */
+export function trustedCas(caFile: string | undefined): string[] | undefined {
+  return caFile === undefined ? undefined : [...rootCertificates, readFileSync(caFile, 'utf8')];
+}
+
+export async function runPreflight(target: ResolvedTarget, timeoutMs: number): Promise<PreflightResult> {
+  const fileProblems = checkTargetFiles(target);
+  if (fileProblems.length > 0) return { ok: false, blocking: fileProblems, unavailable: [] };
+  const ca = trustedCas(target.caFile);
+  const checks = DECLARED_URLS.flatMap((field) => {
+    const url = target[field];
+    return url === undefined ? [] : [{ field, url }];
+  });
+  const found = await Promise.all(
+    checks.map(async ({ field, url }): Promise<PreflightProblem[]> => {
+      const problem = await reach(url, { hosts: target.hosts, ca, timeoutMs, caFileSet: !!target.caFile });
+      return problem
+        ? [{ url, field, stage: problem.stage, problem: problem.problem, fix: problem.fix }]
+        : [];
+    }),
+  ).then((lists) => lists.flat());
+  const blocking = found.filter((problem) => problem.field === 'baseUrl');
+  const unavailable = found.filter((problem) => problem.field !== 'baseUrl');
+  return { ok: blocking.length === 0, blocking, unavailable };
+}
+
+/** The CA file the target names: the schema cannot check that it exists and holds a certificate. */
+export function checkTargetFiles(target: Pick<ResolvedTarget, 'caFile' | 'file'>): PreflightProblem[] {
+  const problems: PreflightProblem[] = [];
+  if (target.caFile !== undefined) {
+    const problem = caFileProblem(target.caFile);
+    if (problem) {
+      problems.push({
+        url: target.caFile,
+        stage: 'target file',
+        problem: `caFile ${target.caFile} ${problem}`,
+        fix: `set "caFile" in ${target.file} to the PEM file of the CA that signed the target's certificate (a path relative to the target file), or remove it if a public CA signed it`,
+      });
+    }
+  }
+  return problems;
+}
+
+function caFileProblem(file: string): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    return `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`;
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) return 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)';
+  try {
+    blocks.forEach((block) => new X509Certificate(block));
+  } catch {
+    return 'holds a PEM block that is not a valid certificate';
+  }
+  return undefined;
+}
+
+/** A failed stage; `certificate` when the target answered TLS with a certificate that does not verify. */
+export type ReachProblem = Omit<PreflightProblem, 'field'> & { certificate?: true };
+
+export interface ReachOptions {
+  hosts: HostMap;
+  ca: string[] | undefined;
+  timeoutMs: number;
+  /** Whether the target file names a CA file: it changes the advice for an untrusted chain. */
+  caFileSet: boolean;
+}
+
+/**
+ * The first stage at which `url` cannot be reached, or undefined when it answers HTTP (or, with
+ * `upTo: 'TLS'`, when its handshake verifies).
+ */
+export async function reach(
+  url: string,
+  options: ReachOptions,
+  upTo: 'TLS' | 'HTTP' = 'HTTP',
+): Promise<ReachProblem | undefined> {
+  const { hostname, port: portText } = new URL(url);
+  const port = Number(portText || 443);
+  const at = (stage: PreflightStage, problem: string, fix: string): ReachProblem => ({
+    url,
+    stage,
+    problem,
+    fix,
+  });
+  const seconds = `${options.timeoutMs / 1000} s`;
+
+  const address = await resolveName(hostname, options.hosts).catch((error: NodeJS.ErrnoException) => error);
+  if (address instanceof Error) {
+    return at(
+      'resolve',
+      `${hostname} does not resolve (${address.code ?? address.message})`,
+      `check the host name of the URL, or map it to an address in the target file's "hosts" (e.g. {"*.${hostname.split('.').slice(1).join('.')}": "127.0.0.1"})`,
+    );
+  }
+  const socket = await connectTcp(address, port, options.timeoutMs).catch(
+    (error: NodeJS.ErrnoException) => error,
+  );
+  if (socket instanceof Error) {
+    return at(
+      'connect',
+      socket.code === 'ETIMEDOUT'
+        ? `no TCP connection to ${address}:${port} within ${seconds}`
+        : `TCP connection to ${address}:${port} failed (${socket.code ?? socket.message})`,
+      `check that the target is running and listening on port ${port}, and that "hosts" maps ${hostname} to the right address`,
+    );
+  }
+  const tls = await handshake(socket, hostname, options);
+  if ('problem' in tls)
+    return { ...at('TLS', tls.problem, tls.fix), ...(tls.certificate ? { certificate: true } : {}) };
+  if (upTo === 'TLS') {
+    tls.socket.destroy();
+    return undefined;
+  }
+  const answered = await firstStatusLine(
+    tls.socket,
+    hostname,
+    portText,
+    new URL(url).pathname,
+    options.timeoutMs,
+  );
+  if (answered !== true) {
+    return at(
+      'HTTP',
+      `no HTTP answer to GET ${url}/customers: ${answered}`,
+      `check that ${hostname} serves HTTP/1.1 over TLS on port ${port}; a target that accepts connections but never answers is down or overloaded`,
+    );
+  }
+  return undefined;
+}
+
+function resolveName(hostname: string, hosts: HostMap): Promise<string> {
+  return new Promise((resolve, reject) => {
+    lookupWith(hosts)(hostname, {}, (error, address) => {
+      if (error) reject(error);
+      else resolve(typeof address === 'string' ? address : (address[0]?.address ?? ''));
+    });
+  });
+}
+
+function connectTcp(address: string, port: number, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = tcpConnect({ host: address, port });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' }));
+    }, timeoutMs);
+    socket.once('connect', () => {
+      clearTimeout(timer);
+      resolve(socket);
+    });
+    socket.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
+}
+
+type Handshake = { socket: TLSSocket } | { problem: string; fix: string; certificate?: true };
+
+/**
+ * The handshake is made without rejecting an unverified certificate so that the reason can be
+ * named; nothing is sent over a connection that did not verify.
+ */
+function handshake(tcp: Socket, hostname: string, options: ReachOptions): Promise<Handshake> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      socket: tcp,
+      servername: hostname,
+      ca: options.ca,
+      rejectUnauthorized: false,
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve({
+        problem: `no TLS handshake with ${hostname} within ${options.timeoutMs / 1000} s (the connection was accepted)`,
+        fix: 'check that the port serves HTTPS (not plain HTTP or another protocol) and that the target is not overloaded',
+      });
+    }, options.timeoutMs);
+    socket.once('secureConnect', () => {
+      clearTimeout(timer);
+      const identity = checkServerIdentity(hostname, socket.getPeerCertificate());
+      const problem = socket.authorized
+        ? identity && nameMismatch(hostname, identity)
+        : untrusted(socket, options);
+      if (problem) {
+        socket.destroy();
+        resolve(problem);
+      } else {
+        resolve({ socket });
+      }
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      clearTimeout(timer);
+      resolve({
+        problem: `TLS handshake with ${hostname} failed (${error.code ?? error.message})`,
+        fix: 'check that the port serves HTTPS with TLS 1.2 or 1.3',
+      });
+    });
+  });
+}
+
+function nameMismatch(hostname: string, error: Error): Handshake {
+  return {
+    certificate: true,
+    problem: `name mismatch: the certificate is not valid for ${hostname} (${error.message})`,
+    fix: `check the host name of the URL and that "hosts" maps it to the right server; the certificate must name ${hostname}`,
+  };
+}
+
+function untrusted(socket: TLSSocket, options: ReachOptions): Handshake {
+  const reason = String(socket.authorizationError ?? 'unknown');
+  if (reason === 'CERT_HAS_EXPIRED' || reason === 'CERT_NOT_YET_VALID') {
+    const certificate = socket.getPeerCertificate();
+    return {
+      certificate: true,
+      problem: `${reason === 'CERT_HAS_EXPIRED' ? 'expired' : 'not yet valid'}: the certificate is valid from ${certificate.valid_from} to ${certificate.valid_to} (${reason})`,
+      fix: 'renew the certificate of the target, or check this machine’s clock',
+    };
+  }
+  return {
+    certificate: true,
+    problem: `untrusted chain: the certificate is signed by a CA this machine does not trust (${reason})`,
+    fix: options.caFileSet
+      ? 'the caFile of the target file is not the CA that signed this certificate: set caFile to the PEM of that CA'
+      : 'the certificate is signed by an unknown CA: set "caFile" in the target file to the PEM of that CA',
+  };
+}
+
+/** Sends one keyless GET and waits for an HTTP status line: any status will do. */
+function firstStatusLine(
+  socket: TLSSocket,
+  hostname: string,
+  port: string,
+  basePath: string,
+  timeoutMs: number,
+): Promise<true | string> {
+  return new Promise((resolve) => {
+    let received = '';
+    const done = (result: true | string): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done(`nothing within ${timeoutMs / 1000} s`), timeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      received += chunk.toString('latin1');
+      if (/^HTTP\/1\.[01] \d{3}/.test(received)) done(true);
+      else if (received.length > 64 || received.includes('\n')) done('the answer is not HTTP/1.1');
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
+    socket.once('end', () => done('the connection was closed without an answer'));
+    const host = port ? `${hostname}:${port}` : hostname;
+    socket.write(
+      `GET ${basePath}/customers HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+    );
+  });
+}
+
+/** The one-paragraph account of a problem, for the console and every report. */
+export function describeProblem(problem: PreflightProblem): string {
+  const where = problem.field ? `${problem.field} ${problem.url}` : problem.url;
+  return `[${problem.stage}] ${where}: ${problem.problem}. Fix: ${problem.fix}.`;
+}
