@@ -1,28 +1,40 @@
 // Bounded time against a target that stops answering: after a few consecutive exchanges without
-// an HTTP answer, the rest of this worker's exchanges are not sent, so every remaining rule ends
-// as an ERROR at once instead of each waiting out its time-outs. Each Playwright worker is a
-// process of its own, so this state is the worker's.
+// an HTTP answer, the rest of the run's exchanges are not sent, so every remaining rule ends as an
+// ERROR at once instead of each waiting out its time-outs. The count lives in a file that global
+// set-up names, shared by every worker: Playwright starts a fresh worker process after each
+// failed test, so a count in memory would start again at zero.
+import { readFileSync, writeFileSync } from 'node:fs';
 import type { FailedExchange, RequestSummary } from './exchange.ts';
 import { ENV } from './target.ts';
 
 /** Consecutive exchanges without an answer after which the target is taken as gone. */
 export const NO_ANSWER_LIMIT = 3;
 
-let consecutiveNoAnswers = 0;
+function counted(): number {
+  const file = process.env[ENV.answerWatchFile];
+  if (!file) return 0;
+  try {
+    return Number(readFileSync(file, 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
 
 /**
  * Why no more exchanges are sent, or undefined while the target answers. An exchange that is
  * allowed to be refused (plain HTTP, a host that should not exist) does not count either way.
  */
 export function stoppedReason(): string | undefined {
-  return consecutiveNoAnswers >= NO_ANSWER_LIMIT
+  return counted() >= NO_ANSWER_LIMIT
     ? `not sent: the target stopped answering (${NO_ANSWER_LIMIT} consecutive exchanges got no HTTP answer), so the remaining rules could not run`
     : undefined;
 }
 
 export function recordAnswer(answered: boolean, refusalExpected: boolean): void {
-  if (refusalExpected) return;
-  consecutiveNoAnswers = answered ? 0 : consecutiveNoAnswers + 1;
+  const file = process.env[ENV.answerWatchFile];
+  if (refusalExpected || !file) return;
+  const next = answered ? 0 : counted() + 1;
+  writeFileSync(file, String(next));
 }
 
 /** An exchange that was never sent, because the target stopped answering. */

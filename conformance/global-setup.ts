@@ -2,7 +2,9 @@
 // `keyMinting` asks for; after it: those keys revoked. What the preflight found travels in the
 // environment: to the workers (rules whose URL could not be reached are not evaluated) and to the
 // reporter (SETUP ERROR), which run in this process or inherit its environment.
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { mintKeys } from './key-minting.ts';
 import { describeProblem, runPreflight, type PreflightResult } from './preflight.ts';
 import { requestTimeoutMs } from './answer-watch.ts';
@@ -22,7 +24,14 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   console.log(preflightSummary(preflight));
   if (!preflight.ok) throw new PreflightStop('SETUP ERROR: the preflight failed; no rule was run.');
   if (process.env[ENV.preflightOnly] === '1') throw new PreflightStop('--preflight-only: no rule was run.');
-  return mintKeysIfAsked();
+  // Set before the workers start: they inherit it.
+  const watch = mkdtempSync(join(tmpdir(), 'conformance-answers-'));
+  process.env[ENV.answerWatchFile] = join(watch, 'consecutive-no-answers');
+  const revokeMinted = await mintKeysIfAsked();
+  return async () => {
+    await revokeMinted?.();
+    rmSync(watch, { recursive: true, force: true });
+  };
 }
 
 async function mintKeysIfAsked(): Promise<(() => Promise<void>) | undefined> {

@@ -3,7 +3,7 @@
 // failed run), hands them to Playwright through the environment, runs the suite, and exits with
 // the code of the verdict (conformance/report/verdict.ts), which the reporter leaves in a file.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,6 +11,7 @@ import { ENV, TargetError, resolveTarget } from './target.ts';
 import { REPORT_ENV } from './report/settings.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from './report/verdict.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './answer-watch.ts';
+import { exitCodeOf } from './exit-code.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
 
 const HELP = `Usage: npm run conformance -- [options] [playwright test options]
@@ -79,18 +80,6 @@ function main(argv: readonly string[]): number {
     return exitCodeOf(join(work, 'outcome.json'), result.status);
   } finally {
     rmSync(work, { recursive: true, force: true });
-  }
-}
-
-/**
- * The reporter's exit code; without one (Playwright stopped before its reporter, e.g. --list or a
- * broken config), Playwright's own, where any failure is one of the run, not of the target.
- */
-export function exitCodeOf(outcomeFile: string, playwrightStatus: number | null): number {
-  try {
-    return (JSON.parse(readFileSync(outcomeFile, 'utf8')) as { exitCode: number }).exitCode;
-  } catch {
-    return playwrightStatus === 0 ? EXIT_CODE.ok : EXIT_CODE.setupOrError;
   }
 }
 

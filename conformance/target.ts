@@ -41,6 +41,8 @@ export const ENV = {
   preflight: 'CONFORMANCE_PREFLIGHT',
   /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
   preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
+  /** The count of consecutive exchanges without an answer, shared by the workers (answer-watch.ts). */
+  answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
 } as const;

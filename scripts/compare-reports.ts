@@ -26,18 +26,28 @@ function readReport(file: string): ConformanceReport {
   return data;
 }
 
+const USAGE = 'Usage: npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]';
+
 function main(): number {
   let parsed;
   try {
     parsed = parseArgs({
-      options: { markdown: { type: 'string' }, html: { type: 'string' } },
+      options: {
+        markdown: { type: 'string' },
+        html: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
       allowPositionals: true,
     });
   } catch (error) {
-    console.error(
-      `${(error as Error).message}\nUsage: npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]`,
-    );
+    console.error(`${(error as Error).message}\n${USAGE}`);
     return 2;
+  }
+  if (parsed.values.help === true) {
+    console.log(
+      `${USAGE}\n\nRenders several conformance reports (conformance.json of runs) as one rule × target matrix;\nwithout --markdown or --html the Markdown goes to stdout.\nExit codes: 0 written; 1 a report could not be read; 2 a bad option.`,
+    );
+    return 0;
   }
   const { values, positionals } = parsed;
   if (positionals.length === 0) {

@@ -8,10 +8,33 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
 import { fixtureKeyEnvironment } from '../conformance/target.ts';
 
-const { values, positionals } = parseArgs({
-  options: { fixtures: { type: 'string' }, export: { type: 'boolean' } },
-  allowPositionals: true,
-});
+const USAGE = `Usage: npm run --silent fixture-key -- [--fixtures FILE] [KEY_ID | --export]
+
+  KEY_ID     print that key (a public test value of the fixtures)
+  --export   print export REFERENCE_KEY_…=… lines, the variables fixtures/reference-target.json names
+  (none)     list the key ids, tenants, environments and access (no secrets)
+
+Exit codes: 0 printed; 1 no such key id; 2 a bad option.`;
+
+function parseOptions(): ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>> {
+  try {
+    return parseArgs({ options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+
+const OPTIONS = {
+  fixtures: { type: 'string' },
+  export: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+const { values, positionals } = parseOptions();
+if (values.help === true) {
+  console.log(USAGE);
+  process.exit(0);
+}
 const fixturesFile = values.fixtures ?? DEFAULT_FIXTURES_FILE;
 const fixtures = loadFixtures(fixturesFile);
 const keys = fixtures.tenants.flatMap((tenant) => tenant.keys.map((key) => ({ tenant: tenant.id, ...key })));

@@ -42,6 +42,8 @@ export interface VariantRun {
   messages: Partial<Record<RuleId, string>>;
   /** The overall verdict the reporter wrote (strict profile), if it wrote a report. */
   reportedVerdict: ConformanceReport['verdict'] | undefined;
+  /** The preflight stage that stopped the run (verdict SETUP ERROR), if one did. */
+  setupStage?: string;
   /** The run's stderr when it wrote no report: why it did not run. */
   stderr: string;
 }
@@ -110,6 +112,9 @@ export async function runCampaign(
         exitCode: run.exitCode,
         ...resultsOf(run.report),
         reportedVerdict: run.report?.verdict,
+        ...(run.report?.verdict === 'SETUP ERROR'
+          ? { setupStage: run.report.setupProblems?.[0]?.stage }
+          : {}),
         stderr: run.report ? '' : run.stderr,
       };
       options.onRun?.(result, ++done, variants.length);

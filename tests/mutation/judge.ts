@@ -37,6 +37,14 @@ export function isFailing(result: RuleResult): boolean {
 
 export function judge(fault: FaultName, run: VariantRun): Judgement {
   const judgement: Judgement = { caught: [], missed: [], unexpected: [], notFailing: [], broken: [] };
+  const stage = FAULTS[fault].stopsPreflightAt;
+  if (stage !== undefined) {
+    // No rule runs after a failed preflight: the fault is caught when the preflight stops the run
+    // at its stage, and that stands for the rules it `catches`.
+    const stopped = run.reportedVerdict === 'SETUP ERROR' && run.setupStage === stage;
+    judgement[stopped ? 'caught' : 'missed'].push(...FAULTS[fault].catches);
+    return judgement;
+  }
   for (const { id } of RULES) {
     const result = run.results[id];
     const expected = expectation(fault, id);

@@ -21,6 +21,7 @@ const LEGEND = [
   '`◌` expected to fail, but passed: the suite missed the fault',
   '`–` not evaluated (the variant left the rule without the data it needs)',
   '`!` no result (the run broke)',
+  '`·` not run: the preflight stopped the run (SETUP ERROR) before any rule',
   'blank: passed',
 ];
 
@@ -61,7 +62,7 @@ function matrixText(runs: readonly VariantRun[]): string {
       const fault = FAULTS[name];
       const caughtBy = fault.catches.map((id) => (judgement?.caught.includes(id) ? id : `${id} (missed)`));
       const also = Object.keys(fault.alsoFails ?? {}).length;
-      return `| ${column(name)} | \`${name}\` | ${escape(fault.description)} | ${caughtBy.join(', ')} | ${also === 0 ? '' : `${also} rule${also === 1 ? '' : 's'}`} | ${verdictOf(run.results, 'default')} / ${verdictOf(run.results, 'strict')} |`;
+      return `| ${column(name)} | \`${name}\` | ${escape(fault.description)} | ${caughtBy.join(', ')} | ${also === 0 ? '' : `${also} rule${also === 1 ? '' : 's'}`} | ${verdictOf(run, 'default')} / ${verdictOf(run, 'strict')} |`;
     }),
     '',
     '## Rule × fault',
@@ -80,6 +81,7 @@ function matrixText(runs: readonly VariantRun[]): string {
 }
 
 function cell(fault: FaultName, id: RuleId, run: VariantRun): string {
+  if (run.setupStage !== undefined) return expectation(fault, id) === 'catches' ? '●' : '·';
   const result = run.results[id];
   if (result === 'error' || result === 'missing') return '!';
   const expected = expectation(fault, id);
@@ -100,7 +102,7 @@ function cleanCell(run: VariantRun, id: RuleId): string {
 
 function cleanSummary(run: VariantRun): string {
   const passed = RULES.filter((rule) => run.results[rule.id] === 'passed').length;
-  return `${passed}/${RULES.length} rules passed, verdict ${verdictOf(run.results, 'strict')} (strict)`;
+  return `${passed}/${RULES.length} rules passed, verdict ${verdictOf(run, 'strict')} (strict)`;
 }
 
 function percent(part: number, whole: number): string {

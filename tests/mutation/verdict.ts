@@ -1,11 +1,11 @@
 // The verdict of a variant's run under either profile, from its rule results, by the reporter's
 // own rule (conformance/report/verdict.ts): every run of the campaign is strict, and the verdict
 // the default profile would give follows from the same rule results.
-import { overallVerdict } from '../../conformance/report/verdict.ts';
+import { exitCodeFor, overallVerdict } from '../../conformance/report/verdict.ts';
 import { RULES, type RuleId } from '../../conformance/rules.ts';
 import type { Profile } from '../../conformance/target.ts';
 import type { OverallVerdict, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
-import type { RuleResult } from './campaign.ts';
+import type { RuleResult, VariantRun } from './campaign.ts';
 
 const VERDICT_OF_RESULT: Record<RuleResult, RuleVerdict> = {
   passed: 'pass',
@@ -16,10 +16,18 @@ const VERDICT_OF_RESULT: Record<RuleResult, RuleVerdict> = {
   missing: 'not-evaluated',
 };
 
-/** NOT CONFORMANT when a MUST rule failed, or under `strict` an HTTP rule. */
-export function verdictOf(results: Readonly<Record<RuleId, RuleResult>>, profile: Profile): OverallVerdict {
-  return overallVerdict(
-    RULES.map((rule) => ({ level: rule.level, verdict: VERDICT_OF_RESULT[results[rule.id]] })),
-    profile,
-  );
+/** SETUP ERROR when the preflight stopped the run; else NOT CONFORMANT when a MUST rule failed, … */
+export function verdictOf(run: Pick<VariantRun, 'results' | 'setupStage'>, profile: Profile): OverallVerdict {
+  if (run.setupStage !== undefined) return 'SETUP ERROR';
+  return overallVerdict(ruleVerdicts(run.results), profile);
+}
+
+/** The exit code `npm run conformance` gives such a run (strict profile). */
+export function exitCodeOfRun(run: Pick<VariantRun, 'results' | 'setupStage'>): number {
+  const verdict = verdictOf(run, 'strict');
+  return exitCodeFor({ verdict, rules: verdict === 'SETUP ERROR' ? [] : ruleVerdicts(run.results) }, false);
+}
+
+function ruleVerdicts(results: Readonly<Record<RuleId, RuleResult>>) {
+  return RULES.map((rule) => ({ level: rule.level, verdict: VERDICT_OF_RESULT[results[rule.id]] }));
 }
