@@ -6,7 +6,6 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { ENV, TargetError, resolveTarget } from './target.ts';
 import { REPORT_ENV } from './report/settings.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from './report/verdict.ts';
