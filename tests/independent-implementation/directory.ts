@@ -104,11 +104,9 @@ export class KeyDirectory {
     this.secrets = secrets;
   }
 
-  /** The key's record if it is live and issued for exactly this tenant and environment. */
-  find(key: string, tenant: string, environment: Environment): KeyRecord | undefined {
+  /** The record of a key that was issued and not revoked, whatever tenant it belongs to. */
+  live(key: string): KeyRecord | undefined {
     const record = this.#byDigest.get(digest(key));
-    if (!record || record.revoked) return undefined;
-    if (record.tenant !== tenant || record.environment !== environment) return undefined;
-    return record;
+    return record && !record.revoked ? record : undefined;
   }
 }

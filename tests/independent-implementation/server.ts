@@ -3,18 +3,28 @@
 // reference server: other framework, other key format, other response shape, other sandbox host,
 // EC certificates, plain HTTP not listening at all. It shares no code with reference-server/.
 //
-// Check order: host and SNI → Authorization lines → key syntax → key lookup scoped to the
-// host's tenant and environment → permission. Every answer carries no-store and HSTS.
-import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
+// Check order: host and SNI → (Content-Type) → Authorization lines → key syntax → key lookup
+// scoped to the host's tenant and environment → permission. Every answer carries no-store and HSTS.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { addressing, hostPattern } from './addressing.ts';
 import { presentedKey } from './bearer.ts';
 import { makeCertificates } from './certificates.ts';
-import { customersOf, KeyDirectory, type KeyName, type KeyRecord, type Permission } from './directory.ts';
+import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
+import {
+  customersOf,
+  KeyDirectory,
+  TENANTS,
+  type KeyName,
+  type KeyRecord,
+  type Permission,
+} from './directory.ts';
 
 export interface IndependentServer {
   port: number;
+  /** The plain-HTTP listener's port, when the choices open one. */
+  plainHttpPort?: number;
   /** PEM of the CA that signed the server's certificate. */
   caPem: string;
   keys: Readonly<Record<KeyName, string>>;
@@ -52,12 +62,27 @@ declare module 'fastify' {
   }
 }
 
-export async function startIndependentServer(domain = 'localhost'): Promise<IndependentServer> {
-  const certificates = await makeCertificates('Independent Implementation Test CA', [
-    `*.api.${domain}`,
-    `*.sandbox.api.${domain}`,
-  ]);
-  const directory = new KeyDirectory();
+/** Every answer, errors included: never cached, and HTTPS only from now on. */
+function addResponseHeaders(app: FastifyInstance, hsts: boolean): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Cache-Control', 'no-store');
+    if (hsts) reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+    return payload;
+  });
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'not_found', 'No such resource.'));
+  // Never a stack trace, never the framework's own error shape.
+  app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    return sendError(reply, status, status < 500 ? 'bad_request' : 'internal_error', 'The request failed.');
+  });
+}
+
+function api(
+  certificates: { key: string; cert: string },
+  directory: KeyDirectory,
+  domain: string,
+  choices: ServerChoices,
+): FastifyInstance {
   const pattern = hostPattern(domain);
   const app = Fastify({
     https: { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
@@ -66,30 +91,34 @@ export async function startIndependentServer(domain = 'localhost'): Promise<Inde
     trustProxy: false,
     forceCloseConnections: true,
   });
-
-  // Every answer, errors included: never cached, and HTTPS only from now on.
-  app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
-    reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
-    return payload;
-  });
+  addResponseHeaders(app, true);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const socket = request.raw.socket as TLSSocket;
-    const addressed = addressing(request.raw.headersDistinct.host, socket.servername, pattern);
+    const servername = choices.sniMustMatchHost ? socket.servername : undefined;
+    const addressed = addressing(request.raw.headersDistinct.host, servername, pattern);
     if (addressed.kind === 'misdirected')
       return sendError(reply, 421, 'misdirected_request', 'This connection is not for the requested host.');
     if (addressed.kind === 'unknown-host')
       return sendError(reply, 404, 'unknown_host', 'No API is served at this host.');
+    if (choices.unknownTenant === 'not-found' && !TENANTS.includes(addressed.tenant))
+      return sendError(reply, 404, 'unknown_host', 'No API is served at this host.');
+    const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+    if (choices.requireJsonContentType && contentType !== 'application/json')
+      return sendError(reply, 415, 'unsupported_media_type', 'Send Content-Type: application/json.');
 
-    const presented = presentedKey(request.raw.headersDistinct.authorization);
-    if (presented.kind === 'ambiguous')
+    const presented = presentedKey(request.raw.headersDistinct.authorization, choices.schemeCaseInsensitive);
+    if (presented.kind === 'ambiguous') {
+      if (choices.duplicateAuthorization === 'invalid-key') return authError(reply, 'invalid_api_key');
       return sendError(reply, 400, 'invalid_request', 'Send exactly one Authorization header.');
+    }
     if (presented.kind === 'absent') return authError(reply, 'missing_authorization_header');
+    if (presented.kind === 'other-scheme') return authError(reply, choices.otherSchemeCode);
     if (presented.kind === 'malformed') return authError(reply, 'invalid_api_key');
-    // An unknown tenant has no keys: it answers exactly like an unknown key on a real tenant.
-    const record = directory.find(presented.key, addressed.tenant, addressed.environment);
-    if (!record) return authError(reply, 'invalid_api_key');
+    // An unknown tenant has no keys: it answers like an unknown key on a real tenant.
+    const record = directory.live(presented.key);
+    if (!record || record.environment !== addressed.environment) return authError(reply, 'invalid_api_key');
+    if (record.tenant !== addressed.tenant) return authError(reply, choices.crossTenantKey);
     request.apiKey = record;
   });
 
@@ -100,15 +129,45 @@ export async function startIndependentServer(domain = 'localhost'): Promise<Inde
       return authError(reply, 'insufficient_permissions', 'customers:read');
     return { customers: customersOf(record.tenant, record.environment) };
   });
+  return app;
+}
 
-  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'not_found', 'No such resource.'));
-  // Never a stack trace, never the framework's own error shape.
-  app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
-    return sendError(reply, status, status < 500 ? 'bad_request' : 'internal_error', 'The request failed.');
+/** Plain HTTP never authenticates and never redirects: 403 to everything, then close. */
+function plainHttpRefusal(): FastifyInstance {
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  addResponseHeaders(app, false);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('Connection', 'close');
+    return sendError(reply, 403, 'https_required', 'This API is served over HTTPS only.');
   });
+  return app;
+}
 
+async function listen(app: FastifyInstance): Promise<number> {
   await app.listen({ host: '127.0.0.1', port: 0 });
-  const { port } = app.server.address() as AddressInfo;
-  return { port, caPem: certificates.caPem, keys: directory.secrets, close: () => app.close() };
+  return (app.server.address() as AddressInfo).port;
+}
+
+export async function startIndependentServer(
+  choices: Partial<ServerChoices> = {},
+  domain = 'localhost',
+): Promise<IndependentServer> {
+  const chosen = { ...DEFAULT_CHOICES, ...choices };
+  const certificates = await makeCertificates('Independent Implementation Test CA', [
+    `*.api.${domain}`,
+    `*.sandbox.api.${domain}`,
+  ]);
+  const directory = new KeyDirectory();
+  const apps = [api(certificates, directory, domain, chosen)];
+  if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
+  const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
+  return {
+    port,
+    plainHttpPort,
+    caPem: certificates.caPem,
+    keys: directory.secrets,
+    close: async () => {
+      await Promise.all(apps.map((app) => app.close()));
+    },
+  };
 }
