@@ -18,6 +18,11 @@ export interface ServerChoices {
   requireJsonContentType: boolean;
   /** 421 when the TLS SNI names another host than Host; false: route by Host alone (nginx's default). */
   sniMustMatchHost: boolean;
+  /**
+   * The certificate: one for `*.api.{domain}`, or one naming each tenant host (a host of no
+   * tenant then fails the TLS name check: it is served nothing at all).
+   */
+  certificate: 'wildcard' | 'tenant-names';
   /** Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403. */
   plainHttp: 'not-listening' | 'answers-403';
 }
@@ -30,5 +35,6 @@ export const DEFAULT_CHOICES: ServerChoices = {
   unknownTenant: 'as-unknown-key',
   requireJsonContentType: false,
   sniMustMatchHost: true,
+  certificate: 'wildcard',
   plainHttp: 'not-listening',
 };

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment } from '../../conformance/target.ts';
+import { EMBEDDED_TARGET_FILE, fixtureKeyEnvironment, readTargetFile } from '../../conformance/target.ts';
 import { runConformance } from '../support/conformance-run.ts';
 import { startCli, type CliProcess } from '../support/reference-cli.ts';
 import { startHostFront, type HostFront } from './host-front.ts';
@@ -41,15 +41,8 @@ describe('the reference server behind a front that routes by Host (nginx shape)'
       sandboxBaseUrl: origin('sandbox-acme'),
       // Like nginx configured for HTTPS only: nothing listens for plain HTTP.
       plainHttpBaseUrl: `http://acme.api.localhost:${await unusedPort()}/v1`,
-      credentials: {
-        fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL',
-        readOnly: 'REFERENCE_KEY_ACME_PROD_READ',
-        noCustomersPermission: 'REFERENCE_KEY_ACME_PROD_NO_CUSTOMERS',
-        revoked: 'REFERENCE_KEY_ACME_PROD_REVOKED',
-        sandbox: 'REFERENCE_KEY_ACME_DEV_FULL',
-        otherTenant: 'REFERENCE_KEY_GLOBEX_PROD_FULL',
-        probe: 'REFERENCE_KEY_ACME_PROD_FULL',
-      },
+      // The reference's own keys, by the variable names its embedded target file uses.
+      credentials: readTargetFile(EMBEDDED_TARGET_FILE).credentials,
       caFile: 'front-ca.pem',
       hosts: { '*.localhost': '127.0.0.1' },
     });

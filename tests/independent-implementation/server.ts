@@ -153,10 +153,12 @@ export async function startIndependentServer(
   domain = 'localhost',
 ): Promise<IndependentServer> {
   const chosen = { ...DEFAULT_CHOICES, ...choices };
-  const certificates = await makeCertificates('Independent Implementation Test CA', [
-    `*.api.${domain}`,
-    `*.sandbox.api.${domain}`,
-  ]);
+  const certificates = await makeCertificates(
+    'Independent Implementation Test CA',
+    chosen.certificate === 'wildcard'
+      ? [`*.api.${domain}`, `*.sandbox.api.${domain}`]
+      : TENANTS.flatMap((tenant) => [`${tenant}.api.${domain}`, `${tenant}.sandbox.api.${domain}`]),
+  );
   const directory = new KeyDirectory();
   const apps = [api(certificates, directory, domain, chosen)];
   if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());

@@ -16,7 +16,8 @@ interface Shown {
   what: string;
   /** The request that shows a choice; `plain` sends it over plain HTTP. */
   request: Omit<Probe, 'port' | 'ca'> & { plain?: boolean };
-  answer: Pick<ProbeAnswer, 'status' | 'code'>;
+  /** The answer, or the `code` of the error with which the request failed. */
+  answer: Pick<ProbeAnswer, 'status' | 'code'> | { failure: string };
 }
 
 interface Variant {
@@ -116,6 +117,18 @@ const VARIANTS: Variant[] = [
     ],
     warnings: [],
   },
+  {
+    name: 'a certificate naming each tenant host, no wildcard: a host of no tenant fails the TLS name check',
+    choices: { certificate: 'tenant-names' },
+    shownBy: (keys) => [
+      {
+        what: 'a host of no tenant',
+        request: { host: 'initech.api.localhost', headers: [...JSON_HEADERS, bearer(keys.acmeLiveFull)] },
+        answer: { failure: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+      },
+    ],
+    warnings: [],
+  },
 ];
 
 describe('each other correct choice of the independent implementation is CONFORMANT', () => {
@@ -125,10 +138,15 @@ describe('each other correct choice of the independent implementation is CONFORM
       try {
         for (const { what, request, answer } of variant.shownBy(server.keys)) {
           const { plain, ...sent } = request;
-          const shown = plain
-            ? await probe({ ...sent, port: server.plainHttpPort ?? 0 })
-            : await probe({ ...sent, port: server.port, ca: server.caPem });
-          assert.deepEqual({ status: shown.status, code: shown.code }, answer, what);
+          const shown = await (
+            plain
+              ? probe({ ...sent, port: server.plainHttpPort ?? 0 })
+              : probe({ ...sent, port: server.port, ca: server.caPem })
+          ).then(
+            ({ status, code }) => ({ status, code }),
+            (error: NodeJS.ErrnoException) => ({ failure: error.code ?? error.message }),
+          );
+          assert.deepEqual(shown, answer, what);
         }
         const target = await writeIndependentTarget(server);
         const run = await runConformance(['--target', target.file], target.env);
