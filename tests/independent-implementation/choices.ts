@@ -1,0 +1,40 @@
+// Where the spec leaves a choice open, the independent implementation can make either one, so
+// that the tests can show the suite accepts every correct deployment, not just one. The defaults
+// are this implementation's own picks; each alternative is as correct (or, where marked, only an
+// advisory deviation the suite warns about).
+
+export interface ServerChoices {
+  /** A key with another scheme or none: spec §7 fits either code (the header is there, the key is not). */
+  otherSchemeCode: 'invalid_api_key' | 'missing_authorization_header';
+  /** Two Authorization headers: 400 with an error of its own, or 401 like an invalid key. */
+  duplicateAuthorization: 'bad-request' | 'invalid-key';
+  /** `bearer` and `BEARER` accepted (RFC 9110 §11.1); false: only `Bearer` (advisory deviation). */
+  schemeCaseInsensitive: boolean;
+  /** Another tenant's valid key: like an unknown key, or 403 (a distinguishable answer, advisory). */
+  crossTenantKey: 'invalid_api_key' | 'insufficient_permissions';
+  /** A well-formed host of no tenant: like a tenant without keys, or 404. */
+  unknownTenant: 'as-unknown-key' | 'not-found';
+  /** Spec §5 Scheme 3 ("Requests have the header Content-Type: application/json"), enforced before auth. */
+  requireJsonContentType: boolean;
+  /** 421 when the TLS SNI names another host than Host; false: route by Host alone (nginx's default). */
+  sniMustMatchHost: boolean;
+  /**
+   * The certificate: one for `*.api.{domain}`, or one naming each tenant host (a host of no
+   * tenant then fails the TLS name check: it is served nothing at all).
+   */
+  certificate: 'wildcard' | 'tenant-names';
+  /** Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403. */
+  plainHttp: 'not-listening' | 'answers-403';
+}
+
+export const DEFAULT_CHOICES: ServerChoices = {
+  otherSchemeCode: 'invalid_api_key',
+  duplicateAuthorization: 'bad-request',
+  schemeCaseInsensitive: true,
+  crossTenantKey: 'invalid_api_key',
+  unknownTenant: 'as-unknown-key',
+  requireJsonContentType: false,
+  sniMustMatchHost: true,
+  certificate: 'wildcard',
+  plainHttp: 'not-listening',
+};

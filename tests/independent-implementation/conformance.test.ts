@@ -1,0 +1,36 @@
+// The guard against false fails that a reference-only test cannot give: a second, independently
+// written correct implementation (./server.ts: Fastify, its own key format, response shape,
+// sandbox host and certificates, plain HTTP not listening) must be CONFORMANT under both
+// profiles, with every rule passed — none warned, none left not evaluated.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runConformance } from '../support/conformance-run.ts';
+import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
+import { startIndependentServer, type IndependentServer } from './server.ts';
+import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { assertConformant } from './run-support.ts';
+
+describe('an independent implementation of the spec (Fastify)', () => {
+  let server: IndependentServer;
+  let target: WrittenTarget;
+
+  before(async () => {
+    server = await startIndependentServer();
+    target = await writeIndependentTarget(server);
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  for (const profile of ['default', 'strict']) {
+    test(`--profile ${profile}: CONFORMANT, every rule passed, no key in any report`, async () => {
+      const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
+      assertConformant(run);
+      assert.equal(run.report?.profile, profile);
+      const { findings, filesScanned } = scanDirectory(run.reportDir, secretForms(target.env));
+      assert.ok(filesScanned > 0, 'the run wrote reports');
+      assert.deepEqual(findings, []);
+    });
+  }
+});

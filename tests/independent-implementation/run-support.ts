@@ -1,0 +1,111 @@
+// What the tests of this folder share: a port where nothing listens, writing a target file, one
+// request with full control of SNI, Host and header lines, and the assertion that a run's report
+// says CONFORMANT with exactly the expected rule verdicts.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { RULES } from '../../conformance/rules.ts';
+import type { ConformanceRun } from '../support/conformance-run.ts';
+
+/**
+ * A loopback port with nothing listening: bound by the system, then released. Plain HTTP
+ * pointed there is refused, the way a deployment that serves HTTPS only answers it.
+ */
+export async function unusedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((closed) => server.close(() => closed()));
+  return port;
+}
+
+/** Writes `target` as JSON in `directory`; returns the file's path. */
+export function writeTargetFile(directory: string, name: string, target: object): string {
+  const file = join(directory, name);
+  writeFileSync(file, JSON.stringify(target, null, 2));
+  return file;
+}
+
+/**
+ * The run's report says CONFORMANT, exit 0, every rule of the catalog passed — except
+ * `warnings`, which must be exactly those that warned. Nothing is left not evaluated.
+ */
+export function assertConformant(run: ConformanceRun, warnings: readonly string[] = []): void {
+  const rules = run.report?.rules ?? [];
+  const byId = new Map(rules.map((rule) => [rule.id, rule]));
+  const unexpected = RULES.flatMap((rule) => {
+    const expected = warnings.includes(rule.id) ? 'warning' : 'pass';
+    const result = byId.get(rule.id);
+    if (result?.verdict === expected) return [];
+    return [
+      `${rule.id} (${rule.level}): ${result?.verdict ?? 'absent from the report'}, expected ${expected}` +
+        (result?.message ? ` — ${result.message}` : ''),
+    ];
+  });
+  assert.deepEqual(unexpected, [], `Rules with another verdict than expected.\n${run.stderr}`);
+  assert.equal(rules.length, RULES.length, 'one verdict per rule of the catalog, no more');
+  assert.equal(run.report?.verdict, 'CONFORMANT');
+  assert.match(run.stdout, /VERDICT: CONFORMANT/);
+  assert.equal(run.exitCode, 0, run.stderr);
+}
+
+export interface Probe {
+  port: number;
+  /** The CA to trust; without it the request is plain HTTP. */
+  ca?: string;
+  /** The TLS SNI; defaults to `host`. */
+  servername?: string;
+  /** The Host header's name (the port is added). */
+  host: string;
+  path?: string;
+  /** Sent in this order, repeats included. */
+  headers?: readonly (readonly [string, string])[];
+}
+
+export interface ProbeAnswer {
+  status: number;
+  /** `error.code` of the body, when it is a spec §7 error. */
+  code?: string;
+  body: string;
+}
+
+/** One GET to 127.0.0.1, bounded by 10 s. */
+export function probe(options: Probe): Promise<ProbeAnswer> {
+  const settings = {
+    host: '127.0.0.1',
+    port: options.port,
+    path: options.path ?? '/v1/customers',
+    headers: ['Host', `${options.host}:${options.port}`, ...(options.headers ?? []).flat()],
+    setHost: false,
+    agent: false as const,
+    timeout: 10_000,
+  };
+  return new Promise((resolve, reject) => {
+    const onAnswer = (answer: IncomingMessage): void => {
+      let body = '';
+      answer.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      answer.on('end', () => {
+        let code: string | undefined;
+        try {
+          code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+        } catch {
+          code = undefined;
+        }
+        resolve({ status: answer.statusCode ?? 0, code, body });
+      });
+    };
+    const outgoing =
+      options.ca === undefined
+        ? httpRequest(settings, onAnswer)
+        : httpsRequest(
+            { ...settings, ca: options.ca, servername: options.servername ?? options.host },
+            onAnswer,
+          );
+    outgoing.on('timeout', () => outgoing.destroy(new Error('timed out')));
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}

@@ -1,0 +1,175 @@
+// An independent implementation of the access-and-authentication spec on Fastify, written from
+// the spec alone, to prove that the conformance suite passes a correct deployment that is not the
+// reference server: other framework, other key format, other response shape, other sandbox host,
+// EC certificates, plain HTTP not listening at all. It shares no code with reference-server/.
+//
+// Check order: host and SNI → (Content-Type) → Authorization lines → key syntax → key lookup
+// scoped to the host's tenant and environment → permission. Every answer carries no-store and HSTS.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
+import { addressing, hostPattern } from './addressing.ts';
+import { presentedKey } from './bearer.ts';
+import { makeCertificates } from './certificates.ts';
+import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
+import {
+  customersOf,
+  KeyDirectory,
+  TENANTS,
+  type KeyName,
+  type KeyRecord,
+  type Permission,
+} from './directory.ts';
+
+export interface IndependentServer {
+  port: number;
+  /** The plain-HTTP listener's port, when the choices open one. */
+  plainHttpPort?: number;
+  /** PEM of the CA that signed the server's certificate. */
+  caPem: string;
+  keys: Readonly<Record<KeyName, string>>;
+  close(): Promise<void>;
+}
+
+const REALM = 'customers-api';
+
+const MESSAGES = {
+  missing_authorization_header: 'Authorization header is required.',
+  invalid_api_key: 'The provided API key is invalid.',
+  insufficient_permissions: 'You do not have permission to access this resource.',
+} as const;
+
+type AuthCode = keyof typeof MESSAGES;
+
+function sendError(reply: FastifyReply, status: number, code: string, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send({ error: { code, message } });
+}
+
+/** 401/403 with the Bearer challenge of RFC 6750 §3. */
+function authError(reply: FastifyReply, code: AuthCode, scope?: Permission): FastifyReply {
+  const challenge = {
+    missing_authorization_header: `Bearer realm="${REALM}"`,
+    invalid_api_key: `Bearer realm="${REALM}", error="invalid_token"`,
+    insufficient_permissions: `Bearer realm="${REALM}", error="insufficient_scope", scope="${scope ?? ''}"`,
+  }[code];
+  reply.header('WWW-Authenticate', challenge);
+  return sendError(reply, code === 'insufficient_permissions' ? 403 : 401, code, MESSAGES[code]);
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    apiKey?: KeyRecord;
+  }
+}
+
+/** Every answer, errors included: never cached, and HTTPS only from now on. */
+function addResponseHeaders(app: FastifyInstance, hsts: boolean): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('Cache-Control', 'no-store');
+    if (hsts) reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
+    return payload;
+  });
+  app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'not_found', 'No such resource.'));
+  // Never a stack trace, never the framework's own error shape.
+  app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
+    return sendError(reply, status, status < 500 ? 'bad_request' : 'internal_error', 'The request failed.');
+  });
+}
+
+function api(
+  certificates: { key: string; cert: string },
+  directory: KeyDirectory,
+  domain: string,
+  choices: ServerChoices,
+): FastifyInstance {
+  const pattern = hostPattern(domain);
+  const app = Fastify({
+    https: { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
+    logger: false,
+    // Forwarding headers name no tenant here: there is no trusted proxy in front.
+    trustProxy: false,
+    forceCloseConnections: true,
+  });
+  addResponseHeaders(app, true);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const socket = request.raw.socket as TLSSocket;
+    const servername = choices.sniMustMatchHost ? socket.servername : undefined;
+    const addressed = addressing(request.raw.headersDistinct.host, servername, pattern);
+    if (addressed.kind === 'misdirected')
+      return sendError(reply, 421, 'misdirected_request', 'This connection is not for the requested host.');
+    if (addressed.kind === 'unknown-host')
+      return sendError(reply, 404, 'unknown_host', 'No API is served at this host.');
+    if (choices.unknownTenant === 'not-found' && !TENANTS.includes(addressed.tenant))
+      return sendError(reply, 404, 'unknown_host', 'No API is served at this host.');
+    const contentType = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+    if (choices.requireJsonContentType && contentType !== 'application/json')
+      return sendError(reply, 415, 'unsupported_media_type', 'Send Content-Type: application/json.');
+
+    const presented = presentedKey(request.raw.headersDistinct.authorization, choices.schemeCaseInsensitive);
+    if (presented.kind === 'ambiguous') {
+      if (choices.duplicateAuthorization === 'invalid-key') return authError(reply, 'invalid_api_key');
+      return sendError(reply, 400, 'invalid_request', 'Send exactly one Authorization header.');
+    }
+    if (presented.kind === 'absent') return authError(reply, 'missing_authorization_header');
+    if (presented.kind === 'other-scheme') return authError(reply, choices.otherSchemeCode);
+    if (presented.kind === 'malformed') return authError(reply, 'invalid_api_key');
+    // An unknown tenant has no keys: it answers like an unknown key on a real tenant.
+    const record = directory.live(presented.key);
+    if (!record || record.environment !== addressed.environment) return authError(reply, 'invalid_api_key');
+    if (record.tenant !== addressed.tenant) return authError(reply, choices.crossTenantKey);
+    request.apiKey = record;
+  });
+
+  app.get('/v1/customers', async (request, reply) => {
+    const record = request.apiKey;
+    if (!record) throw new Error('onRequest lets no request through without a key');
+    if (!record.permissions.has('customers:read'))
+      return authError(reply, 'insufficient_permissions', 'customers:read');
+    return { customers: customersOf(record.tenant, record.environment) };
+  });
+  return app;
+}
+
+/** Plain HTTP never authenticates and never redirects: 403 to everything, then close. */
+function plainHttpRefusal(): FastifyInstance {
+  const app = Fastify({ logger: false, forceCloseConnections: true });
+  addResponseHeaders(app, false);
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('Connection', 'close');
+    return sendError(reply, 403, 'https_required', 'This API is served over HTTPS only.');
+  });
+  return app;
+}
+
+async function listen(app: FastifyInstance): Promise<number> {
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  return (app.server.address() as AddressInfo).port;
+}
+
+export async function startIndependentServer(
+  choices: Partial<ServerChoices> = {},
+  domain = 'localhost',
+): Promise<IndependentServer> {
+  const chosen = { ...DEFAULT_CHOICES, ...choices };
+  const certificates = await makeCertificates(
+    'Independent Implementation Test CA',
+    chosen.certificate === 'wildcard'
+      ? [`*.api.${domain}`, `*.sandbox.api.${domain}`]
+      : TENANTS.flatMap((tenant) => [`${tenant}.api.${domain}`, `${tenant}.sandbox.api.${domain}`]),
+  );
+  const directory = new KeyDirectory();
+  const apps = [api(certificates, directory, domain, chosen)];
+  if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
+  const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
+  return {
+    port,
+    plainHttpPort,
+    caPem: certificates.caPem,
+    keys: directory.secrets,
+    close: async () => {
+      await Promise.all(apps.map((app) => app.close()));
+    },
+  };
+}

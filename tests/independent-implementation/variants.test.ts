@@ -1,0 +1,159 @@
+// Every open choice of the spec, taken the other way: each variant of the independent
+// implementation is as correct as the default one, so the suite must find it CONFORMANT too —
+// with a warning only where the variant is an advisory deviation. A probe first shows that the
+// variant really answers differently, so that a pass is about that choice.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runConformance } from '../support/conformance-run.ts';
+import type { ServerChoices } from './choices.ts';
+import type { KeyName } from './directory.ts';
+import { writeIndependentTarget } from './independent-target.ts';
+import { startIndependentServer } from './server.ts';
+import { assertConformant, probe, type Probe, type ProbeAnswer } from './run-support.ts';
+
+interface Shown {
+  /** What the request shows, for a failure message (never the request itself: it holds keys). */
+  what: string;
+  /** The request that shows a choice; `plain` sends it over plain HTTP. */
+  request: Omit<Probe, 'port' | 'ca'> & { plain?: boolean };
+  /** The answer, or the `code` of the error with which the request failed. */
+  answer: Pick<ProbeAnswer, 'status' | 'code'> | { failure: string };
+}
+
+interface Variant {
+  name: string;
+  choices: Partial<ServerChoices>;
+  /** One request per choice, given the keys, with the answer that shows it was taken. */
+  shownBy: (keys: Record<KeyName, string>) => Shown[];
+  /** The rules that must warn, and only they. */
+  warnings: string[];
+}
+
+const ACME = 'acme.api.localhost';
+const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
+const JSON_HEADERS: [string, string][] = [
+  ['Accept', 'application/json'],
+  ['Content-Type', 'application/json'],
+];
+
+// Choices are grouped so that one run checks several (each touches other rules, so a failure
+// still names the choice): a run of the suite is the slow part.
+const VARIANTS: Variant[] = [
+  {
+    name: 'the other answer to each open choice: missing_authorization_header for another scheme, 401 for two Authorization headers, 404 for a host of no tenant, 403 on plain HTTP',
+    choices: {
+      otherSchemeCode: 'missing_authorization_header',
+      duplicateAuthorization: 'invalid-key',
+      unknownTenant: 'not-found',
+      plainHttp: 'answers-403',
+    },
+    shownBy: (keys) => [
+      {
+        what: 'a key with the Token scheme',
+        request: { host: ACME, headers: [['Authorization', `Token ${keys.acmeLiveFull}`]] },
+        answer: { status: 401, code: 'missing_authorization_header' },
+      },
+      {
+        what: 'two Authorization headers',
+        request: { host: ACME, headers: [bearer(keys.acmeLiveFull), bearer(keys.acmeLiveFull)] },
+        answer: { status: 401, code: 'invalid_api_key' },
+      },
+      {
+        what: 'a host of no tenant',
+        request: { host: 'initech.api.localhost', headers: [bearer(keys.acmeLiveFull)] },
+        answer: { status: 404, code: 'unknown_host' },
+      },
+      {
+        what: 'plain HTTP',
+        request: { host: ACME, plain: true },
+        answer: { status: 403, code: 'https_required' },
+      },
+    ],
+    warnings: [],
+  },
+  {
+    name: 'advisory choices: only `Bearer` in that letter case, 403 for another tenant’s key, routing by Host alone (a connection opened for acme serves globex to globex’s key)',
+    choices: {
+      schemeCaseInsensitive: false,
+      crossTenantKey: 'insufficient_permissions',
+      sniMustMatchHost: false,
+    },
+    shownBy: (keys) => [
+      {
+        what: '`bearer` in lower case',
+        request: { host: ACME, headers: [['Authorization', `bearer ${keys.acmeLiveFull}`]] },
+        answer: { status: 401, code: 'invalid_api_key' },
+      },
+      {
+        what: "globex's key on acme's host",
+        request: { host: ACME, headers: [...JSON_HEADERS, bearer(keys.globexLiveFull)] },
+        answer: { status: 403, code: 'insufficient_permissions' },
+      },
+      {
+        what: "SNI acme, Host globex, globex's key",
+        request: {
+          servername: ACME,
+          host: 'globex.api.localhost',
+          headers: [...JSON_HEADERS, bearer(keys.globexLiveFull)],
+        },
+        answer: { status: 200, code: undefined },
+      },
+    ],
+    warnings: [
+      'AUTH-SCHEME-CASE-INSENSITIVE',
+      'TENANT-CROSS-KEY-INDISTINGUISHABLE',
+      'TENANT-SNI-HOST-MISMATCH-421',
+    ],
+  },
+  {
+    name: 'Content-Type: application/json required before authentication (spec §5 Scheme 3)',
+    choices: { requireJsonContentType: true },
+    shownBy: (keys) => [
+      {
+        what: 'no Content-Type',
+        request: { host: ACME, headers: [['Accept', 'application/json'], bearer(keys.acmeLiveFull)] },
+        answer: { status: 415, code: 'unsupported_media_type' },
+      },
+    ],
+    warnings: [],
+  },
+  {
+    name: 'a certificate naming each tenant host, no wildcard: a host of no tenant fails the TLS name check',
+    choices: { certificate: 'tenant-names' },
+    shownBy: (keys) => [
+      {
+        what: 'a host of no tenant',
+        request: { host: 'initech.api.localhost', headers: [...JSON_HEADERS, bearer(keys.acmeLiveFull)] },
+        answer: { failure: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+      },
+    ],
+    warnings: [],
+  },
+];
+
+describe('each other correct choice of the independent implementation is CONFORMANT', () => {
+  for (const variant of VARIANTS) {
+    test(variant.name, async () => {
+      const server = await startIndependentServer(variant.choices);
+      try {
+        for (const { what, request, answer } of variant.shownBy(server.keys)) {
+          const { plain, ...sent } = request;
+          const shown = await (
+            plain
+              ? probe({ ...sent, port: server.plainHttpPort ?? 0 })
+              : probe({ ...sent, port: server.port, ca: server.caPem })
+          ).then(
+            ({ status, code }) => ({ status, code }),
+            (error: NodeJS.ErrnoException) => ({ failure: error.code ?? error.message }),
+          );
+          assert.deepEqual(shown, answer, what);
+        }
+        const target = await writeIndependentTarget(server);
+        const run = await runConformance(['--target', target.file], target.env);
+        assertConformant(run, variant.warnings);
+      } finally {
+        await server.close();
+      }
+    });
+  }
+});
