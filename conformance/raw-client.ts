@@ -59,6 +59,10 @@ export class RawClient {
   #send(raw: RawRequest, summary: RequestSummary): Promise<Exchange> {
     const url = new URL(raw.url);
     const headers = [...(raw.headers ?? [])];
+    // Every request carries what spec §5 Scheme 3 asks of clients, as ApiClient's do: a target may
+    // refuse a request without it before it looks at anything a rule probes.
+    if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
+      headers.push(['Content-Type', 'application/json']);
     const flatHeaders = ['Host', raw.hostHeader ?? url.host, ...headers.flat()];
     const options = {
       host: url.hostname,
