@@ -12,7 +12,7 @@ export function renderRulesDoc(): string {
     '',
     `Generated from \`conformance/rules.ts\` by \`npm run docs\`; do not edit. ${RULES.length} rules: ${counts.join(', ')}.`,
     '',
-    'Levels (see ../shared/design/decisions.md): **MUST** comes from a sentence of the spec and fails the run;',
+    'Levels (see [decisions.md](decisions.md)): **MUST** comes from a sentence of the spec and fails the run;',
     '**HTTP** comes from RFC 9110 / RFC 6750 where the spec is silent and fails the run only under the `strict`',
     'profile; **ADVISORY** is security practice and only ever warns. A rule whose inputs the target lacks is',
     'reported *not evaluated*, never passed.',

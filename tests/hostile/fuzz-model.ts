@@ -1,7 +1,7 @@
 // What a fuzz case is: a request spelled as pieces, with fixture keys referred to by id so that a
 // counterexample printed by fast-check names a key and never shows one, and what the fixtures
 // say the answer must be. The expectations follow the decisions table
-// (../shared/design/decisions.md), written independently of the server's code.
+// (docs/decisions.md), written independently of the server's code.
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import type { Customer } from '../../schemas/generated/customers.ts';
 import { apiHostname, type Environment } from '../../reference-server/hosts.ts';

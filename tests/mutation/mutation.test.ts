@@ -1,4 +1,4 @@
-// Proof that the conformance suite can fail (issue 5): the suite passes the clean reference server
+// Proof that the conformance suite can fail: the suite passes the clean reference server
 // and, against each faulty variant of reference-server/faults.ts, fails exactly the rules the
 // fault is caught by plus the consequences its catalog entry lists — never another one. Every MUST
 // and HTTP rule has a fault that it catches, and every fault is caught.

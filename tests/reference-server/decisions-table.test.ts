@@ -1,4 +1,4 @@
-// Every row of the decisions table (../shared/design/decisions.md) shown over real HTTPS: the
+// Every row of the decisions table (docs/decisions.md) shown over real HTTPS: the
 // status, `error.code`, schema-valid body and headers of each answer, and that a rejected request
 // gets no customer data of any tenant. Each negative case sits beside a positive control, so
 // that a test cannot pass because nothing works.

@@ -1,4 +1,4 @@
-// Assertions on the reference server's answers, each a rule of ../shared/design/decisions.md:
+// Assertions on the reference server's answers, each a rule of docs/decisions.md:
 // the error body against schemas/error.schema.json, the headers every error carries, the Bearer
 // challenge, and "a rejected request gets no customer data of any tenant".
 import assert from 'node:assert/strict';
