@@ -303,6 +303,21 @@ describe('reference server CLI', { concurrency: 2 }, () => {
       for (const secret of secrets) assert.ok(!log.includes(secret), 'a key in the access log');
     });
 
+    test('the OpenAPI document URL it prints is served without a key', async () => {
+      const url = /OpenAPI document \(no key needed\): (\S+)$/m.exec(banner)?.[1];
+      const ca = /CA certificate: (\S+)$/m.exec(banner)?.[1];
+      assert.ok(url && ca, banner);
+      const { stdout } = await execFileAsync(
+        CURL,
+        ['--silent', '--show-error', '--fail', '--cacert', ca, url],
+        {
+          cwd: REPO_ROOT,
+          timeout: CLI_TIMEOUT_MS,
+        },
+      );
+      assert.equal((JSON.parse(stdout) as { openapi?: string }).openapi, '3.1.0');
+    });
+
     test('SIGTERM stops it with exit status 0', async () => {
       cli.child.kill('SIGTERM');
       const result = await cli.exited;
