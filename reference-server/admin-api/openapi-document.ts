@@ -7,15 +7,21 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { adminHostname } from '../hosts.ts';
+import { fieldLines } from '../field-lines.ts';
+import { ADMIN_HOST_LABEL, adminHostname, hostnameOf } from '../hosts.ts';
 import { adminError, type AdminResponse } from './admin-errors.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
 const OPENAPI_FILE = join(import.meta.dirname, '..', '..', 'docs', 'openapi.json');
 const METHODS = ['GET', 'HEAD'];
 
+interface ServerObject {
+  variables?: Record<string, { default: string }>;
+}
+type Document = { servers?: ServerObject[] } & Record<string, unknown>;
+
 /** Read once, on the first request for it: the file does not change while the server runs. */
-let document: unknown;
+let document: Document | undefined;
 
 export function isOpenApiRequest(req: IncomingMessage): boolean {
   return (req.url ?? '').split('?', 1)[0] === OPENAPI_PATH;
@@ -25,12 +31,43 @@ export function openApiAnswer(req: IncomingMessage): AdminResponse {
   if (!METHODS.includes(req.method ?? '')) {
     return adminError('method_not_allowed', undefined, { Allow: METHODS.join(', ') });
   }
-  document ??= JSON.parse(readFileSync(OPENAPI_FILE, 'utf8'));
+  document ??= JSON.parse(readFileSync(OPENAPI_FILE, 'utf8')) as Document;
   // Readable by a documentation page of any origin: it is public and sent without credentials.
-  return { status: 200, headers: { 'Access-Control-Allow-Origin': '*' }, body: document };
+  return {
+    status: 200,
+    headers: { 'Access-Control-Allow-Origin': '*' },
+    body: withDomain(document, servedDomain(req)),
+  };
 }
 
 /** Where a server on `domain` and `httpsPort` serves the document. */
 export function openApiUrl(domain: string, httpsPort: number): string {
   return `https://${adminHostname(domain)}:${httpsPort}${OPENAPI_PATH}`;
+}
+
+/**
+ * The `{domain}` of this server as the request reached it: the admin host's name without its
+ * `admin.` label, with the port the client used (none for 443). A tool that reads the served
+ * document then reaches this server's API hosts without being told the domain or the port.
+ */
+function servedDomain(req: IncomingMessage): string {
+  const host = fieldLines(req, 'host')[0] ?? '';
+  const domain = hostnameOf(host).slice(ADMIN_HOST_LABEL.length + 1);
+  const port = /:(\d{1,5})$/.exec(host)?.[1];
+  return port === undefined || port === '443' ? domain : `${domain}:${port}`;
+}
+
+/** The document with `domain` as the default of every server's `{domain}` variable. */
+function withDomain(source: Document, domain: string): Document {
+  return {
+    ...source,
+    servers: (source.servers ?? []).map((server) =>
+      server.variables?.domain
+        ? {
+            ...server,
+            variables: { ...server.variables, domain: { ...server.variables.domain, default: domain } },
+          }
+        : server,
+    ),
+  };
 }

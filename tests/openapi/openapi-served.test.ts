@@ -12,6 +12,15 @@ import { DOMAIN, hostOf, send, startTestServer, type TestServer } from '../suppo
 
 const ADMIN_HOST = adminHostname(DOMAIN);
 
+/** docs/openapi.json as served to a client that named `domain` (with its port) in `Host`. */
+function servedAs(domain: string): unknown {
+  const document = readOpenApiDocument() as {
+    servers: Array<{ variables: { domain: { default: string } } }>;
+  };
+  for (const server of document.servers) server.variables.domain.default = domain;
+  return document;
+}
+
 describe('the OpenAPI document, served on the admin host', () => {
   let target: TestServer;
   before(async () => {
@@ -20,14 +29,22 @@ describe('the OpenAPI document, served on the admin host', () => {
   });
   after(() => target.close());
 
-  test('GET without any key or token: 200, the committed docs/openapi.json as JSON', async () => {
-    for (const path of [OPENAPI_PATH, `${OPENAPI_PATH}?format=json`]) {
-      const reply = await send(target, { host: ADMIN_HOST, path });
+  test('GET without any key or token: 200, docs/openapi.json naming the domain and port it was reached on', async () => {
+    const port = target.server.httpsPort;
+    const cases = [
+      { host: `${ADMIN_HOST}:${port}`, path: OPENAPI_PATH, domain: `${DOMAIN}:${port}` },
+      { host: ADMIN_HOST, path: `${OPENAPI_PATH}?format=json`, domain: DOMAIN },
+      { host: `${ADMIN_HOST.toUpperCase()}:443`, path: OPENAPI_PATH, domain: DOMAIN },
+    ];
+    for (const { host, path, domain } of cases) {
+      const reply = await send(target, { host, servername: ADMIN_HOST, path });
       assert.equal(reply.status, 200, reply.body);
       assert.match(reply.headers['content-type'] ?? '', /^application\/json(;|$)/);
       assert.equal(reply.headers['access-control-allow-origin'], '*');
-      assert.deepEqual(JSON.parse(reply.body), readOpenApiDocument());
+      assert.deepEqual(JSON.parse(reply.body), servedAs(domain));
     }
+    // Everything but the default of `{domain}` is the committed file.
+    assert.deepEqual(servedAs('localhost:8443'), readOpenApiDocument());
   });
 
   test('HEAD: the headers of GET, no content; other methods: 405 with Allow', async () => {
@@ -77,7 +94,7 @@ describe('the OpenAPI document, with the admin API on', () => {
   test('is served without the admin token, while every admin endpoint still needs it', async () => {
     const document = await km.send({ hostname: ADMIN_HOST, path: OPENAPI_PATH });
     assert.equal(document.status, 200);
-    assert.deepEqual(JSON.parse(document.body), readOpenApiDocument());
+    assert.deepEqual(JSON.parse(document.body), servedAs(`${DOMAIN}:${km.server.httpsPort}`));
     for (const path of ['/v1/tenants', '/v1/tenants/acme/keys', `/v1${OPENAPI_PATH}`]) {
       const reply = await km.send({ hostname: ADMIN_HOST, path });
       assert.equal(reply.status, 401, `${path}: ${reply.body}`);
