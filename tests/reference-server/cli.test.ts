@@ -315,7 +315,16 @@ describe('reference server CLI', { concurrency: 2 }, () => {
           timeout: CLI_TIMEOUT_MS,
         },
       );
-      assert.equal((JSON.parse(stdout) as { openapi?: string }).openapi, '3.1.0');
+      const document = JSON.parse(stdout) as {
+        openapi?: string;
+        servers?: Array<{ variables?: { domain?: { default?: string } } }>;
+      };
+      assert.equal(document.openapi, '3.1.0');
+      // The served copy points tools at this server: its domain and port.
+      assert.equal(
+        document.servers?.[0]?.variables?.domain?.default,
+        new URL(url).host.replace(/^admin\./, ''),
+      );
     });
 
     test('SIGTERM stops it with exit status 0', async () => {
