@@ -7,7 +7,13 @@ import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixt
 import { SANDBOX_PREFIX } from '../../reference-server/hosts.ts';
 import { findRoute } from '../../reference-server/request-pipeline.ts';
 import { componentSchemas } from './json-schema.ts';
-import { commonHeaders, documentedCodes, errorResponses, type NamedResponse } from './error-responses.ts';
+import {
+  HEADER_COMPONENTS,
+  commonHeaders,
+  documentedCodes,
+  errorResponses,
+  type NamedResponse,
+} from './error-responses.ts';
 
 export type OpenApiDocument = Record<string, unknown>;
 
@@ -84,6 +90,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
         },
       },
       schemas: componentSchemas(['customers.schema.json', 'error.schema.json']),
+      headers: HEADER_COMPONENTS,
       responses,
     },
   };

@@ -103,26 +103,40 @@ function errorResponse(status: number, codes: readonly ApiErrorCode[]): Record<s
   };
 }
 
-/** Headers of every answer of the API (reference-server/response-writer.ts). */
-export function commonHeaders(codes: readonly ApiErrorCode[] = []): Record<string, unknown> {
-  const plainHttp = codes.filter((code) => code === 'https_required');
-  const headers: Record<string, unknown> = {
-    'Cache-Control': {
-      description: 'No answer is stored by a cache.',
-      required: true,
-      schema: { const: 'no-store' },
-    },
-    'X-Content-Type-Options': { required: true, schema: { const: 'nosniff' } },
-  };
-  if (plainHttp.length === codes.length && codes.length > 0) return headers;
-  headers['Strict-Transport-Security'] = {
-    description:
-      plainHttp.length === 0
-        ? 'HSTS, on every HTTPS answer.'
-        : 'HSTS, on every HTTPS answer; never on the plain-HTTP refusal (`https_required`).',
-    required: plainHttp.length === 0,
+/** Headers of every answer of the API (reference-server/response-writer.ts), by name. */
+export const HEADER_COMPONENTS: Record<string, Record<string, unknown>> = {
+  'Cache-Control': {
+    description: 'No answer is stored by a cache.',
+    required: true,
+    schema: { const: 'no-store' },
+  },
+  'X-Content-Type-Options': { required: true, schema: { const: 'nosniff' } },
+  'Strict-Transport-Security': {
+    description: 'HSTS, on every HTTPS answer.',
+    required: true,
     schema: { type: 'string', pattern: '^max-age=[0-9]+' },
+  },
+};
+
+/**
+ * The common headers of an answer with one of `codes` (none: a success). The plain-HTTP refusal
+ * (`https_required`) has no HSTS (RFC 6797 §7.2), so a response that may be it does not require it.
+ */
+export function commonHeaders(codes: readonly ApiErrorCode[] = []): Record<string, unknown> {
+  const ref = (name: string): Record<string, string> => ({ $ref: `#/components/headers/${name}` });
+  const headers: Record<string, unknown> = {
+    'Cache-Control': ref('Cache-Control'),
+    'X-Content-Type-Options': ref('X-Content-Type-Options'),
   };
+  const plainHttp = codes.filter((code) => code === 'https_required').length;
+  if (plainHttp === 0) headers['Strict-Transport-Security'] = ref('Strict-Transport-Security');
+  else if (plainHttp < codes.length) {
+    headers['Strict-Transport-Security'] = {
+      ...HEADER_COMPONENTS['Strict-Transport-Security'],
+      description: 'HSTS, on every HTTPS answer; never on the plain-HTTP refusal (`https_required`).',
+      required: false,
+    };
+  }
   return headers;
 }
 
