@@ -9,6 +9,7 @@ import { AdminTokenError, resolveAdminToken, type AdminTokenSource } from './adm
 import { DataDirError } from './data-dir.ts';
 import { keyManagementLines } from './key-management-banner.ts';
 import { faultCatalogText, faultWarning } from './faults.ts';
+import { openApiUrl } from './admin-api/openapi-document.ts';
 
 async function main(): Promise<void> {
   const command = parseCli(process.argv.slice(2), process.env);
@@ -85,6 +86,7 @@ function banner(
     lines.push(`  ${tenant.id.padEnd(12)} ${server.baseUrl(tenant.id)}${feature}`);
     lines.push(`  ${''.padEnd(12)} ${server.baseUrl(tenant.id, 'sandbox')}  (sandbox)`);
   }
+  lines.push(`  OpenAPI document (no key needed): ${openApiUrl(options.domain, server.httpsPort)}`);
   const example = fixtures.tenants.find((tenant) =>
     tenant.keys.some((key) => key.environment === 'production' && !key.revoked),
   );

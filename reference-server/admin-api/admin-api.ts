@@ -7,6 +7,8 @@
 //   GET  /v1/tenants/{tenant}/keys/{id}           one key's metadata
 //   POST /v1/tenants/{tenant}/keys/{id}/revoke    revoke at once (repeating it is harmless)
 //   POST /v1/tenants/{tenant}/keys/{id}/rotate    a new key like it, and it revoked → RotatedKey
+// and, without any token and even with the admin API off, the tenant API's OpenAPI document:
+//   GET  /openapi.json                            docs/openapi.json (openapi-document.ts)
 import type { IncomingMessage } from 'node:http';
 import type {
   ApiKeyList,
@@ -24,6 +26,7 @@ import type { RequestFacts } from '../request-pipeline.ts';
 import type { TenantAccount, TenantData } from '../tenant-data.ts';
 import { adminError, type AdminResponse } from './admin-errors.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
+import { isOpenApiRequest, openApiAnswer } from './openapi-document.ts';
 
 export interface AdminContext {
   data: TenantData;
@@ -46,6 +49,8 @@ export async function handleAdminRequest(
   context: AdminContext,
   facts: RequestFacts,
 ): Promise<AdminResponse> {
+  // Public documentation, with or without the admin API (openapi-document.ts).
+  if (isOpenApiRequest(req)) return openApiAnswer(req);
   if (!context.token) return adminError('admin_api_disabled');
   const authorization = parseAuthorization(fieldLines(req, 'authorization'));
   if (authorization.kind !== 'bearer' || !context.token.matches(authorization.token)) {

@@ -303,6 +303,30 @@ describe('reference server CLI', { concurrency: 2 }, () => {
       for (const secret of secrets) assert.ok(!log.includes(secret), 'a key in the access log');
     });
 
+    test('the OpenAPI document URL it prints is served without a key', async () => {
+      const url = /OpenAPI document \(no key needed\): (\S+)$/m.exec(banner)?.[1];
+      const ca = /CA certificate: (\S+)$/m.exec(banner)?.[1];
+      assert.ok(url && ca, banner);
+      const { stdout } = await execFileAsync(
+        CURL,
+        ['--silent', '--show-error', '--fail', '--cacert', ca, url],
+        {
+          cwd: REPO_ROOT,
+          timeout: CLI_TIMEOUT_MS,
+        },
+      );
+      const document = JSON.parse(stdout) as {
+        openapi?: string;
+        servers?: Array<{ variables?: { domain?: { default?: string } } }>;
+      };
+      assert.equal(document.openapi, '3.1.0');
+      // The served copy points tools at this server: its domain and port.
+      assert.equal(
+        document.servers?.[0]?.variables?.domain?.default,
+        new URL(url).host.replace(/^admin\./, ''),
+      );
+    });
+
     test('SIGTERM stops it with exit status 0', async () => {
       cli.child.kill('SIGTERM');
       const result = await cli.exited;
