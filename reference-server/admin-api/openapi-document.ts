@@ -3,7 +3,7 @@
 // (mock servers, contract testers, client generators, API portals). It is served to anyone, with
 // or without the admin API: it is public documentation and holds no key, token or tenant data.
 // It is not served on a tenant API host, where every request needs a key (spec §1): see
-// docs/decisions/0007-openapi-document-on-the-admin-host.md.
+// docs/decisions/0010-openapi-document-on-the-admin-host.md.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
