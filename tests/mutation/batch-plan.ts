@@ -26,6 +26,8 @@ export interface BatchPlan {
   workers: number;
   /** NODE_EXTRA_CA_CERTS for the workers: the CA every variant's certificates chain to. */
   caFile: string;
+  /** Playwright's output directory (attachments of failed tests). */
+  outputDir: string;
   variants: BatchVariant[];
 }
 

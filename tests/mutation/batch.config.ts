@@ -5,12 +5,14 @@
 // set-up does, and checks only variants whose preflight passed this way.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
+import { caBundleFor } from '../../conformance/ca-trust.ts';
 import type { RuleId } from '../../conformance/rules.ts';
 import { readBatchPlan } from './batch-plan.ts';
 
 const plan = readBatchPlan();
 // Read by Node once at start-up: set here, it reaches the worker processes (as in the suite's config).
-process.env.NODE_EXTRA_CA_CERTS = plan.caFile;
+const caBundle = caBundleFor(plan.caFile);
+if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
 /** The suite's worker options (conformance/test.ts) that each project sets. */
 interface SuiteOptions {
@@ -25,7 +27,7 @@ export default defineConfig<object, SuiteOptions>({
   workers: plan.workers,
   timeout: 60_000,
   reporter: [[resolve(import.meta.dirname, 'batch-reporter.ts')]],
-  outputDir: resolve(plan.variants[0]?.reportDir ?? '.', '..', 'test-results'),
+  outputDir: plan.outputDir,
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   projects: plan.variants.map((variant) => ({
     name: variant.name,

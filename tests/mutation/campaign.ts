@@ -194,6 +194,7 @@ async function runBatch(
   const plan: BatchPlan = {
     workers,
     caFile,
+    outputDir: join(batchDir, 'test-results'),
     variants: variants.map((variant): BatchVariant => {
       const dir = join(batchDir, variant);
       mkdirSync(dir, { recursive: true });
