@@ -2,7 +2,7 @@
 // target maps host names), never following redirects and never failing on a status, so that
 // every answer is evidence for a check.
 import type { APIRequestContext } from '@playwright/test';
-import type { Exchange, RequestSummary } from './exchange.ts';
+import { elapsedSince, startRequest, type Exchange, type ExchangeListener } from './exchange.ts';
 import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
 
 export interface GetOptions {
@@ -14,19 +14,22 @@ const REQUEST_TIMEOUT_MS = 15_000;
 
 export class ApiClient {
   readonly #context: APIRequestContext;
+  readonly #onExchange: ExchangeListener | undefined;
 
-  constructor(context: APIRequestContext) {
+  constructor(context: APIRequestContext, onExchange?: ExchangeListener) {
     this.#context = context;
+    this.#onExchange = onExchange;
   }
 
   async get(url: string, options: GetOptions = {}): Promise<Exchange> {
+    const exchange = await this.#get(url, options);
+    this.#onExchange?.(exchange);
+    return exchange;
+  }
+
+  async #get(url: string, options: GetOptions): Promise<Exchange> {
     const headers = { Accept: 'application/json', 'Content-Type': 'application/json', ...options.headers };
-    const request: RequestSummary = {
-      method: 'GET',
-      url,
-      headerNames: Object.keys(headers),
-      note: options.note,
-    };
+    const request = startRequest('GET', url, Object.entries(headers), { note: options.note });
     try {
       const response = await this.#context.get(url, {
         headers,
@@ -39,23 +42,26 @@ export class ApiClient {
         return {
           kind: 'failure',
           request,
+          durationMs: elapsedSince(request),
           error: `${proxyError}: no connection to the target (reported by the suite's local proxy)`,
         };
       }
+      const bodyText = await response.text();
       return {
         kind: 'response',
         request,
+        durationMs: elapsedSince(request),
         status: response.status(),
         headers: Object.fromEntries(
           Object.entries(response.headers()).map(([name, value]) => [name.toLowerCase(), value]),
         ),
-        bodyText: await response.text(),
+        bodyText,
       };
     } catch (error) {
       // Playwright's message carries a call log with the request headers, key included: keep only
       // its first line, and redact that too when it is reported.
       const firstLine = ((error as Error).message ?? String(error)).split('\n', 1)[0] ?? '';
-      return { kind: 'failure', request, error: firstLine };
+      return { kind: 'failure', request, durationMs: elapsedSince(request), error: firstLine };
     }
   }
 }

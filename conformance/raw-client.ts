@@ -6,7 +6,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { readFileSync } from 'node:fs';
 import { rootCertificates } from 'node:tls';
-import type { Exchange, RequestSummary } from './exchange.ts';
+import { elapsedSince, startRequest, type Exchange, type ExchangeListener } from './exchange.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
 
 export interface RawRequest {
@@ -24,33 +24,49 @@ export interface RawClientOptions {
   hosts: HostMap;
   caFile?: string;
   timeoutMs?: number;
+  onExchange?: ExchangeListener;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
 
 export class RawClient {
-  readonly #lookup;
+  readonly #lookup: ReturnType<typeof lookupWith>;
   readonly #ca: string[] | undefined;
   readonly #timeoutMs: number;
+  readonly #onExchange: ExchangeListener | undefined;
 
-  constructor(options: RawClientOptions) {
-    this.#lookup = lookupWith(options.hosts);
+  /** With `shared`, its host map and CA are used instead of reading them again. */
+  constructor(options: RawClientOptions, shared?: RawClient) {
+    this.#lookup = shared ? shared.#lookup : lookupWith(options.hosts);
     // The target's CA is trusted in addition to the system's, never instead of it.
-    this.#ca =
-      options.caFile === undefined ? undefined : [...rootCertificates, readFileSync(options.caFile, 'utf8')];
+    this.#ca = shared
+      ? shared.#ca
+      : options.caFile === undefined
+        ? undefined
+        : [...rootCertificates, readFileSync(options.caFile, 'utf8')];
     this.#timeoutMs = options.timeoutMs ?? 10_000;
+    this.#onExchange = options.onExchange;
   }
 
-  send(raw: RawRequest): Promise<Exchange> {
+  /** The same client (its CA read once), telling `onExchange` of every exchange it completes. */
+  listening(onExchange: ExchangeListener): RawClient {
+    return new RawClient({ hosts: {}, timeoutMs: this.#timeoutMs, onExchange }, this);
+  }
+
+  async send(raw: RawRequest): Promise<Exchange> {
+    const exchange = await this.#send(raw);
+    this.#onExchange?.(exchange);
+    return exchange;
+  }
+
+  #send(raw: RawRequest): Promise<Exchange> {
     const url = new URL(raw.url);
-    const headers = [...(raw.headers ?? [])];
-    const summary: RequestSummary = {
-      method: raw.method ?? 'GET',
-      url: raw.url,
-      headerNames: ['Host', ...headers.map(([name]) => name)],
-      note: raw.note,
-    };
-    const flatHeaders = ['Host', raw.hostHeader ?? url.host, ...headers.flat()];
+    const headers: [string, string][] = [
+      ['Host', raw.hostHeader ?? url.host],
+      ...(raw.headers ?? []).map(([name, value]): [string, string] => [name, value]),
+    ];
+    const summary = startRequest(raw.method ?? 'GET', raw.url, headers, { body: raw.body, note: raw.note });
+    const flatHeaders = headers.flat();
     const options = {
       host: url.hostname,
       port: url.port || (url.protocol === 'https:' ? 443 : 80),
@@ -62,6 +78,12 @@ export class RawClient {
       agent: false as const,
       timeout: this.#timeoutMs,
     };
+    const failed = (error: NodeJS.ErrnoException): Exchange => ({
+      kind: 'failure',
+      request: summary,
+      durationMs: elapsedSince(summary),
+      error: describe(error),
+    });
     return new Promise<Exchange>((resolve) => {
       const onResponse = (response: IncomingMessage): void => {
         const chunks: Buffer[] = [];
@@ -74,14 +96,13 @@ export class RawClient {
           resolve({
             kind: 'response',
             request: summary,
+            durationMs: elapsedSince(summary),
             status: response.statusCode ?? 0,
             headers: joinHeaders(response.headersDistinct),
             bodyText: Buffer.concat(chunks).toString('utf8'),
           }),
         );
-        response.on('error', (error) =>
-          resolve({ kind: 'failure', request: summary, error: describe(error) }),
-        );
+        response.on('error', (error) => resolve(failed(error)));
       };
       const request =
         url.protocol === 'https:'
@@ -90,7 +111,7 @@ export class RawClient {
       request.on('timeout', () =>
         request.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
       );
-      request.on('error', (error) => resolve({ kind: 'failure', request: summary, error: describe(error) }));
+      request.on('error', (error) => resolve(failed(error)));
       request.end(raw.body);
     });
   }

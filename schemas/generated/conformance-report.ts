@@ -1,9 +1,9 @@
 /* Generated from schemas/conformance-report.schema.json by scripts/generate-types.ts. Do not edit: change the schema and run `npm run generate`. */
 
 /**
- * NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated or could not run. CONFORMANT: otherwise.
+ * NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated or could not run. SETUP ERROR: the run could not start checking (see setupError), so no rule was judged. CONFORMANT: otherwise.
  */
-export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE';
+export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
 /**
  * warning: the rule failed but its level does not fail the run under this profile. error: the check itself could not run (network failure, defect), so nothing is known.
  */
@@ -25,6 +25,16 @@ export interface ConformanceReport {
     name: string;
     mode: 'embedded' | 'file';
     baseUrl: string;
+    /**
+     * The CA file the run trusted besides the system's (absolute path), for curl --cacert.
+     */
+    caFile?: string;
+    /**
+     * Host patterns mapped to addresses (the target file's hosts), for curl --resolve.
+     */
+    hosts?: {
+      [k: string]: string;
+    };
   };
   profile: 'default' | 'strict';
   /**
@@ -42,6 +52,21 @@ export interface ConformanceReport {
     error: number;
   };
   rules: RuleResult[];
+  /**
+   * Set when the verdict is SETUP ERROR: the run stopped before any rule could be judged.
+   */
+  setupError?: {
+    /**
+     * What was being set up, e.g. reaching the base URL.
+     */
+    stage: string;
+    url?: string;
+    message: string;
+    /**
+     * What to change so that the run can start.
+     */
+    fix?: string;
+  };
 }
 export interface RuleResult {
   id: string;
@@ -59,6 +84,14 @@ export interface Evidence {
   method: string;
   url: string;
   note?: string;
+  /**
+   * The request's headers as sent, in order; a key is shown as its environment variable ($NAME) or a shell expression of it.
+   */
+  requestHeaders?: {
+    name: string;
+    value: string;
+  }[];
+  requestBody?: string;
   status?: number;
   errorCode?: string;
   headers?: {
@@ -66,4 +99,8 @@ export interface Evidence {
   };
   bodyExcerpt?: string;
   failure?: string;
+  /**
+   * The id (_id) of this exchange's entry in exchanges.har.
+   */
+  exchange?: string;
 }
