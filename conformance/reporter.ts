@@ -34,7 +34,7 @@ import { ANNOTATION } from './annotations.ts';
 import type { RecordedExchange } from './exchange-record.ts';
 import { REPORT_ENV, reportDirectory, type RunMetadata } from './report/settings.ts';
 
-const LEARNING = 'learning the tenants\' data (before the checks)';
+const LEARNING = "learning the tenants' data (before the checks)";
 
 export default class ConformanceReporter implements Reporter {
   #namerOfRun: KeyNamer | undefined;
@@ -146,15 +146,15 @@ export default class ConformanceReporter implements Reporter {
     const warning = annotation(ANNOTATION.warning);
     const notEvaluated = annotation(ANNOTATION.notEvaluated);
     const firstError =
-      result.errors[0]?.message === undefined ? undefined : stripVTControlCharacters(result.errors[0].message);
+      result.errors[0]?.message === undefined
+        ? undefined
+        : stripVTControlCharacters(result.errors[0].message);
     return {
       status: result.status,
       ...(warning !== undefined ? { warning } : {}),
       ...(notEvaluated !== undefined ? { notEvaluated } : {}),
       ...(failure ? { failure } : {}),
-      ...(firstError !== undefined
-        ? { error: this.#namer().show(firstError.split('\n')[0] ?? '') }
-        : {}),
+      ...(firstError !== undefined ? { error: this.#namer().show(firstError.split('\n')[0] ?? '') } : {}),
     };
   }
 
@@ -207,6 +207,8 @@ function showEveryString(value: unknown, namer: KeyNamer): unknown {
   if (typeof value === 'string') return namer.show(value);
   if (Array.isArray(value)) return value.map((item) => showEveryString(item, namer));
   if (value !== null && typeof value === 'object')
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, showEveryString(item, namer)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, showEveryString(item, namer)]),
+    );
   return value;
 }

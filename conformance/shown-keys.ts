@@ -12,6 +12,10 @@ export interface NamedKey {
   value: string;
 }
 
+/**
+ * Expressions hold no `"`, `\` or backquote, so that a curl command can put them inside double
+ * quotes as they are (conformance/report/curl.ts). Keys are token68: unquoted, they stay one word.
+ */
 interface Form {
   text: string;
   /** Shell expression whose value is `text`. */
@@ -54,7 +58,8 @@ export class KeyNamer {
     for (const match of this.#pattern ? text.matchAll(this.#pattern) : []) {
       literal(text.slice(last, match.index));
       const form = this.#forms.find((candidate) => candidate.text === match[0]);
-      if (form) segments.push({ expression: form.expression, ...(form.variable ? { variable: form.variable } : {}) });
+      if (form)
+        segments.push({ expression: form.expression, ...(form.variable ? { variable: form.variable } : {}) });
       last = match.index + match[0].length;
     }
     literal(text.slice(last));
@@ -83,7 +88,6 @@ export function joinSegments(segments: readonly Segment[]): string {
 const MIN_DERIVED_LENGTH = 12;
 
 function formsOf(value: string, variable: string): Form[] {
-  const expression = (template: string): string => template.replaceAll('{}', variable);
   const plain: Form[] = [
     { text: value, expression: `$${variable}`, variable },
     { text: encodeURIComponent(value), expression: `$${variable}`, variable },
@@ -96,16 +100,16 @@ function formsOf(value: string, variable: string): Form[] {
     ...plain,
     {
       text: Buffer.from(value).toString('base64'),
-      expression: expression(`$(printf %s "\${}" | base64 | tr -d '\\n')`),
+      expression: `$(printf %s $${variable} | base64 | tr -d '[:space:]')`,
     },
     {
       text: Buffer.from(`${value}:`).toString('base64'),
-      expression: expression(`$(printf '%s:' "\${}" | base64 | tr -d '\\n')`),
+      expression: `$(printf %s: $${variable} | base64 | tr -d '[:space:]')`,
     },
     { text: value.slice(0, -1), expression: `\${${variable}%?}` },
   ];
   if (swapped !== value)
-    forms.push({ text: swapped, expression: expression(`$(printf %s "\${}" | tr a-zA-Z A-Za-z)`) });
+    forms.push({ text: swapped, expression: `$(printf %s $${variable} | tr a-zA-Z A-Za-z)` });
   return forms;
 }
 

@@ -73,7 +73,9 @@ export function summary(report: ConformanceReport, options: SummaryOptions): str
     (level) =>
       `  ${level.padEnd(10)}${verdicts
         .map((verdict) => {
-          const count = report.rules.filter((rule) => rule.level === level && rule.verdict === verdict).length;
+          const count = report.rules.filter(
+            (rule) => rule.level === level && rule.verdict === verdict,
+          ).length;
           const cell = String(count).padStart(15);
           return count > 0 && verdict !== 'pass' ? painter.verdict(verdict, cell) : cell;
         })

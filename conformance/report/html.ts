@@ -60,7 +60,10 @@ function banner(report: ConformanceReport): string {
     ['Profile', report.profile],
     ['Suite', `${report.suite.name} ${report.suite.version}`],
     ['Spec', `${report.spec.file}, sha256 ${report.spec.sha256.slice(0, 12)}…`],
-    ['Date', `${report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}, ${(report.durationMs / 1000).toFixed(1)} s`],
+    [
+      'Date',
+      `${report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}, ${(report.durationMs / 1000).toFixed(1)} s`,
+    ],
     ...(report.shard ? [['Shard', report.shard] as [string, string]] : []),
   ];
   const setup = report.setupError

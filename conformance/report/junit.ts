@@ -63,12 +63,13 @@ function suite(
   setupFailed: boolean,
   properties: Element,
 ): Element {
-  const count = (verdict: RuleResult['verdict']): number => rules.filter((rule) => rule.verdict === verdict).length;
+  const count = (verdict: RuleResult['verdict']): number =>
+    rules.filter((rule) => rule.verdict === verdict).length;
   return {
     '@name': name,
     '@tests': rules.length,
-    '@failures': count('fail'),
-    '@errors': count('error'),
+    '@failures': setupFailed ? 0 : count('fail'),
+    '@errors': setupFailed ? 0 : count('error'),
     '@skipped': setupFailed ? rules.length : count('not-evaluated'),
     properties,
     testcase: cases,
@@ -121,15 +122,22 @@ function testCase(report: ConformanceReport, rule: RuleResult, seconds: number):
     return { ...base, skipped: { '@message': 'not evaluated: the run could not start checking' } };
   const message = xmlSafe(rule.message ?? '');
   const details = xmlSafe(
-    [rule.message ?? '', ...(rule.evidence ?? []).flatMap((evidence) => ['', ...evidenceLines(evidence, report.target)])].join(
-      '\n',
-    ),
+    [
+      rule.message ?? '',
+      ...(rule.evidence ?? []).flatMap((evidence) => ['', ...evidenceLines(evidence, report.target)]),
+    ].join('\n'),
   );
   switch (rule.verdict) {
     case 'fail':
-      return { ...base, failure: { '@message': message, '@type': `${rule.level} rule failed`, '#text': details } };
+      return {
+        ...base,
+        failure: { '@message': message, '@type': `${rule.level} rule failed`, '#text': details },
+      };
     case 'error':
-      return { ...base, error: { '@message': message, '@type': 'the check could not run', '#text': details } };
+      return {
+        ...base,
+        error: { '@message': message, '@type': 'the check could not run', '#text': details },
+      };
     case 'not-evaluated':
       return { ...base, skipped: { '@message': message } };
     case 'warning':
