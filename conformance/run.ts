@@ -22,8 +22,10 @@ Options:
   --reports DIR      where reports are written (default reports/); env ${REPORT_ENV.directory}
   --help             print this help
 
-Any other option is passed to \`playwright test\` (e.g. --grep @KEY-REVOKED-REJECTED, --shard 1/2).
-Reports: DIR/conformance.md, conformance.json, junit.xml and html/ (Playwright's HTML report).
+Any other option is passed to \`playwright test\` (e.g. --grep @KEY-REVOKED-REJECTED, --shard 1/2);
+--list prints the rules selected and writes no report.
+Reports: DIR/conformance.html, conformance.md, conformance.json, junit.xml, exchanges.har and
+html/ (Playwright's HTML report, for debugging the suite).
 Exit code: 1 when the verdict is NOT CONFORMANT (a MUST rule failed, or under strict an HTTP
 rule), or INCOMPLETE with --fail-on-incomplete; 2 for a bad target file or option; 0 otherwise.`;
 
@@ -70,6 +72,9 @@ function main(): number {
     return [process.argv.slice(2)[token.index] ?? ''];
   });
   const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
+  // Listing replaces every reporter: the configured ones would overwrite the last run's reports.
+  if (passThrough.includes('--list'))
+    passThrough.push(`--reporter=${resolve(import.meta.dirname, 'list-reporter.ts')}`);
   const result = spawnSync(playwright, ['test', ...passThrough], { stdio: 'inherit', env });
   return result.status ?? 1;
 }

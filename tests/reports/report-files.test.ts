@@ -64,7 +64,7 @@ test('a curl command sends exactly the headers the suite sent, every key form in
     const command = curlCommand(evidence, { caFile: '/tmp/ca dir/ca.crt', hosts: { '*.localhost': '127.0.0.1' } });
     assert.ok(!command.includes(KEY), 'the command holds no key');
     // The command as bash runs it, with curl replaced by a function printing its arguments.
-    const argv = execFileSync('bash', ['-c', `curl() { printf '%s\\0' "$@"; }; ${command}`], {
+    const argv = execFileSync('bash', ['--norc', '--noprofile', '-c', `curl() { printf '%s\\0' "$@"; }; ${command}`], {
       env: { PATH: process.env.PATH, FULL_KEY: KEY },
       encoding: 'utf8',
     })
