@@ -130,7 +130,7 @@ const WHAT_HAPPENED: Record<RuleResult['verdict'], string> = {
   fail: 'Expected vs got',
   warning: 'Expected vs got (does not fail the run under this profile)',
   error: 'Could not run',
-  'not-evaluated': 'Not evaluated',
+  'not-evaluated': 'Why',
   pass: '',
 };
 

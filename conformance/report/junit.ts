@@ -53,7 +53,7 @@ export function renderJunit(
       testsuite: suites,
     },
   };
-  return builder.build(document) as string;
+  return builder.build(document);
 }
 
 function suite(
