@@ -126,7 +126,9 @@ export default class ConformanceReporter implements Reporter {
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
     const fails =
-      report.verdict === 'NOT CONFORMANT' || (report.verdict === 'INCOMPLETE' && failOnIncomplete);
+      report.verdict === 'NOT CONFORMANT' ||
+      report.verdict === 'SETUP ERROR' ||
+      (report.verdict === 'INCOMPLETE' && failOnIncomplete);
     // An interrupted run stays interrupted, and one that broke outside the tests fails; otherwise
     // the verdict, not Playwright's count of failed tests, decides the exit code.
     const status =

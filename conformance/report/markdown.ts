@@ -56,12 +56,13 @@ export function renderMarkdown(report: ConformanceReport): string {
 function renderEvidence(evidence: Evidence, target: ConformanceReport['target']): string[] {
   const request = requestLine(evidence);
   const answer = answerLine(evidence);
+  const sent = (evidence.requestHeaders ?? []).map(({ name, value }) => `  - sent \`${name}: ${value}\``);
   const headers = Object.entries(evidence.headers ?? {}).map(([name, value]) => `  - ${name}: ${value}`);
   const body = evidence.bodyExcerpt
     ? ['  - body:', '', '    ```', `    ${evidence.bodyExcerpt.replace(/\n/g, '\n    ')}`, '    ```']
     : [];
   const reproduce = ['  - reproduce:', '', '    ```sh', `    ${curlCommand(evidence, target)}`, '    ```'];
-  return [`- \`${request}\` → ${answer}`, ...headers, ...body, ...reproduce];
+  return [`- \`${request}\` → ${answer}`, ...sent, ...headers, ...body, ...reproduce];
 }
 
 function escapeCell(text: string): string {
