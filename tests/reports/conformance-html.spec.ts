@@ -70,3 +70,17 @@ test('conformance.html renders, filters by outcome and level, loads nothing else
   expect(problems).toEqual([]);
   expect(requested).toEqual([url]);
 });
+
+test('exchanges.har is read by a HAR consumer: Chromium answered from it through routeFromHAR', async () => {
+  const { report, exchanges } = sampleRun();
+  const directory = mkdtempSync(join(tmpdir(), 'exchanges-har-'));
+  writeReports(report, { exchanges }, directory);
+  const context = await browser.newContext();
+  await context.routeFromHAR(join(directory, REPORT_FILES.har), { notFound: 'abort' });
+  const page = await context.newPage();
+  // No server listens there: the answer can only come from the HAR.
+  const response = await page.goto(`${report.target.baseUrl}/customers`);
+  expect([200, 400, 401]).toContain(response?.status());
+  expect(await response?.text()).toMatch(/"object":"list"|"error":/);
+  await context.close();
+});

@@ -173,6 +173,18 @@ test('conformance.html stands alone: verdict banner, every rule, evidence with c
   assert.doesNotMatch(html, /@import|url\(/);
 });
 
+test('a SETUP ERROR report says so in the HTML banner, with what failed and what to fix', () => {
+  const { report } = sampleRun();
+  const html = renderHtml({
+    ...report,
+    verdict: 'SETUP ERROR',
+    setupError: { stage: 'reaching the base URL', url: report.target.baseUrl, message: 'ECONNREFUSED', fix: 'Start the server.' },
+  });
+  assert.match(html, /<header class="banner v-setup-error"/);
+  assert.match(html, /<div class="verdict" id="verdict">SETUP ERROR<\/div>/);
+  assert.match(html, /The run could not start checking: reaching the base URL[\s\S]*ECONNREFUSED[\s\S]*Fix:<\/strong> Start the server\./);
+});
+
 test('the report files of a run match their schema and hold no key; without the KeyNamer the same scan finds the keys', () => {
   const forms = secretForms(SAMPLE_KEYS);
   const { report, exchanges } = sampleRun();
