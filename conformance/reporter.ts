@@ -6,8 +6,9 @@
 // It is listed first among the reporters because it also redacts in place: Playwright records
 // request headers — keys included — in the call log of a failed API call, attaches that log to
 // the step, and offers no redaction. Reporters share the result objects and are called in order,
-// so masking them here, before the HTML, JUnit and blob reporters see them, keeps every artifact
-// free of keys. tests/reports/secrets.test.ts proves it by searching every file a run writes.
+// so masking them here, before the HTML and blob reporters see them, keeps every artifact free of
+// keys (each key shown as its variable's name, conformance/shown-keys.ts).
+// tests/reports/secrets.test.ts proves it by searching every file a run writes.
 // Messages from the workers carry colour codes (Playwright forces colour there): they are
 // stripped before anything is recorded or printed.
 import { basename, resolve } from 'node:path';
