@@ -31,6 +31,9 @@ const metadata: RunMetadata | undefined = target && {
     name: target.name,
     mode: target.mode,
     baseUrl: embedded ? target.baseUrl.replace(/:\d+\//, ':{free port}/') : target.baseUrl,
+    // For the curl commands of the reports (--cacert, --resolve).
+    ...(target.caFile ? { caFile: target.caFile } : {}),
+    ...(Object.keys(target.hosts).length > 0 ? { hosts: { ...target.hosts } } : {}),
   },
   profile: target.profile,
   failOnIncomplete: process.env[REPORT_ENV.failOnIncomplete] === '1',
@@ -46,9 +49,9 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   timeout: 60_000,
   // The conformance reporter comes first: it redacts results in place before the others see them.
+  // It writes junit.xml itself (one case per rule, warnings visible), not Playwright's reporter.
   reporter: [
     ['./conformance/reporter.ts'],
-    ['junit', { outputFile: join(reports, 'junit.xml') }],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // The project's own tests read Playwright's JSON report too (tests/support/conformance-run.ts).
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),

@@ -39,7 +39,7 @@ export function recordAnswer(answered: boolean, refusalExpected: boolean): void 
 
 /** An exchange that was never sent, because the target stopped answering. */
 export function notSent(request: RequestSummary, reason: string): FailedExchange {
-  return { kind: 'failure', request, error: reason, notSent: true };
+  return { kind: 'failure', request, durationMs: 0, error: reason, notSent: true };
 }
 
 /** The per-exchange time-out of the run (`--request-timeout`, seconds), in milliseconds. */

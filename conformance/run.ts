@@ -36,7 +36,9 @@ Options:
   --help             print this help
 
 ${PLAYWRIGHT_OPTIONS_HELP}
-Reports: DIR/conformance.md, conformance.json, junit.xml and html/ (Playwright's HTML report).
+--list prints the rules selected and writes no report.
+Reports: DIR/conformance.html, conformance.md, conformance.json, junit.xml, exchanges.har and
+html/ (Playwright's HTML report, for debugging the suite).
 
 ${EXIT_CODE_HELP}`;
 
@@ -75,6 +77,9 @@ function main(argv: readonly string[]): number {
   env[ENV.outcomeFile] = join(work, 'outcome.json');
   try {
     const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
+    // Listing replaces every reporter: the configured ones would overwrite the last run's reports.
+    if (passThrough.includes('--list'))
+      passThrough.push(`--reporter=${resolve(import.meta.dirname, 'list-reporter.ts')}`);
     const result = spawnSync(playwright, ['test', ...passThrough], { stdio: 'inherit', env });
     return exitCodeOf(join(work, 'outcome.json'), result.status);
   } finally {

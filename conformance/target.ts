@@ -23,6 +23,8 @@ export interface ResolvedTarget {
   plainHttpBaseUrl: string;
   /** Key values by credential name. Never print them: use the Redactor. */
   credentials: Partial<Record<CredentialName, string>>;
+  /** The environment variable each credential came from: what reports show instead of the key. */
+  credentialVariables: Partial<Record<CredentialName, string>>;
   caFile?: string;
   profile: Profile;
   hosts: HostMap;
@@ -78,6 +80,7 @@ export function resolveTarget(
 ): ResolvedTarget {
   const target = readTargetFile(file);
   const credentials: ResolvedTarget['credentials'] = {};
+  const credentialVariables: ResolvedTarget['credentialVariables'] = {};
   const problems: string[] = [];
   for (const [name, variable] of Object.entries(target.credentials ?? {}) as [CredentialName, string][]) {
     const value = env[variable];
@@ -87,12 +90,16 @@ export function resolveTarget(
       );
     } else {
       credentials[name] = value;
+      credentialVariables[name] = variable;
     }
   }
   // Keys minted for this run (conformance/key-minting.ts) appear once global setup has made them.
   for (const planned of plannedKeys(target)) {
     const value = env[mintedVariable(planned.credential)];
-    if (value) credentials[planned.credential] = value;
+    if (value) {
+      credentials[planned.credential] = value;
+      credentialVariables[planned.credential] = mintedVariable(planned.credential);
+    }
   }
   const adminTokenVariable = target.keyMinting?.adminToken;
   if (adminTokenVariable !== undefined && !env[adminTokenVariable]) {
@@ -114,6 +121,7 @@ export function resolveTarget(
     sandboxBaseUrl: target.sandboxBaseUrl,
     plainHttpBaseUrl: target.plainHttpBaseUrl ?? defaultPlainHttpBaseUrl(target.baseUrl),
     credentials,
+    credentialVariables,
     caFile: resolveCaFile(file, target),
     profile: profile as Profile,
     hosts: target.hosts ?? {},

@@ -1,11 +1,16 @@
-// `npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]`
+// `npm run compare -- REPORT.json… [--label NAME]… [--markdown FILE] [--html FILE]`
 // Renders several conformance reports as one rule × target matrix. Without an output option the
-// Markdown goes to stdout.
+// Markdown goes to stdout. Each --label names a column, in the order of the reports; by default
+// a column is named by target, profile and start time.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
 import { comparisonMatrix, matrixHtml, matrixMarkdown } from '../conformance/report/compare.ts';
+
+export const COMPARE_USAGE =
+  'Usage: npm run compare -- REPORT.json… [--label NAME]… [--markdown FILE] [--html FILE]';
 
 function readReport(file: string): ConformanceReport {
   let data: unknown;
@@ -26,39 +31,38 @@ function readReport(file: string): ConformanceReport {
   return data;
 }
 
-const USAGE = 'Usage: npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]';
-
-function main(): number {
+/** The command, for any entry point: returns its exit code (0, or 2 for bad arguments or files). */
+export function compareReports(args: readonly string[]): number {
   let parsed;
   try {
     parsed = parseArgs({
+      args: [...args],
       options: {
         markdown: { type: 'string' },
         html: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
+        label: { type: 'string', multiple: true },
+        help: { type: 'boolean' },
       },
       allowPositionals: true,
     });
   } catch (error) {
-    console.error(`${(error as Error).message}\n${USAGE}`);
+    console.error(`${(error as Error).message}\n${COMPARE_USAGE}`);
     return 2;
   }
-  if (parsed.values.help === true) {
+  const { values, positionals } = parsed;
+  if (values.help) {
     console.log(
-      `${USAGE}\n\nRenders several conformance reports (conformance.json of runs) as one rule × target matrix;\nwithout --markdown or --html the Markdown goes to stdout.\nExit codes: 0 written; 1 a report could not be read; 2 a bad option.`,
+      `${COMPARE_USAGE}\n\nOne column per report; --label names them in order (default: target, profile and start time).\nExit code: 0, or 2 for a bad option or a file that is not a conformance report.`,
     );
     return 0;
   }
-  const { values, positionals } = parsed;
   if (positionals.length === 0) {
-    console.error(
-      'Give one or more conformance.json files.\nUsage: npm run compare -- REPORT.json… [--markdown FILE] [--html FILE]',
-    );
+    console.error(`Give one or more conformance.json files.\n${COMPARE_USAGE}`);
     return 2;
   }
   let matrix;
   try {
-    matrix = comparisonMatrix(positionals.map(readReport));
+    matrix = comparisonMatrix(positionals.map(readReport), values.label);
   } catch (error) {
     console.error((error as Error).message);
     return 2;
@@ -69,4 +73,6 @@ function main(): number {
   return 0;
 }
 
-process.exitCode = main();
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = compareReports(process.argv.slice(2));
+}

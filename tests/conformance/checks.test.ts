@@ -3,13 +3,18 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Checks, ConformanceFailure, Inconclusive } from '../../conformance/checks.ts';
-import type { Exchange, FailedExchange, ResponseExchange } from '../../conformance/exchange.ts';
-import { Redactor } from '../../conformance/secrets.ts';
+import {
+  startRequest,
+  type Exchange,
+  type FailedExchange,
+  type ResponseExchange,
+} from '../../conformance/exchange.ts';
+import { KeyNamer } from '../../conformance/shown-keys.ts';
 import type { TenantValues } from '../../conformance/tenant-knowledge.ts';
 
 const KEY = 'mbk_prod_PublicTestValueNotARealKey0001';
-const check = new Checks(new Redactor([KEY]));
-const request = { method: 'GET', url: 'https://acme.api.example.com/v1/customers', headerNames: [] };
+const check = new Checks(new KeyNamer([{ variable: 'FULL_ACCESS_KEY', value: KEY }]));
+const request = startRequest('GET', 'https://acme.api.example.com/v1/customers', []);
 const globex: TenantValues = {
   label: 'globex',
   values: new Set(['globex-customer@example.test', 'Globex Corp']),
@@ -19,12 +24,18 @@ function answer(status: number, body: unknown, headers: Record<string, string> =
   return {
     kind: 'response',
     request,
+    durationMs: 1,
     status,
     headers: { 'content-type': 'application/json', ...headers },
     bodyText: JSON.stringify(body),
   };
 }
-const refused: FailedExchange = { kind: 'failure', request, error: 'ECONNREFUSED: connect refused' };
+const refused: FailedExchange = {
+  kind: 'failure',
+  request,
+  durationMs: 1,
+  error: 'ECONNREFUSED: connect refused',
+};
 const notSent: FailedExchange = {
   ...refused,
   error: 'not sent: the target stopped answering',
