@@ -63,6 +63,11 @@ function main(argv: readonly string[]): number {
   if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
   if (values.requestTimeout !== undefined) env[ENV.requestTimeout] = values.requestTimeout;
   if (values.preflightOnly) env[ENV.preflightOnly] = '1';
+  const profile = env[ENV.profile];
+  if (profile !== undefined && profile !== 'default' && profile !== 'strict') {
+    console.error(`Invalid ${ENV.profile} "${profile}" in the environment: use default or strict.`);
+    return EXIT_CODE.usage;
+  }
   const targetFile = env[ENV.targetFile];
   if (targetFile) {
     try {
