@@ -1,14 +1,17 @@
-// `npm run conformance -- [--target FILE] [--profile default|strict] [playwright options]`
-// Checks the target file before anything starts (a clear message instead of a failed run), hands
+// `tenant-auth-conformance run [--target FILE] [--profile default|strict] [playwright options]`
+// (in a clone: `npm run conformance -- …`). Checks the target file before anything starts (a clear message instead of a failed run), hands
 // it to Playwright through the environment, and runs the suite. Without --target the embedded
 // reference server is checked.
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ENV, TargetError, resolveTarget } from './target.ts';
 import { REPORT_ENV } from './report/settings.ts';
+import { codeFile, isMainModule } from '../reference-server/package-root.ts';
 
-const HELP = `Usage: npm run conformance -- [options] [-- playwright test options]
+const HELP = `Usage: tenant-auth-conformance run [options] [-- playwright test options]
+       (in a clone of the repository: npm run conformance -- [options])
 
 Runs the conformance suite. Without --target it starts the embedded reference server and checks it.
 
@@ -27,9 +30,10 @@ Reports: DIR/conformance.md, conformance.json, junit.xml and html/ (Playwright's
 Exit code: 1 when the verdict is NOT CONFORMANT (a MUST rule failed, or under strict an HTTP
 rule), or INCOMPLETE with --fail-on-incomplete; 2 for a bad target file or option; 0 otherwise.`;
 
-function main(): number {
+/** The run with command-line arguments `argv` (without node and the script); returns the exit code. */
+export function main(argv: string[]): number {
   const { values, tokens } = parseArgs({
-    args: process.argv.slice(2),
+    args: argv,
     options: {
       target: { type: 'string' },
       profile: { type: 'string' },
@@ -67,11 +71,17 @@ function main(): number {
   const passThrough = tokens.flatMap((token) => {
     if (token.kind === 'option' && ours.has(token.name)) return [];
     if (token.kind === 'option-terminator') return [];
-    return [process.argv.slice(2)[token.index] ?? ''];
+    return [argv[token.index] ?? ''];
   });
-  const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
-  const result = spawnSync(playwright, ['test', ...passThrough], { stdio: 'inherit', env });
+  // The config and specs of this package, wherever it is installed; paths given by the user
+  // stay relative to the directory the run was started in.
+  const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
+  const config = codeFile('playwright.config');
+  const result = spawnSync(process.execPath, [playwright, 'test', '--config', config, ...passThrough], {
+    stdio: 'inherit',
+    env,
+  });
   return result.status ?? 1;
 }
 
-process.exitCode = main();
+if (isMainModule(import.meta.url)) process.exitCode = main(process.argv.slice(2));

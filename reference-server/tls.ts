@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { generate } from 'selfsigned';
 import { adminHostname } from './hosts.ts';
 
-export const DEFAULT_CERT_DIR = resolve(import.meta.dirname, '..', '.certs');
+/** Under the current directory, never inside an installed package. */
+export const DEFAULT_CERT_DIR = resolve('.certs');
 
 export interface ServerCertificates {
   /** PEM of the CA certificate, the one file a client needs to trust. */

@@ -4,11 +4,12 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
-const schemasDir = import.meta.dirname;
+const schemasDir = join(PACKAGE_ROOT, 'schemas');
 const ajv = new Ajv({ allErrors: true, strictTypes: true, allowUnionTypes: true, verbose: true });
 addFormats(ajv);
 for (const file of readdirSync(schemasDir).filter((name) => name.endsWith('.schema.json'))) {
