@@ -1,7 +1,7 @@
 // The deployment a run checks: a target file (schemas/target.schema.json) resolved against the
 // environment, or — with no target file — the embedded reference server that Playwright's
 // webServer starts (fixtures/reference-target.json with the ports it printed).
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { dirname, join, resolve } from 'node:path';
 import type { TargetFile } from '../schemas/generated/target.ts';
@@ -105,6 +105,10 @@ export function resolveTarget(
       `$.keyMinting.adminToken: the environment variable ${adminTokenVariable} is not set. Export the admin token.`,
     );
   }
+  const caFile = resolveCaFile(file, target);
+  // The embedded server makes its CA when it starts; any other target's must be there now.
+  if (mode === 'file' && caFile !== undefined && !existsSync(caFile))
+    problems.push(`$.caFile: ${caFile} does not exist (the path is relative to the target file).`);
   const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);
@@ -119,7 +123,7 @@ export function resolveTarget(
     sandboxBaseUrl: target.sandboxBaseUrl,
     plainHttpBaseUrl: target.plainHttpBaseUrl ?? defaultPlainHttpBaseUrl(target.baseUrl),
     credentials,
-    caFile: resolveCaFile(file, target),
+    caFile,
     profile: profile as Profile,
     hosts: target.hosts ?? {},
   };
