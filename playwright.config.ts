@@ -29,7 +29,16 @@ const caBundle = caBundleFor(target?.caFile);
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
 const reports = reportDirectory();
-const EMBEDDED_SERVER_OPTIONS = ['--port', '0', '--http-port', '0', '--access-log', 'off', '--data-dir', 'off'];
+const EMBEDDED_SERVER_OPTIONS = [
+  '--port',
+  '0',
+  '--http-port',
+  '0',
+  '--access-log',
+  'off',
+  '--data-dir',
+  'off',
+];
 const metadata: RunMetadata | undefined = target && {
   // The embedded server's port is chosen when it starts, after this file is read.
   target: {
@@ -71,7 +80,9 @@ export default defineConfig({
   webServer: embedded
     ? {
         // Its own key store stays in memory: keys revoked in a local panel must not change a verdict.
-        command: [...nodeCommand('reference-server/cli'), ...EMBEDDED_SERVER_OPTIONS].map(shellQuote).join(' '),
+        command: [...nodeCommand('reference-server/cli'), ...EMBEDDED_SERVER_OPTIONS]
+          .map(shellQuote)
+          .join(' '),
         wait: {
           stdout: /Listening: https port (?<reference_https_port>\d+), http port (?<reference_http_port>\d+)/,
         },

@@ -68,7 +68,9 @@ function helpText(): string {
 }
 
 function version(): string {
-  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
   return manifest.version;
 }
 

@@ -6,20 +6,13 @@ import { CREDENTIAL_VARIABLES as VARIABLE } from './url-target.ts';
 const HINTS: Record<Input, string> = {
   otherTenantBaseUrl: '"otherTenantBaseUrl": "https://{other-tenant}.api.{domain}/v1"',
   sandboxBaseUrl: '"sandboxBaseUrl": "https://{sandbox host of your tenant}/v1"',
-  'credentials.fullAccess':
-    `"credentials": { "fullAccess": "${VARIABLE.fullAccess}" }   (and export ${VARIABLE.fullAccess}=<a production Full Access key>)`,
-  'credentials.readOnly':
-    `"credentials": { "readOnly": "${VARIABLE.readOnly}" }   (and export ${VARIABLE.readOnly}=<a production Read Only key>)`,
-  'credentials.noCustomersPermission':
-    `"credentials": { "noCustomersPermission": "${VARIABLE.noCustomersPermission}" }   (and export ${VARIABLE.noCustomersPermission}=<a valid key without the customers permission>)`,
-  'credentials.revoked':
-    `"credentials": { "revoked": "${VARIABLE.revoked}" }   (and export ${VARIABLE.revoked}=<a key you revoked>)`,
-  'credentials.sandbox':
-    `"credentials": { "sandbox": "${VARIABLE.sandbox}" }   (and export ${VARIABLE.sandbox}=<a Development key>)`,
-  'credentials.otherTenant':
-    `"credentials": { "otherTenant": "${VARIABLE.otherTenant}" }   (and export ${VARIABLE.otherTenant}=<a production key of the other tenant>)`,
-  'credentials.probe':
-    `"credentials": { "probe": "${VARIABLE.probe}" }   (and export ${VARIABLE.probe}=<a valid key you accept to expose over plain HTTP and in URLs; revoke it after the run>)`,
+  'credentials.fullAccess': `"credentials": { "fullAccess": "${VARIABLE.fullAccess}" }   (and export ${VARIABLE.fullAccess}=<a production Full Access key>)`,
+  'credentials.readOnly': `"credentials": { "readOnly": "${VARIABLE.readOnly}" }   (and export ${VARIABLE.readOnly}=<a production Read Only key>)`,
+  'credentials.noCustomersPermission': `"credentials": { "noCustomersPermission": "${VARIABLE.noCustomersPermission}" }   (and export ${VARIABLE.noCustomersPermission}=<a valid key without the customers permission>)`,
+  'credentials.revoked': `"credentials": { "revoked": "${VARIABLE.revoked}" }   (and export ${VARIABLE.revoked}=<a key you revoked>)`,
+  'credentials.sandbox': `"credentials": { "sandbox": "${VARIABLE.sandbox}" }   (and export ${VARIABLE.sandbox}=<a Development key>)`,
+  'credentials.otherTenant': `"credentials": { "otherTenant": "${VARIABLE.otherTenant}" }   (and export ${VARIABLE.otherTenant}=<a production key of the other tenant>)`,
+  'credentials.probe': `"credentials": { "probe": "${VARIABLE.probe}" }   (and export ${VARIABLE.probe}=<a valid key you accept to expose over plain HTTP and in URLs; revoke it after the run>)`,
 };
 
 export function hasInput(target: ResolvedTarget, input: Input): boolean {

@@ -24,7 +24,9 @@ export function codeFile(pathWithoutExtension: string): string {
  * goes through tsx (a development dependency, present in a clone of the repository).
  */
 export function nodeCommand(pathWithoutExtension: string): string[] {
-  return [process.execPath, ...(COMPILED ? [] : ['--import', 'tsx']), codeFile(pathWithoutExtension)];
+  // By URL, so that it resolves whatever the working directory of the command.
+  const typescript = COMPILED ? [] : ['--import', import.meta.resolve('tsx')];
+  return [process.execPath, ...typescript, codeFile(pathWithoutExtension)];
 }
 
 /** Whether the module at `moduleUrl` is the script Node was started with (not an import). */

@@ -62,7 +62,9 @@ export function main(argv: string[]): number {
   }
   writeFileSync(output, starterTarget(baseUrl, schemaReference(output)));
   console.log(`Wrote ${output}.`);
-  console.log(`Next: edit it, export the keys it names, then run: tenant-auth-conformance run --target ${relative(process.cwd(), output)}`);
+  console.log(
+    `Next: edit it, export the keys it names, then run: tenant-auth-conformance run --target ${relative(process.cwd(), output)}`,
+  );
   return EXIT.ok;
 }
 
@@ -70,7 +72,10 @@ function baseUrlProblems(baseUrl: string): string[] {
   const validate = validatorFor<TargetFile>('target.schema.json');
   if (validate({ baseUrl })) return [];
   return describeSchemaErrors(validate.errors).map((line) =>
-    line.replace(/^\$\.baseUrl: must match pattern .*/, 'must be https://{host}/v1: HTTPS, a host, and the path /v1'),
+    line.replace(
+      /^\$\.baseUrl: must match pattern .*/,
+      'must be https://{host}/v1: HTTPS, a host, and the path /v1',
+    ),
   );
 }
 

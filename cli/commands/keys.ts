@@ -49,7 +49,9 @@ export function main(argv: string[]): number {
 
 function printKeys(fixturesFile: string, exportLines: boolean, wanted: string | undefined): number {
   const fixtures = loadFixtures(fixturesFile);
-  const keys = fixtures.tenants.flatMap((tenant) => tenant.keys.map((key) => ({ tenant: tenant.id, ...key })));
+  const keys = fixtures.tenants.flatMap((tenant) =>
+    tenant.keys.map((key) => ({ tenant: tenant.id, ...key })),
+  );
   if (exportLines) {
     for (const [name, value] of Object.entries(fixtureKeyEnvironment(fixturesFile)))
       console.log(`export ${name}=${value}`);

@@ -5,7 +5,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/rules.ts';
@@ -89,7 +97,10 @@ describe('the packed kit, installed into an empty project', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const listening = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`serve did not start:\n${serverOutput}`)), STEP_TIMEOUT_MS);
+      const timer = setTimeout(
+        () => reject(new Error(`serve did not start:\n${serverOutput}`)),
+        STEP_TIMEOUT_MS,
+      );
       const read = (chunk: string): void => {
         serverOutput += chunk;
         const match = /Listening: https port (\d+), http port (\d+)/.exec(serverOutput);
@@ -107,7 +118,10 @@ describe('the packed kit, installed into an empty project', () => {
     const exported = await run('npx', [BIN, 'keys', '--export'], project);
     assert.equal(exported.code, 0, exported.stderr);
     keys = Object.fromEntries(
-      [...exported.stdout.matchAll(/^export (REFERENCE_KEY_\w+)=(\S+)$/gm)].map((match) => [match[1], match[2]]),
+      [...exported.stdout.matchAll(/^export (REFERENCE_KEY_\w+)=(\S+)$/gm)].map((match) => [
+        match[1],
+        match[2],
+      ]),
     ) as Record<string, string>;
   });
 
@@ -143,7 +157,12 @@ describe('the packed kit, installed into an empty project', () => {
     };
     mkdirSync(join(project, 'targets'), { recursive: true });
     writeFileSync(join(project, 'targets', 'reference.json'), JSON.stringify(target, null, 2));
-    const result = await run('npx', [BIN, 'run', '--target', 'targets/reference.json'], project, cleanEnv(keys));
+    const result = await run(
+      'npx',
+      [BIN, 'run', '--target', 'targets/reference.json'],
+      project,
+      cleanEnv(keys),
+    );
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     assert.match(result.stdout, /VERDICT: CONFORMANT \(installed reference/);
     const report = JSON.parse(
@@ -157,7 +176,14 @@ describe('the packed kit, installed into an empty project', () => {
   test('run --base-url with one key: what it can check passes, every other rule not evaluated', async () => {
     const result = await run(
       'npx',
-      [BIN, 'run', '--base-url', `https://acme.api.localhost:${ports.https}/v1`, '--ca-file', '.certs/ca.crt'],
+      [
+        BIN,
+        'run',
+        '--base-url',
+        `https://acme.api.localhost:${ports.https}/v1`,
+        '--ca-file',
+        '.certs/ca.crt',
+      ],
       project,
       cleanEnv({
         CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
@@ -165,10 +191,14 @@ describe('the packed kit, installed into an empty project', () => {
       }),
     );
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
-    const report = JSON.parse(readFileSync(join(project, 'by-url', 'conformance.json'), 'utf8')) as ConformanceReport;
+    const report = JSON.parse(
+      readFileSync(join(project, 'by-url', 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
     assert.equal(report.verdict, 'INCOMPLETE');
     for (const rule of RULES) {
-      const expected = rule.needs.every((input) => input === 'credentials.fullAccess') ? 'pass' : 'not-evaluated';
+      const expected = rule.needs.every((input) => input === 'credentials.fullAccess')
+        ? 'pass'
+        : 'not-evaluated';
       assert.equal(report.rules.find((result) => result.id === rule.id)?.verdict, expected, rule.id);
     }
   });
@@ -187,6 +217,13 @@ describe('the packed kit, installed into an empty project', () => {
 
   test('nothing was written inside the installed package', () => {
     const installed = join(project, 'node_modules', 'tenant-auth-conformance');
-    assert.deepEqual(readdirSync(installed).sort(), ['README.md', 'dist', 'fixtures', 'package.json', 'schemas', 'spec']);
+    assert.deepEqual(readdirSync(installed).sort(), [
+      'README.md',
+      'dist',
+      'fixtures',
+      'package.json',
+      'schemas',
+      'spec',
+    ]);
   });
 });
