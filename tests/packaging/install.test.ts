@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { RULES } from '../../conformance/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
+import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
 
 /** Packing compiles the kit (prepare) and installing may read package metadata: generous bounds. */
 const STEP_TIMEOUT_MS = 240_000;
@@ -171,6 +172,12 @@ describe('the packed kit, installed into an empty project', () => {
     assert.equal(report.verdict, 'CONFORMANT');
     assert.equal(report.summary.pass, RULES.length);
     assert.ok(existsSync(join(project, 'reports', 'html', 'index.html')));
+    // The installed kit redacts as the repository's does: no key in any report or on the console.
+    const forms = secretForms(keys);
+    const { findings, filesScanned } = scanDirectory(join(project, 'reports'), forms);
+    findings.push(...scanText('stdout', result.stdout, forms), ...scanText('stderr', result.stderr, forms));
+    assert.ok(filesScanned > 3);
+    assert.deepEqual(findings, []);
   });
 
   test('run --base-url with one key: what it can check passes, every other rule not evaluated', async () => {
