@@ -1,7 +1,7 @@
 // `tenant-auth-conformance run [--target FILE] [--profile default|strict] [playwright options]`
-// (in a clone: `npm run conformance -- …`). Checks the target file before anything starts (a clear message instead of a failed run), hands
-// it to Playwright through the environment, and runs the suite. Without --target the embedded
-// reference server is checked.
+// (in a clone: `npm run conformance -- …`). Checks the target file before anything starts (a
+// clear message instead of a failed run), hands it to Playwright through the environment, and
+// runs the suite. Without --target the embedded reference server is checked.
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
