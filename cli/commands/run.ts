@@ -23,7 +23,7 @@ A target by URL, without a target file (not with --target):
 ${Object.entries(CREDENTIAL_VARIABLES)
   .map(([credential, variable]) => `    ${variable.padEnd(30)} ${credential}`)
   .join('\n')}
-  For the other fields of a target file (keyMinting, hosts, profile), write one: see \`init\`.
+  For the other fields of a target file (plainHttpBaseUrl, hosts, keyMinting), write one: see \`init\`.
 
 ${EXIT_CODES_HELP}`;
 
