@@ -146,7 +146,7 @@ export default class ConformanceReporter implements Reporter {
     // outside the tests, or was interrupted, cannot be trusted.
     const broken =
       this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
-    const exitCode = broken ? EXIT_CODE.setupOrError : exitCodeFor(report, failOnIncomplete);
+    const exitCode = broken ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
     this.#writeOutcome(report.verdict, exitCode);
     const status =
       result.status === 'interrupted' || result.status === 'timedout'

@@ -2,10 +2,13 @@
 // environment, or — with no target file — the embedded reference server that Playwright's
 // webServer starts (fixtures/reference-target.json with the ports it printed).
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { dirname, join, resolve } from 'node:path';
 import type { TargetFile } from '../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
 import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/fixtures.ts';
+import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
+import { DEFAULT_CERT_DIR } from '../reference-server/tls.ts';
 import type { HostMap } from './host-map.ts';
 import { mintedVariable, plannedKeys } from './key-minting.ts';
 
@@ -47,9 +50,11 @@ export const ENV = {
   answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
+  /** The embedded server's certificate directory (the reference server's own variable). */
+  referenceCertDir: 'REFERENCE_CERT_DIR',
 } as const;
 
-export const EMBEDDED_TARGET_FILE = resolve(import.meta.dirname, '..', 'fixtures', 'reference-target.json');
+export const EMBEDDED_TARGET_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference-target.json');
 
 export class TargetError extends Error {
   constructor(file: string, problems: string[]) {
@@ -60,13 +65,23 @@ export class TargetError extends Error {
   }
 }
 
+/** A target file is JSON; comments and trailing commas (JSONC, as in tsconfig.json) are allowed. */
 export function readTargetFile(file: string): TargetFile {
-  let data: unknown;
+  let text: string;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new TargetError(file, [`cannot be read as JSON (${reason})`]);
+  }
+  const syntaxErrors: ParseError[] = [];
+  const data: unknown = parseJsonc(text, syntaxErrors, { allowTrailingComma: true });
+  const [syntaxError] = syntaxErrors;
+  if (syntaxError !== undefined) {
+    const { line, column } = lineAndColumn(text, syntaxError.offset);
+    throw new TargetError(file, [
+      `cannot be read as JSON (${printParseErrorCode(syntaxError.error)} at line ${line}, column ${column})`,
+    ]);
   }
   const validate = validatorFor<TargetFile>('target.schema.json');
   if (!validate(data)) throw new TargetError(file, describeSchemaErrors(validate.errors));
@@ -107,6 +122,10 @@ export function resolveTarget(
       `$.keyMinting.adminToken: the environment variable ${adminTokenVariable} is not set. Export the admin token.`,
     );
   }
+  const caFile = resolveCaFile(file, target);
+  // The embedded server makes its CA when it starts; any other target's must be there now.
+  // Whether the CA file exists and holds a certificate is the preflight's first stage
+  // (conformance/preflight.ts): a set-up error with its fix, not a schema error.
   const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);
@@ -122,7 +141,7 @@ export function resolveTarget(
     plainHttpBaseUrl: target.plainHttpBaseUrl ?? defaultPlainHttpBaseUrl(target.baseUrl),
     credentials,
     credentialVariables,
-    caFile: resolveCaFile(file, target),
+    caFile,
     profile: profile as Profile,
     hosts: target.hosts ?? {},
   };
@@ -162,8 +181,20 @@ function defaultPlainHttpBaseUrl(baseUrl: string): string {
   return `http://${url.hostname}/v1`;
 }
 
-/** The embedded server listens on free ports; webServer captured them from its output. */
+/**
+ * The embedded server's certificate directory: the reference server's default (under the current
+ * directory) unless the environment names another; the config hands the result to the server.
+ */
+export function embeddedCertDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env[ENV.referenceCertDir] || DEFAULT_CERT_DIR);
+}
+
+/**
+ * The embedded server listens on free ports, which webServer captured from its output, and keeps
+ * its CA in the certificate directory it was given.
+ */
 function withReferencePorts(target: ResolvedTarget, env: NodeJS.ProcessEnv): ResolvedTarget {
+  target = { ...target, caFile: join(embeddedCertDir(env), 'ca.crt') };
   const httpsPort = env[ENV.referenceHttpsPort];
   const httpPort = env[ENV.referenceHttpPort];
   if (!httpsPort || !httpPort) return target;
@@ -180,4 +211,9 @@ function withReferencePorts(target: ResolvedTarget, env: NodeJS.ProcessEnv): Res
     sandboxBaseUrl: withPort(target.sandboxBaseUrl, httpsPort),
     plainHttpBaseUrl: withPort(target.plainHttpBaseUrl, httpPort) ?? target.plainHttpBaseUrl,
   };
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }

@@ -106,7 +106,7 @@ export function helpText(): string {
     return `${flag}${option.help}\n${' '.repeat(HELP_COLUMN)}env ${option.env}, default ${option.default}`;
   });
   return [
-    'Usage: npm start -- [options]',
+    'Usage: tenant-auth-conformance serve [options]   (in a clone of the repository: npm start -- [options])',
     '',
     'Starts the reference server of the multi-tenant business API: https://{tenant}.api.{domain}/v1',
     'for every tenant of the fixtures file, and https://sandbox-{tenant}.api.{domain}/v1 for its sandbox.',

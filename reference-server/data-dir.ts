@@ -16,7 +16,8 @@ import {
 } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '..', '.reference-data');
+/** Under the current directory, never inside an installed package. */
+export const DEFAULT_DATA_DIR = resolve('.reference-data');
 
 /** A data directory that cannot be used, with what to do about it. */
 export class DataDirError extends Error {

@@ -23,7 +23,7 @@ interface Merge {
 async function mergeReports(args: string[], reports: string): Promise<Merge> {
   const child = spawn(
     join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-    ['conformance/merge.ts', '--reports', reports, ...args],
+    ['cli/main.ts', 'merge', '--reports', reports, ...args],
     { cwd: REPO_ROOT, env: { ...process.env, CONFORMANCE_FAIL_ON_INCOMPLETE: '' } },
   );
   let stdout = '';

@@ -180,14 +180,16 @@ function assertSetupError(run: ConformanceRun, row: Row): void {
 }
 
 describe('option mistakes: exit 2 with what to do', () => {
-  for (const script of ['scripts/compare-reports.ts', 'scripts/fixture-key.ts', 'conformance/run.ts']) {
-    test(`${script} --help prints its usage and exits 0; an unknown option exits 2`, () => {
+  for (const command of ['compare', 'keys', 'run', 'merge']) {
+    test(`${command} --help prints its usage and exits 0; an unknown option exits 2`, () => {
       const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
-      const help = spawnSync(tsx, [script, '--help'], { cwd: REPO_ROOT, encoding: 'utf8' });
+      const cli = (...args: string[]) =>
+        spawnSync(tsx, ['cli/main.ts', command, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+      const help = cli('--help');
       assert.equal(help.status, 0, help.stderr);
-      assert.match(help.stdout, /Usage: npm run/);
+      assert.match(help.stdout, new RegExp(`Usage: tenant-auth-conformance ${command}`));
       assert.match(help.stdout, /[Ee]xit codes?:/);
-      const bogus = spawnSync(tsx, [script, '--bogus-flag'], { cwd: REPO_ROOT, encoding: 'utf8' });
+      const bogus = cli('--bogus-flag');
       assert.equal(bogus.status, 2, bogus.stderr);
     });
   }

@@ -1,4 +1,4 @@
-// Runs the conformance suite the way a user does (`npm run conformance -- …`) and reads back
+// Runs the conformance suite the way a user does (`npm run conformance -- …`, the CLI's `run`) and reads back
 // what happened to each rule from Playwright's JSON report.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ interface JsonSuite {
   }[];
 }
 
-/** Runs `conformance/run.ts` with `args`; bounded by `timeoutMs`. */
+/** Runs `tenant-auth-conformance run` (cli/main.ts) with `args`; bounded by `timeoutMs`. */
 export async function runConformance(
   args: string[],
   env: NodeJS.ProcessEnv = {},
@@ -49,7 +49,7 @@ export async function runConformance(
 ): Promise<ConformanceRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   const reportFile = join(reportDir, 'playwright.json');
-  const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['conformance/run.ts', ...args], {
+  const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['cli/main.ts', 'run', ...args], {
     cwd: REPO_ROOT,
     // Its own process group, so that a time-out ends Playwright and its workers too, not only tsx.
     detached: true,
