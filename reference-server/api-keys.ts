@@ -189,6 +189,16 @@ export class KeyStore {
   }
 
   /**
+   * The key of this tenant and environment that `presented` is, revoked or not: only to name it in
+   * the client journal (journal/key-naming.ts), never to authenticate a request.
+   */
+  identify(tenant: string, environment: Environment, presented: string): StoredKey | undefined {
+    const scope = this.#byScope.get(scopeOf(tenant, environment));
+    if (!scope) return undefined;
+    return scope.byDigest.get(secretDigest(presented)) ?? scope.byHmac.get(this.#hmac(presented));
+  }
+
+  /**
    * How many active keys of this tenant and environment are known by their HMAC alone (read from
    * the store file, not presented since): while there are any, an unknown key costs an HMAC too.
    */
