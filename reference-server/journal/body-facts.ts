@@ -35,9 +35,9 @@ export function tenantFieldsIn(text: string): string[] {
   const names = new Set<string>();
   // Breadth-first over objects and arrays, bounded in nodes so that no body costs much.
   const queue: unknown[] = [parsed];
-  for (let visited = 0; queue.length > 0 && visited < MAX_NODES; visited++) {
-    const node = queue.shift();
-    if (Array.isArray(node)) queue.push(...node);
+  for (let visited = 0; visited < queue.length && visited < MAX_NODES; visited++) {
+    const node = queue[visited];
+    if (Array.isArray(node)) queue.push(...(node as unknown[]));
     else if (node !== null && typeof node === 'object') {
       for (const [name, value] of Object.entries(node)) {
         if (TENANT_FIELDS.has(name.toLowerCase())) names.add(name.toLowerCase());
