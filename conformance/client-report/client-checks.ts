@@ -91,7 +91,8 @@ export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'
       : 'a read whose Accept does not name application/json';
   },
   'CLIENT-KEY-KNOWN': (entry) => {
-    if (entry.key === undefined) return NOT_APPLICABLE;
+    // Without a tenant host there is no tenant whose keys it could be (CLIENT-TENANT-HOST says so).
+    if (entry.key === undefined || entry.host !== 'tenant') return NOT_APPLICABLE;
     return entry.key === UNKNOWN_KEY
       ? `a key the server does not know for this tenant (fingerprint ${entry.keyFingerprint ?? '?'})`
       : undefined;

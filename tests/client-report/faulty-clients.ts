@@ -124,4 +124,55 @@ export const FAULTY_CLIENTS: readonly FaultyClient[] = [
         ],
       }),
   },
+  {
+    userAgent: 'faulty-no-authorization',
+    caughtBy: ['CLIENT-AUTH-HEADER'],
+    run: (t) => send(t, { headers: [['User-Agent', 'faulty-no-authorization'], ...JSON_READ] }),
+  },
+  {
+    userAgent: 'faulty-two-authorization-headers',
+    caughtBy: ['CLIENT-AUTH-WELL-FORMED'],
+    run: (t) => {
+      const key = secretOf(t.fixtures, READ_ONLY);
+      return send(t, {
+        headers: headers('faulty-two-authorization-headers', `Bearer ${key}`, [
+          'Authorization',
+          `Bearer ${key}`,
+        ]),
+      });
+    },
+  },
+  {
+    userAgent: 'faulty-ip-address-host',
+    // A client that calls https://127.0.0.1:PORT/v1 sends no SNI either (none is sent for an IP).
+    caughtBy: ['CLIENT-TENANT-HOST', 'CLIENT-TLS-SNI'],
+    run: (t) =>
+      send(t, {
+        host: `127.0.0.1:${t.server.httpsPort}`,
+        servername: '',
+        verifyHostname: hostOf('acme'),
+        headers: headers('faulty-ip-address-host', `Bearer ${secretOf(t.fixtures, READ_ONLY)}`),
+      }),
+  },
+  {
+    userAgent: 'faulty-text-body',
+    caughtBy: ['CLIENT-CONTENT-TYPE-JSON'],
+    run: (t) =>
+      send(t, {
+        method: 'POST',
+        body: 'name=Jane',
+        headers: headers('faulty-text-body', `Bearer ${secretOf(t.fixtures, READ_ONLY)}`, [
+          'Content-Type',
+          'application/x-www-form-urlencoded',
+        ]),
+      }),
+  },
+  {
+    userAgent: 'faulty-other-tenant-key',
+    caughtBy: ['CLIENT-KEY-KNOWN'],
+    run: (t) =>
+      send(t, {
+        headers: headers('faulty-other-tenant-key', `Bearer ${secretOf(t.fixtures, 'key_globex_prod_read')}`),
+      }),
+  },
 ];
