@@ -41,7 +41,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  options: { limits?: ServerLimits; adminToken?: string } = {},
+  options: { limits?: ServerLimits; adminToken?: string; journalCapacity?: number } = {},
 ): Promise<TestServer> {
   const certDir = mkdtempSync(join(tmpdir(), 'reference-certs-'));
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
@@ -56,6 +56,7 @@ export async function startTestServer(
     accessLog: jsonLinesAccessLog((line) => accessLog.push(line)),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.journalCapacity === undefined ? {} : { journalCapacity: options.journalCapacity }),
   });
   return {
     server,
