@@ -18,6 +18,7 @@ const MAX_USER_AGENT = 200;
 /** `tenant_id`, `company_id`, `organization_id` (spec §5 Tenant identification 3) as header names. */
 const TENANT_HEADER = /^(?:x[-_])?(?:tenant|company|organization)[-_]id$/i;
 /** Something in a user agent that could be a key: it is not kept. */
+const LONG_RUN = 32;
 const KEY_LIKE = /mbk_[A-Za-z0-9_]*|[A-Za-z0-9]{32,}/g;
 
 export function scanHeaders(req: IncomingMessage): HeaderFacts {
@@ -31,19 +32,20 @@ export function scanHeaders(req: IncomingMessage): HeaderFacts {
     const name = raw[index] as string;
     switch (name.length) {
       case 6:
-        if (name.toLowerCase() === 'accept') accept = raw[index + 1];
+        if (named(name, 'accept', 'Accept')) accept = raw[index + 1];
         continue;
       case 10:
-        if (name.toLowerCase() === 'user-agent') userAgent = raw[index + 1];
+        if (named(name, 'user-agent', 'User-Agent')) userAgent = raw[index + 1];
         continue;
       case 12:
-        if (name.toLowerCase() === 'content-type') contentType = raw[index + 1];
+        if (named(name, 'content-type', 'Content-Type')) contentType = raw[index + 1];
         continue;
       case 14:
-        if (name.toLowerCase() === 'content-length') hasBody ||= (raw[index + 1] ?? '').trim() !== '0';
+        if (named(name, 'content-length', 'Content-Length'))
+          hasBody ||= (raw[index + 1] ?? '').trim() !== '0';
         continue;
       case 17:
-        if (name.toLowerCase() === 'transfer-encoding') hasBody = true;
+        if (named(name, 'transfer-encoding', 'Transfer-Encoding')) hasBody = true;
         continue;
     }
     // Only a name ending in "id" can be a tenant id header: the regular expression runs rarely.
@@ -60,9 +62,26 @@ export function scanHeaders(req: IncomingMessage): HeaderFacts {
   };
 }
 
+/** Whether a header name is `lower` in any letter case; the two usual spellings cost no copy. */
+function named(name: string, lower: string, capitalised: string): boolean {
+  return name === lower || name === capitalised || name.toLowerCase() === lower;
+}
+
 function safeUserAgent(value: string): string {
   const cut = value.length > MAX_USER_AGENT ? value.slice(0, MAX_USER_AGENT) : value;
-  return cut.replace(KEY_LIKE, '[redacted]');
+  // The regular expression is slow on every request; a loop finds most user agents clean first.
+  return cut.includes('mbk_') || hasLongAlphanumericRun(cut) ? cut.replace(KEY_LIKE, '[redacted]') : cut;
+}
+
+function hasLongAlphanumericRun(text: string): boolean {
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const alphanumeric = (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
+    run = alphanumeric ? run + 1 : 0;
+    if (run >= LONG_RUN) return true;
+  }
+  return false;
 }
 
 /**
