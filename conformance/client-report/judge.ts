@@ -91,7 +91,7 @@ function judgeClient(
         ...ruleFields(rule),
         verdict: 'not-evaluated',
         violations: 0,
-        message: 'No request of this client to judge.',
+        message: 'No request of this client that the rule applies to (e.g. none with a body).',
       };
     }
     if (violating.length === 0) return { ...ruleFields(rule), verdict: 'pass', violations: 0 };
