@@ -24,6 +24,11 @@ import { urlFacts } from './url-facts.ts';
 
 /** Entries kept per tenant (and for requests of no served tenant). */
 export const DEFAULT_JOURNAL_CAPACITY = 1_000;
+/**
+ * Entries kept in all, whatever the number of tenants: with 10 000 tenants the per-tenant bound
+ * alone would allow ten million entries.
+ */
+export const MAX_JOURNAL_ENTRIES = 100_000;
 /** The journal of requests that named no served tenant. */
 export const NO_TENANT = '(none)';
 
@@ -45,13 +50,16 @@ export class Journal {
   readonly #data: TenantData;
   readonly #namer: KeyNamer;
   readonly #rings = new Map<string, Ring<RecordedEntry>>();
+  readonly #maxEntries: number;
+  #entries = 0;
   /** Key ids seen on plain HTTP, and when first: exposed until revoked (the panel shows it). */
   readonly #exposed = new Map<string, number>();
   /** Connections opened without SNI that carried a request (so that they are not also recorded bare). */
   readonly #requestedWithoutSni = new WeakSet<object>();
 
-  constructor(options: { domain: string; data: TenantData; capacity?: number }) {
+  constructor(options: { domain: string; data: TenantData; capacity?: number; maxEntries?: number }) {
     this.#capacity = options.capacity ?? DEFAULT_JOURNAL_CAPACITY;
+    this.#maxEntries = options.maxEntries ?? MAX_JOURNAL_ENTRIES;
     this.#domain = options.domain;
     this.#data = options.data;
     this.#namer = new KeyNamer(options.data.keys);
@@ -143,7 +151,7 @@ export class Journal {
     });
   }
 
-  /** When each key of `keyIds` was first sent over plain HTTP, for those that were. */
+  /** When the key `keyId` was first sent over plain HTTP, or undefined if it never was. */
   exposedSince(keyId: string): number | undefined {
     return this.#exposed.get(keyId);
   }
@@ -167,6 +175,7 @@ export class Journal {
       if (filter.tenant !== undefined && filter.tenant !== tenant) continue;
       removed += ring.retain((entry) => !matches(entry, filter));
     }
+    this.#entries -= removed;
     return removed;
   }
 
@@ -221,7 +230,19 @@ export class Journal {
       entry.tenant !== undefined && this.#data.account(entry.tenant) !== undefined ? entry.tenant : NO_TENANT;
     let ring = this.#rings.get(tenant);
     if (!ring) this.#rings.set(tenant, (ring = new Ring(this.#capacity)));
+    // Full in all: the ring makes room itself, or (when it holds nothing) the fullest one does.
+    if (this.#entries >= this.#maxEntries && ring.size < ring.capacity) {
+      if (ring.dropOldest() || this.#fullestRing()?.dropOldest()) this.#entries -= 1;
+    }
+    const before = ring.size;
     ring.push(entry);
+    this.#entries += ring.size - before;
+  }
+
+  #fullestRing(): Ring<RecordedEntry> | undefined {
+    let fullest: Ring<RecordedEntry> | undefined;
+    for (const ring of this.#rings.values()) if (!fullest || ring.size > fullest.size) fullest = ring;
+    return fullest;
   }
 }
 

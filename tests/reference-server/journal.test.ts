@@ -5,7 +5,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { connect } from 'node:tls';
 import type { Journal, JournalEntry } from '../../schemas/generated/journal.ts';
+import type { IncomingMessage } from 'node:http';
 import { Ring } from '../../reference-server/journal/ring.ts';
+import { Journal as JournalRecorder } from '../../reference-server/journal/journal.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
+import { TenantData } from '../../reference-server/tenant-data.ts';
 import { tenantFieldsIn } from '../../reference-server/journal/body-facts.ts';
 import { urlFacts } from '../../reference-server/journal/url-facts.ts';
 import {
@@ -59,6 +63,48 @@ describe('ring', () => {
     ring.push(7);
     assert.deepEqual(ring.entries(), [5, 6, 7]);
     assert.equal(ring.dropped, 3);
+    assert.equal(ring.dropOldest(), true);
+    ring.push(8);
+    assert.deepEqual(ring.entries(), [6, 7, 8]);
+    assert.equal(ring.dropped, 4);
+  });
+});
+
+describe('journal bound in all', () => {
+  test('beyond its total bound the journal makes room in the ring written to, or in the fullest one', () => {
+    const data = new TenantData(loadFixtures(DEFAULT_FIXTURES_FILE));
+    const journal = new JournalRecorder({ domain: 'localhost', data, capacity: 3, maxEntries: 4 });
+    const request = (tenant: string) =>
+      ({
+        method: 'GET',
+        url: '/v1/customers',
+        rawHeaders: ['Host', `${tenant}.api.localhost`],
+        socket: { servername: `${tenant}.api.localhost` },
+      }) as unknown as IncomingMessage;
+    const record = (tenant: string) =>
+      journal.recordApi(
+        request(tenant),
+        `${tenant}.api.localhost`,
+        { tenant, environment: 'production', keyId: 'key_x' },
+        { status: 200 },
+      );
+    for (let index = 0; index < 3; index++) record('acme');
+    record('globex');
+    record('globex');
+    record('initech');
+    const tenants = journal.read().tenants;
+    assert.equal(
+      tenants.reduce((sum, tenant) => sum + tenant.entries, 0),
+      4,
+    );
+    assert.deepEqual(
+      tenants.map((tenant) => [tenant.tenant, tenant.entries, tenant.dropped]),
+      [
+        ['acme', 2, 1],
+        ['globex', 1, 1],
+        ['initech', 1, 0],
+      ],
+    );
   });
 });
 
