@@ -7,7 +7,11 @@ import { connect } from 'node:tls';
 import type { Journal, JournalEntry } from '../../schemas/generated/journal.ts';
 import type { IncomingMessage } from 'node:http';
 import { Ring } from '../../reference-server/journal/ring.ts';
-import { Journal as JournalRecorder } from '../../reference-server/journal/journal.ts';
+import {
+  DEFAULT_JOURNAL_CAPACITY,
+  Journal as JournalRecorder,
+} from '../../reference-server/journal/journal.ts';
+import { parseCli } from '../../reference-server/cli-options.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
 import { TenantData } from '../../reference-server/tenant-data.ts';
 import { tenantFieldsIn } from '../../reference-server/journal/body-facts.ts';
@@ -215,6 +219,16 @@ describe('journal', () => {
       assert.match(reply.body, /journal_disabled/);
     });
   });
+});
+
+test('npm start -- --journal-size sets the per-tenant bound (off: no journal), from a flag or the environment', () => {
+  const capacity = (argv: string[], env: NodeJS.ProcessEnv = {}): number | undefined => {
+    const command = parseCli(argv, env);
+    return command.help ? undefined : command.options.journalCapacity;
+  };
+  assert.equal(capacity([]), DEFAULT_JOURNAL_CAPACITY);
+  assert.equal(capacity(['--journal-size', 'off']), 0);
+  assert.equal(capacity([], { REFERENCE_JOURNAL_SIZE: '50' }), 50);
 });
 
 describe('request facts', () => {
