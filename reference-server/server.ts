@@ -23,7 +23,7 @@ import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
 import { stepsWith, type FaultName } from './faults.ts';
-import { DEFAULT_JOURNAL_CAPACITY, Journal } from './journal/journal.ts';
+import { journalOf } from './journal/journal.ts';
 
 export interface ServerLimits {
   /** Total size of the request line and headers; larger requests get 431. */
@@ -101,11 +101,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const steps = stepsWith(options.fault, options.fixtures);
   const certificates = await steps.certificates(options.certDir, options.domain);
   const context = { domain: options.domain, data, steps };
-  const journalCapacity = options.journalCapacity ?? DEFAULT_JOURNAL_CAPACITY;
-  const journal =
-    journalCapacity > 0
-      ? new Journal({ domain: options.domain, data, capacity: journalCapacity })
-      : undefined;
+  const journal = journalOf(options.journalCapacity, options.domain, data);
   const sites: SiteContexts = {
     panel: {
       domain: options.domain,

@@ -246,6 +246,15 @@ export class Journal {
   }
 }
 
+/** The journal of a server, or undefined when its capacity is 0 (the journal is off). */
+export function journalOf(
+  capacity: number = DEFAULT_JOURNAL_CAPACITY,
+  domain: string,
+  data: TenantData,
+): Journal | undefined {
+  return capacity > 0 ? new Journal({ domain, data, capacity }) : undefined;
+}
+
 function hostKind(hostname: string | undefined, scope: Scope): JournalEntry['host'] {
   if (hostname === undefined) return 'missing';
   if (scope) return 'tenant';

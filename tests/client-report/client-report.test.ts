@@ -94,6 +94,15 @@ describe('client report', () => {
         faulty.userAgent,
       );
     }
+    // The Markdown and JUnit reports say the same as the JSON one.
+    const fails = judged.flatMap((client) => client.rules).filter((rule) => rule.verdict === 'fail').length;
+    const junit = readFileSync(join(reportsDir, 'client-junit.xml'), 'utf8');
+    assert.equal(junit.match(/<failure/g)?.length, fails);
+    assert.equal(junit.match(/<testsuite /g)?.length, judged.length);
+    assert.match(
+      readFileSync(join(reportsDir, 'client-report.md'), 'utf8'),
+      /\*\*Verdict: CLIENT NOT CONFORMANT\*\*/,
+    );
     // Every request was recorded, and none was attributed to a client of its own.
     assert.equal(json.clients.length, FAULTY_CLIENTS.length);
   });
