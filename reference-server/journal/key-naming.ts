@@ -1,7 +1,7 @@
 // How the journal names the key a request presented, without keeping it: the key's id when the
 // key store knows it in the host's tenant (in either environment, revoked or not), or "unknown
-// key" with a fingerprint — a truncated keyed SHA-256 under a secret of this process, the same for the same
-// key while the process runs, and not reversible. Naming a key never authenticates a request:
+// key" with a fingerprint — a truncated keyed SHA-256 under a secret of this process, the same
+// for the same key while the process runs, and not reversible. Naming a key never authenticates a request:
 // the answer was decided before, by the pipeline (or, on plain HTTP, is always a rejection).
 import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';

@@ -51,7 +51,7 @@ export interface JournalEntry {
    */
   key?: string;
   /**
-   * For an unknown key: a truncated HMAC under a secret of the server process, the same for the same key within one process; it cannot be reversed.
+   * For an unknown key: a truncated SHA-256 keyed with a secret of the server process, the same for the same key within one process; it cannot be reversed.
    */
   keyFingerprint?: string;
   keyEnvironment?: 'production' | 'sandbox';
