@@ -44,6 +44,10 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'merge the blob reports of sharded runs into one set of reports',
     load: () => import('./commands/merge.ts'),
   },
+  'client-report': {
+    summary: "judge the clients in the reference server's journal (CLIENT CONFORMANT or not)",
+    load: () => import('./commands/client-report.ts'),
+  },
 };
 
 function helpText(): string {

@@ -189,6 +189,25 @@ export class KeyStore {
   }
 
   /**
+   * The key of this tenant, in either environment, that `presented` is, revoked or not: only to
+   * name it in the client journal (journal/key-naming.ts), never to authenticate a request. One
+   * digest serves both environments; the HMAC only while a scope holds keys not yet digested.
+   */
+  identify(tenant: string, presented: string): StoredKey | undefined {
+    const digest = secretDigest(presented);
+    let hmac: string | undefined;
+    for (const environment of ['production', 'sandbox'] as const) {
+      const scope = this.#byScope.get(scopeOf(tenant, environment));
+      if (!scope) continue;
+      const key =
+        scope.byDigest.get(digest) ??
+        (scope.undigested > 0 ? scope.byHmac.get((hmac ??= this.#hmac(presented))) : undefined);
+      if (key) return key;
+    }
+    return undefined;
+  }
+
+  /**
    * How many active keys of this tenant and environment are known by their HMAC alone (read from
    * the store file, not presented since): while there are any, an unknown key costs an HMAC too.
    */

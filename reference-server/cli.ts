@@ -49,6 +49,7 @@ async function start(argv: string[]): Promise<void> {
     fixtures,
     certDir: options.certDir,
     accessLog: accessLogSink(options.accessLog),
+    journalCapacity: options.journalCapacity,
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
     ...(options.fault === undefined ? {} : { fault: options.fault }),

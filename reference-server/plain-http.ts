@@ -1,7 +1,8 @@
 // The plain-HTTP listener. It exists only so that "plain HTTP requests are rejected" (spec §5)
 // can be shown: every request is answered with `Connection: close` by `answer`, which is
-// steps.ts's 403 `https_required` (only a fault of faults.ts answers otherwise). It never reads
-// the Authorization header or the URL's parameters, and never redirects — a redirect would teach
+// steps.ts's 403 `https_required` (only a fault of faults.ts answers otherwise). It never
+// authenticates with the Authorization header or the URL's parameters (the client journal only
+// names a key sent here, to flag it as exposed), and never redirects — a redirect would teach
 // clients that sending a key over plain HTTP works.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -14,6 +15,8 @@ export function createPlainHttpServer(
   limits: ServerLimits,
   log: AccessLogSink,
   answer: (req: IncomingMessage) => ApiResponse,
+  /** Told of every answered request (the client journal). */
+  observe?: (req: IncomingMessage, response: ApiResponse) => void,
 ): Server {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
@@ -21,6 +24,7 @@ export function createPlainHttpServer(
     res.shouldKeepAlive = false;
     writeApiResponse(res, response, 'http');
     logAnswered(log, { req, response, started, transport: 'http' });
+    observe?.(req, response);
   };
   const server = createServer(
     {

@@ -5,6 +5,7 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { once } from 'node:events';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { logAnswered, noAccessLog, type AccessLogSink } from './access-log.ts';
@@ -22,6 +23,7 @@ import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
 import { stepsWith, type FaultName } from './faults.ts';
+import { journalOf } from './journal/journal.ts';
 
 export interface ServerLimits {
   /** Total size of the request line and headers; larger requests get 431. */
@@ -61,6 +63,8 @@ export interface ReferenceServerOptions {
   adminToken?: string;
   /** How often last-use times are written to the data directory. */
   usageFlushMs?: number;
+  /** Entries the client journal keeps per tenant (journal/journal.ts); 0 turns it off. */
+  journalCapacity?: number;
   /**
    * A fault of faults.ts that deliberately breaks the server, to prove that the conformance suite
    * catches it. Only for that self-test: never set it for anything else.
@@ -97,15 +101,18 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const steps = stepsWith(options.fault, options.fixtures);
   const certificates = await steps.certificates(options.certDir, options.domain);
   const context = { domain: options.domain, data, steps };
+  const journal = journalOf(options.journalCapacity, options.domain, data);
   const sites: SiteContexts = {
     panel: {
       domain: options.domain,
       data,
       users: await UserDirectory.fromFixtures(options.fixtures),
       sessions: new SessionStore(),
+      journal,
     },
     admin: {
       data,
+      journal,
       token: options.adminToken === undefined ? undefined : new AdminTokenCheck(options.adminToken),
     },
     log,
@@ -123,6 +130,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     }
     steps.writeResponse(res, response, 'https');
     logAnswered(log, { req, response, started, transport: 'https', facts });
+    journal?.recordApi(req, hostname, facts, response);
   };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
@@ -183,11 +191,18 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
   // that connection.
   https.on('tlsClientError', () => {});
+  // A connection without SNI is a client fault the journal records even when no request follows.
+  if (journal) https.on('secureConnection', (socket: TLSSocket) => journal.watchConnection(socket));
 
   const plain =
     options.httpPort === null
       ? null
-      : createPlainHttpServer(limits, log, (req) => steps.plainHttpAnswer(req, context));
+      : createPlainHttpServer(
+          limits,
+          log,
+          (req) => steps.plainHttpAnswer(req, context),
+          journal && ((req, response) => journal.recordPlain(req, response)),
+        );
   try {
     await listen(https, options.httpsPort, options.host);
     if (plain && options.httpPort !== null) await listen(plain, options.httpPort, options.host);

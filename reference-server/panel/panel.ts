@@ -2,6 +2,7 @@
 // API Keys, which exists only when the feature is enabled for the account and the user may manage
 // keys. Every change is a POST that must carry the session's CSRF token and, when the browser
 // says where it comes from, come from this panel's own origin.
+import type { Journal } from '../journal/journal.ts';
 import type { IncomingMessage } from 'node:http';
 import type { NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import { validatorFor } from '../../schemas/validators.ts';
@@ -30,6 +31,8 @@ export interface PanelContext {
   data: TenantData;
   users: UserDirectory;
   sessions: SessionStore;
+  /** The client journal, which knows the keys sent over plain HTTP (shown as exposed). */
+  journal?: Journal | undefined;
 }
 
 /** Forms are small; a larger body is refused before it is buffered. */
@@ -234,13 +237,17 @@ function keyNotFound(visit: SignedInVisit): PanelResponse {
 function keysResponse(
   visit: SignedInVisit,
   status: number,
-  content: Omit<KeysPageContent, 'keys' | 'apiBaseUrl'>,
+  content: Omit<KeysPageContent, 'keys' | 'apiBaseUrl' | 'exposedKeyIds'>,
 ): PanelResponse {
   const { tenant, environment } = visit.host;
   const keys = visit.context.data.keys.list(tenant, environment);
+  const { journal } = visit.context;
+  const exposedKeyIds = new Set(
+    keys.filter((key) => !key.revoked && journal?.exposedSince(key.id) !== undefined).map((key) => key.id),
+  );
   const port = /:(\d+)$/.exec(visit.req.headers.host ?? '')?.[1];
   const apiBaseUrl = `https://${apiHostname(tenant, environment, visit.context.domain)}${port ? `:${port}` : ''}/v1`;
-  return page(status, keysPage(frameOf(visit), { ...content, keys, apiBaseUrl }));
+  return page(status, keysPage(frameOf(visit), { ...content, keys, apiBaseUrl, exposedKeyIds }));
 }
 
 /**

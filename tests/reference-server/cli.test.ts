@@ -86,6 +86,7 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         '--fixtures',
         '--cert-dir',
         '--access-log',
+        '--journal-size',
         '--help',
       ]) {
         assert.ok(result.stdout.includes(flag), flag);
@@ -111,6 +112,8 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         [['--port', '-1'], '--port'],
         [['--http-port', 'on'], '--http-port'],
         [['--access-log', 'loud'], '--access-log'],
+        [['--journal-size', 'lots'], '--journal-size'],
+        [['--journal-size', '0'], '--journal-size'],
         [['--domain', 'not a domain'], '--domain'],
         [['positional'], 'positional'],
         [['--port'], '--port'],
