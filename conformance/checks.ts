@@ -44,9 +44,12 @@ const BODY_EXCERPT_LENGTH = 300;
 
 export class Checks {
   readonly #namer: KeyNamer;
+  /** Whose data a rejection must not hold unless a rule says otherwise: both tenants'. */
+  readonly #tenants: readonly (TenantValues | undefined)[];
 
-  constructor(namer: KeyNamer) {
+  constructor(namer: KeyNamer, knowledge: { own?: TenantValues; other?: TenantValues } = {}) {
     this.#namer = namer;
+    this.#tenants = [knowledge.own, knowledge.other];
   }
 
   evidence(exchange: Exchange): Evidence {
@@ -165,15 +168,16 @@ export class Checks {
     what: string,
     options: {
       codes?: readonly string[];
-      noDataOf: readonly (TenantValues | undefined)[];
+      /** Default: the data of both tenants the suite knows. */
+      noDataOf?: readonly (TenantValues | undefined)[];
       allowNoResponse?: boolean;
-    },
+    } = {},
   ): void {
     if (exchange.kind === 'failure') {
       if (options.allowNoResponse && !options.codes && !exchange.notSent) return;
       this.noAnswer(exchange, what);
     }
-    this.noDataOf(exchange, options.noDataOf, what);
+    this.noDataOf(exchange, options.noDataOf ?? this.#tenants, what);
     if (exchange.status < 400)
       this.fail(
         `${what}: expected a rejection (4xx), got ${exchange.status}. ${this.describe(exchange)}`,

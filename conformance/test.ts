@@ -27,6 +27,8 @@ export interface RuleContext {
   knowledge: Knowledge;
   /** The value of a credential the rule declared in `needs`. */
   credential: (name: CredentialName) => string;
+  /** `Bearer <that credential>`: the Authorization value of a well-formed request. */
+  bearer: (name: CredentialName) => string;
   /** `{base_url}/customers` of the tenant under test, or of another declared base URL. */
   customersUrl: (base?: 'otherTenantBaseUrl' | 'sandboxBaseUrl') => string;
   /** The other tenant's base URL; reading it without declaring the input is a defect. */
@@ -148,7 +150,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         notEvaluated(
           `not evaluated: the preflight could not reach ${unreached.map(describeProblem).join(' ')}`,
         );
-      const check = new Checks(namer);
+      const check = new Checks(namer, knowledge);
       const context: RuleContext = {
         api,
         raw: raw.listening((exchange) => exchanges.push(exchange)),
@@ -156,6 +158,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         target,
         knowledge,
         credential: (name) => declaredCredential(target, rule.needs, name),
+        bearer: (name) => `Bearer ${declaredCredential(target, rule.needs, name)}`,
         customersUrl: (baseName) =>
           `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
         get otherTenant() {
