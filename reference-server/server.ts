@@ -11,17 +11,23 @@ import { logAnswered, noAccessLog, type AccessLogSink } from './access-log.ts';
 import { apiError, type ApiResponse } from './errors.ts';
 import { AdminTokenCheck } from './admin-api/admin-token.ts';
 import { adminHostname, apiHostname, panelHostname, resolvePanelHost, type Environment } from './hosts.ts';
-import { openKeyStoreFile } from './key-store-file.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { openKeyStoreFile, type PersistedKeys } from './key-store-file.ts';
 import { panelSniCallback } from './panel-certificates.ts';
+import { TLS12_CIPHERS } from './tls-ciphers.ts';
 import { SessionStore } from './panel/sessions.ts';
+import { SignInThrottle } from './panel/sign-in-throttle.ts';
+import { SignInTokens } from './panel/sign-in-token.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
-import { requestHostname } from './field-lines.ts';
+import { fieldLines, requestHostname } from './field-lines.ts';
+import { passesAuthentication } from './expect-continue.ts';
 import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
 import { stepsWith, type FaultName } from './faults.ts';
+import type { ServerSteps } from './steps.ts';
 
 export interface ServerLimits {
   /** Total size of the request line and headers; larger requests get 431. */
@@ -88,21 +94,23 @@ export interface RunningReferenceServer {
 export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningReferenceServer> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const log = options.accessLog ?? noAccessLog;
-  const persisted = options.dataDir
-    ? openKeyStoreFile(options.dataDir, { usageFlushMs: options.usageFlushMs })
-    : undefined;
-  const data = new TenantData(options.fixtures, persisted?.store);
-  persisted?.startSaving();
+  // Taken before the store is read: a second server on the directory stops here, naming the first.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   // The correct steps (steps.ts), or with one swapped for the faulty variant of `options.fault`.
   const steps = stepsWith(options.fault, options.fixtures);
-  const certificates = await steps.certificates(options.certDir, options.domain);
+  const { persisted, data, certificates, users } = await prepare(options, steps).catch((error: unknown) => {
+    lock?.release();
+    throw error;
+  });
   const context = { domain: options.domain, data, steps };
   const sites: SiteContexts = {
     panel: {
       domain: options.domain,
       data,
-      users: await UserDirectory.fromFixtures(options.fixtures),
+      users,
       sessions: new SessionStore(),
+      signInTokens: new SignInTokens(),
+      throttle: new SignInThrottle(),
     },
     admin: {
       data,
@@ -124,8 +132,22 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     steps.writeResponse(res, response, 'https');
     logAnswered(log, { req, response, started, transport: 'https', facts });
   };
+  const continueAllowed = (req: IncomingMessage): boolean => {
+    try {
+      return hostPortMatches(req) && passesAuthentication(req, requestHostname(req), context, sites);
+    } catch {
+      return false;
+    }
+  };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!hostPortMatches(req)) {
+      // RFC 9110 §7.4, like a host this listener does not serve: the request was meant for another port.
+      const response = apiError('misdirected_request');
+      steps.writeResponse(res, response, 'https');
+      logAnswered(log, { req, response, started: performance.now(), transport: 'https' });
+      return;
+    }
     const hostname = requestHostname(req);
     const site = siteOf(hostname, options.domain);
     if (site) void serveSite(req, res, site, sites);
@@ -140,6 +162,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
         return panel !== undefined && data.account(panel.tenant) !== undefined;
       }),
       minVersion: 'TLSv1.2',
+      ciphers: TLS12_CIPHERS,
+      honorCipherOrder: true,
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
@@ -165,6 +189,13 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
   // pipeline like any other and gets its usual JSON answer.
   https.on('checkExpectation', dispatch);
+  // Node would send `100 Continue` before anything is checked: only an authenticated request gets it.
+  https.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (continueAllowed(req)) res.writeContinue();
+    // Answered without the body: a body the client may still send is not read, so the connection ends.
+    else res.shouldKeepAlive = false;
+    dispatch(req, res);
+  });
   // Without a listener Node drops a CONNECT request's connection without any answer.
   https.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     writeRawError(socket, 'method_not_allowed', 'https');
@@ -194,7 +225,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   } catch (error) {
     https.close();
     plain?.close();
-    persisted?.close();
+    await persisted?.close();
+    lock?.release();
     throw error;
   }
   const httpsPort = (https.address() as AddressInfo).port;
@@ -218,9 +250,27 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     close: async () => {
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
       // After the last request: its last use is written too.
-      persisted?.close();
+      await persisted?.close();
+      lock?.release();
     },
   };
+}
+
+/** The key store (from the data directory, if any), the certificates and the panel's users. */
+async function prepare(options: ReferenceServerOptions, steps: ServerSteps) {
+  const persisted: PersistedKeys | undefined = options.dataDir
+    ? openKeyStoreFile(options.dataDir, { usageFlushMs: options.usageFlushMs })
+    : undefined;
+  try {
+    const data = new TenantData(options.fixtures, persisted?.store);
+    persisted?.startSaving();
+    const certificates = await steps.certificates(options.certDir, options.domain);
+    const users = await UserDirectory.fromFixtures(options.fixtures);
+    return { persisted, data, certificates, users };
+  } catch (error) {
+    await persisted?.close();
+    throw error;
+  }
 }
 
 /** A listener that could not start, with what to do about it. */
@@ -262,6 +312,18 @@ async function closeServer(server: HttpsServer | HttpServer): Promise<void> {
   const grace = setTimeout(() => server.closeAllConnections(), 2_000);
   await closed;
   clearTimeout(grace);
+}
+
+/**
+ * Whether the port the `Host` field names (if it names one) is the port the request arrived on.
+ * A `Host` without a port is accepted: behind a port forward (443 → 8443) browsers send none.
+ * Several `Host` fields are left to the pipeline, which answers them 400.
+ */
+function hostPortMatches(req: IncomingMessage): boolean {
+  const hosts = fieldLines(req, 'host');
+  if (hosts.length !== 1) return true;
+  const port = /:(\d+)$/.exec(hosts[0] as string)?.[1];
+  return port === undefined || Number(port) === req.socket.localPort;
 }
 
 /** An error of Node's HTTP parser or time limits, as opposed to a TLS or socket failure. */
