@@ -62,7 +62,7 @@ describe('panel', () => {
     const client = new PanelClient(km, panelHost('acme'));
     const form = await client.get('/sign-in');
     assert.equal(form.status, 200);
-    const formCookies = form.headers['set-cookie'] ?? [];
+    const formCookies = [form.headers['set-cookie'] ?? []].flat();
     assert.ok(
       formCookies.every((cookie) => cookie.startsWith('__Host-panel-sign-in=')),
       'the sign-in form set a cookie other than its CSRF nonce',
