@@ -49,7 +49,7 @@ describe('sign-in throttle over the panel', () => {
     const retryAfter = Number(blocked.headers['retry-after']);
     assert.ok(
       Number.isInteger(retryAfter) && retryAfter >= 1,
-      `Retry-After: ${blocked.headers['retry-after']}`,
+      `Retry-After: ${String(blocked.headers['retry-after'])}`,
     );
     assert.match(blocked.body, /Too many failed sign-ins\. Wait \d+ seconds? and try again\./);
     assert.equal(blocked.headers['set-cookie'], undefined);
