@@ -25,7 +25,12 @@ const THIS_TREE = resolve(import.meta.dirname, '..');
 const SERVERS = [
   { label: 'this tree', root: THIS_TREE },
   ...(process.env.BENCH_STALL_COMPARE
-    ? [{ label: 'compared', root: resolve(process.env.BENCH_STALL_COMPARE) }]
+    ? [
+        {
+          label: process.env.BENCH_STALL_COMPARE_LABEL ?? 'compared',
+          root: resolve(process.env.BENCH_STALL_COMPARE),
+        },
+      ]
     : []),
 ];
 

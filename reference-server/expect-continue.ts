@@ -6,14 +6,26 @@
 // closed after it, since a body may still follow unread.
 import type { IncomingMessage } from 'node:http';
 import { parseAuthorization } from './authorization-header.ts';
-import { fieldLines } from './field-lines.ts';
+import { fieldLines, hostPortMatches, requestHostname } from './field-lines.ts';
 import { PATHS } from './panel/pages.ts';
 import { SIGN_IN_COOKIE } from './panel/sign-in-token.ts';
 import { cookieValue } from './panel/sessions.ts';
 import { sniMatches, type PipelineContext } from './request-pipeline.ts';
 import { siteOf, type SiteContexts } from './sites.ts';
 
-export function passesAuthentication(
+/** Whether to send `100 Continue`: never for a request the server will refuse. Never throws. */
+export function continueAllowed(req: IncomingMessage, api: PipelineContext, sites: SiteContexts): boolean {
+  try {
+    return (
+      hostPortMatches(fieldLines(req, 'host'), req.socket.localPort) &&
+      passesAuthentication(req, requestHostname(req), api, sites)
+    );
+  } catch {
+    return false;
+  }
+}
+
+function passesAuthentication(
   req: IncomingMessage,
   hostname: string | undefined,
   api: PipelineContext,

@@ -21,8 +21,8 @@ import { SignInTokens } from './panel/sign-in-token.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
-import { fieldLines, requestHostname } from './field-lines.ts';
-import { passesAuthentication } from './expect-continue.ts';
+import { fieldLines, hostnameOfLines, hostPortMatches } from './field-lines.ts';
+import { continueAllowed } from './expect-continue.ts';
 import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
@@ -132,23 +132,17 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     steps.writeResponse(res, response, 'https');
     logAnswered(log, { req, response, started, transport: 'https', facts });
   };
-  const continueAllowed = (req: IncomingMessage): boolean => {
-    try {
-      return hostPortMatches(req) && passesAuthentication(req, requestHostname(req), context, sites);
-    } catch {
-      return false;
-    }
-  };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    if (!hostPortMatches(req)) {
+    const hosts = fieldLines(req, 'host');
+    if (!hostPortMatches(hosts, req.socket.localPort)) {
       // RFC 9110 §7.4, like a host this listener does not serve: the request was meant for another port.
       const response = apiError('misdirected_request');
       steps.writeResponse(res, response, 'https');
       logAnswered(log, { req, response, started: performance.now(), transport: 'https' });
       return;
     }
-    const hostname = requestHostname(req);
+    const hostname = hostnameOfLines(hosts);
     const site = siteOf(hostname, options.domain);
     if (site) void serveSite(req, res, site, sites);
     else handle(req, res, hostname);
@@ -191,7 +185,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   https.on('checkExpectation', dispatch);
   // Node would send `100 Continue` before anything is checked: only an authenticated request gets it.
   https.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
-    if (continueAllowed(req)) res.writeContinue();
+    if (continueAllowed(req, context, sites)) res.writeContinue();
     // Answered without the body: a body the client may still send is not read, so the connection ends.
     else res.shouldKeepAlive = false;
     dispatch(req, res);
@@ -312,18 +306,6 @@ async function closeServer(server: HttpsServer | HttpServer): Promise<void> {
   const grace = setTimeout(() => server.closeAllConnections(), 2_000);
   await closed;
   clearTimeout(grace);
-}
-
-/**
- * Whether the port the `Host` field names (if it names one) is the port the request arrived on.
- * A `Host` without a port is accepted: behind a port forward (443 → 8443) browsers send none.
- * Several `Host` fields are left to the pipeline, which answers them 400.
- */
-function hostPortMatches(req: IncomingMessage): boolean {
-  const hosts = fieldLines(req, 'host');
-  if (hosts.length !== 1) return true;
-  const port = /:(\d+)$/.exec(hosts[0] as string)?.[1];
-  return port === undefined || Number(port) === req.socket.localPort;
 }
 
 /** An error of Node's HTTP parser or time limits, as opposed to a TLS or socket failure. */
