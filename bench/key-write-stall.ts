@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const lines = [
     '# Key creation against API latency',
     '',
-    `Written by \`npm run bench:stall\` (bench/key-write-stall.ts) on ${new Date(began).toISOString()}, load average ${load} at the start. Servers: ${SERVERS.map((server) => `${server.label} (\`${server.root}\`${commitOf(server.root)})`).join(', ')}.`,
+    `Written by \`npm run bench:stall\` (bench/key-write-stall.ts) on ${new Date(began).toISOString()}, load average ${load} at the start. Servers: ${SERVERS.map((server) => `${server.label}${commitOf(server.root)}`).join(', ')}.`,
     '',
     `Each round starts the CLI with a fresh data directory, probes GET /v1/customers (one request at a time, one keep-alive connection) ${IDLE_PROBES} times idle, then for as long as ${CREATIONS} admin API key creations (${CREATION_CONCURRENCY} at a time) take. The stall ratio is the burst median over the idle median; the goal is at most 2.`,
     '',
@@ -163,7 +163,7 @@ async function round(server: string, root: string): Promise<Round> {
 
 function commitOf(root: string): string {
   const result = spawnSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' });
-  return result.status === 0 ? `, commit ${result.stdout.trim()}` : '';
+  return result.status === 0 ? ` (commit ${result.stdout.trim()})` : '';
 }
 
 function fixtureKey(): string {
