@@ -103,16 +103,28 @@ export class KeyStore {
   readonly #hmacSecret: Buffer;
   readonly #byScope = new Map<string, ScopeKeys>();
   readonly #byId = new Map<string, Entry>();
-  #listener: (change: KeyStoreChange) => void = () => {};
+  #listener: (change: KeyStoreChange) => Promise<void> | void = () => {};
+  #lastSave: Promise<void> = Promise.resolve();
 
   /** @param hmacSecret the HMAC key; a random one per process unless the data directory keeps one. */
   constructor(hmacSecret: Buffer = crypto.randomBytes(32)) {
     this.#hmacSecret = hmacSecret;
   }
 
-  /** Called after every change: 'keys' for a created, revoked or seeded key, 'usage' for a last use. */
-  onChange(listener: (change: KeyStoreChange) => void): void {
+  /**
+   * Called after every change: 'keys' for a created, revoked or seeded key, 'usage' for a last use.
+   * For 'keys' it may return the pending write of the change, which `saved` then waits for.
+   */
+  onChange(listener: (change: KeyStoreChange) => Promise<void> | void): void {
     this.#listener = listener;
+  }
+
+  /**
+   * Resolves once every key change so far is written (at once when nothing writes the store);
+   * rejects when that write failed. Writes are in order, so the last one covers every earlier change.
+   */
+  saved(): Promise<void> {
+    return this.#lastSave;
   }
 
   /**
@@ -148,7 +160,7 @@ export class KeyStore {
       },
       key.secret,
     );
-    this.#listener('keys');
+    this.#keysChanged();
   }
 
   /** Puts back records read from the store file; no change is reported. */
@@ -169,7 +181,7 @@ export class KeyStore {
         removed = true;
       }
     }
-    if (removed) this.#listener('keys');
+    if (removed) this.#keysChanged();
   }
 
   /** The active key of this tenant and environment that `presented` is, or undefined. */
@@ -220,7 +232,7 @@ export class KeyStore {
     const entry = this.#byId.get(key.id);
     if (!entry) return;
     entry.lastUsedMs = Date.now();
-    this.#listener('usage');
+    void this.#listener('usage');
   }
 
   create(tenant: string, request: NewKeyRequest): CreatedKeyResult {
@@ -242,7 +254,7 @@ export class KeyStore {
       },
       secret,
     );
-    this.#listener('keys');
+    this.#keysChanged();
     return { key: metadataOf(entry), secret };
   }
 
@@ -266,7 +278,7 @@ export class KeyStore {
     if (!entry) return undefined;
     if (!entry.revoked) {
       this.#revokeEntry(entry);
-      this.#listener('keys');
+      this.#keysChanged();
     }
     return metadataOf(entry);
   }
@@ -291,7 +303,7 @@ export class KeyStore {
       ...(permissions ? { permissions: permissions as NewKeyRequest['permissions'] } : {}),
     });
     this.#revokeEntry(entry);
-    this.#listener('keys');
+    this.#keysChanged();
     return { ...created, revokedKey: metadataOf(entry) };
   }
 
@@ -301,6 +313,15 @@ export class KeyStore {
       ...entry.record,
       last_used_at: entry.lastUsedMs === null ? null : new Date(entry.lastUsedMs).toISOString(),
     }));
+  }
+
+  #keysChanged(): void {
+    const write = this.#listener('keys');
+    if (!write) return;
+    // Handled here so that a failed write nobody waits for does not end the process; `saved`
+    // still rejects for whoever waits.
+    write.catch(() => {});
+    this.#lastSave = write;
   }
 
   #entry(tenant: string, id: string, environment: Environment | undefined): Entry | undefined {

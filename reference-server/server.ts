@@ -12,18 +12,24 @@ import { logAnswered, noAccessLog, type AccessLogSink } from './access-log.ts';
 import { apiError, type ApiResponse } from './errors.ts';
 import { AdminTokenCheck } from './admin-api/admin-token.ts';
 import { adminHostname, apiHostname, panelHostname, resolvePanelHost, type Environment } from './hosts.ts';
-import { openKeyStoreFile } from './key-store-file.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { openKeyStoreFile, type PersistedKeys } from './key-store-file.ts';
 import { panelSniCallback } from './panel-certificates.ts';
+import { TLS12_CIPHERS } from './tls-ciphers.ts';
 import { SessionStore } from './panel/sessions.ts';
+import { SignInThrottle } from './panel/sign-in-throttle.ts';
+import { SignInTokens } from './panel/sign-in-token.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
-import { requestHostname } from './field-lines.ts';
+import { fieldLines, hostnameOfLines, hostPortMatches } from './field-lines.ts';
+import { continueAllowed } from './expect-continue.ts';
 import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
 import { stepsWith, type FaultName } from './faults.ts';
 import { journalOf } from './journal/journal.ts';
+import type { ServerSteps } from './steps.ts';
 
 export interface ServerLimits {
   /** Total size of the request line and headers; larger requests get 431. */
@@ -92,23 +98,25 @@ export interface RunningReferenceServer {
 export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningReferenceServer> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const log = options.accessLog ?? noAccessLog;
-  const persisted = options.dataDir
-    ? openKeyStoreFile(options.dataDir, { usageFlushMs: options.usageFlushMs })
-    : undefined;
-  const data = new TenantData(options.fixtures, persisted?.store);
-  persisted?.startSaving();
+  // Taken before the store is read: a second server on the directory stops here, naming the first.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   // The correct steps (steps.ts), or with one swapped for the faulty variant of `options.fault`.
   const steps = stepsWith(options.fault, options.fixtures);
-  const certificates = await steps.certificates(options.certDir, options.domain);
+  const { persisted, data, certificates, users } = await prepare(options, steps).catch((error: unknown) => {
+    lock?.release();
+    throw error;
+  });
   const context = { domain: options.domain, data, steps };
   const journal = journalOf(options.journalCapacity, options.domain, data);
   const sites: SiteContexts = {
     panel: {
       domain: options.domain,
       data,
-      users: await UserDirectory.fromFixtures(options.fixtures),
+      users,
       sessions: new SessionStore(),
       journal,
+      signInTokens: new SignInTokens(),
+      throttle: new SignInThrottle(),
     },
     admin: {
       data,
@@ -134,7 +142,15 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const hostname = requestHostname(req);
+    const hosts = fieldLines(req, 'host');
+    if (!hostPortMatches(hosts, req.socket.localPort)) {
+      // RFC 9110 §7.4, like a host this listener does not serve: the request was meant for another port.
+      const response = apiError('misdirected_request');
+      steps.writeResponse(res, response, 'https');
+      logAnswered(log, { req, response, started: performance.now(), transport: 'https' });
+      return;
+    }
+    const hostname = hostnameOfLines(hosts);
     const site = siteOf(hostname, options.domain);
     if (site) void serveSite(req, res, site, sites);
     else handle(req, res, hostname);
@@ -148,6 +164,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
         return panel !== undefined && data.account(panel.tenant) !== undefined;
       }),
       minVersion: 'TLSv1.2',
+      ciphers: TLS12_CIPHERS,
+      honorCipherOrder: true,
       maxHeaderSize: limits.maxHeaderBytes,
       headersTimeout: limits.headersTimeoutMs,
       requestTimeout: limits.requestTimeoutMs,
@@ -173,6 +191,13 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
   // pipeline like any other and gets its usual JSON answer.
   https.on('checkExpectation', dispatch);
+  // Node would send `100 Continue` before anything is checked: only an authenticated request gets it.
+  https.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (continueAllowed(req, context, sites)) res.writeContinue();
+    // Answered without the body: a body the client may still send is not read, so the connection ends.
+    else res.shouldKeepAlive = false;
+    dispatch(req, res);
+  });
   // Without a listener Node drops a CONNECT request's connection without any answer.
   https.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     writeRawError(socket, 'method_not_allowed', 'https');
@@ -209,7 +234,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   } catch (error) {
     https.close();
     plain?.close();
-    persisted?.close();
+    await persisted?.close();
+    lock?.release();
     throw error;
   }
   const httpsPort = (https.address() as AddressInfo).port;
@@ -233,9 +259,27 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     close: async () => {
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
       // After the last request: its last use is written too.
-      persisted?.close();
+      await persisted?.close();
+      lock?.release();
     },
   };
+}
+
+/** The key store (from the data directory, if any), the certificates and the panel's users. */
+async function prepare(options: ReferenceServerOptions, steps: ServerSteps) {
+  const persisted: PersistedKeys | undefined = options.dataDir
+    ? openKeyStoreFile(options.dataDir, { usageFlushMs: options.usageFlushMs })
+    : undefined;
+  try {
+    const data = new TenantData(options.fixtures, persisted?.store);
+    persisted?.startSaving();
+    const certificates = await steps.certificates(options.certDir, options.domain);
+    const users = await UserDirectory.fromFixtures(options.fixtures);
+    return { persisted, data, certificates, users };
+  } catch (error) {
+    await persisted?.close();
+    throw error;
+  }
 }
 
 /** A listener that could not start, with what to do about it. */

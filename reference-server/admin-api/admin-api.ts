@@ -131,18 +131,31 @@ async function createKey(
   }
   const created = context.data.keys.create(account.id, request);
   facts.keyId = created.key.id;
+  // Acknowledged only once on disk: a 201 is never followed by a lost key.
+  await context.data.keys.saved();
   return ok(201, created satisfies CreatedKey);
 }
 
-function revokeKey(context: AdminContext, account: TenantAccount, keyId: string): AdminResponse {
+async function revokeKey(
+  context: AdminContext,
+  account: TenantAccount,
+  keyId: string,
+): Promise<AdminResponse> {
   const revoked = context.data.keys.revoke(account.id, keyId);
-  return revoked ? ok(200, revoked) : adminError('key_not_found');
+  if (!revoked) return adminError('key_not_found');
+  await context.data.keys.saved();
+  return ok(200, revoked);
 }
 
-function rotateKey(context: AdminContext, account: TenantAccount, keyId: string): AdminResponse {
+async function rotateKey(
+  context: AdminContext,
+  account: TenantAccount,
+  keyId: string,
+): Promise<AdminResponse> {
   const rotated = context.data.keys.rotate(account.id, keyId);
   if (rotated === undefined) return adminError('key_not_found');
   if (rotated === 'revoked') return adminError('key_revoked');
+  await context.data.keys.saved();
   const body: RotatedKey = { key: rotated.key, secret: rotated.secret, revoked_key: rotated.revokedKey };
   return ok(201, body);
 }
