@@ -13,7 +13,7 @@ import {
 } from './exchange.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
 import { notSent, recordAnswer, requestTimeoutMs, stoppedReason } from './answer-watch.ts';
-import { trustedCas } from './preflight.ts';
+import { trustedCas } from './ca-trust.ts';
 
 export interface RawRequest {
   url: string;

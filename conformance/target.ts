@@ -10,10 +10,10 @@ import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/fixture
 import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
 import { DEFAULT_CERT_DIR } from '../reference-server/tls.ts';
 import type { HostMap } from './host-map.ts';
-import { mintedVariable, plannedKeys } from './key-minting.ts';
+import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 
 export type Profile = 'default' | 'strict';
-export type CredentialName = keyof NonNullable<TargetFile['credentials']>;
+export type { CredentialName };
 
 export interface ResolvedTarget {
   name: string;
@@ -33,26 +33,8 @@ export interface ResolvedTarget {
   hosts: HostMap;
 }
 
-/** Environment variables through which the runner hands the target to Playwright's processes. */
-export const ENV = {
-  targetFile: 'CONFORMANCE_TARGET',
-  profile: 'CONFORMANCE_PROFILE',
-  /** Captured by webServer from the reference server's "Listening:" line. */
-  referenceHttpsPort: 'REFERENCE_HTTPS_PORT',
-  referenceHttpPort: 'REFERENCE_HTTP_PORT',
-  /** Seconds an exchange (TLS handshake included) may take: `--request-timeout`. */
-  requestTimeout: 'CONFORMANCE_REQUEST_TIMEOUT',
-  /** What the preflight found (JSON), set by global set-up for the workers and the reporter. */
-  preflight: 'CONFORMANCE_PREFLIGHT',
-  /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
-  preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
-  /** The count of consecutive exchanges without an answer, shared by the workers (answer-watch.ts). */
-  answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
-  /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
-  outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
-  /** The embedded server's certificate directory (the reference server's own variable). */
-  referenceCertDir: 'REFERENCE_CERT_DIR',
-} as const;
+export { ENV } from './env.ts';
+import { ENV } from './env.ts';
 
 export const EMBEDDED_TARGET_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference-target.json');
 

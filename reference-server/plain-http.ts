@@ -9,7 +9,7 @@ import type { Duplex } from 'node:stream';
 import type { ApiResponse } from './errors.ts';
 import { logAnswered, type AccessLogSink } from './access-log.ts';
 import { writeApiResponse, writeRawError } from './response-writer.ts';
-import { CONNECTIONS_CHECK_MS, type ServerLimits } from './server.ts';
+import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
 
 export function createPlainHttpServer(
   limits: ServerLimits,
@@ -27,20 +27,11 @@ export function createPlainHttpServer(
     observe?.(req, response);
   };
   const server = createServer(
-    {
-      maxHeaderSize: limits.maxHeaderBytes,
-      // The same time limits as the HTTPS listener (Node's defaults are minutes).
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      // Enforced every second, not every 30 s (see server.ts).
-      connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, limits.headersTimeoutMs),
-      // Node would answer a request without `Host` itself, with an empty 400 instead of JSON.
-      requireHostHeader: false,
-    },
+    // The same limits as the HTTPS listener; every answer here closes the connection anyway.
+    limitOptions(limits),
     handle,
   );
-  // Every header line counts, within the size limit (see server.ts).
-  server.maxHeadersCount = 0;
+  countEveryHeaderLine(server);
   // Without listeners Node answers these with an empty 417 or no answer at all; here they get
   // the same JSON rejection as every other plain-HTTP request.
   server.on('checkExpectation', handle);

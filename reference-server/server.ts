@@ -21,6 +21,7 @@ import { SignInThrottle } from './panel/sign-in-throttle.ts';
 import { SignInTokens } from './panel/sign-in-token.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
+import { countEveryHeaderLine, DEFAULT_LIMITS, limitOptions, type ServerLimits } from './listener-limits.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
 import { fieldLines, hostnameOfLines, hostPortMatches } from './field-lines.ts';
 import { continueAllowed } from './expect-continue.ts';
@@ -31,26 +32,7 @@ import { stepsWith, type FaultName } from './faults.ts';
 import { journalOf } from './journal/journal.ts';
 import type { ServerSteps } from './steps.ts';
 
-export interface ServerLimits {
-  /** Total size of the request line and headers; larger requests get 431. */
-  maxHeaderBytes: number;
-  /** Time to receive the complete headers; a slower client gets 408. */
-  headersTimeoutMs: number;
-  /** Time to receive the complete request. */
-  requestTimeoutMs: number;
-  /** Time an idle keep-alive connection is kept open. */
-  keepAliveTimeoutMs: number;
-}
-
-/** How often the time limits are enforced (Node's `connectionsCheckingInterval`). */
-export const CONNECTIONS_CHECK_MS = 1_000;
-
-export const DEFAULT_LIMITS: ServerLimits = {
-  maxHeaderBytes: 16 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-};
+export { DEFAULT_LIMITS, type ServerLimits } from './listener-limits.ts';
 
 export interface ReferenceServerOptions {
   host: string;
@@ -166,27 +148,14 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       minVersion: 'TLSv1.2',
       ciphers: TLS12_CIPHERS,
       honorCipherOrder: true,
-      maxHeaderSize: limits.maxHeaderBytes,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // Node enforces the two time limits above only when it checks its connections, every 30 s
-      // by default: a client trickling its headers was served long after headersTimeout, and an
-      // idle connection was held that long. Checking every second keeps the limits as documented.
-      connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, limits.headersTimeoutMs),
+      ...limitOptions(limits),
       // A connection that never completes TLS (Node's default allows 120 s) is held no longer
       // than one that never completes its headers.
       handshakeTimeout: limits.headersTimeoutMs,
-      // Node would answer an HTTP/1.1 request without `Host` itself, with an empty 400; the
-      // pipeline answers it instead (400 `bad_request`, JSON like every other error).
-      requireHostHeader: false,
     },
     dispatch,
   );
-  // Node keeps only the first 1 000 header lines by default and drops the rest unseen: a second
-  // `Authorization` or `Host` behind 1 000 short lines, well within the size limit, escaped the
-  // duplicate checks. With no count limit every line counts; maxHeaderBytes bounds them.
-  https.maxHeadersCount = 0;
+  countEveryHeaderLine(https);
   // Without a listener Node answers `Expect: <anything but 100-continue>` with an empty 417.
   // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
   // pipeline like any other and gets its usual JSON answer.

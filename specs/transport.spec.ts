@@ -1,6 +1,7 @@
 // Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
 import { conformanceRule } from '../conformance/test.ts';
-import { reach, trustedCas } from '../conformance/preflight.ts';
+import { reach } from '../conformance/preflight.ts';
+import { trustedCas } from '../conformance/ca-trust.ts';
 import { requestTimeoutMs } from '../conformance/answer-watch.ts';
 import { Inconclusive } from '../conformance/checks.ts';
 
