@@ -63,11 +63,11 @@ describe('data directory lock', () => {
     return { cli, port: Number(port), ca: readFileSync(join(certDir, 'ca.crt'), 'utf8') };
   }
 
-  test('a second server on the same directory exits 1 naming the directory and the pid holding it', async () => {
+  test('a second server on the same directory exits 3 (could not start) naming the directory and the pid holding it', async () => {
     const dataDir = join(workDir, 'shared');
     const first = await startedCli(dataDir);
     const second = await runCli(cliArgs(dataDir), cleanEnv());
-    assert.equal(second.code, 1, second.stderr);
+    assert.equal(second.code, 3, second.stderr);
     assert.ok(second.stderr.includes(dataDir), `names the directory: ${second.stderr}`);
     assert.ok(second.stderr.includes(`pid ${first.cli.child.pid}`), `names the pid: ${second.stderr}`);
     assert.doesNotMatch(second.stderr, STACK_TRACE);
