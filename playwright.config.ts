@@ -4,7 +4,8 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/ca-trust.ts';
-import { ENV, fixtureKeyEnvironment, targetFromEnvironment } from './conformance/target.ts';
+import { ENV, embeddedCertDir, fixtureKeyEnvironment, targetFromEnvironment } from './conformance/target.ts';
+import { codeFile, nodeCommand } from './reference-server/package-root.ts';
 import { REPORT_ENV, reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 
 // `merge-reports` only renders results recorded elsewhere (their metadata travels in the blobs):
@@ -17,6 +18,9 @@ if (embedded) {
   // The embedded target names its keys by environment variable, like any target; the values are
   // the public test keys of fixtures/reference.json. Workers inherit them.
   for (const [name, value] of Object.entries(fixtureKeyEnvironment())) process.env[name] ??= value;
+  // Resolved here, against the directory the run was started in: the server (started in this
+  // config's directory, inside the package when installed) and the workers read the same one.
+  process.env[ENV.referenceCertDir] = embeddedCertDir();
 }
 const target = merging ? undefined : targetFromEnvironment();
 // Node reads NODE_EXTRA_CA_CERTS once at start-up: set here, it reaches the worker processes,
@@ -25,12 +29,25 @@ const caBundle = caBundleFor(target?.caFile);
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
 const reports = reportDirectory();
+const EMBEDDED_SERVER_OPTIONS = [
+  '--port',
+  '0',
+  '--http-port',
+  '0',
+  '--access-log',
+  'off',
+  '--data-dir',
+  'off',
+];
 const metadata: RunMetadata | undefined = target && {
   // The embedded server's port is chosen when it starts, after this file is read.
   target: {
     name: target.name,
     mode: target.mode,
     baseUrl: embedded ? target.baseUrl.replace(/:\d+\//, ':{free port}/') : target.baseUrl,
+    // For the curl commands of the reports (--cacert, --resolve).
+    ...(target.caFile ? { caFile: target.caFile } : {}),
+    ...(Object.keys(target.hosts).length > 0 ? { hosts: { ...target.hosts } } : {}),
   },
   profile: target.profile,
   failOnIncomplete: process.env[REPORT_ENV.failOnIncomplete] === '1',
@@ -39,16 +56,17 @@ const metadata: RunMetadata | undefined = target && {
 export default defineConfig({
   testDir: './specs',
   // Mints the keys a target with `keyMinting` asks for, and revokes them after the run.
-  globalSetup: './conformance/global-setup.ts',
+  // Absolute paths of this tree's own extension: TypeScript in the repository, compiled when installed.
+  globalSetup: codeFile('conformance/global-setup'),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   timeout: 60_000,
   // The conformance reporter comes first: it redacts results in place before the others see them.
+  // It writes junit.xml itself (one case per rule, warnings visible), not Playwright's reporter.
   reporter: [
-    ['./conformance/reporter.ts'],
-    ['junit', { outputFile: join(reports, 'junit.xml') }],
+    [codeFile('conformance/reporter')],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // The project's own tests read Playwright's JSON report too (tests/support/conformance-run.ts).
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),
@@ -65,8 +83,9 @@ export default defineConfig({
   webServer: embedded
     ? {
         // Its own key store stays in memory: keys revoked in a local panel must not change a verdict.
-        command:
-          'node --import tsx reference-server/cli.ts --port 0 --http-port 0 --access-log off --data-dir off',
+        command: [...nodeCommand('reference-server/cli'), ...EMBEDDED_SERVER_OPTIONS]
+          .map(shellQuote)
+          .join(' '),
         wait: {
           stdout: /Listening: https port (?<reference_https_port>\d+), http port (?<reference_http_port>\d+)/,
         },
@@ -78,3 +97,8 @@ export default defineConfig({
       }
     : undefined,
 });
+
+/** webServer runs its command through a shell; paths may hold spaces. */
+function shellQuote(word: string): string {
+  return /^[\w./=:-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,7 +1,9 @@
-// The panel's browser tests (tests/panel-browser): Debian's Chromium against a reference server
-// that each worker starts itself. Separate from playwright.config.ts, the conformance run.
+// The browser tests: the panel's (tests/panel-browser), Debian's Chromium against a reference
+// server that each worker starts itself, and conformance.html's (tests/reports/*.spec.ts).
+// Separate from playwright.config.ts, the conformance run.
 //   npm run test:panel                                  run them
 //   npm run panel:screenshot                            also refresh docs/panel.png
+//   npm run report:screenshot                           also refresh docs/conformance-report.png
 import { defineConfig } from '@playwright/test';
 
 // On a failure Playwright writes the page's accessibility snapshot (input values included, so a
@@ -9,8 +11,8 @@ import { defineConfig } from '@playwright/test';
 process.env.PLAYWRIGHT_NO_COPY_PROMPT = '1';
 
 export default defineConfig({
-  testDir: './tests/panel-browser',
-  testMatch: '**/*.spec.ts',
+  testDir: './tests',
+  testMatch: ['panel-browser/**/*.spec.ts', 'reports/**/*.spec.ts'],
   forbidOnly: !!process.env.CI,
   retries: 0,
   // One server and one browser serve every test of the file, in order.

@@ -1,23 +1,11 @@
 // The sections of bench/results.md on full conformance runs: `npm run conformance` against the
 // embedded server, and `playwright test` with the suite's config beside Playwright's own floor —
 // the same config with one empty spec (bench/floor.config.ts) — run alternately.
-import type { ConformanceRun } from './conformance-timing.ts';
-import { load, median, range, seconds } from './report.ts';
-
-export interface ConformanceRow {
-  /** `default`, or the Playwright option given (`--workers=1`). */
-  variant: string;
-  workers: number;
-  runs: ConformanceRun[];
-}
+import type { ConformanceRow, ConformanceRun, FloorPair } from './conformance-timing.ts';
+import { load, median, range, seconds } from './numbers.ts';
 
 /** Goal: a full run takes at most twice the floor's wall time. */
 export const FLOOR_GOAL = 2;
-
-export interface FloorPair {
-  suite: ConformanceRun[];
-  floor: ConformanceRun[];
-}
 
 export function floorSection(pair: FloorPair): string[] {
   const ok = (runs: readonly ConformanceRun[]): ConformanceRun[] => runs.filter((run) => !run.failure);

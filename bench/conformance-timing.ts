@@ -9,7 +9,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ConformanceRow, FloorPair } from './conformance-section.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -35,6 +34,19 @@ export interface ConformanceRun {
   load: number;
   /** Why the run does not count (no CONFORMANT verdict, non-zero exit, time-out). */
   failure?: string;
+}
+
+export interface ConformanceRow {
+  /** `default`, or the Playwright option given (`--workers=1`). */
+  variant: string;
+  workers: number;
+  runs: ConformanceRun[];
+}
+
+/** The suite and its floor, run alternately (bench/conformance-section.ts renders them). */
+export interface FloorPair {
+  suite: ConformanceRun[];
+  floor: ConformanceRun[];
 }
 
 /** One run of the suite with the extra Playwright options `playwrightArgs` (e.g. `--workers=1`). */

@@ -1,12 +1,12 @@
 // Renders the benchmark's measurements as bench/results.md. Only numbers measured in this run
 // are written; what was not measured says so.
-import {
-  conformanceSection,
-  floorSection,
-  type ConformanceRow,
-  type FloorPair,
-} from './conformance-section.ts';
+import { conformanceSection, floorSection } from './conformance-section.ts';
+import type { ConformanceRow, FloorPair } from './conformance-timing.ts';
+import { load, median, range } from './numbers.ts';
+
 import type { HandshakeResult, LoadResult } from './protocol.ts';
+
+export { median, range } from './numbers.ts';
 
 export interface Measured {
   load: LoadResult;
@@ -48,8 +48,15 @@ export type ScalingRow =
   | { name: string; tenants: number; keys: number; error: string; load: number };
 
 export interface StartupRow {
+  /** How the server was started: tsx from the repository, or the compiled package. */
+  server: string;
+  compiled: boolean;
   certificate: string;
   runsMs: number[];
+  /** The server process's CPU time up to its first answer, per run. */
+  cpuMs: number[];
+  /** Resident memory after a second at rest, per run. */
+  rssBytes: number[];
   load: number;
 }
 
@@ -194,21 +201,61 @@ function growth(rows: readonly ScalingRow[]): string[] {
   ];
 }
 
-function startupSection(rows: readonly StartupRow[]): string[] {
-  return [
-    '## Start-up time to the first answered request',
+export const STARTUP_HEADING = '## Start-up time to the first answered request';
+/** What the installed package aims at (README, "Use it without cloning"). */
+const STARTUP_GOALS = { compiledCachedMs: 300, compiledRestMiB: 80 } as const;
+
+export function startupSection(
+  rows: readonly StartupRow[],
+  run: { date: string; load: number } | undefined = undefined,
+): string[] {
+  const compiledCached = rows.find((row) => row.compiled && row.certificate.startsWith('cached'));
+  const tsxCached = rows.find((row) => !row.compiled && row.certificate.startsWith('cached'));
+  const lines = [
+    STARTUP_HEADING,
     '',
-    'From spawning `node --import tsx reference-server/cli.ts` (what `npm start` runs, without npm itself) to',
-    'the first 200 answer of GET /v1/customers; "generated" starts with an empty certificate directory.',
+    ...(run === undefined
+      ? []
+      : [
+          `Measured alone by \`npm run bench -- --startup-only\` on ${run.date}, load ${load(run.load)} at its start.`,
+          '',
+        ]),
+    'From spawning the server (without npm or npx in front) to the first 200 answer of GET /v1/customers;',
+    '"generated" starts with an empty certificate directory. CPU: the server process\'s user + system time',
+    'up to that answer. RSS: its resident memory after one more second at rest, with the reference fixtures.',
+    'tsx runs `node --import tsx reference-server/cli.ts` (what `npm start` runs in a clone); compiled runs',
+    '`node dist/cli/main.js serve` (what the installed `tenant-auth-conformance serve` runs), built just before.',
     '',
-    '| certificate | runs ms | median ms | load |',
-    '|---|---|---:|---:|',
+    '| server | certificate | runs ms | median ms | CPU ms (median) | RSS MiB (median) | load |',
+    '|---|---|---|---:|---:|---:|---:|',
     ...rows.map(
       (row) =>
-        `| ${row.certificate} | ${row.runsMs.map(whole).join(', ')} | ${whole(median(row.runsMs))} | ${load(row.load)} |`,
+        `| ${row.server} | ${row.certificate} | ${row.runsMs.map(whole).join(', ')} | ${whole(median(row.runsMs))} | ` +
+        `${row.cpuMs.length > 0 ? whole(median(row.cpuMs)) : '–'} | ${row.rssBytes.length > 0 ? mib(median(row.rssBytes)) : '–'} | ${load(row.load)} |`,
     ),
     '',
   ];
+  if (compiledCached && tsxCached) {
+    const ratio = (compiled: number, tsx: number): string => (tsx > 0 ? (compiled / tsx).toFixed(2) : '–');
+    lines.push(
+      `Compiled, cached certificate: median ${whole(median(compiledCached.runsMs))} ms to the first answer ` +
+        `(goal ≤ ${STARTUP_GOALS.compiledCachedMs} ms) and ${mib(median(compiledCached.rssBytes))} MiB at rest ` +
+        `(goal ≤ ${STARTUP_GOALS.compiledRestMiB} MiB). Compiled / tsx in this run: time ` +
+        `${ratio(median(compiledCached.runsMs), median(tsxCached.runsMs))}, CPU ` +
+        `${ratio(median(compiledCached.cpuMs), median(tsxCached.cpuMs))}, RSS ` +
+        `${ratio(median(compiledCached.rssBytes), median(tsxCached.rssBytes))}.`,
+      '',
+    );
+  }
+  return lines;
+}
+
+/** `markdown` with the section under `heading` (up to the next `## `) replaced by `section`. */
+export function replaceSection(markdown: string, heading: string, section: string): string {
+  const start = markdown.indexOf(heading);
+  if (start === -1) return `${markdown.trimEnd()}\n\n${section}\n`;
+  const next = markdown.indexOf('\n## ', start + heading.length);
+  return `${markdown.slice(0, start)}${section.trimEnd()}\n${next === -1 ? '' : markdown.slice(next)}`;
 }
 
 export function validity(measured: readonly Measured[]): string[] {
@@ -242,33 +289,12 @@ export function pairedRatios(
   });
 }
 
-export function range(values: readonly number[]): string {
-  if (values.length === 0) return 'no rounds';
-  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] ?? 0;
-  // An even count has two middle values: their mean, not the higher of them.
-  return sorted.length % 2 === 0 ? ((sorted[middle - 1] ?? upper) + upper) / 2 : upper;
-}
-
 export function whole(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
 function ms(value: number): string {
   return value.toFixed(value < 10 ? 2 : 1);
-}
-
-export function seconds(millis: number): string {
-  return (millis / 1000).toFixed(1);
-}
-
-export function load(value: number): string {
-  return value.toFixed(2);
 }
 
 function mib(bytes: number): string {

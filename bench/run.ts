@@ -1,8 +1,9 @@
 // `npm run bench`: the reference server under load from a separate process, against a bare
 // node:https baseline, then new-connection rates, scaling with keys and tenants, and start-up
 // time. Writes bench/results.md and prints it. Every target is 127.0.0.1; every run is bounded
-// by its duration (the whole takes about four minutes). BENCH_SECONDS changes the length of one
-// keep-alive run (default 5).
+// by its duration (the whole takes about five minutes). BENCH_SECONDS changes the length of one
+// keep-alive run (default 5). `npm run bench -- --startup-only` measures only the start-up rows
+// (tsx and compiled) and replaces that section of results.md.
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,10 +33,12 @@ import {
   type KeepAliveRow,
   type Measured,
   type ScalingRow,
-  type StartupRow,
+  replaceSection,
+  startupSection,
+  STARTUP_HEADING,
 } from './report.ts';
 import { positiveNumber } from './env-settings.ts';
-import { timeToFirstAnswer } from './startup.ts';
+import { measureStartup } from './startup.ts';
 import { measureConformance, measureFloor } from './conformance-timing.ts';
 
 const SECONDS = positiveNumber('BENCH_SECONDS') ?? 5;
@@ -136,7 +139,11 @@ async function main(): Promise<void> {
     for (const spec of SCALES) scaling.push(await measureScale(spec, autocannon, handshakes));
 
     progress('start-up');
-    const startup = await measureStartup(fixtureSecret(fixtures, 'key_acme_prod_full'), host);
+    const startup = await measureStartup(
+      `Bearer ${fixtureSecret(fixtures, 'key_acme_prod_full')}`,
+      host,
+      SETTINGS.startupRuns,
+    );
 
     progress('conformance runs');
     const conformance = await measureConformance(SETTINGS.conformanceRuns, progress);
@@ -237,35 +244,6 @@ async function measureScale(
   }
 }
 
-async function measureStartup(secret: string, host: string): Promise<StartupRow[]> {
-  const authorization = `Bearer ${secret}`;
-  const generated: number[] = [];
-  const cachedDir = mkdtempSync(join(tmpdir(), 'bench-startup-cached-'));
-  try {
-    for (let run = 0; run < SETTINGS.startupRuns; run += 1) {
-      const freshDir = mkdtempSync(join(tmpdir(), 'bench-startup-fresh-'));
-      try {
-        generated.push(await timeToFirstAnswer({ certDir: freshDir, hostname: host, authorization }));
-      } finally {
-        rmSync(freshDir, { recursive: true, force: true });
-      }
-    }
-    const generatedLoad = loadNow();
-    // One start to fill the directory, then the measured starts that reuse its certificate.
-    await timeToFirstAnswer({ certDir: cachedDir, hostname: host, authorization });
-    const cached: number[] = [];
-    for (let run = 0; run < SETTINGS.startupRuns; run += 1) {
-      cached.push(await timeToFirstAnswer({ certDir: cachedDir, hostname: host, authorization }));
-    }
-    return [
-      { certificate: 'generated (empty certificate directory)', runsMs: generated, load: generatedLoad },
-      { certificate: 'cached (CA and leaf reused)', runsMs: cached, load: loadNow() },
-    ];
-  } finally {
-    rmSync(cachedDir, { recursive: true, force: true });
-  }
-}
-
 function handshakeRequest(
   port: number,
   host: string,
@@ -300,7 +278,26 @@ function progress(text: string): void {
   console.error(`[bench] ${text}`);
 }
 
-main().catch((error: unknown) => {
+/** `npm run bench -- --startup-only`: the start-up section alone, replaced in results.md. */
+async function startupOnly(): Promise<void> {
+  const began = { date: new Date().toISOString(), load: loadNow() };
+  const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
+  const host = apiHostname('acme', 'production', DOMAIN);
+  progress('start-up');
+  const rows = await measureStartup(
+    `Bearer ${fixtureSecret(fixtures, 'key_acme_prod_full')}`,
+    host,
+    SETTINGS.startupRuns,
+  );
+  const section = startupSection(rows, began).join('\n');
+  const updated = replaceSection(readFileSync(RESULTS_FILE, 'utf8'), STARTUP_HEADING, section);
+  const formatted = await format(updated, { ...(await resolveConfig(RESULTS_FILE)), parser: 'markdown' });
+  writeFileSync(RESULTS_FILE, formatted);
+  console.log(section);
+  console.log(`Written to ${RESULTS_FILE} (start-up section only)`);
+}
+
+(process.argv.includes('--startup-only') ? startupOnly() : main()).catch((error: unknown) => {
   console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

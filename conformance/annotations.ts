@@ -7,4 +7,8 @@ export const ANNOTATION = {
   warning: 'warning',
   /** Attachment: the redacted message and evidence of a ConformanceFailure. */
   evidence: 'evidence',
+  /** Attachment: the test's exchanges (RecordedExchange[], keys shown as variables), for exchanges.har. */
+  exchanges: 'exchanges',
+  /** Attachment: the exchanges by which the worker learned the tenants' data, on its first test. */
+  learningExchanges: 'learning-exchanges',
 } as const;

@@ -5,7 +5,7 @@
 // failed test, so a count in memory would start again at zero.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { FailedExchange, RequestSummary } from './exchange.ts';
-import { ENV } from './target.ts';
+import { ENV } from './env.ts';
 
 /** Consecutive exchanges without an answer after which the target is taken as gone. */
 export const NO_ANSWER_LIMIT = 3;
@@ -39,7 +39,7 @@ export function recordAnswer(answered: boolean, refusalExpected: boolean): void 
 
 /** An exchange that was never sent, because the target stopped answering. */
 export function notSent(request: RequestSummary, reason: string): FailedExchange {
-  return { kind: 'failure', request, error: reason, notSent: true };
+  return { kind: 'failure', request, durationMs: 0, error: reason, notSent: true };
 }
 
 /** The per-exchange time-out of the run (`--request-timeout`, seconds), in milliseconds. */

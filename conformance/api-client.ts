@@ -2,7 +2,13 @@
 // target maps host names), never following redirects and never failing on a status, so that
 // every answer is evidence for a check.
 import type { APIRequestContext } from '@playwright/test';
-import type { Exchange, RequestSummary } from './exchange.ts';
+import {
+  elapsedSince,
+  startRequest,
+  type Exchange,
+  type ExchangeListener,
+  type RequestSummary,
+} from './exchange.ts';
 import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
 import { notSent, recordAnswer, requestTimeoutMs, stoppedReason } from './answer-watch.ts';
 
@@ -14,20 +20,25 @@ export interface GetOptions {
 
 export class ApiClient {
   readonly #context: APIRequestContext;
+  readonly #onExchange: ExchangeListener | undefined;
 
-  constructor(context: APIRequestContext) {
+  constructor(context: APIRequestContext, onExchange?: ExchangeListener) {
     this.#context = context;
+    this.#onExchange = onExchange;
   }
 
   async get(url: string, options: GetOptions = {}): Promise<Exchange> {
+    const exchange = await this.#get(url, options);
+    this.#onExchange?.(exchange);
+    return exchange;
+  }
+
+  async #get(url: string, options: GetOptions): Promise<Exchange> {
     const headers = { Accept: 'application/json', 'Content-Type': 'application/json', ...options.headers };
-    const request: RequestSummary = {
-      method: 'GET',
-      url,
-      headerNames: Object.keys(headers),
+    const request = startRequest('GET', url, Object.entries(headers), {
       note: options.note,
-      ...(options.refusalExpected ? { refusalExpected: true } : {}),
-    };
+      refusalExpected: options.refusalExpected,
+    });
     const stopped = stoppedReason();
     if (stopped) return notSent(request, stopped);
     const exchange = await this.#send(url, headers, request);
@@ -48,23 +59,26 @@ export class ApiClient {
         return {
           kind: 'failure',
           request,
+          durationMs: elapsedSince(request),
           error: `${proxyError}: no connection to the target (reported by the suite's local proxy)`,
         };
       }
+      const bodyText = await response.text();
       return {
         kind: 'response',
         request,
+        durationMs: elapsedSince(request),
         status: response.status(),
         headers: Object.fromEntries(
           Object.entries(response.headers()).map(([name, value]) => [name.toLowerCase(), value]),
         ),
-        bodyText: await response.text(),
+        bodyText,
       };
     } catch (error) {
       // Playwright's message carries a call log with the request headers, key included: keep only
       // its first line, and redact that too when it is reported.
       const firstLine = ((error as Error).message ?? String(error)).split('\n', 1)[0] ?? '';
-      return { kind: 'failure', request, error: firstLine };
+      return { kind: 'failure', request, durationMs: elapsedSince(request), error: firstLine };
     }
   }
 }

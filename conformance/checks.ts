@@ -1,9 +1,11 @@
 // The assertions of the conformance rules. Only a ConformanceFailure means "the target does
 // not follow the rule"; any other error is a defect of the run itself and is reported as such.
-// Every message and every piece of evidence goes through the Redactor.
+// Every message and every piece of evidence goes through the KeyNamer: a key is shown as the
+// name of its environment variable, anything else resembling a key is redacted.
 import type { Exchange, ResponseExchange } from './exchange.ts';
 import { errorCode, isJsonContentType } from './exchange.ts';
-import type { Redactor } from './secrets.ts';
+import { recordExchange } from './exchange-record.ts';
+import type { KeyNamer } from './shown-keys.ts';
 import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
 import type { Evidence } from '../schemas/generated/conformance-report.ts';
 
@@ -41,39 +43,46 @@ const RELEVANT_HEADERS = [
 const BODY_EXCERPT_LENGTH = 300;
 
 export class Checks {
-  readonly #redactor: Redactor;
+  readonly #namer: KeyNamer;
+  /** Whose data a rejection must not hold unless a rule says otherwise: both tenants'. */
+  readonly #tenants: readonly (TenantValues | undefined)[];
 
-  constructor(redactor: Redactor) {
-    this.#redactor = redactor;
+  constructor(namer: KeyNamer, knowledge: { own?: TenantValues; other?: TenantValues } = {}) {
+    this.#namer = namer;
+    this.#tenants = [knowledge.own, knowledge.other];
   }
 
   evidence(exchange: Exchange): Evidence {
-    const redact = (text: string): string => this.#redactor.redact(text);
+    const show = (text: string): string => this.#namer.show(text);
+    const recorded = recordExchange(exchange, this.#namer);
     const base: Evidence = {
-      method: exchange.request.method,
-      url: redact(exchange.request.url),
-      ...(exchange.request.note ? { note: redact(exchange.request.note) } : {}),
+      method: recorded.request.method,
+      url: recorded.request.url,
+      ...(recorded.request.note ? { note: recorded.request.note } : {}),
+      requestHeaders: recorded.request.headers,
+      ...(recorded.request.body !== undefined ? { requestBody: recorded.request.body } : {}),
+      exchange: recorded.id,
     };
-    if (exchange.kind === 'failure') return { ...base, failure: redact(exchange.error) };
+    if (exchange.kind === 'failure') return { ...base, failure: recorded.error ?? '' };
     const headers = Object.fromEntries(
       RELEVANT_HEADERS.filter((name) => exchange.headers[name] !== undefined).map((name) => [
         name,
-        redact(exchange.headers[name] ?? ''),
+        show(exchange.headers[name] ?? ''),
       ]),
     );
     const code = errorCode(exchange);
     return {
       ...base,
       status: exchange.status,
-      ...(code ? { errorCode: redact(code) } : {}),
+      ...(code ? { errorCode: show(code) } : {}),
       headers,
-      bodyExcerpt: redact(exchange.bodyText.slice(0, BODY_EXCERPT_LENGTH)),
+      bodyExcerpt: show(exchange.bodyText.slice(0, BODY_EXCERPT_LENGTH)),
     };
   }
 
   fail(message: string, ...exchanges: Exchange[]): never {
     throw new ConformanceFailure(
-      this.#redactor.redact(message),
+      this.#namer.show(message),
       exchanges.map((exchange) => this.evidence(exchange)),
     );
   }
@@ -94,7 +103,7 @@ export class Checks {
   /** Ends the rule as an ERROR: without an answer there is no evidence either way. */
   noAnswer(exchange: Exchange, what: string): never {
     throw new Inconclusive(
-      this.#redactor.redact(
+      this.#namer.show(
         `${what}: no HTTP answer, so the rule could not be checked. ${this.describe(exchange)}`,
       ),
     );
@@ -159,15 +168,16 @@ export class Checks {
     what: string,
     options: {
       codes?: readonly string[];
-      noDataOf: readonly (TenantValues | undefined)[];
+      /** Default: the data of both tenants the suite knows. */
+      noDataOf?: readonly (TenantValues | undefined)[];
       allowNoResponse?: boolean;
-    },
+    } = {},
   ): void {
     if (exchange.kind === 'failure') {
       if (options.allowNoResponse && !options.codes && !exchange.notSent) return;
       this.noAnswer(exchange, what);
     }
-    this.noDataOf(exchange, options.noDataOf, what);
+    this.noDataOf(exchange, options.noDataOf ?? this.#tenants, what);
     if (exchange.status < 400)
       this.fail(
         `${what}: expected a rejection (4xx), got ${exchange.status}. ${this.describe(exchange)}`,

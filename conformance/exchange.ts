@@ -1,10 +1,18 @@
 // What a probe sent and got back, in the one shape every check and every report reads.
+import { randomUUID } from 'node:crypto';
 
 export interface RequestSummary {
+  /** Names the exchange in exchanges.har and in the evidence that points to it. */
+  id: string;
+  startedAt: Date;
   method: string;
   url: string;
-  /** Header names only: values may be keys. */
-  headerNames: string[];
+  /**
+   * As sent, in order, repeats included. Values may be keys: they reach a report only through
+   * the KeyNamer (conformance/shown-keys.ts), which shows each key as its variable name.
+   */
+  headers: [string, string][];
+  body?: string;
   /** What makes this request special, e.g. "Host: globex… over a connection for acme…". */
   note?: string;
   /**
@@ -14,9 +22,14 @@ export interface RequestSummary {
   refusalExpected?: boolean;
 }
 
-export interface ResponseExchange {
-  kind: 'response';
+interface Timed {
   request: RequestSummary;
+  /** From the request's start to the answer's last byte (or the failure). */
+  durationMs: number;
+}
+
+export interface ResponseExchange extends Timed {
+  kind: 'response';
   status: number;
   /** Lower-case names; repeated headers joined with ", ". */
   headers: Record<string, string>;
@@ -24,15 +37,39 @@ export interface ResponseExchange {
 }
 
 /** No HTTP answer at all: refused, reset, TLS failure, time-out. */
-export interface FailedExchange {
+export interface FailedExchange extends Timed {
   kind: 'failure';
-  request: RequestSummary;
   error: string;
   /** Never sent: the target had stopped answering (answer-watch.ts). Never a refusal. */
   notSent?: true;
 }
 
 export type Exchange = ResponseExchange | FailedExchange;
+
+/** Told of every exchange a client completes (the run's HAR is made of them). */
+export type ExchangeListener = (exchange: Exchange) => void;
+
+export function startRequest(
+  method: string,
+  url: string,
+  headers: [string, string][],
+  extra: { body?: string; note?: string; refusalExpected?: boolean } = {},
+): RequestSummary {
+  return {
+    id: randomUUID(),
+    startedAt: new Date(),
+    method,
+    url,
+    headers,
+    ...(extra.body !== undefined && extra.body !== '' ? { body: extra.body } : {}),
+    ...(extra.note !== undefined ? { note: extra.note } : {}),
+    ...(extra.refusalExpected ? { refusalExpected: true } : {}),
+  };
+}
+
+export function elapsedSince(request: RequestSummary): number {
+  return Date.now() - request.startedAt.getTime();
+}
 
 export function jsonBody(exchange: ResponseExchange): unknown {
   try {

@@ -10,6 +10,6 @@ export function exitCodeOf(outcomeFile: string, playwrightStatus: number | null)
   try {
     return (JSON.parse(readFileSync(outcomeFile, 'utf8')) as { exitCode: number }).exitCode;
   } catch {
-    return playwrightStatus === 0 ? EXIT_CODE.ok : EXIT_CODE.setupOrError;
+    return playwrightStatus === 0 ? EXIT_CODE.ok : EXIT_CODE.setup;
   }
 }

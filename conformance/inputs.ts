@@ -1,24 +1,18 @@
 // Which inputs a target provides, and the exact line that would provide a missing one.
 import type { Input } from './rules.ts';
 import type { ResolvedTarget } from './target.ts';
+import { CREDENTIAL_VARIABLES as VARIABLE } from './url-target.ts';
 
 const HINTS: Record<Input, string> = {
   otherTenantBaseUrl: '"otherTenantBaseUrl": "https://{other-tenant}.api.{domain}/v1"',
   sandboxBaseUrl: '"sandboxBaseUrl": "https://{sandbox host of your tenant}/v1"',
-  'credentials.fullAccess':
-    '"credentials": { "fullAccess": "FULL_ACCESS_KEY" }   (and export FULL_ACCESS_KEY=<a production Full Access key>)',
-  'credentials.readOnly':
-    '"credentials": { "readOnly": "READ_ONLY_KEY" }   (and export READ_ONLY_KEY=<a production Read Only key>)',
-  'credentials.noCustomersPermission':
-    '"credentials": { "noCustomersPermission": "NO_CUSTOMERS_KEY" }   (and export NO_CUSTOMERS_KEY=<a valid key without the customers permission>)',
-  'credentials.revoked':
-    '"credentials": { "revoked": "REVOKED_KEY" }   (and export REVOKED_KEY=<a key you revoked>)',
-  'credentials.sandbox':
-    '"credentials": { "sandbox": "SANDBOX_KEY" }   (and export SANDBOX_KEY=<a Development key>)',
-  'credentials.otherTenant':
-    '"credentials": { "otherTenant": "OTHER_TENANT_KEY" }   (and export OTHER_TENANT_KEY=<a production key of the other tenant>)',
-  'credentials.probe':
-    '"credentials": { "probe": "PROBE_KEY" }   (and export PROBE_KEY=<a valid key you accept to expose over plain HTTP and in URLs; revoke it after the run>)',
+  'credentials.fullAccess': `"credentials": { "fullAccess": "${VARIABLE.fullAccess}" }   (and export ${VARIABLE.fullAccess}=<a production Full Access key>)`,
+  'credentials.readOnly': `"credentials": { "readOnly": "${VARIABLE.readOnly}" }   (and export ${VARIABLE.readOnly}=<a production Read Only key>)`,
+  'credentials.noCustomersPermission': `"credentials": { "noCustomersPermission": "${VARIABLE.noCustomersPermission}" }   (and export ${VARIABLE.noCustomersPermission}=<a valid key without the customers permission>)`,
+  'credentials.revoked': `"credentials": { "revoked": "${VARIABLE.revoked}" }   (and export ${VARIABLE.revoked}=<a key you revoked>)`,
+  'credentials.sandbox': `"credentials": { "sandbox": "${VARIABLE.sandbox}" }   (and export ${VARIABLE.sandbox}=<a Development key>)`,
+  'credentials.otherTenant': `"credentials": { "otherTenant": "${VARIABLE.otherTenant}" }   (and export ${VARIABLE.otherTenant}=<a production key of the other tenant>)`,
+  'credentials.probe': `"credentials": { "probe": "${VARIABLE.probe}" }   (and export ${VARIABLE.probe}=<a valid key you accept to expose over plain HTTP and in URLs; revoke it after the run>)`,
 };
 
 export function hasInput(target: ResolvedTarget, input: Input): boolean {

@@ -5,7 +5,9 @@
 import type { CreatedKey, NewKeyRequest } from '../schemas/generated/api-key-management.ts';
 import type { TargetFile } from '../schemas/generated/target.ts';
 import { RawClient } from './raw-client.ts';
-import type { CredentialName } from './target.ts';
+
+/** The credentials a target file names (`fullAccess`, `readOnly`, …). */
+export type CredentialName = keyof NonNullable<TargetFile['credentials']>;
 
 /** Where a minted key is handed to the workers: `CONFORMANCE_MINTED_FULL_ACCESS`, … */
 export function mintedVariable(name: CredentialName): string {

@@ -9,16 +9,25 @@ function randomAlphanumeric(length: number): string {
 }
 
 /**
+ * Begins the random part of a made-up key, where there is room: every exchange goes to the
+ * reports, and a reader (or a leak scan) must not take a made-up key for a real one.
+ */
+export const MADE_UP_MARK = 'unknown';
+const MIN_RANDOM = 16;
+
+/**
  * A key no deployment issued, in the shape of `like` when one is known (same prefix up to its
  * last `_` or `-`, same length), so that only the lookup can reject it.
  */
 export function unknownKeyLike(like: string | undefined): string {
-  if (like === undefined) return `unknown_${randomAlphanumeric(32)}`;
+  if (like === undefined) return `${MADE_UP_MARK}_${randomAlphanumeric(32)}`;
   const prefixEnd = Math.max(like.lastIndexOf('_'), like.lastIndexOf('-')) + 1;
   const prefix = prefixEnd > 0 && prefixEnd < like.length - 8 ? like.slice(0, prefixEnd) : '';
-  // 32 random characters never equal a given key in practice; the loop makes it certain.
+  const rest = like.length - prefix.length;
+  const mark = rest >= MADE_UP_MARK.length + MIN_RANDOM ? MADE_UP_MARK : '';
+  // 16 or more random characters never equal a given key in practice; the loop makes it certain.
   for (;;) {
-    const candidate: string = prefix + randomAlphanumeric(like.length - prefix.length);
+    const candidate: string = prefix + mark + randomAlphanumeric(rest - mark.length);
     if (candidate !== like) return candidate;
   }
 }

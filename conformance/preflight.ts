@@ -6,8 +6,9 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { checkServerIdentity, connect as tlsConnect, rootCertificates, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { lookupWith, type HostMap } from './host-map.ts';
+import { trustedCas } from './ca-trust.ts';
 import type { ResolvedTarget } from './target.ts';
 import type { SetupProblem } from '../schemas/generated/conformance-report.ts';
 
@@ -26,11 +27,6 @@ export interface PreflightResult {
 }
 
 const DECLARED_URLS: readonly DeclaredUrl[] = ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'];
-
-/** The rules' own CA list: the system's, plus the target's CA file when it declares one. */
-export function trustedCas(caFile: string | undefined): string[] | undefined {
-  return caFile === undefined ? undefined : [...rootCertificates, readFileSync(caFile, 'utf8')];
-}
 
 export async function runPreflight(target: ResolvedTarget, timeoutMs: number): Promise<PreflightResult> {
   const fileProblems = checkTargetFiles(target);

@@ -4,10 +4,16 @@
 // certificate verification stays on.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import type { Exchange, RequestSummary } from './exchange.ts';
+import {
+  elapsedSince,
+  startRequest,
+  type Exchange,
+  type ExchangeListener,
+  type RequestSummary,
+} from './exchange.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
 import { notSent, recordAnswer, requestTimeoutMs, stoppedReason } from './answer-watch.ts';
-import { trustedCas } from './preflight.ts';
+import { trustedCas } from './ca-trust.ts';
 
 export interface RawRequest {
   url: string;
@@ -25,55 +31,73 @@ export interface RawClientOptions {
   hosts: HostMap;
   caFile?: string;
   timeoutMs?: number;
+  onExchange?: ExchangeListener;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
 
 export class RawClient {
-  readonly #lookup;
+  readonly #lookup: ReturnType<typeof lookupWith>;
   readonly #ca: string[] | undefined;
   readonly #timeoutMs: number;
+  readonly #onExchange: ExchangeListener | undefined;
 
-  constructor(options: RawClientOptions) {
-    this.#lookup = lookupWith(options.hosts);
+  /** With `shared`, its host map and CA are used instead of reading them again. */
+  constructor(options: RawClientOptions, shared?: RawClient) {
+    this.#lookup = shared ? shared.#lookup : lookupWith(options.hosts);
     // The target's CA is trusted in addition to the system's, never instead of it.
-    this.#ca = trustedCas(options.caFile);
+    this.#ca = shared ? shared.#ca : trustedCas(options.caFile);
     this.#timeoutMs = options.timeoutMs ?? requestTimeoutMs();
+    this.#onExchange = options.onExchange;
+  }
+
+  /** The same client (its CA read once), telling `onExchange` of every exchange it completes. */
+  listening(onExchange: ExchangeListener): RawClient {
+    return new RawClient({ hosts: {}, timeoutMs: this.#timeoutMs, onExchange }, this);
   }
 
   async send(raw: RawRequest): Promise<Exchange> {
-    const summary: RequestSummary = {
-      method: raw.method ?? 'GET',
-      url: raw.url,
-      headerNames: ['Host', ...(raw.headers ?? []).map(([name]) => name)],
+    const url = new URL(raw.url);
+    // Every request carries what spec §5 Scheme 3 asks of clients, as ApiClient's do: a target may
+    // refuse a request without it before it looks at anything a rule probes.
+    const given = raw.headers ?? [];
+    const contentType: [string, string][] = given.some(([name]) => name.toLowerCase() === 'content-type')
+      ? []
+      : [['Content-Type', 'application/json']];
+    const headers: [string, string][] = [
+      ['Host', raw.hostHeader ?? url.host],
+      ...given.map(([name, value]): [string, string] => [name, value]),
+      ...contentType,
+    ];
+    const summary = startRequest(raw.method ?? 'GET', raw.url, headers, {
+      body: raw.body,
       note: raw.note,
-      ...(raw.refusalExpected ? { refusalExpected: true } : {}),
-    };
+      refusalExpected: raw.refusalExpected,
+    });
     const stopped = stoppedReason();
-    if (stopped) return notSent(summary, stopped);
-    const exchange = await this.#send(raw, summary);
-    recordAnswer(exchange.kind === 'response', raw.refusalExpected === true);
+    const exchange = stopped ? notSent(summary, stopped) : await this.#send(url, raw.body, summary);
+    if (!stopped) recordAnswer(exchange.kind === 'response', raw.refusalExpected === true);
+    this.#onExchange?.(exchange);
     return exchange;
   }
 
-  #send(raw: RawRequest, summary: RequestSummary): Promise<Exchange> {
-    const url = new URL(raw.url);
-    const headers = [...(raw.headers ?? [])];
-    // Every request carries what spec §5 Scheme 3 asks of clients, as ApiClient's do: a target may
-    // refuse a request without it before it looks at anything a rule probes.
-    if (!headers.some(([name]) => name.toLowerCase() === 'content-type'))
-      headers.push(['Content-Type', 'application/json']);
-    const flatHeaders = ['Host', raw.hostHeader ?? url.host, ...headers.flat()];
+  #send(url: URL, body: string | undefined, summary: RequestSummary): Promise<Exchange> {
     const options = {
       host: url.hostname,
       port: url.port || (url.protocol === 'https:' ? 443 : 80),
       path: `${url.pathname}${url.search}`,
       method: summary.method,
-      headers: flatHeaders,
+      headers: summary.headers.flat(),
       setHost: false,
       lookup: this.#lookup,
       agent: false as const,
     };
+    const failed = (error: NodeJS.ErrnoException): Exchange => ({
+      kind: 'failure',
+      request: summary,
+      durationMs: elapsedSince(summary),
+      error: describe(error),
+    });
     return new Promise<Exchange>((settle) => {
       // The whole exchange is bounded, not only each silence: a trickling answer ends too.
       const deadline = setTimeout(
@@ -95,21 +119,20 @@ export class RawClient {
           resolve({
             kind: 'response',
             request: summary,
+            durationMs: elapsedSince(summary),
             status: response.statusCode ?? 0,
             headers: joinHeaders(response.headersDistinct),
             bodyText: Buffer.concat(chunks).toString('utf8'),
           }),
         );
-        response.on('error', (error) =>
-          resolve({ kind: 'failure', request: summary, error: describe(error) }),
-        );
+        response.on('error', (error) => resolve(failed(error)));
       };
       const request =
         url.protocol === 'https:'
           ? httpsRequest({ ...options, servername: url.hostname, ca: this.#ca }, onResponse)
           : httpRequest(options, onResponse);
-      request.on('error', (error) => resolve({ kind: 'failure', request: summary, error: describe(error) }));
-      request.end(raw.body);
+      request.on('error', (error) => resolve(failed(error)));
+      request.end(body);
     });
   }
 }

@@ -1,14 +1,19 @@
 // The conformance reporter: a line per rule while the run goes, then the verdict table; writes
-// conformance.json (schemas/conformance-report.schema.json) and conformance.md; and decides the
-// exit code from the verdict.
+// conformance.json (schemas/conformance-report.schema.json), conformance.md, conformance.html,
+// junit.xml and exchanges.har (report/write-reports.ts); and decides the exit code from the
+// verdict.
 //
 // It is listed first among the reporters because it also redacts in place: Playwright records
 // request headers — keys included — in the call log of a failed API call, attaches that log to
 // the step, and offers no redaction. Reporters share the result objects and are called in order,
-// so masking them here, before the HTML, JUnit and blob reporters see them, keeps every artifact
-// free of keys. tests/reports/secrets.test.ts proves it by searching every file a run writes.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+// so masking them here, before the HTML and blob reporters see them, keeps every artifact free of
+// keys (each key shown as its variable's name, conformance/shown-keys.ts).
+// tests/reports/secrets.test.ts proves it by searching every file a run writes.
+// Messages from the workers carry colour codes (Playwright forces colour there): they are
+// stripped before anything is recorded or printed.
+import { writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import type {
   FullConfig,
   FullResult,
@@ -19,24 +24,33 @@ import type {
   TestResult,
   TestStep,
 } from '@playwright/test/reporter';
-import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
 import { buildReport } from './report/build-report.ts';
-import { renderMarkdown, VERDICT_LABEL } from './report/markdown.ts';
-import { EXIT_CODE, exitCodeFor, ruleVerdict, type TestOutcome } from './report/verdict.ts';
+import { colourWanted, paint, ruleLine, summary } from './report/console.ts';
+import type { RunExchange } from './report/har.ts';
+import { ruleVerdict, type TestOutcome } from './report/verdict.ts';
+import { writeReports } from './report/write-reports.ts';
 import { ruleById, type RuleId } from './rules.ts';
-import { Redactor } from './secrets.ts';
-import { ENV, targetFromEnvironment, type Profile } from './target.ts';
+import { KeyNamer, keyNamerFor } from './shown-keys.ts';
+import { targetFromEnvironment, type Profile } from './target.ts';
+import { EXIT_CODE, exitCodeFor } from './report/verdict.ts';
+import { ENV } from './target.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
-import { describeProblem } from './preflight.ts';
 import { ANNOTATION } from './annotations.ts';
+import type { RecordedExchange } from './exchange-record.ts';
 import { REPORT_ENV, reportDirectory, type RunMetadata } from './report/settings.ts';
 
+const LEARNING = "learning the tenants' data (before the checks)";
+
 export default class ConformanceReporter implements Reporter {
-  #redactorOfRun: Redactor | undefined;
+  #namerOfRun: KeyNamer | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
   #startedAt = new Date();
+  readonly #painter = paint(colourWanted(process.stdout));
   readonly #outcomes = new Map<string, TestOutcome[]>();
+  readonly #selected = new Set<string>();
+  readonly #exchanges: RunExchange[] = [];
+  readonly #secondsByRule = new Map<string, number>();
   readonly #runErrors: string[] = [];
   readonly #outputDir: string;
 
@@ -51,6 +65,10 @@ export default class ConformanceReporter implements Reporter {
   onBegin(config: FullConfig, suite: Suite): void {
     this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
+    for (const test of suite.allTests()) {
+      const ruleId = ruleIdOf(test);
+      if (ruleId) this.#selected.add(ruleId);
+    }
     const profile = this.#metadata?.profile ?? 'default';
     if (this.#preflightStopped()) return;
     console.log(
@@ -63,8 +81,9 @@ export default class ConformanceReporter implements Reporter {
     // The preflight stopped the run on purpose, and has printed why.
     if (this.#preflightStopped()) return;
     this.#redactError(error);
-    this.#runErrors.push(error.message ?? String(error.value ?? 'unknown error'));
-    console.error(`Run error: ${error.message ?? ''}`);
+    const message = stripVTControlCharacters(error.message ?? String(error.value ?? 'unknown error'));
+    this.#runErrors.push(message);
+    console.error(`Run error: ${message}`);
   }
 
   onStepEnd(_test: TestCase, _result: TestResult, step: TestStep): void {
@@ -75,10 +94,12 @@ export default class ConformanceReporter implements Reporter {
     result.errors.forEach((error) => this.#redactError(error));
     if (result.error) this.#redactError(result.error);
     for (const output of [result.stdout, result.stderr]) {
-      output.forEach((chunk, index) => (output[index] = this.#redactor().redact(chunk.toString())));
+      output.forEach((chunk, index) => (output[index] = this.#namer().show(chunk.toString())));
     }
-    const ruleId = test.annotations.find((annotation) => annotation.type === ANNOTATION.rule)?.description;
+    const ruleId = ruleIdOf(test);
     if (!ruleId) return;
+    this.#collectExchanges(ruleId, result);
+    this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
     const outcome = this.#outcomeOf(test, result);
     const outcomes = this.#outcomes.get(ruleId) ?? [];
     // A retried test counts once: its last result.
@@ -86,8 +107,7 @@ export default class ConformanceReporter implements Reporter {
     outcomes.push(outcome);
     this.#outcomes.set(ruleId, outcomes);
     const rule = ruleById(ruleId as RuleId);
-    const verdict = ruleVerdict([outcome]).verdict;
-    console.log(`  ${VERDICT_LABEL[verdict].padEnd(13)} ${rule.level.padEnd(8)} ${rule.id}`);
+    console.log(ruleLine({ ...rule, verdict: ruleVerdict([outcome]).verdict }, this.#painter));
   }
 
   onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
@@ -112,10 +132,13 @@ export default class ConformanceReporter implements Reporter {
       setupProblems: preflight ? [...preflight.blocking, ...preflight.unavailable] : [],
       setupError: preflight !== undefined && !preflight.ok,
     });
-    mkdirSync(this.#outputDir, { recursive: true });
-    writeFileSync(join(this.#outputDir, 'conformance.json'), `${JSON.stringify(report, null, 2)}\n`);
-    writeFileSync(join(this.#outputDir, 'conformance.md'), renderMarkdown(report));
-    console.log(summary(report, this.#outputDir));
+    const files = writeReports(
+      report,
+      { exchanges: this.#exchanges, secondsByRule: this.#secondsByRule },
+      this.#outputDir,
+    );
+    const reportFiles = [...files.map((file, index) => (index === 0 ? file : basename(file))), 'html/'];
+    console.log(summary(report, { selected: this.#selected, reportFiles, painter: this.#painter }));
     if (this.#runErrors.length > 0) console.error(`The run did not complete: ${this.#runErrors.join('; ')}`);
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
@@ -123,7 +146,7 @@ export default class ConformanceReporter implements Reporter {
     // outside the tests, or was interrupted, cannot be trusted.
     const broken =
       this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
-    const exitCode = broken ? EXIT_CODE.setupOrError : exitCodeFor(report, failOnIncomplete);
+    const exitCode = broken ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
     this.#writeOutcome(report.verdict, exitCode);
     const status =
       result.status === 'interrupted' || result.status === 'timedout'
@@ -152,78 +175,70 @@ export default class ConformanceReporter implements Reporter {
     const failure = evidence ? (JSON.parse(evidence.toString('utf8')) as TestOutcome['failure']) : undefined;
     const warning = annotation(ANNOTATION.warning);
     const notEvaluated = annotation(ANNOTATION.notEvaluated);
-    const firstError = result.errors[0]?.message;
+    const firstError =
+      result.errors[0]?.message === undefined
+        ? undefined
+        : stripVTControlCharacters(result.errors[0].message);
     return {
       status: result.status,
       ...(warning !== undefined ? { warning } : {}),
       ...(notEvaluated !== undefined ? { notEvaluated } : {}),
       ...(failure ? { failure } : {}),
-      ...(firstError !== undefined
-        ? { error: this.#redactor().redact(firstError.split('\n')[0] ?? '') }
-        : {}),
+      ...(firstError !== undefined ? { error: this.#namer().show(firstError.split('\n')[0] ?? '') } : {}),
     };
+  }
+
+  /** The exchanges a test attached (keys already shown as variables, and shown again here). */
+  #collectExchanges(ruleId: string, result: TestResult): void {
+    for (const attachment of result.attachments) {
+      const madeBy =
+        attachment.name === ANNOTATION.exchanges
+          ? ruleId
+          : attachment.name === ANNOTATION.learningExchanges
+            ? LEARNING
+            : undefined;
+      if (madeBy === undefined || !attachment.body) continue;
+      const exchanges = showEveryString(JSON.parse(attachment.body.toString('utf8')), this.#namer());
+      for (const exchange of exchanges as RecordedExchange[]) this.#exchanges.push({ madeBy, exchange });
+    }
   }
 
   /**
    * Made on first use, when the first result arrives: by then global setup has minted the keys a
    * target may ask for, and they are in the environment like every other key.
    */
-  #redactor(): Redactor {
-    if (!this.#redactorOfRun) {
+  #namer(): KeyNamer {
+    if (!this.#namerOfRun) {
       try {
-        this.#redactorOfRun = new Redactor(Object.values(targetFromEnvironment().credentials));
+        this.#namerOfRun = keyNamerFor(targetFromEnvironment());
       } catch {
         // merge-reports on a machine without the target's variables: the evidence was redacted
         // when it was recorded, and nothing new is sent.
-        this.#redactorOfRun = new Redactor([]);
+        this.#namerOfRun = new KeyNamer([]);
       }
     }
-    return this.#redactorOfRun;
+    return this.#namerOfRun;
   }
 
   #redactError(error: TestError): void {
     for (const field of ['message', 'stack', 'value', 'snippet'] as const) {
       const text = error[field];
-      if (typeof text === 'string') error[field] = this.#redactor().redact(text);
+      if (typeof text === 'string') error[field] = this.#namer().show(text);
     }
     if (error.cause) this.#redactError(error.cause);
   }
 }
 
-function summary(report: ConformanceReport, outputDir: string): string {
-  const footer = [
-    `VERDICT: ${report.verdict} (${report.target.name}, profile ${report.profile})`,
-    `Reports: ${join(outputDir, 'conformance.md')}, conformance.json, junit.xml, html/`,
-    '',
-  ];
-  if (report.verdict === 'SETUP ERROR') {
-    const problems = (report.setupProblems ?? []).map((problem) => `  ${describeProblem(problem)}`);
-    return [
-      '',
-      'No rule was run: the preflight could not reach the target.',
-      ...problems,
-      '',
-      ...footer,
-    ].join('\n');
-  }
-  const levels = ['MUST', 'HTTP', 'ADVISORY'] as const;
-  const verdicts = ['pass', 'fail', 'warning', 'not-evaluated', 'error'] as const;
-  const header = `  ${'level'.padEnd(10)}${verdicts.map((verdict) => VERDICT_LABEL[verdict].padStart(15)).join('')}`;
-  const rows = levels.map(
-    (level) =>
-      `  ${level.padEnd(10)}${verdicts
-        .map((verdict) =>
-          String(
-            report.rules.filter((rule) => rule.level === level && rule.verdict === verdict).length,
-          ).padStart(15),
-        )
-        .join('')}`,
-  );
-  const attention = report.rules
-    .filter((rule) => rule.verdict !== 'pass')
-    .map(
-      (rule) =>
-        `  ${VERDICT_LABEL[rule.verdict].padEnd(13)} ${rule.level.padEnd(8)} ${rule.id}: ${rule.message ?? ''}`,
+function ruleIdOf(test: TestCase): string | undefined {
+  return test.annotations.find((annotation) => annotation.type === ANNOTATION.rule)?.description;
+}
+
+function showEveryString(value: unknown, namer: KeyNamer): unknown {
+  if (typeof value === 'string') return namer.show(value);
+  if (Array.isArray(value)) return value.map((item) => showEveryString(item, namer));
+  if (value !== null && typeof value === 'object')
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, showEveryString(item, namer)]),
     );
-  return ['', header, ...rows, ...(attention.length > 0 ? ['', ...attention] : []), '', ...footer].join('\n');
+  return value;
 }

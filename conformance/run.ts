@@ -1,9 +1,11 @@
-// `npm run conformance -- [options] [playwright test options]`
-// Checks the options and the target file before anything starts (a clear message instead of a
-// failed run), hands them to Playwright through the environment, runs the suite, and exits with
-// the code of the verdict (conformance/report/verdict.ts), which the reporter leaves in a file.
+// `tenant-auth-conformance run [options] [playwright test options]` (in a clone:
+// `npm run conformance -- …`). Checks the options and the target file before anything starts (a
+// clear message instead of a failed run), hands them to Playwright through the environment, runs
+// the suite, and exits with the code of the verdict (conformance/report/verdict.ts), which the
+// reporter leaves in a file. Without --target the embedded reference server is checked.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV, TargetError, resolveTarget } from './target.ts';
@@ -12,8 +14,10 @@ import { EXIT_CODE, EXIT_CODE_HELP } from './report/verdict.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from './answer-watch.ts';
 import { exitCodeOf } from './exit-code.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
+import { codeFile, isMainModule } from '../reference-server/package-root.ts';
 
-const HELP = `Usage: npm run conformance -- [options] [playwright test options]
+const HELP = `Usage: tenant-auth-conformance run [options] [playwright test options]
+       (in a clone of the repository: npm run conformance -- [options])
 
 Runs the conformance suite. Without --target it starts the embedded reference server and checks it.
 Before any rule, a preflight reaches every base URL the target declares (name resolution, TCP,
@@ -36,11 +40,14 @@ Options:
   --help             print this help
 
 ${PLAYWRIGHT_OPTIONS_HELP}
-Reports: DIR/conformance.md, conformance.json, junit.xml and html/ (Playwright's HTML report).
+--list prints the rules selected and writes no report.
+Reports: DIR/conformance.html, conformance.md, conformance.json, junit.xml, exchanges.har and
+html/ (Playwright's HTML report, for debugging the suite).
 
 ${EXIT_CODE_HELP}`;
 
-function main(argv: readonly string[]): number {
+/** The run with command-line arguments `argv` (without node and the script); returns the exit code. */
+export function main(argv: readonly string[]): number {
   let options;
   try {
     options = splitOptions(argv);
@@ -61,6 +68,11 @@ function main(argv: readonly string[]): number {
   if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
   if (values.requestTimeout !== undefined) env[ENV.requestTimeout] = values.requestTimeout;
   if (values.preflightOnly) env[ENV.preflightOnly] = '1';
+  const profile = env[ENV.profile];
+  if (profile !== undefined && profile !== 'default' && profile !== 'strict') {
+    console.error(`Invalid ${ENV.profile} "${profile}" in the environment: use default or strict.`);
+    return EXIT_CODE.usage;
+  }
   const targetFile = env[ENV.targetFile];
   if (targetFile) {
     try {
@@ -74,12 +86,20 @@ function main(argv: readonly string[]): number {
   const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
   env[ENV.outcomeFile] = join(work, 'outcome.json');
   try {
-    const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
-    const result = spawnSync(playwright, ['test', ...passThrough], { stdio: 'inherit', env });
+    // Listing replaces every reporter: the configured ones would overwrite the last run's reports.
+    if (passThrough.includes('--list'))
+      passThrough.push(`--reporter=${codeFile('conformance/list-reporter')}`);
+    // The config and specs of this package, wherever it is installed; paths given by the user
+    // stay relative to the directory the run was started in.
+    const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
+    const config = codeFile('playwright.config');
+    const result = spawnSync(process.execPath, [playwright, 'test', '--config', config, ...passThrough], {
+      stdio: 'inherit',
+      env,
+    });
     return exitCodeOf(join(work, 'outcome.json'), result.status);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
 }
-
-process.exitCode = main(process.argv.slice(2));
+if (isMainModule(import.meta.url)) process.exitCode = main(process.argv.slice(2));

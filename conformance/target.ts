@@ -2,15 +2,18 @@
 // environment, or — with no target file — the embedded reference server that Playwright's
 // webServer starts (fixtures/reference-target.json with the ports it printed).
 import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { dirname, join, resolve } from 'node:path';
 import type { TargetFile } from '../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
 import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/fixtures.ts';
+import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
+import { DEFAULT_CERT_DIR } from '../reference-server/tls.ts';
 import type { HostMap } from './host-map.ts';
-import { mintedVariable, plannedKeys } from './key-minting.ts';
+import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 
 export type Profile = 'default' | 'strict';
-export type CredentialName = keyof NonNullable<TargetFile['credentials']>;
+export type { CredentialName };
 
 export interface ResolvedTarget {
   name: string;
@@ -23,31 +26,17 @@ export interface ResolvedTarget {
   plainHttpBaseUrl: string;
   /** Key values by credential name. Never print them: use the Redactor. */
   credentials: Partial<Record<CredentialName, string>>;
+  /** The environment variable each credential came from: what reports show instead of the key. */
+  credentialVariables: Partial<Record<CredentialName, string>>;
   caFile?: string;
   profile: Profile;
   hosts: HostMap;
 }
 
-/** Environment variables through which the runner hands the target to Playwright's processes. */
-export const ENV = {
-  targetFile: 'CONFORMANCE_TARGET',
-  profile: 'CONFORMANCE_PROFILE',
-  /** Captured by webServer from the reference server's "Listening:" line. */
-  referenceHttpsPort: 'REFERENCE_HTTPS_PORT',
-  referenceHttpPort: 'REFERENCE_HTTP_PORT',
-  /** Seconds an exchange (TLS handshake included) may take: `--request-timeout`. */
-  requestTimeout: 'CONFORMANCE_REQUEST_TIMEOUT',
-  /** What the preflight found (JSON), set by global set-up for the workers and the reporter. */
-  preflight: 'CONFORMANCE_PREFLIGHT',
-  /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
-  preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
-  /** The count of consecutive exchanges without an answer, shared by the workers (answer-watch.ts). */
-  answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
-  /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
-  outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
-} as const;
+export { ENV } from './env.ts';
+import { ENV } from './env.ts';
 
-export const EMBEDDED_TARGET_FILE = resolve(import.meta.dirname, '..', 'fixtures', 'reference-target.json');
+export const EMBEDDED_TARGET_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference-target.json');
 
 export class TargetError extends Error {
   constructor(file: string, problems: string[]) {
@@ -58,13 +47,23 @@ export class TargetError extends Error {
   }
 }
 
+/** A target file is JSON; comments and trailing commas (JSONC, as in tsconfig.json) are allowed. */
 export function readTargetFile(file: string): TargetFile {
-  let data: unknown;
+  let text: string;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new TargetError(file, [`cannot be read as JSON (${reason})`]);
+  }
+  const syntaxErrors: ParseError[] = [];
+  const data: unknown = parseJsonc(text, syntaxErrors, { allowTrailingComma: true });
+  const [syntaxError] = syntaxErrors;
+  if (syntaxError !== undefined) {
+    const { line, column } = lineAndColumn(text, syntaxError.offset);
+    throw new TargetError(file, [
+      `cannot be read as JSON (${printParseErrorCode(syntaxError.error)} at line ${line}, column ${column})`,
+    ]);
   }
   const validate = validatorFor<TargetFile>('target.schema.json');
   if (!validate(data)) throw new TargetError(file, describeSchemaErrors(validate.errors));
@@ -78,6 +77,7 @@ export function resolveTarget(
 ): ResolvedTarget {
   const target = readTargetFile(file);
   const credentials: ResolvedTarget['credentials'] = {};
+  const credentialVariables: ResolvedTarget['credentialVariables'] = {};
   const problems: string[] = [];
   for (const [name, variable] of Object.entries(target.credentials ?? {}) as [CredentialName, string][]) {
     const value = env[variable];
@@ -87,12 +87,16 @@ export function resolveTarget(
       );
     } else {
       credentials[name] = value;
+      credentialVariables[name] = variable;
     }
   }
   // Keys minted for this run (conformance/key-minting.ts) appear once global setup has made them.
   for (const planned of plannedKeys(target)) {
     const value = env[mintedVariable(planned.credential)];
-    if (value) credentials[planned.credential] = value;
+    if (value) {
+      credentials[planned.credential] = value;
+      credentialVariables[planned.credential] = mintedVariable(planned.credential);
+    }
   }
   const adminTokenVariable = target.keyMinting?.adminToken;
   if (adminTokenVariable !== undefined && !env[adminTokenVariable]) {
@@ -100,6 +104,10 @@ export function resolveTarget(
       `$.keyMinting.adminToken: the environment variable ${adminTokenVariable} is not set. Export the admin token.`,
     );
   }
+  const caFile = resolveCaFile(file, target);
+  // The embedded server makes its CA when it starts; any other target's must be there now.
+  // Whether the CA file exists and holds a certificate is the preflight's first stage
+  // (conformance/preflight.ts): a set-up error with its fix, not a schema error.
   const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);
@@ -114,7 +122,8 @@ export function resolveTarget(
     sandboxBaseUrl: target.sandboxBaseUrl,
     plainHttpBaseUrl: target.plainHttpBaseUrl ?? defaultPlainHttpBaseUrl(target.baseUrl),
     credentials,
-    caFile: resolveCaFile(file, target),
+    credentialVariables,
+    caFile,
     profile: profile as Profile,
     hosts: target.hosts ?? {},
   };
@@ -154,8 +163,20 @@ function defaultPlainHttpBaseUrl(baseUrl: string): string {
   return `http://${url.hostname}/v1`;
 }
 
-/** The embedded server listens on free ports; webServer captured them from its output. */
+/**
+ * The embedded server's certificate directory: the reference server's default (under the current
+ * directory) unless the environment names another; the config hands the result to the server.
+ */
+export function embeddedCertDir(env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(env[ENV.referenceCertDir] || DEFAULT_CERT_DIR);
+}
+
+/**
+ * The embedded server listens on free ports, which webServer captured from its output, and keeps
+ * its CA in the certificate directory it was given.
+ */
 function withReferencePorts(target: ResolvedTarget, env: NodeJS.ProcessEnv): ResolvedTarget {
+  target = { ...target, caFile: join(embeddedCertDir(env), 'ca.crt') };
   const httpsPort = env[ENV.referenceHttpsPort];
   const httpPort = env[ENV.referenceHttpPort];
   if (!httpsPort || !httpPort) return target;
@@ -172,4 +193,9 @@ function withReferencePorts(target: ResolvedTarget, env: NodeJS.ProcessEnv): Res
     sandboxBaseUrl: withPort(target.sandboxBaseUrl, httpsPort),
     plainHttpBaseUrl: withPort(target.plainHttpBaseUrl, httpPort) ?? target.plainHttpBaseUrl,
   };
+}
+
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  const before = text.slice(0, offset).split('\n');
+  return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
 }

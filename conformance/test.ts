@@ -9,7 +9,9 @@ import { startConnectProxy } from './connect-proxy.ts';
 import { missingInputs, notEvaluatedReason } from './inputs.ts';
 import { RawClient } from './raw-client.ts';
 import { ruleById, type Input, type RuleId } from './rules.ts';
-import { Redactor } from './secrets.ts';
+import { keyNamerFor, type KeyNamer } from './shown-keys.ts';
+import type { Exchange } from './exchange.ts';
+import { recordExchange } from './exchange-record.ts';
 import { targetFromEnvironment, type CredentialName, type ResolvedTarget } from './target.ts';
 import { failsRun } from './report/verdict.ts';
 import { learnTenants, type Knowledge } from './knowledge.ts';
@@ -25,6 +27,8 @@ export interface RuleContext {
   knowledge: Knowledge;
   /** The value of a credential the rule declared in `needs`. */
   credential: (name: CredentialName) => string;
+  /** `Bearer <that credential>`: the Authorization value of a well-formed request. */
+  bearer: (name: CredentialName) => string;
   /** `{base_url}/customers` of the tenant under test, or of another declared base URL. */
   customersUrl: (base?: 'otherTenantBaseUrl' | 'sandboxBaseUrl') => string;
   /** The other tenant's base URL; reading it without declaring the input is a defect. */
@@ -50,13 +54,17 @@ interface WorkerFixtures {
   unreachable: ReadonlyMap<DeclaredUrl, PreflightProblem>;
   /** One per worker: it reads the target's CA file once, not once per rule. */
   raw: RawClient;
-  redactor: Redactor;
+  namer: KeyNamer;
   proxyUrl: string | undefined;
+  /** The exchanges by which this worker learned the tenants' data (see knowledge.ts). */
+  learningExchanges: Exchange[];
   apiWorker: ApiClient;
   knowledge: Knowledge;
 }
 
 interface TestFixtures {
+  /** Every exchange of the current test, for exchanges.har. */
+  exchanges: Exchange[];
   api: ApiClient;
 }
 
@@ -85,9 +93,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  redactor: [
+  namer: [
     async ({ target }, use) => {
-      await use(new Redactor(Object.values(target.credentials)));
+      await use(keyNamerFor(target));
     },
     { scope: 'worker' },
   ],
@@ -100,10 +108,17 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
+  learningExchanges: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
+    async ({}, use) => {
+      await use([]);
+    },
+    { scope: 'worker' },
+  ],
   apiWorker: [
-    async ({ playwright, proxyUrl }, use) => {
+    async ({ playwright, proxyUrl, learningExchanges }, use) => {
       const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
-      await use(new ApiClient(context));
+      await use(new ApiClient(context, (exchange) => learningExchanges.push(exchange)));
       await context.dispose();
     },
     { scope: 'worker' },
@@ -117,9 +132,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  api: async ({ playwright, proxyUrl }, use) => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
+  exchanges: async ({}, use) => {
+    await use([]);
+  },
+  api: async ({ playwright, proxyUrl, exchanges }, use) => {
     const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
-    await use(new ApiClient(context));
+    await use(new ApiClient(context, (exchange) => exchanges.push(exchange)));
     await context.dispose();
   },
 });
@@ -135,8 +154,12 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         { type: ANNOTATION.level, description: rule.level },
       ],
     },
-    async ({ api, raw, target, knowledge, redactor, unreachable, expectedToFail }, testInfo) => {
+    async (
+      { api, raw, target, knowledge, namer, exchanges, learningExchanges, unreachable, expectedToFail },
+      testInfo,
+    ) => {
       if (expectedToFail.includes(id)) test.fail();
+      await attachLearningOnce(testInfo, learningExchanges, namer);
       const missing = missingInputs(target, rule.needs);
       if (missing.length > 0) notEvaluated(notEvaluatedReason(missing));
       const unreached = rule.needs.flatMap((input) => {
@@ -147,14 +170,15 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         notEvaluated(
           `not evaluated: the preflight could not reach ${unreached.map(describeProblem).join(' ')}`,
         );
-      const check = new Checks(redactor);
+      const check = new Checks(namer, knowledge);
       const context: RuleContext = {
         api,
-        raw,
+        raw: raw.listening((exchange) => exchanges.push(exchange)),
         check,
         target,
         knowledge,
         credential: (name) => declaredCredential(target, rule.needs, name),
+        bearer: (name) => `Bearer ${declaredCredential(target, rule.needs, name)}`,
         customersUrl: (baseName) =>
           `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
         get otherTenant() {
@@ -164,10 +188,12 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
       try {
         await body(context);
       } catch (error) {
-        if (!(error instanceof ConformanceFailure)) throw redacted(error, redactor);
+        if (!(error instanceof ConformanceFailure)) throw redacted(error, namer);
         await recordEvidence(testInfo, error);
         if (failsRun(rule.level, target.profile)) throw error;
         testInfo.annotations.push({ type: ANNOTATION.warning, description: error.message });
+      } finally {
+        await attachExchanges(testInfo, ANNOTATION.exchanges, exchanges, namer);
       }
     },
   );
@@ -184,13 +210,38 @@ export function notEvaluated(reason: string): never {
  * An error that is not a verdict (a network failure, a defect) goes to every report as it is:
  * if its message holds a key, it is replaced by a redacted copy first.
  */
-function redacted(error: unknown, redactor: Redactor): unknown {
+function redacted(error: unknown, namer: KeyNamer): unknown {
   if (!(error instanceof Error)) return error;
-  const message = redactor.redact(error.message);
-  if (message === error.message && redactor.redact(error.stack ?? '') === error.stack) return error;
+  const message = namer.show(error.message);
+  if (message === error.message && namer.show(error.stack ?? '') === error.stack) return error;
   const copy = new Error(message);
-  copy.stack = redactor.redact(error.stack ?? '');
+  copy.stack = namer.show(error.stack ?? '');
   return copy;
+}
+
+async function attachExchanges(
+  testInfo: TestInfo,
+  name: string,
+  exchanges: readonly Exchange[],
+  namer: KeyNamer,
+): Promise<void> {
+  if (exchanges.length === 0) return;
+  await testInfo.attach(name, {
+    body: JSON.stringify(exchanges.map((exchange) => recordExchange(exchange, namer))),
+    contentType: 'application/json',
+  });
+}
+
+/** A worker's learning exchanges belong to no rule: the first test of the worker carries them. */
+const learningAttached = new WeakSet<Exchange[]>();
+async function attachLearningOnce(
+  testInfo: TestInfo,
+  learningExchanges: Exchange[],
+  namer: KeyNamer,
+): Promise<void> {
+  if (learningAttached.has(learningExchanges)) return;
+  learningAttached.add(learningExchanges);
+  await attachExchanges(testInfo, ANNOTATION.learningExchanges, learningExchanges, namer);
 }
 
 async function recordEvidence(testInfo: TestInfo, failure: ConformanceFailure): Promise<void> {

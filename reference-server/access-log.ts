@@ -5,11 +5,36 @@ import type { ApiResponse } from './errors.ts';
 import type { RequestFacts } from './request-pipeline.ts';
 
 /**
- * A path segment that could carry a key in any spelling: with the key prefix, percent-encoded
- * (`mbk%5Fprod_…` or every character escaped would slip past a prefix match), or long enough to be
- * a key's random part without its prefix. Such a segment is logged as `[redacted]`.
+ * A value that could carry a key or a piece of one, in any spelling, and is logged as `[redacted]`:
+ * - the key prefix (`mbk`), or a percent-escape (`mbk%5Fprod_…` slips past a prefix match);
+ * - 24 or more letters and digits in a row, as long as a key's random part without its prefix;
+ * - an upper-case letter: the server's own paths, host names and ids are lower case, while any
+ *   four characters of a key hold one 9 times in 10 — so a key split over short path segments is
+ *   caught in each;
+ * - 8 or more letters and digits that switch between letters and digits at least twice, as a
+ *   key's random part does even when lower-cased into a host label (`ehueygexfl9ekl61…`) — unless
+ *   it is a key id the server made (`key_` and 16 hex digits).
+ * The server's own words (`customers`, `sign-in`, `acme`, `key_acme_prod_full`, `v1`) pass.
  */
-const SECRET_LIKE_SEGMENT = /mbk_|%[0-9A-Fa-f]{2}|[^/]{24}/i;
+function looksLikeKeyMaterial(value: string): boolean {
+  if (KEY_MARKERS.test(value)) return true;
+  if (SERVER_KEY_ID.test(value)) return false;
+  return (value.match(ALPHANUMERIC_RUN) ?? []).some(
+    (run) => (run.match(LETTER_DIGIT_SWITCH) ?? []).length >= 2,
+  );
+}
+
+const KEY_MARKERS = /[Mm][Bb][Kk]|%[0-9A-Fa-f]{2}|[A-Z]|[A-Za-z0-9]{24}/;
+const ALPHANUMERIC_RUN = /[A-Za-z0-9]{8,}/g;
+const LETTER_DIGIT_SWITCH = /[A-Za-z](?=[0-9])|[0-9](?=[A-Za-z])/g;
+/** The ids `KeyStore.create` gives. */
+const SERVER_KEY_ID = /^key_[0-9a-f]{16}$/;
+const REDACTED = '[redacted]';
+
+/** The value itself, or `[redacted]` when it could carry a piece of a key. */
+export function loggableValue(value: string): string {
+  return looksLikeKeyMaterial(value) ? REDACTED : value;
+}
 
 export interface AccessLogEntry extends RequestFacts {
   time: string;
@@ -35,10 +60,7 @@ export function jsonLinesAccessLog(write: (line: string) => void): AccessLogSink
  */
 export function loggablePath(target: string | undefined): string {
   // A key pasted into the path itself is masked, for the same reason.
-  const path = ((target ?? '').split(/[?#]/, 1)[0] ?? '')
-    .split('/')
-    .map((segment) => (SECRET_LIKE_SEGMENT.test(segment) ? '[redacted]' : segment))
-    .join('/');
+  const path = ((target ?? '').split(/[?#]/, 1)[0] ?? '').split('/').map(loggableValue).join('/');
   return path.length > 256 ? `${path.slice(0, 256)}…` : path;
 }
 
@@ -60,7 +82,11 @@ export function logAnswered(log: AccessLogSink, answered: AnsweredRequest): void
   const { req, response, started, transport, facts } = answered;
   log({
     time: new Date().toISOString(),
-    ...facts,
+    // Host labels and path pieces reach these too (an unknown tenant, a key id from a path).
+    ...(facts?.tenant === undefined ? {} : { tenant: loggableValue(facts.tenant) }),
+    ...(facts?.environment === undefined ? {} : { environment: facts.environment }),
+    ...(facts?.keyId === undefined ? {} : { keyId: loggableValue(facts.keyId) }),
+    // Node's parser admits only the methods it knows: never a piece of a key.
     method: req.method ?? '',
     path: loggablePath(req.url),
     status: response.status,

@@ -103,16 +103,28 @@ export class KeyStore {
   readonly #hmacSecret: Buffer;
   readonly #byScope = new Map<string, ScopeKeys>();
   readonly #byId = new Map<string, Entry>();
-  #listener: (change: KeyStoreChange) => void = () => {};
+  #listener: (change: KeyStoreChange) => Promise<void> | void = () => {};
+  #lastSave: Promise<void> = Promise.resolve();
 
   /** @param hmacSecret the HMAC key; a random one per process unless the data directory keeps one. */
   constructor(hmacSecret: Buffer = crypto.randomBytes(32)) {
     this.#hmacSecret = hmacSecret;
   }
 
-  /** Called after every change: 'keys' for a created, revoked or seeded key, 'usage' for a last use. */
-  onChange(listener: (change: KeyStoreChange) => void): void {
+  /**
+   * Called after every change: 'keys' for a created, revoked or seeded key, 'usage' for a last use.
+   * For 'keys' it may return the pending write of the change, which `saved` then waits for.
+   */
+  onChange(listener: (change: KeyStoreChange) => Promise<void> | void): void {
     this.#listener = listener;
+  }
+
+  /**
+   * Resolves once every key change so far is written (at once when nothing writes the store);
+   * rejects when that write failed. Writes are in order, so the last one covers every earlier change.
+   */
+  saved(): Promise<void> {
+    return this.#lastSave;
   }
 
   /**
@@ -148,7 +160,7 @@ export class KeyStore {
       },
       key.secret,
     );
-    this.#listener('keys');
+    this.#keysChanged();
   }
 
   /** Puts back records read from the store file; no change is reported. */
@@ -169,7 +181,7 @@ export class KeyStore {
         removed = true;
       }
     }
-    if (removed) this.#listener('keys');
+    if (removed) this.#keysChanged();
   }
 
   /** The active key of this tenant and environment that `presented` is, or undefined. */
@@ -189,6 +201,25 @@ export class KeyStore {
   }
 
   /**
+   * The key of this tenant, in either environment, that `presented` is, revoked or not: only to
+   * name it in the client journal (journal/key-naming.ts), never to authenticate a request. One
+   * digest serves both environments; the HMAC only while a scope holds keys not yet digested.
+   */
+  identify(tenant: string, presented: string): StoredKey | undefined {
+    const digest = secretDigest(presented);
+    let hmac: string | undefined;
+    for (const environment of ['production', 'sandbox'] as const) {
+      const scope = this.#byScope.get(scopeOf(tenant, environment));
+      if (!scope) continue;
+      const key =
+        scope.byDigest.get(digest) ??
+        (scope.undigested > 0 ? scope.byHmac.get((hmac ??= this.#hmac(presented))) : undefined);
+      if (key) return key;
+    }
+    return undefined;
+  }
+
+  /**
    * How many active keys of this tenant and environment are known by their HMAC alone (read from
    * the store file, not presented since): while there are any, an unknown key costs an HMAC too.
    */
@@ -201,7 +232,7 @@ export class KeyStore {
     const entry = this.#byId.get(key.id);
     if (!entry) return;
     entry.lastUsedMs = Date.now();
-    this.#listener('usage');
+    void this.#listener('usage');
   }
 
   create(tenant: string, request: NewKeyRequest): CreatedKeyResult {
@@ -223,7 +254,7 @@ export class KeyStore {
       },
       secret,
     );
-    this.#listener('keys');
+    this.#keysChanged();
     return { key: metadataOf(entry), secret };
   }
 
@@ -247,7 +278,7 @@ export class KeyStore {
     if (!entry) return undefined;
     if (!entry.revoked) {
       this.#revokeEntry(entry);
-      this.#listener('keys');
+      this.#keysChanged();
     }
     return metadataOf(entry);
   }
@@ -272,7 +303,7 @@ export class KeyStore {
       ...(permissions ? { permissions: permissions as NewKeyRequest['permissions'] } : {}),
     });
     this.#revokeEntry(entry);
-    this.#listener('keys');
+    this.#keysChanged();
     return { ...created, revokedKey: metadataOf(entry) };
   }
 
@@ -282,6 +313,15 @@ export class KeyStore {
       ...entry.record,
       last_used_at: entry.lastUsedMs === null ? null : new Date(entry.lastUsedMs).toISOString(),
     }));
+  }
+
+  #keysChanged(): void {
+    const write = this.#listener('keys');
+    if (!write) return;
+    // Handled here so that a failed write nobody waits for does not end the process; `saved`
+    // still rejects for whoever waits.
+    write.catch(() => {});
+    this.#lastSave = write;
   }
 
   #entry(tenant: string, id: string, environment: Environment | undefined): Entry | undefined {

@@ -6,6 +6,7 @@ import { DEFAULT_CERT_DIR } from './tls.ts';
 import { DEFAULT_DATA_DIR } from './data-dir.ts';
 import { ADMIN_TOKEN_ENV } from './admin-api/admin-token.ts';
 import { isFaultName, type FaultName } from './faults.ts';
+import { DEFAULT_JOURNAL_CAPACITY, MAX_JOURNAL_ENTRIES } from './journal/journal.ts';
 
 export interface CliOptions {
   host: string;
@@ -19,6 +20,8 @@ export interface CliOptions {
   dataDir: string | null;
   /** From the environment only: a flag would show the token in the process list. */
   adminToken: string | undefined;
+  /** Requests the client journal keeps per tenant; 0: no journal. */
+  journalCapacity: number;
   /** `--fault NAME` only, never from the environment, so that it cannot be left on by accident. */
   fault: FaultName | 'list' | undefined;
 }
@@ -88,6 +91,13 @@ const OPTIONS = {
     value: 'stdout|stderr|off',
     help: 'where the JSON access log goes',
   },
+  'journal-size': {
+    flag: 'journal-size',
+    env: 'REFERENCE_JOURNAL_SIZE',
+    default: String(DEFAULT_JOURNAL_CAPACITY),
+    value: 'N|off',
+    help: 'requests kept per tenant in the client journal (npm run client-report); "off" disables it',
+  },
 } as const satisfies Record<string, OptionSpec>;
 
 export class UsageError extends Error {
@@ -106,7 +116,7 @@ export function helpText(): string {
     return `${flag}${option.help}\n${' '.repeat(HELP_COLUMN)}env ${option.env}, default ${option.default}`;
   });
   return [
-    'Usage: npm start -- [options]',
+    'Usage: tenant-auth-conformance serve [options]   (in a clone of the repository: npm start -- [options])',
     '',
     'Starts the reference server of the multi-tenant business API: https://{tenant}.api.{domain}/v1',
     'for every tenant of the fixtures file, and https://sandbox-{tenant}.api.{domain}/v1 for its sandbox.',
@@ -172,9 +182,21 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
       accessLog,
       dataDir: dataDir === 'off' ? null : dataDir,
       adminToken: env[ADMIN_TOKEN_ENV],
+      journalCapacity: journalSize(read('journal-size')),
       fault: typeof fault === 'string' ? fault : undefined,
     },
   };
+}
+
+function journalSize(text: string): number {
+  if (text === 'off') return 0;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > MAX_JOURNAL_ENTRIES) {
+    throw new UsageError(
+      `Invalid --journal-size "${text}": give a number of requests from 1 to ${MAX_JOURNAL_ENTRIES}, or off.`,
+    );
+  }
+  return value;
 }
 
 function port(flag: string, text: string): number {

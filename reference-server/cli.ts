@@ -1,4 +1,4 @@
-// `npm start`: the reference server for a person at a terminal. Prints where each fixture tenant
+// `tenant-auth-conformance serve` (in a clone: `npm start`): the reference server for a person at a terminal. Prints where each fixture tenant
 // is served and curl commands that work as printed, then one JSON access-log line per request.
 import { ListenError, startReferenceServer, type RunningReferenceServer } from './server.ts';
 import { helpText, parseCli, UsageError, type CliOptions } from './cli-options.ts';
@@ -10,9 +10,26 @@ import { DataDirError } from './data-dir.ts';
 import { keyManagementLines } from './key-management-banner.ts';
 import { faultCatalogText, faultWarning } from './faults.ts';
 import { openApiUrl } from './admin-api/openapi-document.ts';
+import { COMPILED, isMainModule } from './package-root.ts';
 
-async function main(): Promise<void> {
-  const command = parseCli(process.argv.slice(2), process.env);
+/** How a person prints a fixture key: through the installed command, or the clone's npm script. */
+const KEYS_COMMAND = COMPILED ? 'npx tenant-auth-conformance keys' : 'npm run --silent fixture-key --';
+
+/**
+ * Starts the server with command-line arguments `argv`. Resolves with 0 once it listens (it then
+ * runs until a signal) or at once with the exit code of a usage (2) or setup (3) error.
+ */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    await start(argv);
+    return 0;
+  } catch (error) {
+    return reportStartError(error);
+  }
+}
+
+async function start(argv: string[]): Promise<void> {
+  const command = parseCli(argv, process.env);
   if (command.help) {
     console.log(helpText());
     return;
@@ -32,6 +49,7 @@ async function main(): Promise<void> {
     fixtures,
     certDir: options.certDir,
     accessLog: accessLogSink(options.accessLog),
+    journalCapacity: options.journalCapacity,
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
     ...(options.fault === undefined ? {} : { fault: options.fault }),
@@ -95,10 +113,10 @@ function banner(
     lines.push(
       '',
       'Try it (keys are printed only by the first command, never by the server):',
-      `  export API_KEY="$(npm run --silent fixture-key --${fixturesFlag} ${exampleKey.id})"`,
+      `  export API_KEY="$(${KEYS_COMMAND}${fixturesFlag} ${exampleKey.id})"`,
       `  curl --cacert ${server.caPath}${resolve} -H "Authorization: Bearer $API_KEY" -H "Accept: application/json" ${server.baseUrl(example.id)}/customers`,
       `  curl --cacert ${server.caPath}${resolve} ${server.baseUrl(example.id)}/customers    # no key: 401 missing_authorization_header`,
-      '  npm run --silent fixture-key    # lists every key id of the fixtures',
+      `  ${KEYS_COMMAND}    # lists every key id of the fixtures`,
     );
   }
   lines.push(
@@ -108,7 +126,7 @@ function banner(
   return lines.join('\n');
 }
 
-main().catch((error: unknown) => {
+function reportStartError(error: unknown): number {
   // Expected failures get their own message and no stack trace; anything else is a defect.
   if (
     error instanceof UsageError ||
@@ -121,5 +139,11 @@ main().catch((error: unknown) => {
   } else {
     console.error('reference server: failed to start:', error);
   }
-  process.exit(error instanceof UsageError ? 2 : 1);
-});
+  return error instanceof UsageError ? 2 : 3;
+}
+
+if (isMainModule(import.meta.url)) {
+  const code = await main(process.argv.slice(2));
+  // A failed start may leave a handle open (one of two listeners): end the process regardless.
+  if (code !== 0) process.exit(code);
+}

@@ -14,9 +14,11 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 
-export const DEFAULT_DATA_DIR = resolve(import.meta.dirname, '..', '.reference-data');
+/** Under the current directory, never inside an installed package. */
+export const DEFAULT_DATA_DIR = resolve('.reference-data');
 
 /** A data directory that cannot be used, with what to do about it. */
 export class DataDirError extends Error {
@@ -42,7 +44,7 @@ export function ensureDataDir(dir: string): void {
  * old content or the new, never half of it.
  */
 export function writeFileAtomically(path: string, content: string): void {
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = temporaryPathFor(path);
   writeSynced(temporary, content);
   try {
     renameSync(temporary, path);
@@ -51,6 +53,35 @@ export function writeFileAtomically(path: string, content: string): void {
     throw error;
   }
 }
+
+/** `writeFileAtomically` without blocking the event loop: the write and the fsync run off it. */
+export async function writeFileAtomicallyAsync(path: string, content: string): Promise<void> {
+  const temporary = temporaryPathFor(path);
+  try {
+    const file = await open(temporary, 'wx', 0o600);
+    try {
+      await file.writeFile(content);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await rename(temporary, path);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
+
+/**
+ * Where a write of `path` is prepared: `{path}.{pid}.{8 hex}.tmp`. A crash can leave one behind;
+ * `removeStaleTemporaryFiles` removes those at start.
+ */
+function temporaryPathFor(path: string): string {
+  return `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/** A temporary file of `temporaryPathFor`, with the pid of the process that made it. */
+export const TEMPORARY_FILE = /^.+\.(\d+)\.[0-9a-f]{8}\.tmp$/;
 
 /**
  * The content of the secret file `name` in `dir`, created by `generate` if it does not exist yet.
@@ -65,7 +96,7 @@ export function readOrCreateSecretFile(dir: string, name: string, generate: () =
     chmodSync(path, 0o600);
     return existing.trim();
   }
-  const temporary = `${path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = temporaryPathFor(path);
   writeSynced(temporary, `${generate()}\n`);
   try {
     linkSync(temporary, path);

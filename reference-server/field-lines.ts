@@ -25,6 +25,21 @@ export function fieldLines(req: IncomingMessage, name: string): string[] {
  * when the request has no `Host` or more than one (both answered 400 by the API).
  */
 export function requestHostname(req: IncomingMessage): string | undefined {
-  const hosts = fieldLines(req, 'host');
+  return hostnameOfLines(fieldLines(req, 'host'));
+}
+
+/** `requestHostname` of the request's `Host` field lines, read already. */
+export function hostnameOfLines(hosts: readonly string[]): string | undefined {
   return hosts.length === 1 ? hostnameOf(hosts[0] as string) : undefined;
+}
+
+/**
+ * Whether the port the one `Host` field names (if it names one) is `localPort`, the port the
+ * request arrived on. A `Host` without a port passes: behind a port forward (443 → 8443) browsers
+ * send none. No `Host` or several pass too: the pipeline answers those 400.
+ */
+export function hostPortMatches(hosts: readonly string[], localPort: number | undefined): boolean {
+  if (hosts.length !== 1) return true;
+  const port = /:(\d+)$/.exec(hosts[0] as string)?.[1];
+  return port === undefined || Number(port) === localPort;
 }

@@ -6,8 +6,9 @@ import { resolve } from 'node:path';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
 import { KEY_PREFIX_BY_ENVIRONMENT } from './api-keys.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 
-export const DEFAULT_FIXTURES_FILE = resolve(import.meta.dirname, '..', 'fixtures', 'reference.json');
+export const DEFAULT_FIXTURES_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference.json');
 
 export class FixturesError extends Error {
   constructor(file: string, problems: string[]) {

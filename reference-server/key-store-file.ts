@@ -1,13 +1,15 @@
 // Keeps the key store across restarts: `keys.json` (HMACs and metadata, never a key) and
 // `hmac-secret` (the HMAC key, without which the stored HMACs match nothing) in the data directory.
-// A created, revoked or rotated key is on disk before its answer is sent; last-use times are only
-// held in memory per request and written every `usageFlushMs` and at close, so the API pipeline
-// never waits for a disk.
+// A created, revoked or rotated key is on disk before its answer is sent (the admin API and the
+// panel wait for `KeyStore.saved`); last-use times are only held in memory per request and written
+// every `usageFlushMs` and at close, so the API pipeline never waits for a disk. Writes run off the
+// event loop and are coalesced (coalescing-writer.ts): a burst of changes costs a few writes.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { KeyStoreFile } from '../schemas/generated/key-store.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
 import { KeyStore } from './api-keys.ts';
+import { CoalescingWriter } from './coalescing-writer.ts';
 import {
   codeOf,
   DataDirError,
@@ -15,6 +17,7 @@ import {
   readIfPresent,
   readOrCreateSecretFile,
   writeFileAtomically,
+  writeFileAtomicallyAsync,
 } from './data-dir.ts';
 
 export const KEYS_FILE = 'keys.json';
@@ -27,8 +30,8 @@ export interface PersistedKeys {
   store: KeyStore;
   /** Writes the store now, then after every change, and last-use times every `usageFlushMs`. */
   startSaving(): void;
-  /** Writes pending last-use times and stops the timer. */
-  close(): void;
+  /** Stops the timer, writes pending last-use times, and resolves when every write is done. */
+  close(): Promise<void>;
 }
 
 export interface PersistOptions {
@@ -51,19 +54,21 @@ export function openKeyStoreFile(dataDir: string, options: PersistOptions = {}):
   const store = new KeyStore(readHmacSecret(dataDir, secretPath));
   if (storedText !== undefined) store.load(parseKeysFile(keysPath, storedText).keys);
 
-  const save = (): void => {
+  const content = (): string => {
     const file: KeyStoreFile = { format: FORMAT, keys: store.records() };
-    writeFileAtomically(keysPath, `${JSON.stringify(file, null, 2)}\n`);
+    return `${JSON.stringify(file, null, 2)}\n`;
   };
+  // The content is read when the write begins: it holds every change made until then.
+  const writer = new CoalescingWriter(() => writeFileAtomicallyAsync(keysPath, content()));
   const warn = options.warn ?? ((message: string) => console.error(message));
   const flushMs = options.usageFlushMs ?? DEFAULT_USAGE_FLUSH_MS;
   let usageDirty = false;
   let timer: NodeJS.Timeout | undefined;
-  const flushUsage = (): void => {
+  const flushUsage = async (): Promise<void> => {
     if (!usageDirty) return;
+    usageDirty = false;
     try {
-      usageDirty = false;
-      save();
+      await writer.request();
     } catch (error) {
       usageDirty = true;
       warn(`Could not write ${keysPath} (${codeOf(error)}); last-use times stay in memory and are retried.`);
@@ -73,19 +78,24 @@ export function openKeyStoreFile(dataDir: string, options: PersistOptions = {}):
   return {
     store,
     startSaving: () => {
-      save();
+      // At start, before anything is served: a directory that cannot be written fails the start.
+      writeFileAtomically(keysPath, content());
       store.onChange((change) => {
-        if (change === 'usage') usageDirty = true;
+        if (change === 'usage') {
+          usageDirty = true;
+          return undefined;
+        }
         // A key change (above all a revocation) is on disk before the change is answered.
-        else save();
+        return writer.request();
       });
-      timer = setInterval(flushUsage, flushMs);
+      timer = setInterval(() => void flushUsage(), flushMs);
       // The timer alone never keeps the process alive.
       timer.unref();
     },
-    close: () => {
+    close: async () => {
       clearInterval(timer);
-      flushUsage();
+      await flushUsage();
+      await writer.idle();
     },
   };
 }

@@ -3,6 +3,7 @@
 // and kept in memory. Every other name gets the API's certificate (tls.ts).
 import { createSecureContext, type SecureContext } from 'node:tls';
 import type { ServerCertificates } from './tls.ts';
+import { TLS12_CIPHERS } from './tls-ciphers.ts';
 
 type SniCallback = (
   servername: string,
@@ -28,7 +29,7 @@ export function panelSniCallback(
     if (!context) {
       context = certificates
         .leafFor(hostname)
-        .then((leaf) => createSecureContext({ ...leaf, minVersion: 'TLSv1.2' }));
+        .then((leaf) => createSecureContext({ ...leaf, minVersion: 'TLSv1.2', ciphers: TLS12_CIPHERS }));
       contexts.set(hostname, context);
     }
     context.then(

@@ -1,19 +1,22 @@
 // The plain-HTTP listener. It exists only so that "plain HTTP requests are rejected" (spec §5)
 // can be shown: every request is answered with `Connection: close` by `answer`, which is
-// steps.ts's 403 `https_required` (only a fault of faults.ts answers otherwise). It never reads
-// the Authorization header or the URL's parameters, and never redirects — a redirect would teach
+// steps.ts's 403 `https_required` (only a fault of faults.ts answers otherwise). It never
+// authenticates with the Authorization header or the URL's parameters (the client journal only
+// names a key sent here, to flag it as exposed), and never redirects — a redirect would teach
 // clients that sending a key over plain HTTP works.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ApiResponse } from './errors.ts';
 import { logAnswered, type AccessLogSink } from './access-log.ts';
 import { writeApiResponse, writeRawError } from './response-writer.ts';
-import { CONNECTIONS_CHECK_MS, type ServerLimits } from './server.ts';
+import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
 
 export function createPlainHttpServer(
   limits: ServerLimits,
   log: AccessLogSink,
   answer: (req: IncomingMessage) => ApiResponse,
+  /** Told of every answered request (the client journal). */
+  observe?: (req: IncomingMessage, response: ApiResponse) => void,
 ): Server {
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
@@ -21,22 +24,14 @@ export function createPlainHttpServer(
     res.shouldKeepAlive = false;
     writeApiResponse(res, response, 'http');
     logAnswered(log, { req, response, started, transport: 'http' });
+    observe?.(req, response);
   };
   const server = createServer(
-    {
-      maxHeaderSize: limits.maxHeaderBytes,
-      // The same time limits as the HTTPS listener (Node's defaults are minutes).
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      // Enforced every second, not every 30 s (see server.ts).
-      connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, limits.headersTimeoutMs),
-      // Node would answer a request without `Host` itself, with an empty 400 instead of JSON.
-      requireHostHeader: false,
-    },
+    // The same limits as the HTTPS listener; every answer here closes the connection anyway.
+    limitOptions(limits),
     handle,
   );
-  // Every header line counts, within the size limit (see server.ts).
-  server.maxHeadersCount = 0;
+  countEveryHeaderLine(server);
   // Without listeners Node answers these with an empty 417 or no answer at all; here they get
   // the same JSON rejection as every other plain-HTTP request.
   server.on('checkExpectation', handle);

@@ -2,15 +2,45 @@
 // host → header multiplicity → presence → syntax → key lookup in (tenant, environment) →
 // route → permission → handler. Each step either answers an error or passes on; a request that
 // fails a step never reaches data.
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Customer, Permission } from '../schemas/generated/fixtures.ts';
 import type { CustomersResponse } from '../schemas/generated/customers.ts';
 import type { StoredKey } from './api-keys.ts';
 import { apiError, constantResponse, type ApiResponse } from './errors.ts';
 import type { ApiHost } from './hosts.ts';
-import type { ServerSteps } from './steps.ts';
+import type { AuthorizationHeader } from './authorization-header.ts';
+import type { Transport } from './response-writer.ts';
+import type { ensureCertificates } from './tls.ts';
 import type { TenantData } from './tenant-data.ts';
+
+/**
+ * The replaceable steps of an API request's path, in one object: the server runs
+ * CORRECT_STEPS (steps.ts) unless a named fault swaps one (faults.ts).
+ */
+export interface ServerSteps {
+  /** The tenant and environment of an API host name, from the name alone (spec §5). */
+  tenantOf(req: IncomingMessage, hostname: string, context: PipelineContext): ApiHost | undefined;
+  /** Whether the connection was opened (TLS SNI) for `hostname` (RFC 9110 §7.4). */
+  sniMatches(req: IncomingMessage, hostname: string): boolean;
+  /** The request's `Authorization` field lines, read as a Bearer credential or not. */
+  authorizationOf(req: IncomingMessage): AuthorizationHeader;
+  /** The active key `token` is within the host's tenant and environment, or undefined. */
+  findKey(context: PipelineContext, host: ApiHost, token: string): StoredKey | undefined;
+  /** The route of a request path (query removed), or undefined. */
+  findRoute(path: string): Route | undefined;
+  /** Whether the key's permissions allow the route's operation. */
+  permits(key: StoredKey, permission: Permission): boolean;
+  /** The customers of the host's tenant and environment. The request is passed only so that a
+   * faulty variant can read from it what the correct step ignores. */
+  customers(req: IncomingMessage, host: ApiHost, context: PipelineContext): readonly Customer[];
+  /** Writes an answer of the HTTPS API. */
+  writeResponse(res: ServerResponse, response: ApiResponse, transport: Transport): void;
+  /** What the plain-HTTP listener answers (spec §5 Scheme 4: plain HTTP is rejected). */
+  plainHttpAnswer(req: IncomingMessage, context: PipelineContext): ApiResponse;
+  /** The CA and the leaf certificate the HTTPS listener serves. */
+  certificates: typeof ensureCertificates;
+}
 
 export interface PipelineContext {
   domain: string;

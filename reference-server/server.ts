@@ -5,44 +5,34 @@ import { createServer as createHttpsServer, type Server as HttpsServer } from 'n
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 import { once } from 'node:events';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { logAnswered, noAccessLog, type AccessLogSink } from './access-log.ts';
 import { apiError, type ApiResponse } from './errors.ts';
 import { AdminTokenCheck } from './admin-api/admin-token.ts';
 import { adminHostname, apiHostname, panelHostname, resolvePanelHost, type Environment } from './hosts.ts';
-import { openKeyStoreFile } from './key-store-file.ts';
+import { lockDataDir } from './data-dir-lock.ts';
+import { openKeyStoreFile, type PersistedKeys } from './key-store-file.ts';
 import { panelSniCallback } from './panel-certificates.ts';
+import { TLS12_CIPHERS } from './tls-ciphers.ts';
 import { SessionStore } from './panel/sessions.ts';
+import { SignInThrottle } from './panel/sign-in-throttle.ts';
+import { SignInTokens } from './panel/sign-in-token.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './plain-http.ts';
+import { countEveryHeaderLine, DEFAULT_LIMITS, limitOptions, type ServerLimits } from './listener-limits.ts';
 import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
-import { requestHostname } from './field-lines.ts';
+import { fieldLines, hostnameOfLines, hostPortMatches } from './field-lines.ts';
+import { continueAllowed } from './expect-continue.ts';
 import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
 import { stepsWith, type FaultName } from './faults.ts';
+import { journalOf } from './journal/journal.ts';
+import type { ServerSteps } from './steps.ts';
 
-export interface ServerLimits {
-  /** Total size of the request line and headers; larger requests get 431. */
-  maxHeaderBytes: number;
-  /** Time to receive the complete headers; a slower client gets 408. */
-  headersTimeoutMs: number;
-  /** Time to receive the complete request. */
-  requestTimeoutMs: number;
-  /** Time an idle keep-alive connection is kept open. */
-  keepAliveTimeoutMs: number;
-}
-
-/** How often the time limits are enforced (Node's `connectionsCheckingInterval`). */
-export const CONNECTIONS_CHECK_MS = 1_000;
-
-export const DEFAULT_LIMITS: ServerLimits = {
-  maxHeaderBytes: 16 * 1024,
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-};
+export { DEFAULT_LIMITS, type ServerLimits } from './listener-limits.ts';
 
 export interface ReferenceServerOptions {
   host: string;
@@ -61,6 +51,8 @@ export interface ReferenceServerOptions {
   adminToken?: string;
   /** How often last-use times are written to the data directory. */
   usageFlushMs?: number;
+  /** Entries the client journal keeps per tenant (journal/journal.ts); 0 turns it off. */
+  journalCapacity?: number;
   /**
    * A fault of faults.ts that deliberately breaks the server, to prove that the conformance suite
    * catches it. Only for that self-test: never set it for anything else.
@@ -88,24 +80,29 @@ export interface RunningReferenceServer {
 export async function startReferenceServer(options: ReferenceServerOptions): Promise<RunningReferenceServer> {
   const limits = options.limits ?? DEFAULT_LIMITS;
   const log = options.accessLog ?? noAccessLog;
-  const persisted = options.dataDir
-    ? openKeyStoreFile(options.dataDir, { usageFlushMs: options.usageFlushMs })
-    : undefined;
-  const data = new TenantData(options.fixtures, persisted?.store);
-  persisted?.startSaving();
+  // Taken before the store is read: a second server on the directory stops here, naming the first.
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
   // The correct steps (steps.ts), or with one swapped for the faulty variant of `options.fault`.
   const steps = stepsWith(options.fault, options.fixtures);
-  const certificates = await steps.certificates(options.certDir, options.domain);
+  const { persisted, data, certificates, users } = await prepare(options, steps).catch((error: unknown) => {
+    lock?.release();
+    throw error;
+  });
   const context = { domain: options.domain, data, steps };
+  const journal = journalOf(options.journalCapacity, options.domain, data);
   const sites: SiteContexts = {
     panel: {
       domain: options.domain,
       data,
-      users: await UserDirectory.fromFixtures(options.fixtures),
+      users,
       sessions: new SessionStore(),
+      journal,
+      signInTokens: new SignInTokens(),
+      throttle: new SignInThrottle(),
     },
     admin: {
       data,
+      journal,
       token: options.adminToken === undefined ? undefined : new AdminTokenCheck(options.adminToken),
     },
     log,
@@ -123,10 +120,19 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     }
     steps.writeResponse(res, response, 'https');
     logAnswered(log, { req, response, started, transport: 'https', facts });
+    journal?.recordApi(req, hostname, facts, response);
   };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const hostname = requestHostname(req);
+    const hosts = fieldLines(req, 'host');
+    if (!hostPortMatches(hosts, req.socket.localPort)) {
+      // RFC 9110 §7.4, like a host this listener does not serve: the request was meant for another port.
+      const response = apiError('misdirected_request');
+      steps.writeResponse(res, response, 'https');
+      logAnswered(log, { req, response, started: performance.now(), transport: 'https' });
+      return;
+    }
+    const hostname = hostnameOfLines(hosts);
     const site = siteOf(hostname, options.domain);
     if (site) void serveSite(req, res, site, sites);
     else handle(req, res, hostname);
@@ -140,31 +146,27 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
         return panel !== undefined && data.account(panel.tenant) !== undefined;
       }),
       minVersion: 'TLSv1.2',
-      maxHeaderSize: limits.maxHeaderBytes,
-      headersTimeout: limits.headersTimeoutMs,
-      requestTimeout: limits.requestTimeoutMs,
-      keepAliveTimeout: limits.keepAliveTimeoutMs,
-      // Node enforces the two time limits above only when it checks its connections, every 30 s
-      // by default: a client trickling its headers was served long after headersTimeout, and an
-      // idle connection was held that long. Checking every second keeps the limits as documented.
-      connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, limits.headersTimeoutMs),
+      ciphers: TLS12_CIPHERS,
+      honorCipherOrder: true,
+      ...limitOptions(limits),
       // A connection that never completes TLS (Node's default allows 120 s) is held no longer
       // than one that never completes its headers.
       handshakeTimeout: limits.headersTimeoutMs,
-      // Node would answer an HTTP/1.1 request without `Host` itself, with an empty 400; the
-      // pipeline answers it instead (400 `bad_request`, JSON like every other error).
-      requireHostHeader: false,
     },
     dispatch,
   );
-  // Node keeps only the first 1 000 header lines by default and drops the rest unseen: a second
-  // `Authorization` or `Host` behind 1 000 short lines, well within the size limit, escaped the
-  // duplicate checks. With no count limit every line counts; maxHeaderBytes bounds them.
-  https.maxHeadersCount = 0;
+  countEveryHeaderLine(https);
   // Without a listener Node answers `Expect: <anything but 100-continue>` with an empty 417.
   // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
   // pipeline like any other and gets its usual JSON answer.
   https.on('checkExpectation', dispatch);
+  // Node would send `100 Continue` before anything is checked: only an authenticated request gets it.
+  https.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    if (continueAllowed(req, context, sites)) res.writeContinue();
+    // Answered without the body: a body the client may still send is not read, so the connection ends.
+    else res.shouldKeepAlive = false;
+    dispatch(req, res);
+  });
   // Without a listener Node drops a CONNECT request's connection without any answer.
   https.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     writeRawError(socket, 'method_not_allowed', 'https');
@@ -183,18 +185,26 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
   // that connection.
   https.on('tlsClientError', () => {});
+  // A connection without SNI is a client fault the journal records even when no request follows.
+  if (journal) https.on('secureConnection', (socket: TLSSocket) => journal.watchConnection(socket));
 
   const plain =
     options.httpPort === null
       ? null
-      : createPlainHttpServer(limits, log, (req) => steps.plainHttpAnswer(req, context));
+      : createPlainHttpServer(
+          limits,
+          log,
+          (req) => steps.plainHttpAnswer(req, context),
+          journal && ((req, response) => journal.recordPlain(req, response)),
+        );
   try {
     await listen(https, options.httpsPort, options.host);
     if (plain && options.httpPort !== null) await listen(plain, options.httpPort, options.host);
   } catch (error) {
     https.close();
     plain?.close();
-    persisted?.close();
+    await persisted?.close();
+    lock?.release();
     throw error;
   }
   const httpsPort = (https.address() as AddressInfo).port;
@@ -218,9 +228,27 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     close: async () => {
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
       // After the last request: its last use is written too.
-      persisted?.close();
+      await persisted?.close();
+      lock?.release();
     },
   };
+}
+
+/** The key store (from the data directory, if any), the certificates and the panel's users. */
+async function prepare(options: ReferenceServerOptions, steps: ServerSteps) {
+  const persisted: PersistedKeys | undefined = options.dataDir
+    ? openKeyStoreFile(options.dataDir, { usageFlushMs: options.usageFlushMs })
+    : undefined;
+  try {
+    const data = new TenantData(options.fixtures, persisted?.store);
+    persisted?.startSaving();
+    const certificates = await steps.certificates(options.certDir, options.domain);
+    const users = await UserDirectory.fromFixtures(options.fixtures);
+    return { persisted, data, certificates, users };
+  } catch (error) {
+    await persisted?.close();
+    throw error;
+  }
 }
 
 /** A listener that could not start, with what to do about it. */

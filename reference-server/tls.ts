@@ -5,10 +5,10 @@
 import { X509Certificate } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { generate } from 'selfsigned';
 import { adminHostname } from './hosts.ts';
 
-export const DEFAULT_CERT_DIR = resolve(import.meta.dirname, '..', '.certs');
+/** Under the current directory, never inside an installed package. */
+export const DEFAULT_CERT_DIR = resolve('.certs');
 
 export interface ServerCertificates {
   /** PEM of the CA certificate, the one file a client needs to trust. */
@@ -79,7 +79,13 @@ interface PemPair {
   key: string;
 }
 
+/** Loaded only to make a certificate: most starts reuse theirs, and loading it costs ~100 ms of CPU. */
+function certificateGenerator(): Promise<typeof import('selfsigned')> {
+  return import('selfsigned');
+}
+
 async function generateCa(): Promise<PemPair> {
+  const { generate } = await certificateGenerator();
   const notBeforeDate = new Date(Date.now() - DAY_MS);
   const pems = await generate([{ name: 'commonName', value: 'Tenant API conformance kit local CA' }], {
     keyType: 'ec',
@@ -96,6 +102,7 @@ async function generateCa(): Promise<PemPair> {
 }
 
 async function generateLeaf(ca: PemPair, hostnames: readonly string[]): Promise<PemPair> {
+  const { generate } = await certificateGenerator();
   const notBeforeDate = new Date(Date.now() - DAY_MS);
   const pems = await generate([{ name: 'commonName', value: hostnames[0] ?? '' }], {
     keyType: 'ec',

@@ -5,11 +5,12 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
+import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;
 
-const schemasDir = import.meta.dirname;
+const schemasDir = join(PACKAGE_ROOT, 'schemas');
 const ajv = new Ajv({ allErrors: true, strictTypes: true, allowUnionTypes: true, verbose: true });
 addFormats(ajv);
 // An address as node:net takes it; ajv-formats' ipv4 and ipv6 apart would report two errors.

@@ -1,18 +1,30 @@
-// Writes the documents rendered from code: docs/rules.md from the rule catalog.
-// tests/conformance/catalog.test.ts fails when the committed file is out of date.
+// Writes the documents rendered from code: docs/rules.md from the rule catalog, and
+// docs/client-rules.md from the client rule catalog. tests/conformance/catalog.test.ts and
+// client-catalog.test.ts fail when a committed file is out of date.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { renderRulesDoc } from '../conformance/report/rules-doc.ts';
+import { renderClientRulesDoc } from '../conformance/client-report/rules-doc.ts';
 
 export const RULES_DOC = join(import.meta.dirname, '..', 'docs', 'rules.md');
+export const CLIENT_RULES_DOC = join(import.meta.dirname, '..', 'docs', 'client-rules.md');
 
-/** The document as committed: rendered, then formatted like every Markdown file of the project. */
+/** A document as committed: rendered, then formatted like every Markdown file of the project. */
+async function formatted(markdown: string, file: string): Promise<string> {
+  return format(markdown, { ...((await resolveConfig(file)) ?? {}), parser: 'markdown' });
+}
+
 export async function formattedRulesDoc(): Promise<string> {
-  return format(renderRulesDoc(), { ...((await resolveConfig(RULES_DOC)) ?? {}), parser: 'markdown' });
+  return formatted(renderRulesDoc(), RULES_DOC);
+}
+
+export async function formattedClientRulesDoc(): Promise<string> {
+  return formatted(renderClientRulesDoc(), CLIENT_RULES_DOC);
 }
 
 if (process.argv[1] === import.meta.filename) {
   writeFileSync(RULES_DOC, await formattedRulesDoc());
-  console.log(`wrote ${RULES_DOC}`);
+  writeFileSync(CLIENT_RULES_DOC, await formattedClientRulesDoc());
+  console.log(`wrote ${RULES_DOC} and ${CLIENT_RULES_DOC}`);
 }

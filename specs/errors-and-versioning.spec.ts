@@ -11,6 +11,7 @@ import {
 import { Inconclusive } from '../conformance/checks.ts';
 import { unknownKeyLike } from '../conformance/key-variants.ts';
 import { conformanceRule, type RuleContext } from '../conformance/test.ts';
+import { SPEC_ERROR_CODES } from '../conformance/spec-errors.ts';
 
 /** One request per error the target can be made to answer with the credentials it has. */
 async function errorResponses({ api, customersUrl, target }: RuleContext): Promise<Exchange[]> {
@@ -70,13 +71,12 @@ conformanceRule('ERROR-NO-STORE', async (context) => {
     check.header(exchange, 'Cache-Control', /\bno-store\b/i, 'A response to an API request');
 });
 
-const SPEC_ERROR_CODES = ['missing_authorization_header', 'invalid_api_key', 'insufficient_permissions'];
 const NOT_FOUND_STATUSES = [404, 410];
 
 /** An answer of the API itself: a spec error code, any 401/403 JSON error, or data as JSON. */
 function answersAsTheApi(response: ResponseExchange): boolean {
   const code = errorCode(response);
-  if (code !== undefined && SPEC_ERROR_CODES.includes(code)) return true;
+  if (code !== undefined && (SPEC_ERROR_CODES as readonly string[]).includes(code)) return true;
   if (!isJsonContentType(response)) return false;
   return [401, 403].includes(response.status) || (response.status >= 200 && response.status < 300);
 }

@@ -2,28 +2,27 @@
 // allowed for that key.
 import { conformanceRule } from '../conformance/test.ts';
 
-conformanceRule('PERM-INSUFFICIENT-REJECTED', async ({ api, check, customersUrl, knowledge, credential }) => {
+conformanceRule('PERM-INSUFFICIENT-REJECTED', async ({ api, check, customersUrl, bearer }) => {
   const exchange = await api.get(customersUrl(), {
-    headers: { Authorization: `Bearer ${credential('noCustomersPermission')}` },
+    headers: { Authorization: bearer('noCustomersPermission') },
     note: 'a key without the customers permission',
   });
   check.rejected(exchange, 'A key without the customers permission', {
     codes: ['insufficient_permissions'],
-    noDataOf: [knowledge.own, knowledge.other],
   });
 });
 
-conformanceRule('PERM-INSUFFICIENT-403', async ({ api, check, customersUrl, credential }) => {
+conformanceRule('PERM-INSUFFICIENT-403', async ({ api, check, customersUrl, bearer }) => {
   const exchange = await api.get(customersUrl(), {
-    headers: { Authorization: `Bearer ${credential('noCustomersPermission')}` },
+    headers: { Authorization: bearer('noCustomersPermission') },
     note: 'a key without the customers permission',
   });
   check.status(exchange, [403], 'A key without the customers permission');
 });
 
-conformanceRule('PERM-READ-ONLY-READS', async ({ api, check, customersUrl, credential }) => {
+conformanceRule('PERM-READ-ONLY-READS', async ({ api, check, customersUrl, bearer }) => {
   const exchange = await api.get(customersUrl(), {
-    headers: { Authorization: `Bearer ${credential('readOnly')}` },
+    headers: { Authorization: bearer('readOnly') },
     note: 'a Read Only key',
   });
   check.served(exchange, 'A Read Only key');

@@ -1,6 +1,7 @@
 // Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
 import { conformanceRule } from '../conformance/test.ts';
-import { reach, trustedCas } from '../conformance/preflight.ts';
+import { reach } from '../conformance/preflight.ts';
+import { trustedCas } from '../conformance/ca-trust.ts';
 import { requestTimeoutMs } from '../conformance/answer-watch.ts';
 import { Inconclusive } from '../conformance/checks.ts';
 
@@ -26,7 +27,7 @@ conformanceRule('TRANSPORT-HTTPS-CERT', async ({ target, check }) => {
 
 // "Not served" is taken as the decisions table puts it: refused, reset or answered 4xx (or 5xx),
 // with no data. A redirect is not a rejection, so it fails here as well as TRANSPORT-NO-REDIRECT.
-conformanceRule('TRANSPORT-PLAIN-HTTP-REJECTED', async ({ raw, check, target, knowledge }) => {
+conformanceRule('TRANSPORT-PLAIN-HTTP-REJECTED', async ({ raw, check, target }) => {
   // No key is sent: this probe is safe against any deployment.
   const exchange = await raw.send({
     url: `${target.plainHttpBaseUrl}/customers`,
@@ -34,29 +35,24 @@ conformanceRule('TRANSPORT-PLAIN-HTTP-REJECTED', async ({ raw, check, target, kn
     refusalExpected: true,
   });
   check.rejected(exchange, 'Plain HTTP without a key', {
-    noDataOf: [knowledge.own, knowledge.other],
     allowNoResponse: true,
   });
 });
 
-conformanceRule(
-  'TRANSPORT-PLAIN-HTTP-KEY-REJECTED',
-  async ({ raw, check, target, knowledge, credential }) => {
-    const exchange = await raw.send({
-      url: `${target.plainHttpBaseUrl}/customers`,
-      headers: [
-        ['Accept', 'application/json'],
-        ['Authorization', `Bearer ${credential('probe')}`],
-      ],
-      note: 'with the probe key',
-      refusalExpected: true,
-    });
-    check.rejected(exchange, 'Plain HTTP with a valid key', {
-      noDataOf: [knowledge.own, knowledge.other],
-      allowNoResponse: true,
-    });
-  },
-);
+conformanceRule('TRANSPORT-PLAIN-HTTP-KEY-REJECTED', async ({ raw, check, target, bearer }) => {
+  const exchange = await raw.send({
+    url: `${target.plainHttpBaseUrl}/customers`,
+    headers: [
+      ['Accept', 'application/json'],
+      ['Authorization', bearer('probe')],
+    ],
+    note: 'with the probe key',
+    refusalExpected: true,
+  });
+  check.rejected(exchange, 'Plain HTTP with a valid key', {
+    allowNoResponse: true,
+  });
+});
 
 conformanceRule('TRANSPORT-NO-REDIRECT', async ({ raw, check, target }) => {
   const exchange = await raw.send({

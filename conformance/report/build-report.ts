@@ -8,11 +8,11 @@ import type {
   RuleResult,
   SetupProblem,
 } from '../../schemas/generated/conformance-report.ts';
+import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
 import { RULES } from '../rules.ts';
 import type { Profile } from '../target.ts';
 import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
 
-const ROOT = resolve(import.meta.dirname, '..', '..');
 export const SPEC_FILE = 'spec/access-and-authentication.txt';
 
 export interface RunDescription {

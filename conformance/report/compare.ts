@@ -10,15 +10,32 @@ export interface Matrix {
   rows: { id: string; level: string; cells: string[] }[];
 }
 
-export function comparisonMatrix(reports: readonly ConformanceReport[]): Matrix {
+/** A column's default label: target, profile and start time, numbered if two are still alike. */
+export function defaultLabels(reports: readonly ConformanceReport[]): string[] {
+  const labels = reports.map(
+    (report) =>
+      `${report.target.name} (${report.profile}, ${report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')})`,
+  );
+  return labels.map((label, index) =>
+    labels.filter((other) => other === label).length > 1
+      ? `${label} #${labels.slice(0, index + 1).filter((other) => other === label).length}`
+      : label,
+  );
+}
+
+/** `labels`, when given, name the columns in the order of `reports`. */
+export function comparisonMatrix(
+  reports: readonly ConformanceReport[],
+  labels: readonly string[] = defaultLabels(reports),
+): Matrix {
+  if (labels.length !== reports.length)
+    throw new Error(`${labels.length} labels for ${reports.length} reports: give one --label per report.`);
   const catalogOrder = new Map<string, number>(RULES.map((rule, index) => [rule.id, index]));
   const ids = [...new Set(reports.flatMap((report) => report.rules.map((rule) => rule.id)))].sort(
     (a, b) => (catalogOrder.get(a) ?? Infinity) - (catalogOrder.get(b) ?? Infinity) || a.localeCompare(b),
   );
   return {
-    columns: reports.map(
-      (report) => `${report.target.name} (${report.profile}, ${report.startedAt.slice(0, 10)})`,
-    ),
+    columns: [...labels],
     verdicts: reports.map((report) => report.verdict),
     rows: ids.map((id) => {
       const level = reports.flatMap((report) => report.rules).find((rule) => rule.id === id)?.level ?? '';

@@ -1,6 +1,8 @@
 // The conformance report as Markdown, for a person: the verdict first, then every rule, then the
 // evidence of each failure and warning.
 import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/generated/conformance-report.ts';
+import { curlCommand } from './curl.ts';
+import { answerLine, requestLine } from './evidence-text.ts';
 
 export const VERDICT_LABEL: Record<RuleResult['verdict'], string> = {
   pass: 'pass',
@@ -41,7 +43,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   if (noteworthy.length > 0) lines.push('', '## Details', '');
   for (const rule of noteworthy) {
     lines.push(`### ${rule.id} — ${VERDICT_LABEL[rule.verdict]} (${rule.level})`, '', rule.message ?? '', '');
-    for (const evidence of rule.evidence ?? []) lines.push(...renderEvidence(evidence), '');
+    for (const evidence of rule.evidence ?? []) lines.push(...renderEvidence(evidence, report.target), '');
   }
   return `${lines.join('\n')}\n`;
 }
@@ -68,16 +70,16 @@ function setupSection(report: ConformanceReport): string[] {
   ];
 }
 
-function renderEvidence(evidence: Evidence): string[] {
-  const request = `${evidence.method} ${evidence.url}${evidence.note ? ` (${evidence.note})` : ''}`;
-  const answer = evidence.failure
-    ? `no response: ${evidence.failure}`
-    : `${evidence.status ?? '?'}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}`;
+function renderEvidence(evidence: Evidence, target: ConformanceReport['target']): string[] {
+  const request = requestLine(evidence);
+  const answer = answerLine(evidence);
+  const sent = (evidence.requestHeaders ?? []).map(({ name, value }) => `  - sent \`${name}: ${value}\``);
   const headers = Object.entries(evidence.headers ?? {}).map(([name, value]) => `  - ${name}: ${value}`);
   const body = evidence.bodyExcerpt
     ? ['  - body:', '', '    ```', `    ${evidence.bodyExcerpt.replace(/\n/g, '\n    ')}`, '    ```']
     : [];
-  return [`- \`${request}\` → ${answer}`, ...headers, ...body];
+  const reproduce = ['  - reproduce:', '', '    ```sh', `    ${curlCommand(evidence, target)}`, '    ```'];
+  return [`- \`${request}\` → ${answer}`, ...sent, ...headers, ...body, ...reproduce];
 }
 
 function escapeCell(text: string): string {

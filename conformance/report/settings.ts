@@ -3,10 +3,8 @@ import { resolve } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { Profile } from '../target.ts';
 
-export const REPORT_ENV = {
-  directory: 'CONFORMANCE_REPORT_DIR',
-  failOnIncomplete: 'CONFORMANCE_FAIL_ON_INCOMPLETE',
-} as const;
+export { REPORT_ENV } from '../env.ts';
+import { REPORT_ENV } from '../env.ts';
 
 /** Carried in Playwright's config metadata, so that it survives blob reports and merge-reports. */
 export interface RunMetadata {

@@ -71,16 +71,16 @@ export const EXIT_CODE = {
   /** A bad option or target file: nothing ran. */
   usage: 2,
   /** SETUP ERROR, a rule that could not run, or a run that broke: nothing certain is known. */
-  setupOrError: 3,
+  setup: 3,
 } as const;
 
 export function exitCodeFor(
   report: { verdict: OverallVerdict; rules: readonly { verdict: RuleVerdict }[] },
   failOnIncomplete: boolean,
 ): number {
-  if (report.verdict === 'SETUP ERROR') return EXIT_CODE.setupOrError;
+  if (report.verdict === 'SETUP ERROR') return EXIT_CODE.setup;
   if (report.verdict === 'NOT CONFORMANT') return EXIT_CODE.notConformant;
-  if (report.rules.some((rule) => rule.verdict === 'error')) return EXIT_CODE.setupOrError;
+  if (report.rules.some((rule) => rule.verdict === 'error')) return EXIT_CODE.setup;
   if (report.verdict === 'INCOMPLETE' && failOnIncomplete) return EXIT_CODE.notConformant;
   return EXIT_CODE.ok;
 }

@@ -7,6 +7,7 @@
 //   GET  /v1/tenants/{tenant}/keys/{id}           one key's metadata
 //   POST /v1/tenants/{tenant}/keys/{id}/revoke    revoke at once (repeating it is harmless)
 //   POST /v1/tenants/{tenant}/keys/{id}/rotate    a new key like it, and it revoked → RotatedKey
+//   GET, DELETE /v1/journal                       the client journal (journal-api.ts)
 // and, without any token and even with the admin API off, the tenant API's OpenAPI document:
 //   GET  /openapi.json                            docs/openapi.json (openapi-document.ts)
 import type { IncomingMessage } from 'node:http';
@@ -27,15 +28,20 @@ import type { TenantAccount, TenantData } from '../tenant-data.ts';
 import { adminError, type AdminResponse } from './admin-errors.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
 import { isOpenApiRequest, openApiAnswer } from './openapi-document.ts';
+import type { Journal } from '../journal/journal.ts';
+import { handleJournalRequest } from './journal-api.ts';
 
 export interface AdminContext {
   data: TenantData;
   /** Undefined when no admin token is configured: the admin API is then off. */
   token: AdminTokenCheck | undefined;
+  /** Undefined when the server keeps no client journal. */
+  journal?: Journal | undefined;
 }
 
 const MAX_BODY_BYTES = 16 * 1024;
 const TENANTS = /^\/v1\/tenants$/;
+const JOURNAL = '/v1/journal';
 const KEYS = /^\/v1\/tenants\/([a-z0-9-]{1,63})\/keys$/;
 const KEY = /^\/v1\/tenants\/([a-z0-9-]{1,63})\/keys\/(key_[a-z0-9_]{1,60})$/;
 const KEY_ACTION = /^\/v1\/tenants\/([a-z0-9-]{1,63})\/keys\/(key_[a-z0-9_]{1,60})\/(revoke|rotate)$/;
@@ -59,6 +65,7 @@ export async function handleAdminRequest(
   const [path = '', query = ''] = (req.url ?? '/').split('?', 2);
   const method = req.method ?? '';
 
+  if (path === JOURNAL) return handleJournalRequest(method, query, context.journal);
   if (TENANTS.test(path)) {
     if (method !== 'GET') return notAllowed('GET');
     return ok(200, { object: 'list', data: context.data.tenantIds.map((id) => context.data.account(id)) });
@@ -124,18 +131,31 @@ async function createKey(
   }
   const created = context.data.keys.create(account.id, request);
   facts.keyId = created.key.id;
+  // Acknowledged only once on disk: a 201 is never followed by a lost key.
+  await context.data.keys.saved();
   return ok(201, created satisfies CreatedKey);
 }
 
-function revokeKey(context: AdminContext, account: TenantAccount, keyId: string): AdminResponse {
+async function revokeKey(
+  context: AdminContext,
+  account: TenantAccount,
+  keyId: string,
+): Promise<AdminResponse> {
   const revoked = context.data.keys.revoke(account.id, keyId);
-  return revoked ? ok(200, revoked) : adminError('key_not_found');
+  if (!revoked) return adminError('key_not_found');
+  await context.data.keys.saved();
+  return ok(200, revoked);
 }
 
-function rotateKey(context: AdminContext, account: TenantAccount, keyId: string): AdminResponse {
+async function rotateKey(
+  context: AdminContext,
+  account: TenantAccount,
+  keyId: string,
+): Promise<AdminResponse> {
   const rotated = context.data.keys.rotate(account.id, keyId);
   if (rotated === undefined) return adminError('key_not_found');
   if (rotated === 'revoked') return adminError('key_revoked');
+  await context.data.keys.saved();
   const body: RotatedKey = { key: rotated.key, secret: rotated.secret, revoked_key: rotated.revokedKey };
   return ok(201, body);
 }

@@ -37,6 +37,10 @@ export const ADMIN_ERRORS = {
     status: 413,
     message: 'The request body is larger than the admin API accepts (16 KiB).',
   },
+  journal_disabled: {
+    status: 404,
+    message: 'The client journal is off on this server: it was started with a journal capacity of 0.',
+  },
   not_found: { status: 404, message: 'No admin endpoint exists at this path. See docs/key-management.md.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
   internal_error: { status: 500, message: 'The server failed to answer this request.' },

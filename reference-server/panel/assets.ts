@@ -49,6 +49,7 @@ td time span { white-space: nowrap; }
 tr.revoked td { color: var(--muted); }
 .status { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 999px; background: var(--ok-bg); color: #067647; }
 .status.revoked { background: #f2f4f7; color: var(--muted); }
+.status.exposed { background: #fef3f2; color: #b42318; }
 .actions { display: flex; gap: 8px; }
 .actions form { margin: 0; }
 .notice { border: 1px solid var(--ok-line); background: var(--ok-bg); border-radius: 10px; padding: 16px 20px; margin-bottom: 20px; }

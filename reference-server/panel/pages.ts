@@ -146,6 +146,8 @@ export interface KeysPageContent {
   keys: readonly ApiKeyMetadata[];
   /** The API base URL the keys of this panel are for. */
   apiBaseUrl: string;
+  /** Active keys that were sent over plain HTTP: exposed, to be rotated. */
+  exposedKeyIds?: ReadonlySet<string>;
   /** Shown above the form: the new key, or what was done. */
   notice?: SafeHtml;
   formError?: string;
@@ -175,7 +177,7 @@ export function keysPage(frame: PageFrame, content: KeysPageContent): string {
       </div>
       <div class="card">
         <h2>${keyType} keys</h2>
-        ${keysTable(frame, content.keys)}
+        ${keysTable(frame, content.keys, content.exposedKeyIds ?? new Set())}
       </div>`,
   );
 }
@@ -218,7 +220,11 @@ function createForm(frame: PageFrame, values: NonNullable<KeysPageContent['formV
   </form>`;
 }
 
-function keysTable(frame: PageFrame, keys: readonly ApiKeyMetadata[]): SafeHtml {
+function keysTable(
+  frame: PageFrame,
+  keys: readonly ApiKeyMetadata[],
+  exposed: ReadonlySet<string>,
+): SafeHtml {
   if (keys.length === 0) return html`<p class="hint">No keys yet.</p>`;
   const rows = keys.map(
     (key) =>
@@ -234,7 +240,11 @@ function keysTable(frame: PageFrame, keys: readonly ApiKeyMetadata[]): SafeHtml 
           ${
             key.revoked
               ? html`<span class="status revoked">Revoked</span>`
-              : html`<span class="status">Active</span>`
+              : exposed.has(key.id)
+                ? html`<span class="status exposed">Exposed</span><br /><small
+                      >Sent over plain HTTP: rotate it.</small
+                    >`
+                : html`<span class="status">Active</span>`
           }
         </td>
         <td>${key.revoked ? '' : keyActions(frame, key)}</td>

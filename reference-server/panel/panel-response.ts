@@ -6,7 +6,8 @@ export interface PanelResponse {
   status: number;
   contentType: string;
   body: string;
-  headers: Record<string, string>;
+  /** A list for a header sent more than once (`Set-Cookie`). */
+  headers: Record<string, string | string[]>;
 }
 
 const HTML = 'text/html; charset=utf-8';
@@ -26,12 +27,16 @@ const SECURITY_HEADERS: Record<string, string> = {
   'Strict-Transport-Security': 'max-age=31536000',
 };
 
-export function page(status: number, body: string, headers: Record<string, string> = {}): PanelResponse {
+export function page(
+  status: number,
+  body: string,
+  headers: Record<string, string | string[]> = {},
+): PanelResponse {
   return { status, contentType: HTML, body, headers };
 }
 
 /** 303 See Other: after a POST, the browser follows with a GET. */
-export function redirect(location: string, headers: Record<string, string> = {}): PanelResponse {
+export function redirect(location: string, headers: Record<string, string | string[]> = {}): PanelResponse {
   return { status: 303, contentType: HTML, body: '', headers: { Location: location, ...headers } };
 }
 

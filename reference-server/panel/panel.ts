@@ -2,6 +2,7 @@
 // API Keys, which exists only when the feature is enabled for the account and the user may manage
 // keys. Every change is a POST that must carry the session's CSRF token and, when the browser
 // says where it comes from, come from this panel's own origin.
+import type { Journal } from '../journal/journal.ts';
 import type { IncomingMessage } from 'node:http';
 import type { NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import { validatorFor } from '../../schemas/validators.ts';
@@ -22,7 +23,9 @@ import {
   type PageFrame,
 } from './pages.ts';
 import { asset, page, redirect, type PanelResponse } from './panel-response.ts';
-import { csrfTokenMatches, type Session, type SessionStore } from './sessions.ts';
+import { tokensMatch, type Session, type SessionStore } from './sessions.ts';
+import type { SignInThrottle } from './sign-in-throttle.ts';
+import type { SignInTokens } from './sign-in-token.ts';
 import { keysPageAccess, type PanelUser, type UserDirectory } from './users.ts';
 
 export interface PanelContext {
@@ -30,6 +33,10 @@ export interface PanelContext {
   data: TenantData;
   users: UserDirectory;
   sessions: SessionStore;
+  /** The client journal, which knows the keys sent over plain HTTP (shown as exposed). */
+  journal?: Journal | undefined;
+  signInTokens: SignInTokens;
+  throttle: SignInThrottle;
 }
 
 /** Forms are small; a larger body is refused before it is buffered. */
@@ -67,8 +74,8 @@ export async function handlePanelRequest(
   }
   const account = context.data.account(host.tenant);
   if (!account) return page(404, errorPage(undefined, 'Not found', 'No account is served at this address.'));
-  const session = context.sessions.fromRequest(req, host.hostname);
-  const signedIn = session?.userId === undefined ? undefined : context.users.get(session.userId);
+  const session = context.sessions.fromRequest(req, host.tenant, host.hostname);
+  const signedIn = session === undefined ? undefined : context.users.get(session.userId);
   const user = signedIn?.tenant === host.tenant ? signedIn : undefined;
   const visit: Visit = { req, host, account, session, user, context };
 
@@ -146,31 +153,46 @@ async function keysRoute(
 
 function showSignIn(visit: Visit): PanelResponse {
   if (visit.user) return redirect(PATHS.settings);
-  // An anonymous session holds the sign-in form's CSRF token.
-  const session = visit.session ?? visit.context.sessions.start(visit.host.hostname);
-  const headers: Record<string, string> =
-    session === visit.session ? {} : { 'Set-Cookie': visit.context.sessions.cookieFor(session) };
-  return page(200, signInPage(frameOf({ ...visit, session, user: undefined })), headers);
+  // No session before sign-in: the form's CSRF token is bound to a nonce cookie instead.
+  const { nonce, setCookie } = visit.context.signInTokens.nonceFor(visit.req);
+  const headers: Record<string, string> = setCookie ? { 'Set-Cookie': setCookie } : {};
+  return page(200, signInPage(signInFrame(visit, nonce)), headers);
 }
 
 async function signIn(visit: Visit): Promise<PanelResponse> {
-  const form = await readForm(visit);
+  const { signInTokens, throttle, users, sessions } = visit.context;
+  const form = await readForm(visit, (token) => signInTokens.matches(visit.req, visit.host.hostname, token));
   if ('status' in form) return form;
   const email = (form.get('email') ?? '').slice(0, 254);
   const password = form.get('password') ?? '';
-  const user = await visit.context.users.authenticate(visit.host.tenant, email, password);
+  // The form was accepted, so the request holds a well-formed nonce: the page is shown with it again.
+  const frame = signInFrame(visit, signInTokens.nonceFor(visit.req).nonce);
+  const attempt = { tenant: visit.host.tenant, email, address: visit.req.socket.remoteAddress ?? '' };
+  const retryAfter = throttle.retryAfterSeconds(attempt);
+  if (retryAfter > 0) {
+    // The password is not checked while the account or the address must wait.
+    const error = `Too many failed sign-ins. Wait ${retryAfter} second${retryAfter === 1 ? '' : 's'} and try again.`;
+    return page(429, signInPage(frame, { error, email }), { 'Retry-After': String(retryAfter) });
+  }
+  const user = await users.authenticate(visit.host.tenant, email, password);
   if (!user) {
+    throttle.failed(attempt);
     // One message for an unknown e-mail and a wrong password: the form tells no account apart.
     return page(
       401,
-      signInPage(frameOf({ ...visit, user: undefined }), {
-        error: 'The e-mail or the password is wrong. Check both and try again.',
-        email,
-      }),
+      signInPage(frame, { error: 'The e-mail or the password is wrong. Check both and try again.', email }),
     );
   }
-  const session = visit.context.sessions.start(visit.host.hostname, user.id, visit.session);
-  return redirect(PATHS.settings, { 'Set-Cookie': visit.context.sessions.cookieFor(session) });
+  throttle.succeeded(attempt);
+  const session = sessions.start(visit.host.hostname, visit.host.tenant, user.id, visit.session);
+  return redirect(PATHS.settings, {
+    'Set-Cookie': [sessions.cookieFor(session), signInTokens.clearingCookie()],
+  });
+}
+
+function signInFrame(visit: Visit, nonce: string): PageFrame {
+  const csrfToken = visit.context.signInTokens.formToken(visit.host.hostname, nonce);
+  return { ...frameOf({ ...visit, user: undefined }), csrfToken };
 }
 
 async function signOut(visit: Visit): Promise<PanelResponse> {
@@ -188,7 +210,11 @@ function listKeys(visit: SignedInVisit): PanelResponse {
   return keysResponse(visit, 200, { notice: revoked?.revoked ? revokedNotice(revoked) : undefined });
 }
 
-function createKey(visit: SignedInVisit, form: URLSearchParams, facts: RequestFacts): PanelResponse {
+async function createKey(
+  visit: SignedInVisit,
+  form: URLSearchParams,
+  facts: RequestFacts,
+): Promise<PanelResponse> {
   const access = form.get('access') ?? '';
   const permissions = form.getAll('permissions');
   const request: unknown = {
@@ -205,18 +231,22 @@ function createKey(visit: SignedInVisit, form: URLSearchParams, facts: RequestFa
   }
   const created = visit.context.data.keys.create(visit.host.tenant, request);
   facts.keyId = created.key.id;
+  // The new key is on disk before its secret is shown.
+  await visit.context.data.keys.saved();
   return keysResponse(visit, 201, { notice: newKeyNotice(created.key, created.secret) });
 }
 
-function revokeKey(visit: SignedInVisit, id: string): PanelResponse {
+async function revokeKey(visit: SignedInVisit, id: string): Promise<PanelResponse> {
   const revoked = visit.context.data.keys.revoke(visit.host.tenant, id, visit.host.environment);
   if (!revoked) return keyNotFound(visit);
+  await visit.context.data.keys.saved();
   return redirect(`${PATHS.keys}?revoked=${encodeURIComponent(revoked.id)}`);
 }
 
-function rotateKey(visit: SignedInVisit, id: string): PanelResponse {
+async function rotateKey(visit: SignedInVisit, id: string): Promise<PanelResponse> {
   const rotated = visit.context.data.keys.rotate(visit.host.tenant, id, visit.host.environment);
   if (!rotated) return keyNotFound(visit);
+  await visit.context.data.keys.saved();
   if (rotated === 'revoked') {
     return keysResponse(visit, 409, {
       formError: 'That key is revoked and cannot be rotated. Create a new key instead.',
@@ -234,20 +264,28 @@ function keyNotFound(visit: SignedInVisit): PanelResponse {
 function keysResponse(
   visit: SignedInVisit,
   status: number,
-  content: Omit<KeysPageContent, 'keys' | 'apiBaseUrl'>,
+  content: Omit<KeysPageContent, 'keys' | 'apiBaseUrl' | 'exposedKeyIds'>,
 ): PanelResponse {
   const { tenant, environment } = visit.host;
   const keys = visit.context.data.keys.list(tenant, environment);
+  const { journal } = visit.context;
+  const exposedKeyIds = new Set(
+    keys.filter((key) => !key.revoked && journal?.exposedSince(key.id) !== undefined).map((key) => key.id),
+  );
   const port = /:(\d+)$/.exec(visit.req.headers.host ?? '')?.[1];
   const apiBaseUrl = `https://${apiHostname(tenant, environment, visit.context.domain)}${port ? `:${port}` : ''}/v1`;
-  return page(status, keysPage(frameOf(visit), { ...content, keys, apiBaseUrl }));
+  return page(status, keysPage(frameOf(visit), { ...content, keys, apiBaseUrl, exposedKeyIds }));
 }
 
 /**
  * The form of a POST, once its origin and CSRF token are checked; or the response refusing it.
- * The session must exist already: a POST can never start one.
+ * The token is the session's (a POST can never start a session), or what `tokenValid` accepts.
  */
-async function readForm(visit: Visit): Promise<URLSearchParams | PanelResponse> {
+async function readForm(
+  visit: Visit,
+  tokenValid: (token: string | null) => boolean = (token) =>
+    visit.session !== undefined && tokensMatch(visit.session.csrfToken, token),
+): Promise<URLSearchParams | PanelResponse> {
   if (!sameOrigin(visit.req)) return csrfFailure(visit);
   if (mediaTypeOf(visit.req) !== 'application/x-www-form-urlencoded') {
     return page(
@@ -268,7 +306,7 @@ async function readForm(visit: Visit): Promise<URLSearchParams | PanelResponse> 
   if (body.kind === 'aborted')
     return page(400, errorPage(frameOf(visit), 'Incomplete form', 'The form did not arrive whole.'));
   const form = new URLSearchParams(body.body.toString('utf8'));
-  if (!visit.session || !csrfTokenMatches(visit.session, form.get('csrf_token'))) return csrfFailure(visit);
+  if (!tokenValid(form.get('csrf_token'))) return csrfFailure(visit);
   return form;
 }
 

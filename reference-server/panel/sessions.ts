@@ -1,8 +1,9 @@
 // Panel sessions: a random id in a `__Host-` cookie (Secure, HttpOnly, SameSite=Strict, Path=/,
 // no Domain, so it is bound to the one panel host that set it), held in memory — a restart signs
-// everybody out. Each session has its own CSRF token, which every form carries and every change
-// must present. Sign-in replaces the session (id and token), so that an id planted before
-// sign-in is worth nothing after it.
+// everybody out. A session exists only once someone has signed in: the sign-in form is protected
+// without one (sign-in-token.ts), so anonymous traffic, however much, creates nothing here and
+// can never push a signed-in session out. Each session has its own CSRF token, which every form
+// carries and every change must present. Sessions are held per tenant, each tenant's bounded.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
@@ -13,15 +14,18 @@ export interface Session {
   readonly csrfToken: string;
   /** The panel host the session belongs to: a session is never honoured on another host. */
   readonly hostname: string;
-  /** Undefined until sign-in: the anonymous session only carries the sign-in form's CSRF token. */
-  readonly userId: string | undefined;
+  readonly tenant: string;
+  readonly userId: string;
   readonly createdMs: number;
   lastSeenMs: number;
 }
 
 export interface SessionLimits {
-  /** At most this many sessions are held; the oldest goes first. */
-  maxSessions: number;
+  /**
+   * At most this many sessions of one tenant (both its panels) are held. Only a sign-in of that
+   * tenant can go beyond it, and then that tenant's least recently used session goes first.
+   */
+  maxSessionsPerTenant: number;
   /** A session unused this long is over. */
   idleMs: number;
   /** A session is over this long after it began, however used. */
@@ -29,56 +33,68 @@ export interface SessionLimits {
 }
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = {
-  maxSessions: 10_000,
+  maxSessionsPerTenant: 1_000,
   idleMs: 30 * 60_000,
   absoluteMs: 8 * 60 * 60_000,
 };
 
 export class SessionStore {
-  // A Map keeps insertion order, so its first entry is the oldest session.
-  readonly #sessions = new Map<string, Session>();
+  // Per tenant, a Map in order of last use (a used session is moved to the end), so that the
+  // first entry is the least recently used.
+  readonly #byTenant = new Map<string, Map<string, Session>>();
   readonly #limits: SessionLimits;
 
   constructor(limits: SessionLimits = DEFAULT_SESSION_LIMITS) {
     this.#limits = limits;
   }
 
-  /** The live session the request's cookie names on this host, or undefined. */
-  fromRequest(req: IncomingMessage, hostname: string): Session | undefined {
+  /** The live session the request's cookie names on this host of `tenant`, or undefined. */
+  fromRequest(req: IncomingMessage, tenant: string, hostname: string): Session | undefined {
     const id = cookieValue(req.headers.cookie, SESSION_COOKIE);
-    const session = id === undefined ? undefined : this.#sessions.get(id);
-    if (!session || session.hostname !== hostname) return undefined;
+    const sessions = this.#byTenant.get(tenant);
+    const session = id === undefined ? undefined : sessions?.get(id);
+    if (!sessions || !session || session.hostname !== hostname) return undefined;
     const now = Date.now();
-    if (now - session.lastSeenMs > this.#limits.idleMs || now - session.createdMs > this.#limits.absoluteMs) {
-      this.#sessions.delete(session.id);
-      return undefined;
-    }
+    sessions.delete(session.id);
+    if (this.#expired(session, now)) return undefined;
     session.lastSeenMs = now;
+    sessions.set(session.id, session);
     return session;
   }
 
-  /** A new session, anonymous or signed in as `userId`; `replaces` (if any) ends. */
-  start(hostname: string, userId?: string, replaces?: Session): Session {
-    if (replaces) this.#sessions.delete(replaces.id);
-    if (this.#sessions.size >= this.#limits.maxSessions) {
-      const oldest = this.#sessions.keys().next();
-      if (!oldest.done) this.#sessions.delete(oldest.value);
-    }
+  /** A new session of `userId`, who has just signed in; `replaces` (if any) ends. */
+  start(hostname: string, tenant: string, userId: string, replaces?: Session): Session {
+    if (replaces) this.end(replaces);
+    let sessions = this.#byTenant.get(tenant);
+    if (!sessions) this.#byTenant.set(tenant, (sessions = new Map<string, Session>()));
     const now = Date.now();
+    if (sessions.size >= this.#limits.maxSessionsPerTenant) {
+      for (const held of sessions.values()) if (this.#expired(held, now)) sessions.delete(held.id);
+    }
+    if (sessions.size >= this.#limits.maxSessionsPerTenant) {
+      const leastRecent = sessions.keys().next();
+      if (!leastRecent.done) sessions.delete(leastRecent.value);
+    }
     const session: Session = {
       id: randomToken(),
       csrfToken: randomToken(),
       hostname,
+      tenant,
       userId,
       createdMs: now,
       lastSeenMs: now,
     };
-    this.#sessions.set(session.id, session);
+    sessions.set(session.id, session);
     return session;
   }
 
   end(session: Session): void {
-    this.#sessions.delete(session.id);
+    this.#byTenant.get(session.tenant)?.delete(session.id);
+  }
+
+  /** How many sessions of `tenant` are held (expired ones until they are next looked at). */
+  count(tenant: string): number {
+    return this.#byTenant.get(tenant)?.size ?? 0;
   }
 
   /** The `Set-Cookie` value that gives the browser this session. */
@@ -90,21 +106,27 @@ export class SessionStore {
   clearingCookie(): string {
     return `${SESSION_COOKIE}=; Path=/; Max-Age=0; Secure; HttpOnly; SameSite=Strict`;
   }
+
+  #expired(session: Session, now: number): boolean {
+    return (
+      now - session.lastSeenMs > this.#limits.idleMs || now - session.createdMs > this.#limits.absoluteMs
+    );
+  }
 }
 
-/** Whether `presented` is the session's CSRF token, compared in constant time. */
-export function csrfTokenMatches(session: Session, presented: string | null | undefined): boolean {
+/** Whether `presented` is `expected`, compared in constant time. */
+export function tokensMatch(expected: string, presented: string | null | undefined): boolean {
   if (typeof presented !== 'string') return false;
-  const expected = Buffer.from(session.csrfToken);
-  const actual = Buffer.from(presented);
-  return actual.length === expected.length && timingSafeEqual(actual, expected);
+  const want = Buffer.from(expected);
+  const got = Buffer.from(presented);
+  return got.length === want.length && timingSafeEqual(got, want);
 }
 
-function randomToken(): string {
+export function randomToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-function cookieValue(header: string | undefined, name: string): string | undefined {
+export function cookieValue(header: string | undefined, name: string): string | undefined {
   for (const part of (header ?? '').split(';')) {
     const at = part.indexOf('=');
     if (at !== -1 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();

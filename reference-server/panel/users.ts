@@ -1,5 +1,5 @@
 // The people who sign in to a tenant's panel (fixtures `users`, whose passwords are public test
-// values) and what their role lets them do. Only scrypt hashes of the passwords are kept.
+// values) and what their role lets them do. Sign-in compares scrypt hashes, never the passwords.
 import { randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 import type { Fixtures, Role } from '../../schemas/generated/fixtures.ts';
 import type { TenantAccount } from '../tenant-data.ts';
@@ -32,44 +32,65 @@ function scryptHash(password: BinaryLike, salt: Buffer): Promise<Buffer> {
   );
 }
 
-export class UserDirectory {
-  readonly #byTenantAndEmail: ReadonlyMap<string, Credential>;
-  readonly #byId: ReadonlyMap<string, PanelUser>;
-  /** Checked when the email is unknown, so that the answer takes as long as for a known one. */
-  readonly #decoy: Credential;
+interface Account {
+  user: PanelUser;
+  password: string;
+}
 
-  private constructor(credentials: Credential[], decoy: Credential) {
-    this.#byTenantAndEmail = new Map(
-      credentials.map((entry) => [lookupKey(entry.user.tenant, entry.user.email), entry]),
-    );
-    this.#byId = new Map(credentials.map((entry) => [entry.user.id, entry.user]));
-    this.#decoy = decoy;
+export class UserDirectory {
+  readonly #accounts: readonly Account[];
+  readonly #byId: ReadonlyMap<string, PanelUser>;
+  /**
+   * The hashes, made together at the first sign-in rather than at start-up: each scrypt call
+   * holds 16 MiB, and the allocator keeps that memory after a batch of them, which at start-up
+   * nearly doubled the resting size of a server nobody signs in to. All at once, so the first
+   * sign-in costs the same whichever email it names.
+   */
+  #credentials: Promise<{ byTenantAndEmail: ReadonlyMap<string, Credential>; decoy: Credential }> | undefined;
+
+  private constructor(accounts: Account[]) {
+    this.#accounts = accounts;
+    this.#byId = new Map(accounts.map(({ user }) => [user.id, user]));
   }
 
-  static async fromFixtures(fixtures: Fixtures): Promise<UserDirectory> {
-    const hashed = async (user: PanelUser, password: string): Promise<Credential> => {
-      const salt = randomBytes(16);
-      return { user, salt, hash: await scryptHash(password, salt) };
-    };
-    const credentials = await Promise.all(
-      fixtures.tenants.flatMap((tenant) =>
-        (tenant.users ?? []).map((user) =>
-          hashed(
-            { id: user.id, tenant: tenant.id, email: user.email, name: user.name, role: user.role },
-            user.password,
-          ),
-        ),
-      ),
+  static fromFixtures(fixtures: Fixtures): Promise<UserDirectory> {
+    const accounts = fixtures.tenants.flatMap((tenant) =>
+      (tenant.users ?? []).map((user) => ({
+        user: { id: user.id, tenant: tenant.id, email: user.email, name: user.name, role: user.role },
+        password: user.password,
+      })),
     );
-    const decoyUser: PanelUser = { id: 'usr_decoy', tenant: '', email: '', name: '', role: 'member' };
-    return new UserDirectory(credentials, await hashed(decoyUser, randomBytes(16).toString('hex')));
+    return Promise.resolve(new UserDirectory(accounts));
+  }
+
+  #hashed(): Promise<{ byTenantAndEmail: ReadonlyMap<string, Credential>; decoy: Credential }> {
+    this.#credentials ??= (async () => {
+      const hashed = async ({ user, password }: Account): Promise<Credential> => {
+        const salt = randomBytes(16);
+        return { user, salt, hash: await scryptHash(password, salt) };
+      };
+      const decoyUser: PanelUser = { id: 'usr_decoy', tenant: '', email: '', name: '', role: 'member' };
+      const [decoy, credentials] = await Promise.all([
+        hashed({ user: decoyUser, password: randomBytes(16).toString('hex') }),
+        Promise.all(this.#accounts.map(hashed)),
+      ]);
+      return {
+        byTenantAndEmail: new Map(
+          credentials.map((entry) => [lookupKey(entry.user.tenant, entry.user.email), entry]),
+        ),
+        // Checked when the email is unknown, so that the answer takes as long as for a known one.
+        decoy,
+      };
+    })();
+    return this.#credentials;
   }
 
   /** The user of `tenant` with this email and password, or undefined — the same way for any wrong part. */
   async authenticate(tenant: string, email: string, password: string): Promise<PanelUser | undefined> {
     if (password.length > MAX_PASSWORD_LENGTH) return undefined;
-    const known = this.#byTenantAndEmail.get(lookupKey(tenant, email));
-    const credential = known ?? this.#decoy;
+    const { byTenantAndEmail, decoy } = await this.#hashed();
+    const known = byTenantAndEmail.get(lookupKey(tenant, email));
+    const credential = known ?? decoy;
     const presented = await scryptHash(password, credential.salt);
     return timingSafeEqual(presented, credential.hash) && known ? known.user : undefined;
   }

@@ -25,6 +25,16 @@ export interface ConformanceReport {
     name: string;
     mode: 'embedded' | 'file';
     baseUrl: string;
+    /**
+     * The CA file the run trusted besides the system's (absolute path), for curl --cacert.
+     */
+    caFile?: string;
+    /**
+     * Host patterns mapped to addresses (the target file's hosts), for curl --resolve.
+     */
+    hosts?: {
+      [k: string]: string;
+    };
   };
   profile: 'default' | 'strict';
   /**
@@ -66,6 +76,14 @@ export interface Evidence {
   method: string;
   url: string;
   note?: string;
+  /**
+   * The request's headers as sent, in order; a key is shown as its environment variable ($NAME) or a shell expression of it.
+   */
+  requestHeaders?: {
+    name: string;
+    value: string;
+  }[];
+  requestBody?: string;
   status?: number;
   errorCode?: string;
   headers?: {
@@ -73,6 +91,10 @@ export interface Evidence {
   };
   bodyExcerpt?: string;
   failure?: string;
+  /**
+   * The id (_id) of this exchange's entry in exchanges.har.
+   */
+  exchange?: string;
 }
 /**
  * A stage of the preflight that failed for one declared URL (or for the target file's CA file).

@@ -2,41 +2,20 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/rules.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
+import { assertPublishedRules, assertWellFormedRules } from '../support/rule-snapshot.ts';
 
 const SNAPSHOT = join(import.meta.dirname, 'rule-ids.snapshot.json');
 
 test('the rule ids and levels match the published snapshot (an id never changes meaning)', () => {
-  const current = RULES.map((rule) => ({ id: rule.id, level: rule.level }));
-  if (process.env.UPDATE_RULE_SNAPSHOT === '1')
-    writeFileSync(SNAPSHOT, `${JSON.stringify(current, null, 2)}\n`);
-  const published = JSON.parse(readFileSync(SNAPSHOT, 'utf8')) as typeof current;
-  // A published id may not disappear or change level; new rules are appended to the snapshot.
-  for (const rule of published) {
-    const now = current.find((candidate) => candidate.id === rule.id);
-    assert.ok(now, `Rule ${rule.id} was published and must not be removed or renamed.`);
-    assert.equal(now.level, rule.level, `Rule ${rule.id} changed level.`);
-  }
-  assert.deepEqual(
-    current,
-    published,
-    'The catalog has rules the snapshot lacks: run with UPDATE_RULE_SNAPSHOT=1 and commit it.',
-  );
+  assertPublishedRules(RULES, SNAPSHOT);
 });
 
 test('rule ids are unique and well formed, and every rule cites its source', () => {
-  const ids = RULES.map((rule) => rule.id);
-  assert.equal(new Set(ids).size, ids.length, 'duplicate rule id');
-  for (const rule of RULES) {
-    assert.match(rule.id, /^[A-Z]+(-[A-Z0-9]+)+$/);
-    assert.ok(
-      rule.source.length > 0 && rule.statement.endsWith('.'),
-      `${rule.id} needs a source and a full statement`,
-    );
-  }
+  assertWellFormedRules(RULES, /^[A-Z]+(-[A-Z0-9]+)+$/);
 });
 
 test('every spec is tagged with exactly one known rule, and every rule has at least one spec', () => {

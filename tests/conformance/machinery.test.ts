@@ -65,7 +65,8 @@ test('leak detection learns distinctive values, drops shared ones, and finds the
 test('key variants: unknown keys keep the shape, altered keys differ from the original', () => {
   const unknown = unknownKeyLike(KEY);
   assert.equal(unknown.length, KEY.length);
-  assert.ok(unknown.startsWith('mbk_prod_') && unknown !== KEY);
+  assert.ok(unknown.startsWith('mbk_prod_unknown') && unknown !== KEY, 'same prefix, marked as made up');
+  assert.match(unknown, /^mbk_prod_unknown[A-Za-z0-9]{25}$/);
   assert.match(unknownKeyLike(undefined), /^unknown_[A-Za-z0-9]{32}$/);
   const altered = alteredKeys(KEY);
   assert.equal(altered.length, 4);

@@ -14,11 +14,12 @@ import { createServer as createTlsServer } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { ensureCertificates } from '../../reference-server/tls.ts';
-import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
+import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 
 /** The issue's bound for every set-up mistake: an answer in under a minute. */
 const TIME_BOUND_MS = 60_000;
@@ -179,6 +180,20 @@ function assertSetupError(run: ConformanceRun, row: Row): void {
 }
 
 describe('option mistakes: exit 2 with what to do', () => {
+  for (const command of ['compare', 'keys', 'run', 'merge']) {
+    test(`${command} --help prints its usage and exits 0; an unknown option exits 2`, () => {
+      const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+      const cli = (...args: string[]) =>
+        spawnSync(tsx, ['cli/main.ts', command, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+      const help = cli('--help');
+      assert.equal(help.status, 0, help.stderr);
+      assert.match(help.stdout, new RegExp(`Usage: tenant-auth-conformance ${command}`));
+      assert.match(help.stdout, /[Ee]xit codes?:/);
+      const bogus = cli('--bogus-flag');
+      assert.equal(bogus.status, 2, bogus.stderr);
+    });
+  }
+
   test('an unknown option lists the valid ones', async () => {
     const run = await runConformance(['--bogus-flag']);
     assert.equal(run.exitCode, 2);

@@ -105,7 +105,7 @@ function hostRequests(knowledge: FixtureKnowledge, port: number): fc.Arbitrary<F
           ...(confusion ?? []),
           ...(keyId === null ? [] : [[['Authorization'], ['Bearer ', { key: keyId }]] as const]),
         ],
-        expect: expectation(servername, hostLines, keyId, knowledge),
+        expect: expectation(servername, hostLines, keyId, knowledge, port),
       };
     });
 }
@@ -115,10 +115,14 @@ function expectation(
   lines: readonly HostLine[],
   keyId: string | null,
   knowledge: FixtureKnowledge,
+  listenerPort: number,
 ): Expectation {
   if (lines.some((one) => one.kind === 'junk')) return REJECTED.any;
   const [only] = lines;
   if (only === undefined || lines.length > 1) return REJECTED.badRequest;
+  // A port named in Host must be the listener's (none is fine): the request is for another server.
+  const namedPort = /:(\d+)$/.exec(typeof only.value[0] === 'string' ? only.value[0] : '')?.[1];
+  if (namedPort !== undefined && Number(namedPort) !== listenerPort) return REJECTED.misdirected;
   if (only.kind !== 'tenant' || only.hostname !== servername?.toLowerCase() || servername === undefined) {
     return REJECTED.misdirected;
   }

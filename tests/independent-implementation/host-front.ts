@@ -1,7 +1,8 @@
 // A front in the shape of nginx before an app: it terminates TLS with one certificate for
 // `*.api.{domain}`, routes by the Host header alone (no SNI check, nginx's default) and passes
 // each request on to an upstream HTTPS server, opening the upstream connection for the name the
-// Host header gives (`proxy_ssl_server_name on; proxy_ssl_name $host`). It adds no header; it
+// Host header gives (`proxy_ssl_server_name on; proxy_ssl_name $host`) and sends that name, without
+// the front's port, as Host (`proxy_set_header Host $host`). It adds no header; it
 // drops only the hop-by-hop ones. The upstream therefore sees SNI = Host = the client's Host.
 import { createServer, request as httpsRequest } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -63,16 +64,20 @@ export async function startHostFront(options: HostFrontOptions): Promise<HostFro
       response.writeHead(400, { 'Content-Type': 'text/plain' }).end('400 Bad Request\n');
       return;
     }
+    // The name the Host header gives, without its port: what nginx's $host holds, sent upstream
+    // as SNI and as Host (`proxy_set_header Host $host`).
+    const name = host.replace(/:\d*$/, '');
     const upstream = httpsRequest(
       {
         host: '127.0.0.1',
         port: options.upstreamPort,
-        // The name the Host header gives, without its port: what nginx's $host holds.
-        servername: host.replace(/:\d*$/, ''),
+        servername: name,
         ca: options.upstreamCa,
         method: incoming.method,
         path: incoming.url,
-        headers: endToEnd(incoming.rawHeaders),
+        headers: endToEnd(incoming.rawHeaders).map((value, index, all) =>
+          index % 2 === 1 && all[index - 1]?.toLowerCase() === 'host' ? name : value,
+        ),
         setHost: false,
         agent: false,
         timeout: UPSTREAM_TIMEOUT_MS,

@@ -28,17 +28,11 @@ import { ensureCertificates } from '../../reference-server/tls.ts';
 import type { ConformanceReport, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, runBounded, runConformance } from '../support/conformance-run.ts';
 import { BATCH_PLAN_ENV, type BatchPlan, type BatchVariant } from './batch-plan.ts';
-import { expectation, failingResult } from './judge.ts';
+import { expectedFailures, type RuleResult } from './expectations.ts';
+
+export type { RuleResult } from './expectations.ts';
 
 export type VariantName = 'clean' | FaultName;
-
-/**
- * What became of a rule in one run: failed (a MUST or HTTP rule; strict profile), warned (an
- * ADVISORY rule that failed), not evaluated (for lack of an input or of tenant data), passed;
- * `error` when its check could not run (a defect, a time-out), `missing` when the run wrote no
- * report.
- */
-export type RuleResult = 'passed' | 'failed' | 'warned' | 'not-evaluated' | 'error' | 'missing';
 
 const RESULT_OF_VERDICT: Record<RuleVerdict, RuleResult> = {
   pass: 'passed',
@@ -210,8 +204,15 @@ async function runBatch(
           [ENV.answerWatchFile]: join(dir, 'consecutive-no-answers'),
           [ENV.outcomeFile]: join(dir, 'outcome.json'),
         },
+        // As playwright.config.ts derives it from a target file.
         metadata: {
-          target: { name: target.name, mode: target.mode, baseUrl: target.baseUrl },
+          target: {
+            name: target.name,
+            mode: target.mode,
+            baseUrl: target.baseUrl,
+            ...(target.caFile ? { caFile: target.caFile } : {}),
+            ...(Object.keys(target.hosts).length > 0 ? { hosts: { ...target.hosts } } : {}),
+          },
           profile: target.profile,
           failOnIncomplete: false,
         },
@@ -237,13 +238,6 @@ async function runBatch(
       return [variant, variantRun(variant, 'batch', exitCode, report, `${batch.stderr}${batch.stdout}`)];
     }),
   );
-}
-
-/** The rules whose test the catalog expects to fail against `fault` (ADVISORY ones only warn). */
-function expectedFailures(fault: FaultName): RuleId[] {
-  return RULES.filter(
-    (rule) => expectation(fault, rule.id) !== undefined && failingResult(rule.id) === 'failed',
-  ).map((rule) => rule.id);
 }
 
 function readReport(file: string): ConformanceReport | undefined {

@@ -11,7 +11,7 @@ import { chromium, type Browser } from '@playwright/test';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
-const CHROMIUM_ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',

@@ -58,23 +58,25 @@ describe('panel', () => {
     return shown[0] ?? '';
   }
 
-  test('the session cookie is __Host-, Secure, HttpOnly and SameSite=Strict, and changes at sign-in', async () => {
+  test('the sign-in form makes no session; sign-in sets a __Host-, Secure, HttpOnly, SameSite=Strict session cookie, new each time', async () => {
     const client = new PanelClient(km, panelHost('acme'));
     const form = await client.get('/sign-in');
     assert.equal(form.status, 200);
-    const anonymous = setCookie(form);
-    for (const attribute of ['Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/']) {
-      assert.ok(
-        anonymous.split('; ').includes(attribute),
-        `${attribute} missing from ${anonymous.split('=')[0]}`,
-      );
-    }
-    assert.match(anonymous, /^__Host-panel-session=/);
-    assert.doesNotMatch(anonymous, /Domain=/i);
+    const formCookies = [form.headers['set-cookie'] ?? []].flat();
+    assert.ok(
+      formCookies.every((cookie) => cookie.startsWith('__Host-panel-sign-in=')),
+      'the sign-in form set a cookie other than its CSRF nonce',
+    );
     const user = fixtureUser(km.fixtures, 'acme', 'admin');
-    const signedInReply = await client.post('/sign-in', user);
-    const session = setCookie(signedInReply);
-    assert.notEqual(session.split(';')[0], anonymous.split(';')[0], 'the session id survived sign-in');
+    const first = setCookie(await client.post('/sign-in', user));
+    for (const attribute of ['Secure', 'HttpOnly', 'SameSite=Strict', 'Path=/']) {
+      assert.ok(first.split('; ').includes(attribute), `${attribute} missing from ${first.split('=')[0]}`);
+    }
+    assert.match(first, /^__Host-panel-session=/);
+    assert.doesNotMatch(first, /Domain=/i);
+    const again = new PanelClient(km, panelHost('acme'));
+    const second = setCookie(await again.signIn(user.email, user.password));
+    assert.notEqual(second.split(';')[0], first.split(';')[0], 'two sign-ins got the same session id');
     assert.equal(form.headers['cache-control'], 'no-store');
     assert.match(String(form.headers['content-security-policy']), /script-src 'self'/);
   });

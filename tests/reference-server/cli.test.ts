@@ -86,6 +86,7 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         '--fixtures',
         '--cert-dir',
         '--access-log',
+        '--journal-size',
         '--help',
       ]) {
         assert.ok(result.stdout.includes(flag), flag);
@@ -111,6 +112,8 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         [['--port', '-1'], '--port'],
         [['--http-port', 'on'], '--http-port'],
         [['--access-log', 'loud'], '--access-log'],
+        [['--journal-size', 'lots'], '--journal-size'],
+        [['--journal-size', '0'], '--journal-size'],
         [['--domain', 'not a domain'], '--domain'],
         [['positional'], 'positional'],
         [['--port'], '--port'],
@@ -141,19 +144,19 @@ describe('reference server CLI', { concurrency: 2 }, () => {
 
     test('a taken HTTPS port exits non-zero with a message naming the port', async () => {
       const result = await runCli([...isolated(), '--port', String(takenPort)]);
-      assertCleanFailure(result, 1, `${LOOPBACK}:${takenPort}`, 'already in use');
+      assertCleanFailure(result, 3, `${LOOPBACK}:${takenPort}`, 'already in use');
     });
 
     test('a taken plain-HTTP port exits non-zero with a message naming the port', async () => {
       const result = await runCli([...isolated(), '--http-port', String(takenPort)]);
-      assertCleanFailure(result, 1, `${LOOPBACK}:${takenPort}`, 'already in use');
+      assertCleanFailure(result, 3, `${LOOPBACK}:${takenPort}`, 'already in use');
     });
   });
 
   describe('CLI: fixtures files that cannot be used', () => {
     test('an unreadable fixtures file exits non-zero naming the file', async () => {
       const missing = join(workDir, 'no-such-fixtures.json');
-      assertCleanFailure(await runCli([...isolated(), '--fixtures', missing]), 1, missing, 'cannot be read');
+      assertCleanFailure(await runCli([...isolated(), '--fixtures', missing]), 3, missing, 'cannot be read');
     });
 
     test('an invalid fixtures file exits non-zero naming the file and the JSON path', async () => {
@@ -164,7 +167,7 @@ describe('reference server CLI', { concurrency: 2 }, () => {
       });
       assertCleanFailure(
         await runCli([...isolated(), '--fixtures', file]),
-        1,
+        3,
         file,
         '$.tenants[1].keys[2].environment',
       );

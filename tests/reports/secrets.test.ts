@@ -1,12 +1,16 @@
-// No configured key value may reach any artifact of a run: reports, JUnit, the HTML report,
-// attachments, stdout or stderr — least of all from a run full of failures, where evidence is
-// recorded and Playwright's call logs (which list request headers) are attached to failed steps.
+// No configured key value may reach any artifact of a run: conformance.json/.md/.html, junit.xml,
+// exchanges.har, Playwright's HTML report, attachments, stdout or stderr — least of all from a run
+// full of failures, where evidence is recorded, every exchange goes to the HAR, and Playwright's
+// call logs (which list request headers) are attached to failed steps. Keys appear there only as
+// the names of their variables. (With the KeyNamer's keys removed, tests/reports/report-files
+// shows that the same scan finds a key in each report file.)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
+import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
 import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
 import { startTestServer, type TestServer } from '../support/reference-client.ts';
@@ -65,10 +69,20 @@ test('the misconfigured target fails, with evidence recorded', () => {
 
 test('no key value, plain or base64, appears in any file the run wrote or in its output', () => {
   const forms = secretForms(keys);
+  for (const name of Object.values(REPORT_FILES))
+    assert.ok(existsSync(join(run.reportDir, name)), `${name} was written (and so scanned)`);
   const { findings, filesScanned } = scanDirectory(run.reportDir, forms);
-  assert.ok(filesScanned >= 5, `expected the reports to be there, scanned ${filesScanned} files`);
+  assert.ok(filesScanned >= 8, `expected the reports to be there, scanned ${filesScanned} files`);
   findings.push(...scanText('stdout', run.stdout, forms), ...scanText('stderr', run.stderr, forms));
   assert.deepEqual(findings, []);
+});
+
+test('the reports show the keys of requests by their variable names', () => {
+  const har = readFileSync(join(run.reportDir, REPORT_FILES.har), 'utf8');
+  // The target file gives fullAccess as REFERENCE_KEY_GLOBEX_PROD_FULL: that is the name shown.
+  assert.ok(har.includes('Bearer $REFERENCE_KEY_GLOBEX_PROD_FULL'));
+  const html = readFileSync(join(run.reportDir, REPORT_FILES.html), 'utf8');
+  assert.match(html, /Bearer \$REFERENCE_KEY_[A-Z_]+/);
 });
 
 test('the scan itself finds a key where there is one (so a clean result means something)', () => {

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../conformance/rules.ts';
+import type { Har } from '../../conformance/report/har.ts';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
 import { REPO_ROOT, runConformance } from '../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
@@ -41,4 +42,11 @@ test('two shards merged give one complete report, and their blobs hold no key', 
     report.rules.map((rule) => [rule.id, rule.verdict]),
     RULES.map((rule) => [rule.id, 'pass']),
   );
+  // The exchanges travel in the blobs too: the merged HAR holds those of both shards.
+  const har = JSON.parse(readFileSync(join(merged, 'exchanges.har'), 'utf8')) as Har;
+  const rulesInHar = new Set(har.log.entries.map((entry) => entry._rule));
+  const shardRules = shards.map((shard) => new Set(shard.outcomes.map((outcome) => outcome.ruleId)));
+  for (const rules of shardRules)
+    assert.ok([...rules].some((id) => rulesInHar.has(id)), 'each shard’s exchanges are in the merged HAR');
+  assert.match(readFileSync(join(merged, 'junit.xml'), 'utf8'), new RegExp(`<testsuites [^>]*tests="${RULES.length}"`));
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { validatorFor, describeSchemaErrors } from '../../schemas/validators.ts';
 import { buildReport } from '../../conformance/report/build-report.ts';
-import { comparisonMatrix, matrixHtml, matrixMarkdown } from '../../conformance/report/compare.ts';
+import { comparisonMatrix, defaultLabels, matrixHtml, matrixMarkdown } from '../../conformance/report/compare.ts';
 import { renderMarkdown } from '../../conformance/report/markdown.ts';
 import { NOT_RUN_MESSAGE, overallVerdict, ruleVerdict, type TestOutcome } from '../../conformance/report/verdict.ts';
 import { RULES } from '../../conformance/rules.ts';
@@ -85,4 +85,19 @@ test('the comparison matrix puts each rule against each report, escaped for HTML
   assert.match(matrixMarkdown(matrix), /\| TRANSPORT-HSTS \| ADVISORY \| pass \| FAIL \|/);
   const html = matrixHtml(matrix);
   assert.ok(html.includes('impl &#60;b&#62;&#38;') && !html.includes('impl <b>'), 'names are escaped');
+});
+
+test('comparison columns: given labels, or target, profile and time, numbered when still alike', () => {
+  const reports = [sampleReport('KEY-REVOKED-REJECTED'), sampleReport('TRANSPORT-HSTS')];
+  assert.deepEqual(defaultLabels(reports), [
+    'impl <b>& (default, 2026-01-02 03:04:05Z) #1',
+    'impl <b>& (default, 2026-01-02 03:04:05Z) #2',
+  ]);
+  const later = { ...sampleReport('TRANSPORT-HSTS'), startedAt: '2026-01-02T04:00:00.000Z' };
+  assert.deepEqual(defaultLabels([reports[0] as ConformanceReport, later]), [
+    'impl <b>& (default, 2026-01-02 03:04:05Z)',
+    'impl <b>& (default, 2026-01-02 04:00:00Z)',
+  ]);
+  assert.deepEqual(comparisonMatrix(reports, ['v1', 'v2']).columns, ['v1', 'v2']);
+  assert.throws(() => comparisonMatrix(reports, ['only one']), /1 labels for 2 reports: give one --label per report/);
 });

@@ -15,6 +15,7 @@ export function secretForms(secrets: Record<string, string>): Record<string, str
   const forms: Record<string, string> = {};
   for (const [name, value] of Object.entries(secrets)) {
     forms[name] = value;
+    forms[`${name} (in Bearer)`] = `Bearer ${value}`;
     forms[`${name} (base64)`] = Buffer.from(value).toString('base64');
     forms[`${name} (base64 with colon)`] = Buffer.from(`${value}:`).toString('base64');
   }

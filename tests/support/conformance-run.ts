@@ -1,4 +1,4 @@
-// Runs the conformance suite the way a user does (`npm run conformance -- …`) and reads back
+// Runs the conformance suite the way a user does (`npm run conformance -- …`, the CLI's `run`) and reads back
 // what happened to each rule from Playwright's JSON report.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
@@ -41,7 +41,7 @@ interface JsonSuite {
   }[];
 }
 
-/** Runs `conformance/run.ts` with `args`; bounded by `timeoutMs`. */
+/** Runs `tenant-auth-conformance run` (cli/main.ts) with `args`; bounded by `timeoutMs`. */
 export async function runConformance(
   args: string[],
   env: NodeJS.ProcessEnv = {},
@@ -51,7 +51,7 @@ export async function runConformance(
   const reportFile = join(reportDir, 'playwright.json');
   const { exitCode, stdout, stderr } = await runBounded(
     join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-    ['conformance/run.ts', ...args],
+    ['cli/main.ts', 'run', ...args],
     { PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile, CONFORMANCE_REPORT_DIR: reportDir, ...env },
     timeoutMs,
   );

@@ -56,6 +56,8 @@ export interface StartOptions {
   dataDir?: string;
   usageFlushMs?: number;
   fixtures?: Fixtures;
+  /** Also start the plain-HTTP listener (on a free port). */
+  plainHttp?: boolean;
 }
 
 export async function startKeyManagementServer(options: StartOptions = {}): Promise<KeyManagementServer> {
@@ -68,7 +70,7 @@ export async function startKeyManagementServer(options: StartOptions = {}): Prom
     startReferenceServer({
       host: LOOPBACK,
       httpsPort: 0,
-      httpPort: null,
+      httpPort: options.plainHttp === true ? 0 : null,
       domain: DOMAIN,
       fixtures,
       certDir,

@@ -40,7 +40,9 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { limits?: ServerLimits } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { limits?: ServerLimits; adminToken?: string; journalCapacity?: number } = {},
+): Promise<TestServer> {
   const certDir = mkdtempSync(join(tmpdir(), 'reference-certs-'));
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
   const accessLog: string[] = [];
@@ -53,6 +55,8 @@ export async function startTestServer(options: { limits?: ServerLimits } = {}): 
     certDir,
     accessLog: jsonLinesAccessLog((line) => accessLog.push(line)),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.adminToken ? { adminToken: options.adminToken } : {}),
+    ...(options.journalCapacity === undefined ? {} : { journalCapacity: options.journalCapacity }),
   });
   return {
     server,

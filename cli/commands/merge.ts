@@ -1,17 +1,20 @@
-// `npm run merge-reports -- [--reports DIR] [--fail-on-incomplete] FOLDER`
-// Merges the blob reports of a sharded run into the reports of one run, and exits by the merged
+// `tenant-auth-conformance merge [--reports DIR] [--fail-on-incomplete] FOLDER` (in a clone:
+// `npm run merge-reports -- …`). Merges the blob reports of a sharded run into the reports of one run, and exits by the merged
 // verdict like `npm run conformance` does, so that a CI gate on the merge sees a failure.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { ENV } from './target.ts';
-import { REPORT_ENV } from './report/settings.ts';
-import { EXIT_CODE, EXIT_CODE_HELP } from './report/verdict.ts';
-import { exitCodeOf } from './exit-code.ts';
+import { createRequire } from 'node:module';
+import { ENV } from '../../conformance/target.ts';
+import { REPORT_ENV } from '../../conformance/report/settings.ts';
+import { EXIT_CODE, EXIT_CODE_HELP } from '../../conformance/report/verdict.ts';
+import { exitCodeOf } from '../../conformance/exit-code.ts';
+import { codeFile } from '../../reference-server/package-root.ts';
 
-const HELP = `Usage: npm run merge-reports -- [options] FOLDER
+const HELP = `Usage: tenant-auth-conformance merge [options] FOLDER
+       (in a clone of the repository: npm run merge-reports -- [options] FOLDER)
 
 Merges the blob reports of a sharded run (each shard's DIR/blob/, gathered in FOLDER) into one
 run's reports: conformance.json, conformance.md, junit.xml and html/.
@@ -24,7 +27,7 @@ Options:
 
 ${EXIT_CODE_HELP}`;
 
-function main(argv: string[]): number {
+export function main(argv: string[]): number {
   let parsed;
   try {
     parsed = parseArgs({
@@ -58,12 +61,16 @@ function main(argv: string[]): number {
   const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
   env[ENV.outcomeFile] = join(work, 'outcome.json');
   try {
-    const playwright = resolve(import.meta.dirname, '..', 'node_modules', '.bin', 'playwright');
-    const config = resolve(import.meta.dirname, '..', 'playwright.config.ts');
-    const result = spawnSync(playwright, ['merge-reports', '--config', config, resolve(folder)], {
-      stdio: 'inherit',
-      env,
-    });
+    const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
+    const config = codeFile('playwright.config');
+    const result = spawnSync(
+      process.execPath,
+      [playwright, 'merge-reports', '--config', config, resolve(folder)],
+      {
+        stdio: 'inherit',
+        env,
+      },
+    );
     return exitCodeOf(join(work, 'outcome.json'), result.status);
   } finally {
     rmSync(work, { recursive: true, force: true });
@@ -77,5 +84,3 @@ function isDirectory(path: string): boolean {
     return false;
   }
 }
-
-process.exitCode = main(process.argv.slice(2));

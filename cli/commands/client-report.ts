@@ -1,0 +1,2 @@
+// `tenant-auth-conformance client-report`: judges the clients in the reference server's journal.
+export { clientReport as main } from '../../conformance/client-report/client-report.ts';

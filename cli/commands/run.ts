@@ -1,0 +1,84 @@
+// `tenant-auth-conformance run`: the conformance run of conformance/run.ts with all its options,
+// plus a target given by URL alone (--base-url), which becomes a target file for the run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { main as runConformance } from '../../conformance/run.ts';
+import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/url-target.ts';
+import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+
+const URL_OPTIONS = ['base-url', 'other-tenant-base-url', 'sandbox-base-url', 'ca-file'] as const;
+
+const URL_HELP = `
+A target by URL, without a target file (not with --target):
+  --base-url URL     the tenant under test, https://{tenant}.api.{domain}/v1
+  --other-tenant-base-url URL
+                     a second tenant of the same deployment, for the isolation rules
+  --sandbox-base-url URL
+                     the sandbox API of the tenant under test
+  --ca-file FILE     PEM of a CA to trust besides the system's
+  Keys come from these environment variables; a rule whose key is not set is reported not
+  evaluated, with the variable that would enable it:
+${Object.entries(CREDENTIAL_VARIABLES)
+  .map(([credential, variable]) => `    ${variable.padEnd(30)} ${credential}`)
+  .join('\n')}
+  For the other fields of a target file (plainHttpBaseUrl, hosts, keyMinting), write one: see \`init\`.
+
+${EXIT_CODES_HELP}`;
+
+export function main(argv: string[]): number {
+  const { values, tokens } = parseArgs({
+    args: argv,
+    options: Object.fromEntries(URL_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  if (argv.includes('--help')) {
+    const code = runConformance(['--help']);
+    console.log(URL_HELP);
+    return code;
+  }
+  const urlOptionGiven = URL_OPTIONS.some((name) => values[name] !== undefined);
+  if (!urlOptionGiven) return runConformance(argv);
+
+  const baseUrl = values['base-url'];
+  if (typeof baseUrl !== 'string') {
+    console.error('--other-tenant-base-url, --sandbox-base-url and --ca-file need --base-url URL.');
+    return EXIT.usage;
+  }
+  if (argv.some((argument) => argument === '--target' || argument.startsWith('--target='))) {
+    console.error('Give either --target FILE or --base-url URL, not both.');
+    return EXIT.usage;
+  }
+  const text = (name: (typeof URL_OPTIONS)[number]): string | undefined => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const caFile = text('ca-file');
+  const target = urlTarget(
+    {
+      baseUrl,
+      otherTenantBaseUrl: text('other-tenant-base-url'),
+      sandboxBaseUrl: text('sandbox-base-url'),
+      caFile: caFile === undefined ? undefined : resolve(caFile),
+    },
+    process.env,
+  );
+  // The file names variables, never keys; it is checked like any target file (schema included).
+  const directory = mkdtempSync(join(tmpdir(), 'conformance-url-target-'));
+  try {
+    const file = join(directory, 'target.json');
+    writeFileSync(file, `${JSON.stringify(target, null, 2)}\n`);
+    // Everything but the URL options (their values are part of their token) goes on unchanged.
+    const rest = tokens.flatMap((token) =>
+      token.kind === 'option' && (URL_OPTIONS as readonly string[]).includes(token.name)
+        ? []
+        : [argv[token.index] ?? ''],
+    );
+    return runConformance(['--target', file, ...rest]);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,105 @@
+#!/usr/bin/env node
+// `tenant-auth-conformance SUBCOMMAND [options]`: one executable for everything the kit does.
+// Each subcommand is a module loaded only when asked for, so that `serve` starts without loading
+// Playwright and `rules` without the server. To add one, add a row to SUBCOMMANDS.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
+import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
+
+const PROGRAM = 'tenant-auth-conformance';
+
+interface Subcommand {
+  summary: string;
+  /** The module's `main(argv)` returns the exit code (see exit-codes.ts). */
+  load: () => Promise<{ main(argv: string[]): number | Promise<number> }>;
+}
+
+const SUBCOMMANDS: Record<string, Subcommand> = {
+  run: {
+    summary: 'check a deployment (--target FILE or --base-url URL), or the embedded reference server',
+    load: () => import('./commands/run.ts'),
+  },
+  serve: {
+    summary: 'start the reference server',
+    load: () => import('./commands/serve.ts'),
+  },
+  rules: {
+    summary: 'print the rule catalog: id, level, source, statement, needs (--json for machines)',
+    load: () => import('./commands/rules.ts'),
+  },
+  init: {
+    summary: 'write a starter target file for a base URL in the current directory',
+    load: () => import('./commands/init.ts'),
+  },
+  keys: {
+    summary: "print the reference fixtures' public test keys",
+    load: () => import('./commands/keys.ts'),
+  },
+  compare: {
+    summary: 'render several conformance.json reports as one rule × target matrix',
+    load: () => import('./commands/compare.ts'),
+  },
+  merge: {
+    summary: 'merge the blob reports of sharded runs into one set of reports',
+    load: () => import('./commands/merge.ts'),
+  },
+  'client-report': {
+    summary: "judge the clients in the reference server's journal (CLIENT CONFORMANT or not)",
+    load: () => import('./commands/client-report.ts'),
+  },
+};
+
+function helpText(): string {
+  const width = Math.max(...Object.keys(SUBCOMMANDS).map((name) => name.length)) + 4;
+  return [
+    `Usage: ${PROGRAM} <command> [options]`,
+    '',
+    'The conformance kit of the multi-tenant API: its reference server and its conformance suite.',
+    '',
+    'Commands:',
+    ...Object.entries(SUBCOMMANDS).map(([name, command]) => `  ${name.padEnd(width)}${command.summary}`),
+    '',
+    `Run \`${PROGRAM} <command> --help\` for a command's options.`,
+    `  --version${''.padEnd(width - 7)}print the version`,
+    `  --help${''.padEnd(width - 4)}print this help`,
+    '',
+    'Paths on the command line are relative to the current directory, and so are the defaults',
+    '(reports/, .certs/, .reference-data/).',
+    '',
+    EXIT_CODES_HELP,
+  ].join('\n');
+}
+
+function version(): string {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    console.log(helpText());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    console.log(version());
+    return EXIT.ok;
+  }
+  const subcommand = Object.hasOwn(SUBCOMMANDS, name) ? SUBCOMMANDS[name] : undefined;
+  if (subcommand === undefined) {
+    console.error(
+      `Unknown command "${name}". Use one of: ${Object.keys(SUBCOMMANDS).join(', ')}.\nRun ${PROGRAM} --help for more.`,
+    );
+    return EXIT.usage;
+  }
+  const module = await subcommand.load();
+  return module.main(rest);
+}
+
+const code = await main(process.argv.slice(2));
+// `serve` returns 0 and keeps running until a signal; any failure ends the process at once, even
+// if a listener or a child is still open.
+if (code !== EXIT.ok) process.exit(code);

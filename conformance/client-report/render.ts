@@ -1,0 +1,134 @@
+// The client report for people and CI: a console table, Markdown, and JUnit (one suite per client,
+// one case per rule), all rendered from the judged report (judge.ts), never from the journal.
+import junitReportBuilderModule, { type Builder } from 'junit-report-builder';
+import type { ClientReport, ClientResult, ClientRuleResult } from '../../schemas/generated/client-report.ts';
+
+// junit-report-builder is CommonJS whose module.exports is the builder; its types declare it as
+// the default export, which NodeNext reads as the module object.
+const junitReportBuilder = junitReportBuilderModule as unknown as Builder;
+
+const VERDICT_LABEL: Record<ClientRuleResult['verdict'], string> = {
+  pass: 'pass',
+  fail: 'FAIL',
+  warning: 'warning',
+  'not-evaluated': 'not evaluated',
+};
+
+export function clientLabel(client: ClientResult): string {
+  const key = client.keyFingerprint === undefined ? client.key : `${client.key} ${client.keyFingerprint}`;
+  return `${key} · ${client.userAgent}`;
+}
+
+export function renderConsole(report: ClientReport, reportFiles: readonly string[]): string {
+  const lines = [
+    `Client report: ${report.journal.entries} requests of ${report.summary.clients} clients`,
+    '',
+  ];
+  const labelWidth = Math.min(
+    60,
+    Math.max(20, ...report.clients.map((client) => clientLabel(client).length)),
+  );
+  lines.push(`  ${'client'.padEnd(labelWidth)}  ${'requests'.padStart(8)}  verdict`);
+  for (const client of report.clients) {
+    const exposed = client.exposed ? '  KEY EXPOSED (critical): rotate it' : '';
+    lines.push(
+      `  ${clientLabel(client).slice(0, labelWidth).padEnd(labelWidth)}  ${String(client.requests).padStart(8)}  ${client.verdict}${exposed}`,
+    );
+    for (const rule of client.rules.filter(
+      (candidate) => candidate.verdict === 'fail' || candidate.verdict === 'warning',
+    )) {
+      lines.push(
+        `      ${VERDICT_LABEL[rule.verdict].padEnd(8)} ${rule.level.padEnd(8)} ${rule.id}: ${rule.message ?? ''}`,
+      );
+    }
+  }
+  for (const exposed of report.exposedKeys) lines.push('', `  EXPOSED (critical): ${exposed.advice}`);
+  if (report.journal.dropped > 0) lines.push('', `  ${droppedNote(report)}`);
+  lines.push('', `VERDICT: ${report.verdict}`, `Reports: ${reportFiles.join(', ')}`, '');
+  return lines.join('\n');
+}
+
+export function renderMarkdown(report: ClientReport): string {
+  const lines = [
+    '# Client report',
+    '',
+    `**Verdict: ${report.verdict}**`,
+    '',
+    '| | |',
+    '|---|---|',
+    `| Server | ${cell(report.server)} |`,
+    `| Window | ${cell(windowText(report))} |`,
+    `| Generated | ${report.generatedAt} |`,
+    `| Suite | ${report.suite.name} ${report.suite.version} |`,
+    `| Requests | ${report.journal.entries} (${report.journal.dropped} older dropped by the server) |`,
+    `| Clients | ${report.summary.clients}: ${report.summary.conformant} conformant, ${report.summary.notConformant} not conformant |`,
+    '',
+  ];
+  if (report.journal.dropped > 0) lines.push(`> ${droppedNote(report)}`, '');
+  if (report.exposedKeys.length > 0) {
+    lines.push('## Exposed keys (critical)', '');
+    for (const exposed of report.exposedKeys) lines.push(`- ${cell(exposed.advice)}`);
+    lines.push('');
+  }
+  lines.push('## Clients', '', '| Client | Tenants | Requests | Verdict |', '|---|---|---|---|');
+  for (const client of report.clients) {
+    lines.push(
+      `| ${cell(clientLabel(client))} | ${client.tenants.join(', ')} | ${client.requests} | ${client.verdict}${client.exposed ? ' (key exposed)' : ''} |`,
+    );
+  }
+  for (const client of report.clients) {
+    lines.push(
+      '',
+      `### ${cell(clientLabel(client))} — ${client.verdict}`,
+      '',
+      '| Rule | Level | Verdict | Details |',
+      '|---|---|---|---|',
+    );
+    for (const rule of client.rules) {
+      lines.push(
+        `| ${rule.id} | ${rule.level} | ${VERDICT_LABEL[rule.verdict]} | ${cell(rule.message ?? '')} |`,
+      );
+    }
+    for (const rule of client.rules.filter((candidate) => candidate.evidence)) {
+      for (const evidence of rule.evidence ?? []) {
+        lines.push(
+          `- ${rule.id}: ${evidence.time} ${evidence.transport} ${evidence.method ?? ''} ${evidence.path ?? ''} → ${evidence.status ?? '-'} ${evidence.errorCode ?? ''}: ${evidence.detail}`,
+        );
+      }
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+export function renderJunit(report: ClientReport): string {
+  const builder = junitReportBuilder.newBuilder();
+  for (const client of report.clients) {
+    const suite = builder.testSuite().name(clientLabel(client));
+    for (const rule of client.rules) {
+      const testCase = suite.testCase().className(clientLabel(client)).name(`${rule.id} (${rule.level})`);
+      if (rule.verdict === 'fail') testCase.failure(rule.message ?? rule.statement);
+      else if (rule.verdict === 'not-evaluated') testCase.skipped();
+      else if (rule.verdict === 'warning') testCase.standardOutput(`warning: ${rule.message ?? ''}`);
+    }
+  }
+  return builder.build();
+}
+
+function windowText(report: ClientReport): string {
+  const { tenant, keyId, since, until } = report.window;
+  const parts = [
+    tenant === undefined ? 'every tenant' : `tenant ${tenant}`,
+    ...(keyId === undefined ? [] : [`key ${keyId}`]),
+    `from ${since ?? 'the oldest entry'}`,
+    `to ${until ?? 'now'}`,
+  ];
+  return parts.join(', ');
+}
+
+function droppedNote(report: ClientReport): string {
+  return `The server dropped ${report.journal.dropped} older journal entries to stay within its bound: requests before the oldest entry are not judged.`;
+}
+
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+}

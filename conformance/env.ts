@@ -1,0 +1,30 @@
+// Every environment variable of the conformance run, in one table: how the runner hands its
+// options to Playwright's processes, and how global set-up and the reporter hand what they found
+// to the workers and back to the runner. A user may set the documented ones directly.
+
+/** The target and the run's settings. */
+export const ENV = {
+  targetFile: 'CONFORMANCE_TARGET',
+  profile: 'CONFORMANCE_PROFILE',
+  /** Captured by webServer from the reference server's "Listening:" line. */
+  referenceHttpsPort: 'REFERENCE_HTTPS_PORT',
+  referenceHttpPort: 'REFERENCE_HTTP_PORT',
+  /** Seconds an exchange (TLS handshake included) may take: `--request-timeout`. */
+  requestTimeout: 'CONFORMANCE_REQUEST_TIMEOUT',
+  /** What the preflight found (JSON), set by global set-up for the workers and the reporter. */
+  preflight: 'CONFORMANCE_PREFLIGHT',
+  /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
+  preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
+  /** The count of consecutive exchanges without an answer, shared by the workers (answer-watch.ts). */
+  answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
+  /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
+  outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
+  /** The embedded server's certificate directory (the reference server's own variable). */
+  referenceCertDir: 'REFERENCE_CERT_DIR',
+} as const;
+
+/** Where reports go, and whether INCOMPLETE fails the run. */
+export const REPORT_ENV = {
+  directory: 'CONFORMANCE_REPORT_DIR',
+  failOnIncomplete: 'CONFORMANCE_FAIL_ON_INCOMPLETE',
+} as const;

@@ -1,0 +1,52 @@
+// An exchange as the reports keep it: every key shown as its variable (conformance/shown-keys.ts),
+// bodies bounded. Tests attach these to their results; the reporter makes exchanges.har of them
+// and points each piece of evidence at its entry.
+import type { Exchange } from './exchange.ts';
+import type { KeyNamer } from './shown-keys.ts';
+
+export interface NameValue {
+  name: string;
+  value: string;
+}
+
+export interface RecordedExchange {
+  id: string;
+  /** ISO time the request started. */
+  startedAt: string;
+  durationMs: number;
+  request: { method: string; url: string; headers: NameValue[]; body?: string; note?: string };
+  /** Absent when no HTTP answer came. */
+  response?: { status: number; headers: NameValue[]; body: string; bodyTruncated?: true };
+  /** Why no HTTP answer came: refused, reset, TLS failure, time-out. */
+  error?: string;
+}
+
+/** Enough to read any answer of the API; a longer body is cut (and says so). */
+const MAX_RECORDED_BODY = 64 * 1024;
+
+export function recordExchange(exchange: Exchange, namer: KeyNamer): RecordedExchange {
+  const { request } = exchange;
+  const recorded: RecordedExchange = {
+    id: request.id,
+    startedAt: request.startedAt.toISOString(),
+    durationMs: Math.max(0, Math.round(exchange.durationMs)),
+    request: {
+      method: request.method,
+      url: namer.show(request.url),
+      headers: request.headers.map(([name, value]) => ({ name, value: namer.show(value) })),
+      ...(request.body !== undefined ? { body: namer.show(request.body) } : {}),
+      ...(request.note !== undefined ? { note: namer.show(request.note) } : {}),
+    },
+  };
+  if (exchange.kind === 'failure') return { ...recorded, error: namer.show(exchange.error) };
+  const truncated = exchange.bodyText.length > MAX_RECORDED_BODY;
+  return {
+    ...recorded,
+    response: {
+      status: exchange.status,
+      headers: Object.entries(exchange.headers).map(([name, value]) => ({ name, value: namer.show(value) })),
+      body: namer.show(exchange.bodyText.slice(0, MAX_RECORDED_BODY)),
+      ...(truncated ? { bodyTruncated: true as const } : {}),
+    },
+  };
+}

@@ -1,0 +1,34 @@
+// A curl command that sends what the suite sent, for a person reproducing a failure by hand. Keys
+// appear as the shell expressions the reports show ($NAME, ${NAME%?}, …): the command works once
+// the target's variables are exported, and holds no key itself.
+import type { ConformanceReport, Evidence } from '../../schemas/generated/conformance-report.ts';
+import { mappedAddress } from '../host-map.ts';
+
+export type CurlTarget = Pick<ConformanceReport['target'], 'caFile' | 'hosts'>;
+
+/** A value for the shell: single quotes, or double quotes where it holds a key's expression. */
+export function shellQuote(value: string): string {
+  if (!value.includes('$')) return `'${value.replace(/'/g, `'\\''`)}'`;
+  // The reports put `$` only in front of a key's expression; everything else stays literal.
+  return `"${value.replace(/["\\`]/g, (char) => `\\${char}`)}"`;
+}
+
+export function curlCommand(evidence: Evidence, target: CurlTarget): string {
+  const url = new URL(evidence.url.replace(/\$/g, '%24'));
+  const port = url.port || (url.protocol === 'https:' ? '443' : '80');
+  const parts = ['curl', '--include', '--max-time', '15'];
+  if (evidence.method !== 'GET' || evidence.requestBody !== undefined)
+    parts.push('--request', shellQuote(evidence.method));
+  if (url.protocol === 'https:' && target.caFile) parts.push('--cacert', shellQuote(target.caFile));
+  const address = target.hosts ? mappedAddress(url.hostname, target.hosts) : undefined;
+  if (address !== undefined) parts.push('--resolve', shellQuote(`${url.hostname}:${port}:${address}`));
+  for (const { name, value } of evidence.requestHeaders ?? []) {
+    // The Host header of the URL is curl's own; another one (an SNI/Host mismatch) is sent.
+    if (name.toLowerCase() === 'host' && value.toLowerCase() === url.host.toLowerCase()) continue;
+    // `Name;` is curl's way of sending a header with an empty value (`Name:` would remove it).
+    parts.push('--header', shellQuote(value === '' ? `${name};` : `${name}: ${value}`));
+  }
+  if (evidence.requestBody !== undefined) parts.push('--data-raw', shellQuote(evidence.requestBody));
+  parts.push(shellQuote(evidence.url));
+  return parts.join(' ');
+}

@@ -1,0 +1,51 @@
+// A target given by URL alone (`run --base-url …`), without a target file: the keys come from
+// documented environment variables, one per credential, and every rule whose input is missing is
+// reported not evaluated, as with a target file that lacks it.
+import type { TargetFile } from '../schemas/generated/target.ts';
+import type { CredentialName } from './target.ts';
+
+/** The environment variable of each credential, in URL mode and in files written by `init`. */
+export const CREDENTIAL_VARIABLES: Record<CredentialName, string> = {
+  fullAccess: 'CONFORMANCE_KEY_FULL_ACCESS',
+  readOnly: 'CONFORMANCE_KEY_READ_ONLY',
+  noCustomersPermission: 'CONFORMANCE_KEY_NO_CUSTOMERS',
+  revoked: 'CONFORMANCE_KEY_REVOKED',
+  sandbox: 'CONFORMANCE_KEY_SANDBOX',
+  otherTenant: 'CONFORMANCE_KEY_OTHER_TENANT',
+  probe: 'CONFORMANCE_KEY_PROBE',
+};
+
+export interface UrlTargetOptions {
+  baseUrl: string;
+  otherTenantBaseUrl?: string | undefined;
+  sandboxBaseUrl?: string | undefined;
+  /** Absolute path of a CA to trust besides the system's. */
+  caFile?: string | undefined;
+}
+
+/**
+ * The target file equivalent to the options: the credentials whose variable is set, and for a
+ * `*.localhost` host the loopback mapping Node's resolver does not make (RFC 6761 names).
+ */
+export function urlTarget(options: UrlTargetOptions, env: NodeJS.ProcessEnv): TargetFile {
+  const credentials = Object.fromEntries(
+    Object.entries(CREDENTIAL_VARIABLES).filter(([, variable]) => (env[variable] ?? '') !== ''),
+  );
+  const localhost = isLocalhostUrl(options.baseUrl);
+  return {
+    baseUrl: options.baseUrl,
+    ...(options.otherTenantBaseUrl === undefined ? {} : { otherTenantBaseUrl: options.otherTenantBaseUrl }),
+    ...(options.sandboxBaseUrl === undefined ? {} : { sandboxBaseUrl: options.sandboxBaseUrl }),
+    ...(Object.keys(credentials).length === 0 ? {} : { credentials }),
+    ...(options.caFile === undefined ? {} : { caFile: options.caFile }),
+    ...(localhost ? { hosts: { '*.localhost': '127.0.0.1' } } : {}),
+  };
+}
+
+function isLocalhostUrl(url: string): boolean {
+  try {
+    return new URL(url).hostname.endsWith('.localhost');
+  } catch {
+    return false;
+  }
+}

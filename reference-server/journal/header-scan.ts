@@ -1,0 +1,98 @@
+// One pass over a request's header lines for what the client journal records of every request:
+// the user agent, the media types, whether a body is announced, and any tenant id header. It reads
+// `rawHeaders` as the pipeline does (building `req.headers` would cost more than the scan), and
+// compares a name only when its length fits, so that a usual request costs a few comparisons.
+import type { IncomingMessage } from 'node:http';
+import type { JournalEntry } from '../../schemas/generated/journal.ts';
+
+export interface HeaderFacts {
+  userAgent: string | undefined;
+  contentType: JournalEntry['contentType'];
+  accept: JournalEntry['accept'];
+  hasBody: boolean;
+  tenantFields: string[] | undefined;
+}
+
+/** Longer user agents are cut: the journal is bounded in bytes too. */
+const MAX_USER_AGENT = 200;
+/** `tenant_id`, `company_id`, `organization_id` (spec §5 Tenant identification 3) as header names. */
+const TENANT_HEADER = /^(?:x[-_])?(?:tenant|company|organization)[-_]id$/i;
+/** Something in a user agent that could be a key: it is not kept. */
+const LONG_RUN = 32;
+const KEY_LIKE = /mbk_[A-Za-z0-9_]*|[A-Za-z0-9]{32,}/g;
+
+export function scanHeaders(req: IncomingMessage): HeaderFacts {
+  const raw = req.rawHeaders;
+  let userAgent: string | undefined;
+  let contentType: string | undefined;
+  let accept: string | undefined;
+  let hasBody = false;
+  let tenantFields: string[] | undefined;
+  for (let index = 0; index + 1 < raw.length; index += 2) {
+    const name = raw[index] as string;
+    switch (name.length) {
+      case 6:
+        if (named(name, 'accept', 'Accept')) accept = raw[index + 1];
+        continue;
+      case 10:
+        if (named(name, 'user-agent', 'User-Agent')) userAgent = raw[index + 1];
+        continue;
+      case 12:
+        if (named(name, 'content-type', 'Content-Type')) contentType = raw[index + 1];
+        continue;
+      case 14:
+        if (named(name, 'content-length', 'Content-Length'))
+          hasBody ||= (raw[index + 1] ?? '').trim() !== '0';
+        continue;
+      case 17:
+        if (named(name, 'transfer-encoding', 'Transfer-Encoding')) hasBody = true;
+        continue;
+    }
+    // Only a name ending in "id" can be a tenant id header: the regular expression runs rarely.
+    if ((name.charCodeAt(name.length - 1) | 0x20) === 0x64 && TENANT_HEADER.test(name)) {
+      (tenantFields ??= []).push(`header:${name.toLowerCase()}`);
+    }
+  }
+  return {
+    userAgent: userAgent === undefined ? undefined : safeUserAgent(userAgent),
+    contentType: mediaKind(contentType, false),
+    accept: mediaKind(accept, true),
+    hasBody,
+    tenantFields,
+  };
+}
+
+/** Whether a header name is `lower` in any letter case; the two usual spellings cost no copy. */
+function named(name: string, lower: string, capitalised: string): boolean {
+  return name === lower || name === capitalised || name.toLowerCase() === lower;
+}
+
+function safeUserAgent(value: string): string {
+  const cut = value.length > MAX_USER_AGENT ? value.slice(0, MAX_USER_AGENT) : value;
+  // The regular expression is slow on every request; a loop finds most user agents clean first.
+  return cut.includes('mbk_') || hasLongAlphanumericRun(cut) ? cut.replace(KEY_LIKE, '[redacted]') : cut;
+}
+
+function hasLongAlphanumericRun(text: string): boolean {
+  let run = 0;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    const alphanumeric = (code >= 48 && code <= 57) || ((code | 0x20) >= 97 && (code | 0x20) <= 122);
+    run = alphanumeric ? run + 1 : 0;
+    if (run >= LONG_RUN) return true;
+  }
+  return false;
+}
+
+/**
+ * `json` when the field names application/json: as the media type of a body, or (for `Accept`,
+ * a list of media ranges) as one of the ranges.
+ */
+function mediaKind(value: string | undefined, isList: boolean): JournalEntry['contentType'] {
+  if (value === undefined) return 'missing';
+  if (value === 'application/json') return 'json';
+  const ranges = isList ? value.split(',') : [value];
+  return ranges.some((range) => (range.split(';', 1)[0] ?? '').trim().toLowerCase() === 'application/json')
+    ? 'json'
+    : 'other';
+}

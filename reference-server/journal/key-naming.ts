@@ -1,0 +1,100 @@
+// How the journal names the key a request presented, without keeping it: the key's id when the
+// key store knows it in the host's tenant (in either environment, revoked or not), or "unknown
+// key" with a fingerprint — a truncated keyed SHA-256 under a secret of this process, the same
+// for the same key while the process runs, and not reversible. Naming a key never authenticates a request:
+// the answer was decided before, by the pipeline (or, on plain HTTP, is always a rejection).
+import * as crypto from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { JournalEntry } from '../../schemas/generated/journal.ts';
+import type { KeyStore } from '../api-keys.ts';
+import { parseAuthorization } from '../authorization-header.ts';
+import { fieldLines } from '../field-lines.ts';
+import type { Environment } from '../hosts.ts';
+
+export const UNKNOWN_KEY = 'unknown key';
+
+/**
+ * SHA-256 of a per-process secret followed by the key: as one-way as an HMAC for a fingerprint
+ * (nothing is authenticated with it), and one call instead of an Hmac object per unknown key.
+ */
+const keyedDigest: (secret: string, token: string) => string =
+  typeof crypto.hash === 'function'
+    ? (secret, token) => crypto.hash('sha256', `${secret}${token}`, 'hex')
+    : (secret, token) => crypto.createHmac('sha256', secret).update(token).digest('hex');
+const FINGERPRINT_HEX_LENGTH = 12;
+const QUOTED_BEARER = /^[^ ]+ +(["'])([^"']*)\1 *$/;
+
+export interface PresentedCredential {
+  authorization: JournalEntry['authorization'];
+  /** What stood where the key belongs, to name it; undefined when there was nothing to name. */
+  token: string | undefined;
+}
+
+/** The `Authorization` header as the journal describes it: the kind, and the key to name. */
+export function presentedCredential(req: IncomingMessage): PresentedCredential {
+  const values = fieldLines(req, 'authorization');
+  const parsed = parseAuthorization(values);
+  const value = values[0] ?? '';
+  switch (parsed.kind) {
+    case 'bearer':
+      return { authorization: 'bearer', token: parsed.token };
+    case 'missing':
+      return { authorization: 'missing', token: undefined };
+    case 'duplicate':
+      return { authorization: 'duplicate', token: undefined };
+    case 'not-bearer': {
+      // `Basic …`, `Token …`, or a bare key.
+      const space = value.indexOf(' ');
+      return { authorization: 'other-scheme', token: space === -1 ? value : value.slice(space + 1).trim() };
+    }
+    case 'malformed': {
+      const quoted = QUOTED_BEARER.exec(value);
+      if (quoted) return { authorization: 'quoted', token: quoted[2] };
+      return { authorization: 'malformed', token: value.replace(/^[^ \t]+[ \t]*/, '').trim() || undefined };
+    }
+  }
+}
+
+export interface NamedKey {
+  key: string;
+  keyFingerprint: string | undefined;
+  keyEnvironment: Environment | undefined;
+  keyRevoked: boolean | undefined;
+}
+
+export class KeyNamer {
+  readonly #secret = crypto.randomBytes(32).toString('hex');
+  readonly #keys: KeyStore;
+
+  constructor(keys: KeyStore) {
+    this.#keys = keys;
+  }
+
+  /** @param scope the tenant and environment of the request's host, when it names one. */
+  name(token: string, scope: { tenant: string; environment: Environment } | undefined): NamedKey {
+    if (scope) {
+      const known = this.#keys.identify(scope.tenant, token);
+      if (known) {
+        return {
+          key: known.id,
+          keyFingerprint: undefined,
+          keyEnvironment: known.environment,
+          keyRevoked: known.revoked,
+        };
+      }
+    }
+    return {
+      key: UNKNOWN_KEY,
+      keyFingerprint: keyedDigest(this.#secret, token).slice(0, FINGERPRINT_HEX_LENGTH),
+      keyEnvironment: environmentByPrefix(token),
+      keyRevoked: undefined,
+    };
+  }
+}
+
+/** The reference's key format tells the environment: `mbk_dev_` sandbox, `mbk_prod_` production. */
+function environmentByPrefix(token: string): Environment | undefined {
+  if (token.startsWith('mbk_dev_')) return 'sandbox';
+  if (token.startsWith('mbk_prod_')) return 'production';
+  return undefined;
+}

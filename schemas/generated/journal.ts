@@ -1,0 +1,73 @@
+/* Generated from schemas/journal.schema.json by scripts/generate-types.ts. Do not edit: change the schema and run `npm run generate`. */
+
+/**
+ * What the reference server recorded of the requests its clients sent (GET /v1/journal of the admin API), oldest first. Facts only, redacted like the access log: a key is named by its id, or as an unknown key with a fingerprint that cannot be reversed; never a key value.
+ */
+export interface Journal {
+  object: 'journal';
+  /**
+   * Every journal of the server (one per tenant, and `(none)` for requests that named no served tenant), with how many entries it holds and how many older ones were dropped to stay within its bound.
+   */
+  tenants: JournalTenant[];
+  data: JournalEntry[];
+}
+export interface JournalTenant {
+  tenant: string;
+  entries: number;
+  dropped: number;
+  capacity: number;
+}
+export interface JournalEntry {
+  time: string;
+  /**
+   * tls: a TLS connection opened without SNI, recorded once, before any request on it.
+   */
+  transport: 'https' | 'http' | 'tls';
+  /**
+   * The tenant the request's host names (a served tenant only).
+   */
+  tenant?: string;
+  environment?: 'production' | 'sandbox';
+  /**
+   * tenant: a tenant API host; ip-literal: an IP address; other: any other name; missing: no single Host.
+   */
+  host: 'tenant' | 'ip-literal' | 'other' | 'missing';
+  /**
+   * Whether the TLS SNI named the request's host; not-applicable on plain HTTP.
+   */
+  sni: 'match' | 'mismatch' | 'missing' | 'not-applicable';
+  method?: string;
+  /**
+   * Without the query; a segment that could carry a key is [redacted].
+   */
+  path?: string;
+  status?: number;
+  errorCode?: string;
+  userAgent?: string;
+  authorization:
+    'bearer' | 'missing' | 'other-scheme' | 'quoted' | 'malformed' | 'duplicate' | 'not-applicable';
+  /**
+   * The key id of the key presented (in the header, or in the URL), or "unknown key".
+   */
+  key?: string;
+  /**
+   * For an unknown key: a truncated SHA-256 keyed with a secret of the server process, the same for the same key within one process; it cannot be reversed.
+   */
+  keyFingerprint?: string;
+  keyEnvironment?: 'production' | 'sandbox';
+  /**
+   * The key was revoked when it was presented.
+   */
+  keyRevoked?: boolean;
+  contentType: 'json' | 'other' | 'missing';
+  accept: 'json' | 'other' | 'missing';
+  hasBody: boolean;
+  /**
+   * Where the URL carried a credential: query:NAME, path or userinfo.
+   */
+  urlCredentials?: string[];
+  /**
+   * Tenant id fields the request carried: header:NAME, query:NAME or body:NAME.
+   */
+  tenantFields?: string[];
+}

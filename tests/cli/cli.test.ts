@@ -1,0 +1,188 @@
+// The one executable, run from the repository's TypeScript as `npm run …` does: help and exit
+// codes of every subcommand, the rule catalog, `init`'s starter file, and a target by URL.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RULES } from '../../conformance/rules.ts';
+import { readTargetFile, resolveTarget, TargetError } from '../../conformance/target.ts';
+import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/url-target.ts';
+import { REPO_ROOT } from '../support/conformance-run.ts';
+
+const MAIN = join(REPO_ROOT, 'cli', 'main.ts');
+/** By URL: the commands run in other directories, where `tsx` alone would not resolve. */
+const TSX = import.meta.resolve('tsx');
+const SUBCOMMANDS = ['run', 'serve', 'rules', 'init', 'keys', 'compare', 'merge'];
+const TIMEOUT_MS = 60_000;
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd = REPO_ROOT, env: NodeJS.ProcessEnv = process.env): Promise<Result> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--import', TSX, MAIN, ...args],
+      { cwd, env, timeout: TIMEOUT_MS },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
+        done({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+function assertNoStackTrace(result: Result): void {
+  assert.doesNotMatch(result.stderr, /^\s+at /m, result.stderr);
+}
+
+describe('tenant-auth-conformance: commands, help and exit codes', () => {
+  test('--help lists every subcommand and the exit codes', async () => {
+    const result = await cli(['--help']);
+    assert.equal(result.code, 0, result.stderr);
+    for (const name of SUBCOMMANDS) assert.match(result.stdout, new RegExp(`^  ${name} `, 'm'));
+    assert.match(result.stdout, /^ {2}3 {2}setup error/m);
+  });
+
+  test('no command prints the help and exits 2; an unknown one names the valid ones', async () => {
+    const none = await cli([]);
+    assert.equal(none.code, 2);
+    assert.match(none.stdout, /^Usage: tenant-auth-conformance <command>/);
+    const unknown = await cli(['certify']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /Unknown command "certify"\. Use one of: run, serve, rules, init, keys/);
+    assertNoStackTrace(unknown);
+  });
+
+  test('--version prints the version of package.json', async () => {
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal((await cli(['--version'])).stdout.trim(), manifest.version);
+  });
+
+  for (const name of SUBCOMMANDS) {
+    test(`${name} --help explains the command and exits 0`, async () => {
+      const result = await cli([name, '--help']);
+      assert.equal(result.code, 0, result.stderr);
+      assert.match(result.stdout, new RegExp(`Usage: tenant-auth-conformance ${name}\\b`));
+    });
+  }
+
+  test('rules --json is the catalog; rules with an unknown option exits 2', async () => {
+    const json = await cli(['rules', '--json']);
+    assert.equal(json.code, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), RULES);
+    const text = await cli(['rules']);
+    assert.match(
+      text.stdout,
+      /^KEY-REVOKED-REJECTED {2}\[MUST\] {2}.+\n {2}.+\n {2}needs: credentials\.revoked$/m,
+    );
+    const bad = await cli(['rules', '--yaml']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--yaml/);
+  });
+
+  test('keys: an unknown key id exits 2 and prints no key', async () => {
+    const result = await cli(['keys', 'key_nobody']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /No key with id "key_nobody"/);
+    assert.equal(result.stdout, '');
+  });
+});
+
+describe('init: a starter target file', () => {
+  test('writes conformance-target.jsonc in the current directory, a valid target with comments', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-init-'));
+    const result = await cli(['init', 'https://acme.api.example.com/v1'], dir);
+    assert.equal(result.code, 0, result.stderr);
+    const file = join(dir, 'conformance-target.jsonc');
+    const text = readFileSync(file, 'utf8');
+    assert.match(text, /^ {2}\/\/ The tenant under test/m);
+    assert.match(text, /Settings → API → API Keys/);
+    const target = readTargetFile(file);
+    assert.equal(target.baseUrl, 'https://acme.api.example.com/v1');
+    assert.equal(target.credentials?.fullAccess, CREDENTIAL_VARIABLES.fullAccess);
+    // The probe key is exposed by design: left for the user to switch on.
+    assert.equal(target.credentials?.probe, undefined);
+    // Until the keys are exported, the run stops with the names to export.
+    assert.throws(
+      () => resolveTarget(file, {}),
+      (error: Error) => {
+        assert.ok(error instanceof TargetError);
+        assert.match(error.message, new RegExp(`${CREDENTIAL_VARIABLES.readOnly} is not set`));
+        return true;
+      },
+    );
+    const keys = Object.fromEntries(
+      Object.values(CREDENTIAL_VARIABLES).map((name) => [name, `value-of-${name}`]),
+    );
+    assert.equal(resolveTarget(file, keys).credentials.revoked, `value-of-${CREDENTIAL_VARIABLES.revoked}`);
+  });
+
+  test('does not replace a file without --force, and refuses a base URL that is not https://host/v1', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-init-'));
+    writeFileSync(join(dir, 'mine.jsonc'), 'keep me');
+    const again = await cli(['init', 'https://acme.api.example.com/v1', '--output', 'mine.jsonc'], dir);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /exists already.*--force/);
+    assert.equal(readFileSync(join(dir, 'mine.jsonc'), 'utf8'), 'keep me');
+    const forced = await cli(
+      ['init', 'https://acme.api.example.com/v1', '--output', 'mine.jsonc', '--force'],
+      dir,
+    );
+    assert.equal(forced.code, 0, forced.stderr);
+    assert.equal(readTargetFile(join(dir, 'mine.jsonc')).name, 'acme.api.example.com');
+    const plain = await cli(['init', 'http://acme.api.example.com/v1'], dir);
+    assert.equal(plain.code, 2);
+    assert.match(plain.stderr, /Invalid base URL "http:\/\/acme\.api\.example\.com\/v1"/);
+    assertNoStackTrace(plain);
+  });
+});
+
+describe('target files with comments', () => {
+  test('comments and trailing commas are accepted; a syntax error names the line and column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-jsonc-'));
+    const good = join(dir, 'good.jsonc');
+    writeFileSync(good, '// ours\n{\n  /* the tenant */ "baseUrl": "https://a.api.example.com/v1",\n}\n');
+    assert.equal(readTargetFile(good).baseUrl, 'https://a.api.example.com/v1');
+    const bad = join(dir, 'bad.jsonc');
+    writeFileSync(bad, '{\n  "baseUrl": "https://a.api.example.com/v1"\n  "name": "x"\n}\n');
+    assert.throws(() => readTargetFile(bad), /cannot be read as JSON \(CommaExpected at line 3, column 3\)/);
+  });
+});
+
+describe('run --base-url: a target without a target file', () => {
+  test('credentials come from the documented variables that are set, and only those', () => {
+    const target = urlTarget(
+      { baseUrl: 'https://acme.api.example.com/v1' },
+      { [CREDENTIAL_VARIABLES.fullAccess]: 'k1', [CREDENTIAL_VARIABLES.revoked]: '', UNRELATED: 'x' },
+    );
+    assert.deepEqual(target, {
+      baseUrl: 'https://acme.api.example.com/v1',
+      credentials: { fullAccess: CREDENTIAL_VARIABLES.fullAccess },
+    });
+    const local = urlTarget({ baseUrl: 'https://acme.api.localhost:8443/v1', caFile: '/ca.pem' }, {});
+    assert.deepEqual(local.hosts, { '*.localhost': '127.0.0.1' });
+    assert.equal(local.caFile, '/ca.pem');
+  });
+
+  test('with --target, or URL options without --base-url, it exits 2 before running anything', async () => {
+    const both = await cli(['run', '--base-url', 'https://a.api.example.com/v1', '--target', 'x.json']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /either --target FILE or --base-url URL/);
+    const alone = await cli(['run', '--sandbox-base-url', 'https://sandbox-a.api.example.com/v1']);
+    assert.equal(alone.code, 2);
+    assert.match(alone.stderr, /need --base-url/);
+  });
+
+  test('a base URL the schema refuses is a target error (exit 2) naming the field', async () => {
+    const result = await cli(['run', '--base-url', 'https://a.api.example.com/v2']);
+    assert.equal(result.code, 2);
+    assert.match(result.stderr, /\$\.baseUrl: must match pattern/);
+    assertNoStackTrace(result);
+  });
+});

@@ -1,0 +1,236 @@
+// The kit used without cloning it, as a QA team or a vendor would: `npm pack`, the tarball
+// installed into an empty project (from the npm cache that `npm ci` filled), then the installed
+// `tenant-auth-conformance` serves the reference server and certifies it from a target file kept
+// in that project, writing its reports there and nothing inside the installed package.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RULES } from '../../conformance/rules.ts';
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { REPO_ROOT } from '../support/conformance-run.ts';
+import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
+
+/** Packing compiles the kit (prepare) and installing may read package metadata: generous bounds. */
+const STEP_TIMEOUT_MS = 240_000;
+const BIN = 'tenant-auth-conformance';
+
+interface Finished {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** The caller's environment without the kit's own variables or npm's per-script ones. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) {
+    const ours = /^(CONFORMANCE_|REFERENCE_|PLAYWRIGHT_)/.test(name);
+    const npmScript = /^npm_(package|lifecycle)_/.test(name);
+    if (!ours && !npmScript) env[name] = value;
+  }
+  return { ...env, ...extra };
+}
+
+/** Runs a command to its end in its own process group, killed as a whole at the time-out. */
+function run(command: string, args: string[], cwd: string, env = cleanEnv()): Promise<Finished> {
+  const child = spawn(command, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => killGroup(child), STEP_TIMEOUT_MS);
+  return new Promise((done) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, stdout, stderr });
+    }),
+  );
+}
+
+function killGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+}
+
+describe('the packed kit, installed into an empty project', () => {
+  let work: string;
+  let project: string;
+  let server: ChildProcess | undefined;
+  let serverOutput = '';
+  let ports: { https: number; http: number };
+  let keys: Record<string, string>;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), 'conformance-package-'));
+    project = join(work, 'project');
+    mkdirSync(project);
+    const packed = await run('npm', ['pack', '--silent', '--pack-destination', work], REPO_ROOT);
+    assert.equal(packed.code, 0, packed.stderr);
+    const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
+    assert.ok(tarball, `npm pack left no tarball in ${work}: ${packed.stdout}`);
+    writeFileSync(join(project, 'package.json'), '{ "name": "certify-our-api", "private": true }\n');
+    const installed = await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball)],
+      project,
+    );
+    assert.equal(installed.code, 0, installed.stderr);
+
+    server = spawn('npx', [BIN, 'serve', '--port', '0', '--http-port', '0', '--access-log', 'off'], {
+      cwd: project,
+      env: cleanEnv(),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const listening = await new Promise<RegExpExecArray>((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`serve did not start:\n${serverOutput}`)),
+        STEP_TIMEOUT_MS,
+      );
+      const read = (chunk: string): void => {
+        serverOutput += chunk;
+        const match = /Listening: https port (\d+), http port (\d+)/.exec(serverOutput);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match);
+        }
+      };
+      server?.stdout?.setEncoding('utf8').on('data', read);
+      server?.stderr?.setEncoding('utf8').on('data', read);
+      server?.on('close', () => reject(new Error(`serve exited:\n${serverOutput}`)));
+    });
+    ports = { https: Number(listening[1]), http: Number(listening[2]) };
+
+    const exported = await run('npx', [BIN, 'keys', '--export'], project);
+    assert.equal(exported.code, 0, exported.stderr);
+    keys = Object.fromEntries(
+      [...exported.stdout.matchAll(/^export (REFERENCE_KEY_\w+)=(\S+)$/gm)].map((match) => [
+        match[1],
+        match[2],
+      ]),
+    ) as Record<string, string>;
+  });
+
+  after(() => {
+    if (server) killGroup(server);
+    if (!process.env.KEEP_WORK) rmSync(work, { recursive: true, force: true });
+  });
+
+  test('serve keeps its certificates and data under the project, not in the package', () => {
+    assert.ok(existsSync(join(project, '.certs', 'ca.crt')), serverOutput);
+    assert.match(serverOutput, /npx tenant-auth-conformance keys/);
+  });
+
+  test('run --target with a target file of the project: CONFORMANT, reports in the project', async () => {
+    const target = {
+      name: 'installed reference',
+      baseUrl: `https://acme.api.localhost:${ports.https}/v1`,
+      otherTenantBaseUrl: `https://globex.api.localhost:${ports.https}/v1`,
+      sandboxBaseUrl: `https://sandbox-acme.api.localhost:${ports.https}/v1`,
+      plainHttpBaseUrl: `http://acme.api.localhost:${ports.http}/v1`,
+      credentials: {
+        fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL',
+        readOnly: 'REFERENCE_KEY_ACME_PROD_READ',
+        noCustomersPermission: 'REFERENCE_KEY_ACME_PROD_NO_CUSTOMERS',
+        revoked: 'REFERENCE_KEY_ACME_PROD_REVOKED',
+        sandbox: 'REFERENCE_KEY_ACME_DEV_FULL',
+        otherTenant: 'REFERENCE_KEY_GLOBEX_PROD_FULL',
+        probe: 'REFERENCE_KEY_ACME_PROD_FULL',
+      },
+      // Relative to the target file.
+      caFile: '../.certs/ca.crt',
+      hosts: { '*.localhost': '127.0.0.1' },
+    };
+    mkdirSync(join(project, 'targets'), { recursive: true });
+    writeFileSync(join(project, 'targets', 'reference.json'), JSON.stringify(target, null, 2));
+    const result = await run(
+      'npx',
+      [BIN, 'run', '--target', 'targets/reference.json'],
+      project,
+      cleanEnv(keys),
+    );
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    assert.match(result.stdout, /VERDICT: CONFORMANT \(installed reference/);
+    const report = JSON.parse(
+      readFileSync(join(project, 'reports', 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    assert.equal(report.verdict, 'CONFORMANT');
+    assert.equal(report.summary.pass, RULES.length);
+    assert.ok(existsSync(join(project, 'reports', 'html', 'index.html')));
+    // The installed kit redacts as the repository's does: no key in any report or on the console.
+    const forms = secretForms(keys);
+    const { findings, filesScanned } = scanDirectory(join(project, 'reports'), forms);
+    findings.push(...scanText('stdout', result.stdout, forms), ...scanText('stderr', result.stderr, forms));
+    assert.ok(filesScanned > 3);
+    assert.deepEqual(findings, []);
+  });
+
+  test('run --base-url with one key: what it can check passes, every other rule not evaluated', async () => {
+    const result = await run(
+      'npx',
+      [
+        BIN,
+        'run',
+        '--base-url',
+        `https://acme.api.localhost:${ports.https}/v1`,
+        '--ca-file',
+        '.certs/ca.crt',
+      ],
+      project,
+      cleanEnv({
+        CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
+        CONFORMANCE_REPORT_DIR: 'by-url',
+      }),
+    );
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    const report = JSON.parse(
+      readFileSync(join(project, 'by-url', 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    assert.equal(report.verdict, 'INCOMPLETE');
+    for (const rule of RULES) {
+      const expected = rule.needs.every((input) => input === 'credentials.fullAccess')
+        ? 'pass'
+        : 'not-evaluated';
+      assert.equal(report.rules.find((result) => result.id === rule.id)?.verdict, expected, rule.id);
+    }
+  });
+
+  test('rules --json parses to the whole catalog; --version is the package version', async () => {
+    const rules = await run('npx', [BIN, 'rules', '--json'], project);
+    assert.equal(rules.code, 0, rules.stderr);
+    assert.deepEqual(
+      (JSON.parse(rules.stdout) as { id: string }[]).map((rule) => rule.id),
+      RULES.map((rule) => rule.id),
+    );
+    const version = await run('npx', [BIN, '--version'], project);
+    const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+    assert.equal(version.stdout.trim(), manifest.version);
+  });
+
+  test('nothing was written inside the installed package', () => {
+    const installed = join(project, 'node_modules', 'tenant-auth-conformance');
+    assert.deepEqual(readdirSync(installed).sort(), [
+      'README.md',
+      'dist',
+      'fixtures',
+      'package.json',
+      'schemas',
+      'spec',
+    ]);
+  });
+});
