@@ -104,7 +104,7 @@ export async function runCampaign(
   const certDir = join(work, 'certs');
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
   // Made once before the servers start, so that they only ever read them.
-  await ensureCertificates(certDir, 'localhost');
+  const { caPath } = await ensureCertificates(certDir, 'localhost');
   const servers = new Map<VariantName, RunningReferenceServer>();
   let done = 0;
   const report = (run: VariantRun): VariantRun => {
@@ -135,7 +135,7 @@ export async function runCampaign(
       sequentially(byRunner, (variant) => runByRunner(work, variant)),
       runBatch(work, batched, preflights, {
         workers: options.concurrency ?? DEFAULT_CONCURRENCY,
-        caFile: servers.get(variants[0] as VariantName)?.caPath ?? '',
+        caFile: caPath,
       }),
     ]);
     return variants.map((variant) => {
