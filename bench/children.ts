@@ -12,6 +12,7 @@ import type {
   ServerConfig,
   ServerMessage,
   ServerReply,
+  FixedResponse,
 } from './protocol.ts';
 
 const BENCH_DIR = import.meta.dirname;
@@ -89,8 +90,8 @@ export class ServerChild {
     return nextReply(this.#child, 'server usage');
   }
 
-  async respond(status: number, body: string): Promise<void> {
-    this.#send({ type: 'respond', response: { status, body } });
+  async respond(response: FixedResponse): Promise<void> {
+    this.#send({ type: 'respond', response });
     await nextReply(this.#child, 'bare server');
   }
 

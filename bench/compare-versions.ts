@@ -19,6 +19,7 @@ import {
   keepAliveScenarios,
   measureLoad,
   verifiedAnswer,
+  mirrorOnBare,
   type Answer,
 } from './keep-alive.ts';
 import { positiveNumber } from './env-settings.ts';
@@ -143,7 +144,7 @@ async function main(): Promise<number> {
         // Bare answers exactly what the working tree answers.
         bare: working,
       };
-      await bare.respond(expected.working.status, expected.working.body);
+      await mirrorOnBare(bare, expected.working, scenario, host, ca.working);
       const runs: Record<Version, Measured[]> = { bare: [], ref: [], working: [] };
       for (let round = 0; round < settings.rounds; round += 1) {
         // A different one goes first in each round, so that none always follows another.

@@ -4,7 +4,7 @@
 import { request } from 'node:https';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import type { Autocannon, ServerChild } from './children.ts';
-import type { LoadRequest, LoadResult } from './protocol.ts';
+import type { FixedResponse, LoadRequest, LoadResult } from './protocol.ts';
 import type { Measured } from './report.ts';
 
 export const DOMAIN = 'localhost';
@@ -40,7 +40,64 @@ export function keepAliveScenarios(fixtures: Fixtures): Scenario[] {
 
 export interface Answer {
   status: number;
+  /** The reason phrase of the status line. */
+  statusMessage: string;
+  /** Every header field as sent, in order and spelling (Node's rawHeaders, as pairs). */
+  headers: [string, string][];
   body: string;
+}
+
+/** Fields Node's ServerResponse adds to every answer itself: the bare baseline gets them alike. */
+const ADDED_BY_NODE = new Set(['date', 'connection', 'keep-alive']);
+
+/** What the bare baseline must write to send `answer`'s bytes: the fields Node adds are left to it. */
+export function fixedResponseOf(answer: Answer): FixedResponse {
+  return {
+    status: answer.status,
+    statusMessage: answer.statusMessage,
+    headers: answer.headers.filter(([name]) => !ADDED_BY_NODE.has(name.toLowerCase())),
+    body: answer.body,
+  };
+}
+
+/**
+ * How `bare` differs from `reference` byte for byte — status line, each header field in order,
+ * body — apart from the value of `Date`. Empty when they are the same bytes.
+ */
+export function byteDifferences(reference: Answer, bare: Answer): string[] {
+  const line = (answer: Answer): string => `${answer.status} ${answer.statusMessage}`;
+  const fields = (answer: Answer): string[] =>
+    answer.headers.map(([name, value]) => `${name}: ${name.toLowerCase() === 'date' ? '<date>' : value}`);
+  const differences: string[] = [];
+  if (line(reference) !== line(bare))
+    differences.push(`status line ${line(bare)} instead of ${line(reference)}`);
+  const [want, got] = [fields(reference), fields(bare)];
+  if (want.join('\n') !== got.join('\n'))
+    differences.push(`header fields [${got.join('; ')}] instead of [${want.join('; ')}]`);
+  if (reference.body !== bare.body) differences.push('another body');
+  return differences;
+}
+
+/**
+ * Makes the bare baseline answer with the reference's exact bytes for `scenario`, and checks it
+ * with one verified request to it: a baseline that sent fewer bytes would flatter it.
+ */
+export async function mirrorOnBare(
+  bare: Pick<ServerChild, 'respond' | 'port'>,
+  reference: Answer,
+  scenario: Scenario,
+  host: string,
+  ca: string,
+): Promise<void> {
+  await bare.respond(fixedResponseOf(reference));
+  const differences = byteDifferences(
+    reference,
+    await verifiedAnswer(bare.port, host, ca, scenario.authorization),
+  );
+  if (differences.length > 0)
+    throw new Error(
+      `The bare baseline does not send the reference's bytes for "${scenario.name}": ${differences.join('; ')}.`,
+    );
 }
 
 /** One request with certificate verification on: the exact answer the load must get. */
@@ -70,7 +127,12 @@ export function verifiedAnswer(
         const chunks: Buffer[] = [];
         res.on('data', (chunk: Buffer) => chunks.push(chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+          resolve({
+            status: res.statusCode ?? 0,
+            statusMessage: res.statusMessage ?? '',
+            headers: pairs(res.rawHeaders),
+            body: Buffer.concat(chunks).toString('utf8'),
+          }),
         );
       },
     );
@@ -78,6 +140,13 @@ export function verifiedAnswer(
     req.on('error', reject);
     req.end();
   });
+}
+
+function pairs(raw: readonly string[]): [string, string][] {
+  const result: [string, string][] = [];
+  for (let index = 0; index + 1 < raw.length; index += 2)
+    result.push([raw[index] ?? '', raw[index + 1] ?? '']);
+  return result;
 }
 
 export function answerName(answer: Answer): string {

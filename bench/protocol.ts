@@ -6,8 +6,12 @@ export type ServerConfig =
   | { kind: 'reference'; certDir: string; scale?: ScaleSpec }
   | { kind: 'bare'; certDir: string; tenantIds: readonly string[] };
 
+/** An answer as the bare baseline writes it: status line, header fields in order, body. */
 export interface FixedResponse {
   status: number;
+  statusMessage: string;
+  /** The header fields, in order and spelling, but those Node adds itself (Date, Connection, Keep-Alive). */
+  headers: [string, string][];
   body: string;
 }
 

@@ -1,7 +1,12 @@
 // Renders the benchmark's measurements as bench/results.md. Only numbers measured in this run
 // are written; what was not measured says so.
-import type { ConformanceRun } from './conformance-timing.ts';
+import { conformanceSection, floorSection } from './conformance-section.ts';
+import type { ConformanceRow, FloorPair } from './conformance-timing.ts';
+import { load, median, range } from './numbers.ts';
+
 import type { HandshakeResult, LoadResult } from './protocol.ts';
+
+export { median, range } from './numbers.ts';
 
 export interface Measured {
   load: LoadResult;
@@ -55,13 +60,6 @@ export interface StartupRow {
   load: number;
 }
 
-export interface ConformanceRow {
-  /** `default`, or the Playwright option given (`--workers=1`). */
-  variant: string;
-  workers: number;
-  runs: ConformanceRun[];
-}
-
 export interface Results {
   date: string;
   machine: string;
@@ -73,6 +71,7 @@ export interface Results {
   scaling: ScalingRow[];
   startup: StartupRow[];
   conformance: ConformanceRow[];
+  floor: FloorPair;
   durationSeconds: number;
 }
 
@@ -95,6 +94,7 @@ export function renderResults(results: Results): string {
     ...scalingSection(results.scaling),
     ...startupSection(results.startup),
     ...conformanceSection(results.conformance),
+    ...floorSection(results.floor),
   ].join('\n');
 }
 
@@ -103,8 +103,9 @@ function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
     '## HTTPS keep-alive: reference server vs bare node:https',
     '',
     'Each run: autocannon in its own process, keep-alive connections to 127.0.0.1, the server in another',
-    'process. "bare" answers every request with the same status and the same body bytes as the reference,',
-    'with only Content-Type and Content-Length. Each round runs both, in alternating order; values are the',
+    'process. "bare" is node:https writing the bytes the reference answers the scenario with (status line,',
+    'header fields, body; captured from the reference, and checked on bare before the runs) and doing nothing',
+    'else. Each round runs both, in alternating order; values are the',
     "mean of the rounds; CPU is the server process's user + system time per request. Ratio req/s =",
     'reference ÷ bare (goal ≥ 0.9) and ratio CPU = bare CPU ÷ reference CPU per request (1 = the reference',
     "costs nothing more than node:https), each the median of the rounds' ratios, with their lowest and",
@@ -257,34 +258,6 @@ export function replaceSection(markdown: string, heading: string, section: strin
   return `${markdown.slice(0, start)}${section.trimEnd()}\n${next === -1 ? '' : markdown.slice(next)}`;
 }
 
-function conformanceSection(rows: readonly ConformanceRow[]): string[] {
-  const lines = [
-    '## Full conformance run against the embedded server',
-    '',
-    'Wall time of `npm run conformance` (`tsx conformance/run.ts`, without npm itself, reports into a',
-    'temporary directory) from its start to its exit: Playwright starts the reference server through',
-    'webServer, runs every rule and writes the reports. CPU: user + system time of the run and all its',
-    'processes (GNU time). Every run must end with VERDICT: CONFORMANT; one that does not is marked failed.',
-    '',
-    '| workers | runs s (load) | median s | CPU s per run (median) | failed runs |',
-    '|---|---|---:|---:|---:|',
-  ];
-  for (const row of rows) {
-    const ok = row.runs.filter((run) => run.failure === undefined);
-    const cpu = ok.flatMap((run) => (run.cpuMs === undefined ? [] : [run.cpuMs]));
-    lines.push(
-      `| ${row.variant} (${row.workers}) | ${row.runs.map((run) => `${seconds(run.wallMs)} (${load(run.load)})`).join(', ')} | ` +
-        `${ok.length > 0 ? seconds(median(ok.map((run) => run.wallMs))) : '–'} | ${cpu.length > 0 ? seconds(median(cpu)) : '–'} | ` +
-        `${row.runs.length - ok.length} |`,
-    );
-  }
-  const failures = rows.flatMap((row) =>
-    row.runs.flatMap((run) => (run.failure ? [`${row.variant}: ${run.failure}`] : [])),
-  );
-  lines.push('', ...(failures.length > 0 ? [`**Failed runs: ${failures.join('; ')}.**`, ''] : []));
-  return lines;
-}
-
 export function validity(measured: readonly Measured[]): string[] {
   const wrong = measured.reduce((sum, entry) => sum + entry.load.wrongAnswers, 0);
   const errors = measured.reduce((sum, entry) => sum + entry.load.errors, 0);
@@ -316,33 +289,12 @@ export function pairedRatios(
   });
 }
 
-export function range(values: readonly number[]): string {
-  if (values.length === 0) return 'no rounds';
-  return `${Math.min(...values).toFixed(2)}–${Math.max(...values).toFixed(2)}`;
-}
-
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  const upper = sorted[middle] ?? 0;
-  // An even count has two middle values: their mean, not the higher of them.
-  return sorted.length % 2 === 0 ? ((sorted[middle - 1] ?? upper) + upper) / 2 : upper;
-}
-
 export function whole(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
 function ms(value: number): string {
   return value.toFixed(value < 10 ? 2 : 1);
-}
-
-function seconds(millis: number): string {
-  return (millis / 1000).toFixed(1);
-}
-
-function load(value: number): string {
-  return value.toFixed(2);
 }
 
 function mib(bytes: number): string {

@@ -23,6 +23,7 @@ import {
   keepAliveScenarios,
   measureLoad,
   verifiedAnswer,
+  mirrorOnBare,
   type Answer,
   type Scenario,
 } from './keep-alive.ts';
@@ -32,14 +33,13 @@ import {
   type KeepAliveRow,
   type Measured,
   type ScalingRow,
-  type ConformanceRow,
   replaceSection,
   startupSection,
   STARTUP_HEADING,
 } from './report.ts';
 import { positiveNumber } from './env-settings.ts';
 import { measureStartup } from './startup.ts';
-import { defaultWorkers, timeConformanceRun } from './conformance-timing.ts';
+import { measureConformance, measureFloor } from './conformance-timing.ts';
 
 const SECONDS = positiveNumber('BENCH_SECONDS') ?? 5;
 const SETTINGS = {
@@ -89,7 +89,7 @@ async function main(): Promise<void> {
       // One request with a verifying client: the answer every load request must get, and proof
       // that the certificate autocannon does not check is one a client trusts.
       const expected = await verifiedAnswer(reference.port, host, ca, scenario.authorization);
-      await bare.respond(expected.status, expected.body);
+      await mirrorOnBare(bare, expected, scenario, host, ca);
       const row: KeepAliveRow = {
         scenario: scenario.name,
         answer: answerName(expected),
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     progress('new TLS connections');
     const okScenario = scenarios[0] ?? { name: '' };
     const okAnswer = await verifiedAnswer(reference.port, host, ca, okScenario.authorization);
-    await bare.respond(okAnswer.status, okAnswer.body);
+    await mirrorOnBare(bare, okAnswer, okScenario, host, ca);
     const handshakeRows: HandshakeRow[] = [];
     for (const [target, server, resumption] of [
       ['reference', reference, true],
@@ -146,7 +146,9 @@ async function main(): Promise<void> {
     );
 
     progress('conformance runs');
-    const conformance = await measureConformance();
+    const conformance = await measureConformance(SETTINGS.conformanceRuns, progress);
+    progress("conformance runs against Playwright's floor");
+    const floor = await measureFloor(SETTINGS.conformanceRuns);
 
     const results = renderResults({
       date: new Date().toISOString(),
@@ -165,6 +167,7 @@ async function main(): Promise<void> {
       scaling,
       startup,
       conformance,
+      floor,
       durationSeconds: (performance.now() - began) / 1000,
     });
     // Formatted as the repository formats Markdown, so that the committed file passes the format check.
@@ -239,30 +242,6 @@ async function measureScale(
     await server?.stop();
     rmSync(certDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Wall and CPU time of `npm run conformance` against the embedded server: with Playwright's
- * default number of workers, and with the other of one or two workers (on two cores the default
- * is already one).
- */
-async function measureConformance(): Promise<ConformanceRow[]> {
-  const workers = defaultWorkers();
-  const variants: { name: string; workers: number; args: string[] }[] = [
-    { name: 'default', workers, args: [] },
-    ...[1, 2]
-      .filter((count) => count !== workers)
-      .map((count) => ({ name: `--workers=${count}`, workers: count, args: [`--workers=${count}`] })),
-  ];
-  const rows: ConformanceRow[] = [];
-  for (const variant of variants) {
-    const runs = [];
-    for (let run = 0; run < SETTINGS.conformanceRuns; run += 1)
-      runs.push(await timeConformanceRun(variant.args));
-    rows.push({ variant: variant.name, workers: variant.workers, runs });
-    progress(`  ${variant.name}: done`);
-  }
-  return rows;
 }
 
 function handshakeRequest(

@@ -66,17 +66,18 @@ async function startReference(config: Extract<ServerConfig, { kind: 'reference' 
 }
 
 /**
- * The baseline: node:https with the reference's own certificate, answering every request with
- * one fixed status and body and only the two headers a body needs.
+ * The baseline: node:https with the reference's own certificate, writing the bytes the reference
+ * answers the scenario with (set by 'respond': status line, header fields, body) and doing
+ * nothing else.
  */
 async function startBare(certDir: string): Promise<Running> {
   const certificates = await ensureCertificates(certDir, DOMAIN);
-  let fixed: FixedResponse = { status: 200, body: '{}' };
-  let headers = headersFor(fixed);
+  let fixed: FixedResponse = { status: 200, statusMessage: 'OK', headers: [], body: '{}' };
+  let headers = fixed.headers.flat();
   const server: Server = createServer(
     { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
     (_req, res) => {
-      res.writeHead(fixed.status, headers);
+      res.writeHead(fixed.status, fixed.statusMessage, headers);
       res.end(fixed.body);
     },
   );
@@ -87,20 +88,13 @@ async function startBare(certDir: string): Promise<Running> {
     extra: {},
     respond: (response) => {
       fixed = response;
-      headers = headersFor(response);
+      headers = response.headers.flat();
     },
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
-  };
-}
-
-function headersFor(response: FixedResponse): Record<string, string | number> {
-  return {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(response.body),
   };
 }
 

@@ -36,6 +36,19 @@ export interface RuleContext {
 }
 
 interface WorkerFixtures {
+  /**
+   * Option: the CONFORMANCE_* variables of this project's run, for a config that checks several
+   * targets in one Playwright run, one project each (a worker serves one project only). Unset,
+   * the process environment, as `npm run conformance` sets it, is the run's.
+   */
+  runEnvironment: Readonly<Record<string, string>> | undefined;
+  /**
+   * Option: rules whose test is expected to fail. Only Playwright's bookkeeping changes: such a
+   * failure does not make it replace the worker process. The rule's verdict is its test's status
+   * as ever — a rule listed here that passes is a pass. Used by the mutation campaign
+   * (tests/mutation), where most variants fail a few rules; empty for a conformance run.
+   */
+  expectedToFail: readonly RuleId[];
   target: ResolvedTarget;
   /** Declared URLs the preflight could not reach: the rules that need them are not evaluated. */
   unreachable: ReadonlyMap<DeclaredUrl, PreflightProblem>;
@@ -56,16 +69,19 @@ interface TestFixtures {
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  runEnvironment: [undefined, { option: true, scope: 'worker' }],
+  expectedToFail: [[], { option: true, scope: 'worker' }],
   target: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
-    async ({}, use) => {
+    async ({ runEnvironment }, use) => {
+      // Set before anything reads it: the preflight's result and the answer watch are read from it.
+      Object.assign(process.env, runEnvironment);
       await use(targetFromEnvironment());
     },
     { scope: 'worker' },
   ],
   unreachable: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
-    async ({}, use) => {
+    // Read after the target: its project's environment is in place.
+    async ({ target: _target }, use) => {
       const problems = preflightFromEnvironment()?.unavailable ?? [];
       await use(new Map(problems.flatMap((problem) => (problem.field ? [[problem.field, problem]] : []))));
     },
@@ -138,7 +154,11 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         { type: ANNOTATION.level, description: rule.level },
       ],
     },
-    async ({ api, raw, target, knowledge, namer, exchanges, learningExchanges, unreachable }, testInfo) => {
+    async (
+      { api, raw, target, knowledge, namer, exchanges, learningExchanges, unreachable, expectedToFail },
+      testInfo,
+    ) => {
+      if (expectedToFail.includes(id)) test.fail();
       await attachLearningOnce(testInfo, learningExchanges, namer);
       const missing = missingInputs(target, rule.needs);
       if (missing.length > 0) notEvaluated(notEvaluatedReason(missing));

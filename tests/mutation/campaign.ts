@@ -1,30 +1,38 @@
 // One mutation campaign: the clean reference server and each faulty variant of
-// reference-server/faults.ts, each started on free ports and checked by the conformance suite
-// through a target file (URL mode), a few at a time. Every run uses the strict profile, so that a
+// reference-server/faults.ts, each started on free ports in this process and checked by the
+// conformance suite through a target file (URL mode). Every run uses the strict profile, so that a
 // failed HTTP rule fails its test like a failed MUST rule; the default profile's verdict follows
 // from the same rule verdicts (verdict.ts), since a MUST rule fails alike under both. What a run
-// found is read from the conformance reporter's JSON report (reports/conformance.json).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// found is read from the conformance reporter's JSON report (conformance.json).
+//
+// Most variants are checked in one batch: ONE Playwright run with a project per variant
+// (batch.config.ts), each with its own run environment and its own conformance reporter
+// (batch-reporter.ts), after the campaign has run each variant's preflight as global set-up
+// would. That spares a runner and a Playwright start-up per variant, and — by telling the suite
+// which rules the catalog expects to fail — a fresh worker process after each expected failure.
+// The runner itself (`npm run conformance`) checks the clean server, one faulty variant, and any
+// variant whose preflight fails (the runner stops those with SETUP ERROR); the clean server and
+// that faulty variant are in the batch too, and the test requires both ways to read the same.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { requestTimeoutMs } from '../../conformance/answer-watch.ts';
+import { exitCodeOf } from '../../conformance/exit-code.ts';
+import { runPreflight, type PreflightResult } from '../../conformance/preflight.ts';
 import { RULES, type RuleId } from '../../conformance/rules.ts';
-import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/target.ts';
+import { ENV, fixtureKeyEnvironment, fixtureKeyVariable, resolveTarget } from '../../conformance/target.ts';
 import { FAULT_NAMES, type FaultName } from '../../reference-server/faults.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { ensureCertificates } from '../../reference-server/tls.ts';
 import type { ConformanceReport, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
-import { runConformance } from '../support/conformance-run.ts';
+import { REPO_ROOT, runBounded, runConformance } from '../support/conformance-run.ts';
+import { BATCH_PLAN_ENV, type BatchPlan, type BatchVariant } from './batch-plan.ts';
+import { expectedFailures, type RuleResult } from './expectations.ts';
+
+export type { RuleResult } from './expectations.ts';
 
 export type VariantName = 'clean' | FaultName;
-
-/**
- * What became of a rule in one run: failed (a MUST or HTTP rule; strict profile), warned (an
- * ADVISORY rule that failed), not evaluated (for lack of an input or of tenant data), passed;
- * `error` when its check could not run (a defect, a time-out), `missing` when the run wrote no
- * report.
- */
-export type RuleResult = 'passed' | 'failed' | 'warned' | 'not-evaluated' | 'error' | 'missing';
 
 const RESULT_OF_VERDICT: Record<RuleVerdict, RuleResult> = {
   pass: 'passed',
@@ -46,10 +54,14 @@ export interface VariantRun {
   setupStage?: string;
   /** The run's stderr when it wrote no report: why it did not run. */
   stderr: string;
+  /** How the variant was checked: by `npm run conformance`, or in the batch. */
+  via: 'runner' | 'batch';
+  /** For a variant the runner checked and the batch too: the batch's run, to compare. */
+  batchTwin?: VariantRun;
 }
 
 export interface CampaignOptions {
-  /** How many variants are checked at once (each is one Playwright run with one worker). */
+  /** How many variants are checked at once (Playwright workers of the batch, one per variant). */
   concurrency?: number;
   /** Called after each variant, e.g. to log progress. */
   onRun?: (run: VariantRun, done: number, total: number) => void;
@@ -57,10 +69,17 @@ export interface CampaignOptions {
 
 export const VARIANTS: readonly VariantName[] = ['clean', ...FAULT_NAMES];
 
-/** 2–3 runs at a time suit 2 cores: each run is mostly waiting on the server and start-up. */
+/** 2–3 variants at a time suit 2 cores: each is mostly waiting on its server and on start-up. */
 export const DEFAULT_CONCURRENCY = 3;
-/** Bound of one variant's run (start, suite, stop); a run normally takes seconds. */
+/** Bound of one variant's run by the runner (start, suite, stop); a run normally takes seconds. */
 const RUN_TIMEOUT_MS = 300_000;
+/** Bound of the batch, every variant in it; it normally takes a minute or two. */
+const BATCH_TIMEOUT_MS = 900_000;
+/**
+ * Checked by the runner besides the clean server, and in the batch too: a variant that fails
+ * MUST rules (a listed consequence among them), so that both ways are compared on failures.
+ */
+export const RUNNER_CHECKED_FAULT: FaultName = 'unknown-key-as-anonymous';
 
 const HOST_MAP = { '*.localhost': '127.0.0.1' };
 const TENANT = 'acme';
@@ -84,45 +103,167 @@ export async function runCampaign(
   const work = mkdtempSync(join(tmpdir(), 'mutation-campaign-'));
   const certDir = join(work, 'certs');
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
-  // Made once before the runs start, so that concurrent start-ups only ever read them.
+  // Made once before the servers start, so that they only ever read them.
   await ensureCertificates(certDir, 'localhost');
+  const servers = new Map<VariantName, RunningReferenceServer>();
   let done = 0;
-  return pooled(variants, options.concurrency ?? DEFAULT_CONCURRENCY, async (variant) => {
-    const server = await startReferenceServer({
-      host: '127.0.0.1',
-      httpsPort: 0,
-      httpPort: 0,
-      domain: 'localhost',
-      fixtures,
-      certDir,
-      ...(variant === 'clean' ? {} : { fault: variant }),
-    });
-    try {
-      const targetFile = join(work, `${variant}.target.json`);
-      writeFileSync(targetFile, JSON.stringify(targetOf(variant, server), null, 2));
-      const run = await runConformance(
-        ['--target', targetFile, '--profile', 'strict', '--workers=1'],
-        fixtureKeyEnvironment(),
-        RUN_TIMEOUT_MS,
-      );
-      // Only what the report says is kept: its directory (HTML report and all) goes.
-      rmSync(run.reportDir, { recursive: true, force: true });
-      const result: VariantRun = {
-        variant,
-        exitCode: run.exitCode,
-        ...resultsOf(run.report),
-        reportedVerdict: run.report?.verdict,
-        ...(run.report?.verdict === 'SETUP ERROR'
-          ? { setupStage: run.report.setupProblems?.[0]?.stage }
-          : {}),
-        stderr: run.report ? '' : run.stderr,
-      };
-      options.onRun?.(result, ++done, variants.length);
-      return result;
-    } finally {
-      await server.close();
+  const report = (run: VariantRun): VariantRun => {
+    options.onRun?.(run, ++done, variants.length);
+    return run;
+  };
+  try {
+    for (const variant of variants) {
+      const server = await startReferenceServer({
+        host: '127.0.0.1',
+        httpsPort: 0,
+        httpPort: 0,
+        domain: 'localhost',
+        fixtures,
+        certDir,
+        ...(variant === 'clean' ? {} : { fault: variant }),
+      });
+      servers.set(variant, server);
+      writeFileSync(targetFileOf(work, variant), JSON.stringify(targetOf(variant, server), null, 2));
     }
-  }).finally(() => rmSync(work, { recursive: true, force: true }));
+    const preflights = new Map<VariantName, PreflightResult>();
+    for (const variant of variants) preflights.set(variant, await preflightOf(targetFileOf(work, variant)));
+    const batched = variants.filter((variant) => preflights.get(variant)?.ok);
+    const byRunner = variants.filter(
+      (variant) => variant === 'clean' || variant === RUNNER_CHECKED_FAULT || !batched.includes(variant),
+    );
+    const [runnerRuns, batchRuns] = await Promise.all([
+      sequentially(byRunner, (variant) => runByRunner(work, variant)),
+      runBatch(work, batched, preflights, {
+        workers: options.concurrency ?? DEFAULT_CONCURRENCY,
+        caFile: servers.get(variants[0] as VariantName)?.caPath ?? '',
+      }),
+    ]);
+    return variants.map((variant) => {
+      const batchRun = batchRuns.get(variant);
+      const runnerRun = runnerRuns.get(variant);
+      if (runnerRun) return report(batchRun ? { ...runnerRun, batchTwin: batchRun } : runnerRun);
+      return report(batchRun as VariantRun);
+    });
+  } finally {
+    for (const server of servers.values()) await server.close();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function targetFileOf(work: string, variant: VariantName): string {
+  return join(work, `${variant}.target.json`);
+}
+
+/** The run's environment as the runner sets it for `--target FILE --profile strict`. */
+function runnerEnvironment(work: string, variant: VariantName): Record<string, string> {
+  return { [ENV.targetFile]: targetFileOf(work, variant), [ENV.profile]: 'strict' };
+}
+
+/** The preflight of a variant, as global set-up runs it before any rule. */
+async function preflightOf(targetFile: string): Promise<PreflightResult> {
+  const env = { ...process.env, ...fixtureKeyEnvironment(), [ENV.profile]: 'strict' };
+  return runPreflight(resolveTarget(targetFile, env), requestTimeoutMs(env));
+}
+
+async function runByRunner(work: string, variant: VariantName): Promise<VariantRun> {
+  const run = await runConformance(
+    ['--target', targetFileOf(work, variant), '--profile', 'strict', '--workers=1'],
+    fixtureKeyEnvironment(),
+    RUN_TIMEOUT_MS,
+  );
+  // Only what the report says is kept: its directory (HTML report and all) goes.
+  rmSync(run.reportDir, { recursive: true, force: true });
+  return variantRun(variant, 'runner', run.exitCode, run.report, run.stderr);
+}
+
+/** Every variant of `variants` in one Playwright run, `workers` at a time, one worker each. */
+async function runBatch(
+  work: string,
+  variants: readonly VariantName[],
+  preflights: ReadonlyMap<VariantName, PreflightResult>,
+  { workers, caFile }: Pick<BatchPlan, 'workers' | 'caFile'>,
+): Promise<Map<VariantName, VariantRun>> {
+  if (variants.length === 0) return new Map();
+  const batchDir = join(work, 'batch');
+  const plan: BatchPlan = {
+    workers,
+    caFile,
+    outputDir: join(batchDir, 'test-results'),
+    variants: variants.map((variant): BatchVariant => {
+      const dir = join(batchDir, variant);
+      mkdirSync(dir, { recursive: true });
+      const target = resolveTarget(targetFileOf(work, variant), {
+        ...fixtureKeyEnvironment(),
+        [ENV.profile]: 'strict',
+      });
+      return {
+        name: variant,
+        environment: {
+          ...runnerEnvironment(work, variant),
+          [ENV.preflight]: JSON.stringify(preflights.get(variant)),
+          [ENV.answerWatchFile]: join(dir, 'consecutive-no-answers'),
+          [ENV.outcomeFile]: join(dir, 'outcome.json'),
+        },
+        // As playwright.config.ts derives it from a target file.
+        metadata: {
+          target: {
+            name: target.name,
+            mode: target.mode,
+            baseUrl: target.baseUrl,
+            ...(target.caFile ? { caFile: target.caFile } : {}),
+            ...(Object.keys(target.hosts).length > 0 ? { hosts: { ...target.hosts } } : {}),
+          },
+          profile: target.profile,
+          failOnIncomplete: false,
+        },
+        reportDir: join(dir, 'reports'),
+        expectedToFail: variant === 'clean' ? [] : expectedFailures(variant),
+      };
+    }),
+  };
+  const planFile = join(work, 'batch-plan.json');
+  writeFileSync(planFile, JSON.stringify(plan, null, 2));
+  const batch = await runBounded(
+    join(REPO_ROOT, 'node_modules', '.bin', 'playwright'),
+    ['test', '--config', join(import.meta.dirname, 'batch.config.ts')],
+    { ...fixtureKeyEnvironment(), [BATCH_PLAN_ENV]: planFile },
+    BATCH_TIMEOUT_MS,
+  );
+  return new Map(
+    plan.variants.map(({ name, environment, reportDir }) => {
+      const variant = name as VariantName;
+      const report = readReport(join(reportDir, 'conformance.json'));
+      // Read as the runner reads it: without an outcome the run broke.
+      const exitCode = exitCodeOf(environment[ENV.outcomeFile] ?? '', null);
+      return [variant, variantRun(variant, 'batch', exitCode, report, `${batch.stderr}${batch.stdout}`)];
+    }),
+  );
+}
+
+function readReport(file: string): ConformanceReport | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
+  } catch {
+    return undefined;
+  }
+}
+
+function variantRun(
+  variant: VariantName,
+  via: VariantRun['via'],
+  exitCode: number,
+  report: ConformanceReport | undefined,
+  stderr: string,
+): VariantRun {
+  return {
+    variant,
+    via,
+    exitCode,
+    ...resultsOf(report),
+    reportedVerdict: report?.verdict,
+    ...(report?.verdict === 'SETUP ERROR' ? { setupStage: report.setupProblems?.[0]?.stage } : {}),
+    stderr: report ? '' : stderr,
+  };
 }
 
 function targetOf(variant: VariantName, server: RunningReferenceServer): object {
@@ -152,16 +293,9 @@ function resultsOf(report: ConformanceReport | undefined): Pick<VariantRun, 'res
   return { results, messages };
 }
 
-/** Runs `work` on every item, at most `limit` at a time, keeping the order of `items`. */
-async function pooled<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index] as T);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+/** Runs `work` on each item in turn; the results by item. */
+async function sequentially<T, R>(items: readonly T[], work: (item: T) => Promise<R>): Promise<Map<T, R>> {
+  const results = new Map<T, R>();
+  for (const item of items) results.set(item, await work(item));
   return results;
 }

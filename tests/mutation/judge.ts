@@ -1,11 +1,11 @@
 // What a faulty variant's run should look like, by its catalog entry, and how the run compares:
 // the one reading of a campaign that both the test and the generated matrix use.
-import { ruleById, RULES, type RuleId } from '../../conformance/rules.ts';
+import { RULES, type RuleId } from '../../conformance/rules.ts';
 import { FAULTS, type FaultName } from '../../reference-server/faults.ts';
-import type { RuleResult, VariantRun } from './campaign.ts';
+import type { VariantRun } from './campaign.ts';
+import { expectation, failingResult, isFailing } from './expectations.ts';
 
-/** Why a rule is expected to fail against a variant: the fault's purpose, or a consequence of it. */
-export type Expectation = 'catches' | 'alsoFails' | undefined;
+export { expectation, failingResult, isFailing, type Expectation } from './expectations.ts';
 
 export interface Judgement {
   /** Rules of `catches` that failed (an ADVISORY one: warned). */
@@ -18,21 +18,6 @@ export interface Judgement {
   notFailing: RuleId[];
   /** Rules without a usable result (the run broke, timed out or left them out). */
   broken: RuleId[];
-}
-
-export function expectation(fault: FaultName, id: RuleId): Expectation {
-  const entry = FAULTS[fault];
-  if (entry.catches.includes(id)) return 'catches';
-  return entry.alsoFails?.[id] === undefined ? undefined : 'alsoFails';
-}
-
-/** How a failing rule shows in a strict run: its test fails, or for an ADVISORY rule, warns. */
-export function failingResult(id: RuleId): RuleResult {
-  return ruleById(id).level === 'ADVISORY' ? 'warned' : 'failed';
-}
-
-export function isFailing(result: RuleResult): boolean {
-  return result === 'failed' || result === 'warned';
 }
 
 export function judge(fault: FaultName, run: VariantRun): Judgement {

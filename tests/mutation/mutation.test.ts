@@ -7,7 +7,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { RULES, ruleById, type RuleId } from '../../conformance/rules.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../reference-server/faults.ts';
-import { runCampaign, VARIANTS, type VariantName, type VariantRun } from './campaign.ts';
+import {
+  RUNNER_CHECKED_FAULT,
+  runCampaign,
+  VARIANTS,
+  type VariantName,
+  type VariantRun,
+} from './campaign.ts';
 import { judge, killed } from './judge.ts';
 import { MATRIX_FILE, REGENERATE_COMMAND, renderMatrix } from './matrix.ts';
 import { exitCodeOfRun, verdictOf } from './verdict.ts';
@@ -71,6 +77,22 @@ describe('mutation campaign: the suite against the clean server and every faulty
     const fault = FAULTS[name];
     test(`${name}: caught by ${fault.catches.join(', ')}`, () => assertCaught(name, runOf(name)));
   }
+
+  test('the batch reads as the runner: a variant checked both ways gives the same results, verdict and exit code', () => {
+    const reading = (run: VariantRun) => ({
+      results: run.results,
+      messages: run.messages,
+      reportedVerdict: run.reportedVerdict,
+      setupStage: run.setupStage,
+      exitCode: run.exitCode,
+    });
+    for (const variant of ['clean', RUNNER_CHECKED_FAULT] as const) {
+      const run = runOf(variant);
+      assert.equal(run.via, 'runner', `${variant} is checked by npm run conformance`);
+      assert.ok(run.batchTwin, `${variant} is checked in the batch too`);
+      assert.deepEqual(reading(run.batchTwin), reading(run), `${variant}: the batch differs from the runner`);
+    }
+  });
 
   test('every MUST and HTTP rule fails against a variant whose fault targets it', () => {
     const caught = new Set(

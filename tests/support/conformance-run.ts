@@ -49,26 +49,12 @@ export async function runConformance(
 ): Promise<ConformanceRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
   const reportFile = join(reportDir, 'playwright.json');
-  const child = spawn(join(REPO_ROOT, 'node_modules', '.bin', 'tsx'), ['cli/main.ts', 'run', ...args], {
-    cwd: REPO_ROOT,
-    // Its own process group, so that a time-out ends Playwright and its workers too, not only tsx.
-    detached: true,
-    env: {
-      ...process.env,
-      PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile,
-      CONFORMANCE_REPORT_DIR: reportDir,
-      ...env,
-    },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  }, timeoutMs);
-  const exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
-  clearTimeout(timer);
+  const { exitCode, stdout, stderr } = await runBounded(
+    join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
+    ['cli/main.ts', 'run', ...args],
+    { PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile, CONFORMANCE_REPORT_DIR: reportDir, ...env },
+    timeoutMs,
+  );
   let outcomes: RuleOutcome[] = [];
   try {
     outcomes = outcomesOf(JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport);
@@ -82,6 +68,37 @@ export async function runConformance(
     // Same: no run, no report.
   }
   return { exitCode, reportDir, report, stdout, stderr, outcomes };
+}
+
+export interface BoundedRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `command` in the repository with `env` added to this process's, killed after `timeoutMs`. */
+export async function runBounded(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+): Promise<BoundedRun> {
+  const child = spawn(command, args, {
+    cwd: REPO_ROOT,
+    // Its own process group, so that a time-out ends Playwright and its workers too, not only tsx.
+    detached: true,
+    env: { ...process.env, ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => {
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+  }, timeoutMs);
+  const exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
+  clearTimeout(timer);
+  return { exitCode, stdout, stderr };
 }
 
 function outcomesOf(report: JsonReport): RuleOutcome[] {

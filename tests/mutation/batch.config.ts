@@ -1,0 +1,39 @@
+// Playwright config of a batch run (batch-plan.ts): the conformance suite's own settings
+// (playwright.config.ts), one project per variant, each with its run's environment as an option,
+// and the batch reporter, which gives each project the conformance reporter of a run of its own.
+// There is no global set-up: the campaign has run each variant's preflight before, as global
+// set-up does, and checks only variants whose preflight passed this way.
+import { resolve } from 'node:path';
+import { defineConfig } from '@playwright/test';
+import { caBundleFor } from '../../conformance/ca-trust.ts';
+import type { RuleId } from '../../conformance/rules.ts';
+import { readBatchPlan } from './batch-plan.ts';
+
+const plan = readBatchPlan();
+// Read by Node once at start-up: set here, it reaches the worker processes (as in the suite's config).
+const caBundle = caBundleFor(plan.caFile);
+if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
+
+/** The suite's worker options (conformance/test.ts) that each project sets. */
+interface SuiteOptions {
+  runEnvironment: Readonly<Record<string, string>> | undefined;
+  expectedToFail: readonly RuleId[];
+}
+
+export default defineConfig<object, SuiteOptions>({
+  testDir: resolve(import.meta.dirname, '..', '..', 'specs'),
+  fullyParallel: true,
+  retries: 0,
+  workers: plan.workers,
+  timeout: 60_000,
+  reporter: [[resolve(import.meta.dirname, 'batch-reporter.ts')]],
+  outputDir: plan.outputDir,
+  use: { trace: 'off', screenshot: 'off', video: 'off' },
+  projects: plan.variants.map((variant) => ({
+    name: variant.name,
+    // One worker per variant at a time: its worker fixtures (target, proxy, learned tenants) are
+    // set up once, as in a run of its own with one worker.
+    workers: 1,
+    use: { runEnvironment: variant.environment, expectedToFail: variant.expectedToFail },
+  })),
+});
