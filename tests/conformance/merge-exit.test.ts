@@ -7,8 +7,8 @@ import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/target.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
+import type { RunningReferenceServer } from '../../reference-server/server.ts';
+import { startTestServer } from '../support/reference-client.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 
@@ -59,15 +59,7 @@ describe('merge-reports exits by the merged verdict', () => {
 
   before(async () => {
     // A MUST rule fails against this variant: quotes around the key are stripped.
-    server = await startReferenceServer({
-      host: '127.0.0.1',
-      httpsPort: 0,
-      httpPort: 0,
-      domain: 'localhost',
-      fixtures: loadFixtures(DEFAULT_FIXTURES_FILE),
-      certDir: join(work, 'certs'),
-      fault: 'quotes-stripped',
-    });
+    server = (await startTestServer({ fault: 'quotes-stripped' })).server;
     const target = join(work, 'target.json');
     writeFileSync(
       target,

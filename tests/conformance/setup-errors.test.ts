@@ -16,8 +16,8 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { spawnSync } from 'node:child_process';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
+import type { RunningReferenceServer } from '../../reference-server/server.ts';
+import { startTestServer } from '../support/reference-client.ts';
 import { ensureCertificates } from '../../reference-server/tls.ts';
 import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 
@@ -48,17 +48,10 @@ describe(
     const closedPort = (): number => 9; // discard: nothing listens on it here
 
     before(async () => {
-      const certDir = join(work, 'certs');
-      server = await startReferenceServer({
-        host: '127.0.0.1',
-        httpsPort: 0,
-        httpPort: 0,
-        domain: 'localhost',
-        fixtures: loadFixtures(DEFAULT_FIXTURES_FILE),
-        certDir,
-      });
+      const reference = await startTestServer();
+      server = reference.server;
       // A certificate valid for the names, so that only the silence after the handshake is wrong.
-      const certificates = await ensureCertificates(certDir, 'localhost');
+      const certificates = await ensureCertificates(reference.certDir, 'localhost');
       hungTls = createTlsServer({ key: certificates.key, cert: certificates.cert }, () => {
         // Accepts TLS, reads the request, never answers.
       });
@@ -236,14 +229,7 @@ describe('after the preflight: no answer is an ERROR, never a failure', () => {
   let fading: Server;
 
   before(async () => {
-    server = await startReferenceServer({
-      host: '127.0.0.1',
-      httpsPort: 0,
-      httpPort: 0,
-      domain: 'localhost',
-      fixtures: loadFixtures(DEFAULT_FIXTURES_FILE),
-      certDir: join(work, 'certs'),
-    });
+    server = (await startTestServer({})).server;
     // Forwards the preflight's one connection to the reference server, then goes silent: a
     // target that stops answering once the run has started.
     let connections = 0;

@@ -34,7 +34,7 @@ describe('the OpenAPI document, served on the admin host', () => {
     const cases = [
       { host: `${ADMIN_HOST}:${port}`, path: OPENAPI_PATH, domain: `${DOMAIN}:${port}` },
       { host: ADMIN_HOST, path: `${OPENAPI_PATH}?format=json`, domain: DOMAIN },
-      { host: `${ADMIN_HOST.toUpperCase()}:443`, path: OPENAPI_PATH, domain: DOMAIN },
+      { host: `${ADMIN_HOST.toUpperCase()}:${port}`, path: OPENAPI_PATH, domain: `${DOMAIN}:${port}` },
     ];
     for (const { host, path, domain } of cases) {
       const reply = await send(target, { host, servername: ADMIN_HOST, path });
@@ -43,6 +43,13 @@ describe('the OpenAPI document, served on the admin host', () => {
       assert.equal(reply.headers['access-control-allow-origin'], '*');
       assert.deepEqual(JSON.parse(reply.body), servedAs(domain));
     }
+    // A port the listener does not listen on is misdirected, here as on every host.
+    const elsewhere = await send(target, {
+      host: `${ADMIN_HOST}:443`,
+      servername: ADMIN_HOST,
+      path: OPENAPI_PATH,
+    });
+    assert.equal(elsewhere.status, 421, elsewhere.body);
     // Everything but the default of `{domain}` is the committed file.
     assert.deepEqual(servedAs('localhost:8443'), readOpenApiDocument());
   });

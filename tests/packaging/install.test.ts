@@ -227,10 +227,13 @@ describe('the packed kit, installed into an empty project', () => {
     assert.deepEqual(readdirSync(installed).sort(), [
       'README.md',
       'dist',
+      'docs',
       'fixtures',
       'package.json',
       'schemas',
       'spec',
     ]);
+    // The one document the server serves (the OpenAPI document on the admin host).
+    assert.deepEqual(readdirSync(join(installed, 'docs')), ['openapi.json']);
   });
 });

@@ -3,6 +3,7 @@
 // the `Host` header, duplicated or oddly spaced headers — since those are what the rules are about.
 // Node does not resolve `*.localhost`, so every request connects to 127.0.0.1 and names the host
 // only in SNI and `Host`, as a client resolving the name would.
+import type { FaultName } from '../../reference-server/faults.ts';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect, checkServerIdentity as defaultCheckServerIdentity } from 'node:tls';
@@ -41,7 +42,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  options: { limits?: ServerLimits; adminToken?: string; journalCapacity?: number } = {},
+  options: { limits?: ServerLimits; adminToken?: string; journalCapacity?: number; fault?: FaultName } = {},
 ): Promise<TestServer> {
   const certDir = mkdtempSync(join(tmpdir(), 'reference-certs-'));
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
@@ -57,6 +58,7 @@ export async function startTestServer(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.journalCapacity === undefined ? {} : { journalCapacity: options.journalCapacity }),
+    ...(options.fault ? { fault: options.fault } : {}),
   });
   return {
     server,
