@@ -33,8 +33,10 @@ export function stoppedReason(): string | undefined {
 export function recordAnswer(answered: boolean, refusalExpected: boolean): void {
   const file = process.env[ENV.answerWatchFile];
   if (refusalExpected || !file) return;
-  const next = answered ? 0 : counted() + 1;
-  writeFileSync(file, String(next));
+  const current = counted();
+  const next = answered ? 0 : current + 1;
+  // Written only when it changes: most exchanges answer, and the count stays at 0.
+  if (next !== current) writeFileSync(file, String(next));
 }
 
 /** An exchange that was never sent, because the target stopped answering. */

@@ -3,7 +3,8 @@
 // step log, or plain HTTP. Built on node:http/https with the target's host map and CA;
 // certificate verification stays on.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { createSecureContext, type SecureContext } from 'node:tls';
 import {
   elapsedSince,
   startRequest,
@@ -38,7 +39,8 @@ const MAX_BODY_BYTES = 256 * 1024;
 
 export class RawClient {
   readonly #lookup: ReturnType<typeof lookupWith>;
-  readonly #ca: string[] | undefined;
+  /** Made once: passing `ca` to every request would parse the CAs again for each one. */
+  readonly #secureContext: SecureContext | undefined;
   readonly #timeoutMs: number;
   readonly #onExchange: ExchangeListener | undefined;
 
@@ -46,7 +48,7 @@ export class RawClient {
   constructor(options: RawClientOptions, shared?: RawClient) {
     this.#lookup = shared ? shared.#lookup : lookupWith(options.hosts);
     // The target's CA is trusted in addition to the system's, never instead of it.
-    this.#ca = shared ? shared.#ca : trustedCas(options.caFile);
+    this.#secureContext = shared ? shared.#secureContext : secureContextOf(trustedCas(options.caFile));
     this.#timeoutMs = options.timeoutMs ?? requestTimeoutMs();
     this.#onExchange = options.onExchange;
   }
@@ -129,12 +131,24 @@ export class RawClient {
       };
       const request =
         url.protocol === 'https:'
-          ? httpsRequest({ ...options, servername: url.hostname, ca: this.#ca }, onResponse)
+          ? httpsRequest({ ...options, ...tlsOptions(url, this.#secureContext) }, onResponse)
           : httpRequest(options, onResponse);
       request.on('error', (error) => resolve(failed(error)));
       request.end(body);
     });
   }
+}
+
+function secureContextOf(ca: string[] | undefined): SecureContext | undefined {
+  return ca === undefined ? undefined : createSecureContext({ ca });
+}
+
+/**
+ * https.request hands its options to tls.connect, which takes a ready `secureContext` (its types
+ * list only the options it builds one from). Verification stays on: `rejectUnauthorized` default.
+ */
+function tlsOptions(url: URL, secureContext: SecureContext | undefined): RequestOptions {
+  return { servername: url.hostname, ...(secureContext ? ({ secureContext } as RequestOptions) : {}) };
 }
 
 function joinHeaders(headers: NodeJS.Dict<string[]>): Record<string, string> {
