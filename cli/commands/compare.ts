@@ -3,10 +3,10 @@
 // matrix. Without an output option the Markdown goes to stdout. Each --label names a column, in
 // the order of the reports; by default a column is named by target, profile and start time.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { comparisonMatrix, matrixHtml, matrixMarkdown } from '../../conformance/report/compare.ts';
+import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 
 function readReport(file: string): ConformanceReport {
@@ -38,27 +38,18 @@ output option the Markdown goes to stdout.
 Exit codes: 0 done, 2 a bad option or a file that is not a conformance report.`;
 
 export function main(argv: readonly string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: [...argv],
-      options: {
-        markdown: { type: 'string' },
-        html: { type: 'string' },
-        label: { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${HELP}`);
-    return EXIT.usage;
-  }
+  const parsed = commandArguments(
+    argv,
+    {
+      markdown: { type: 'string' },
+      html: { type: 'string' },
+      label: { type: 'string', multiple: true },
+      help: { type: 'boolean', short: 'h' },
+    },
+    HELP,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help === true) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
   if (positionals.length === 0) {
     console.error(`Give one or more conformance.json files.\n\n${HELP}`);
     return EXIT.usage;

@@ -3,11 +3,11 @@
 // (JSONC); the decision and its reasons: docs/decisions/0012-target-files-accept-comments.md.
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { PACKAGE_ROOT } from '../../reference-server/package-root.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import type { TargetFile } from '../../schemas/generated/target.ts';
 import { CREDENTIAL_VARIABLES as VARIABLE } from '../../conformance/url-target.ts';
+import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 
 export const DEFAULT_TARGET_FILE = 'conformance-target.jsonc';
@@ -29,22 +29,13 @@ Then: edit it, export the keys it names, and run
 Exit codes: 0 written, 2 a bad option or base URL, or the file exists (without --force).`;
 
 export function main(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { output: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean' } },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${HELP}`);
-    return EXIT.usage;
-  }
+  const parsed = commandArguments(
+    argv,
+    { output: { type: 'string' }, force: { type: 'boolean' }, help: { type: 'boolean' } },
+    HELP,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help === true) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
   const [baseUrl, ...extra] = positionals;
   if (baseUrl === undefined || extra.length > 0) {
     console.error(`Give one base URL, e.g. https://acme.api.example.com/v1.\n\n${HELP}`);

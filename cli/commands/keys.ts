@@ -2,9 +2,9 @@
 // keys, so that a person can paste a curl command, or export the variables a target file names,
 // without the server ever printing a key. Fixture keys are public test values; this command is
 // still the only place they are shown.
-import { parseArgs } from 'node:util';
 import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from '../../reference-server/fixtures.ts';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
+import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 
 const HELP = `Usage: tenant-auth-conformance keys [--fixtures FILE] [KEY_ID | --export]
@@ -22,22 +22,13 @@ Options:
 Exit codes: 0 done, 2 unknown option or key id, 3 unreadable fixtures file.`;
 
 export function main(argv: string[]): number {
-  let parsed;
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { fixtures: { type: 'string' }, export: { type: 'boolean' }, help: { type: 'boolean' } },
-      allowPositionals: true,
-    });
-  } catch (error) {
-    console.error(`${(error as Error).message}\n\n${HELP}`);
-    return EXIT.usage;
-  }
+  const parsed = commandArguments(
+    argv,
+    { fixtures: { type: 'string' }, export: { type: 'boolean' }, help: { type: 'boolean' } },
+    HELP,
+  );
+  if (typeof parsed === 'number') return parsed;
   const { values, positionals } = parsed;
-  if (values.help === true) {
-    console.log(HELP);
-    return EXIT.ok;
-  }
   try {
     return printKeys(values.fixtures ?? DEFAULT_FIXTURES_FILE, values.export === true, positionals[0]);
   } catch (error) {
