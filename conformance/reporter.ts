@@ -117,11 +117,20 @@ export default class ConformanceReporter implements Reporter {
       failOnIncomplete: false,
     };
     const preflight = preflightFromEnvironment();
-    if (preflight?.ok && process.env[ENV.preflightOnly] === '1') {
-      // Only the preflight ran: the reports of an earlier run stay as they are.
-      console.log('Preflight passed: the target can be reached. No rule was run (--preflight-only).');
-      this.#writeOutcome('PREFLIGHT PASSED', EXIT_CODE.ok);
-      return Promise.resolve({ status: 'passed' });
+    if (process.env[ENV.preflightOnly] === '1') {
+      // Only the preflight ran, and it has printed what it found: the reports of an earlier run
+      // stay as they are.
+      const reached = preflight?.ok === true;
+      console.log(
+        reached
+          ? 'Preflight passed: the target can be reached. No rule was run (--preflight-only).'
+          : 'Preflight failed (see above): fix the set-up, then run again. No rule was run (--preflight-only).',
+      );
+      this.#writeOutcome(
+        reached ? 'PREFLIGHT PASSED' : 'SETUP ERROR',
+        reached ? EXIT_CODE.ok : EXIT_CODE.setup,
+      );
+      return Promise.resolve({ status: reached ? 'passed' : 'failed' });
     }
     const report = buildReport(this.#outcomes, {
       target: metadata.target,

@@ -89,6 +89,8 @@ export function main(argv: readonly string[]): number {
     // Listing replaces every reporter: the configured ones would overwrite the last run's reports.
     if (passThrough.includes('--list'))
       passThrough.push(`--reporter=${codeFile('conformance/list-reporter')}`);
+    // The preflight alone: only the conformance reporter, which then writes no report.
+    else if (values.preflightOnly) passThrough.push(`--reporter=${codeFile('conformance/reporter')}`);
     // The config and specs of this package, wherever it is installed; paths given by the user
     // stay relative to the directory the run was started in.
     const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');

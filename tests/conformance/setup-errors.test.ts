@@ -143,6 +143,27 @@ describe(
       },
     ];
 
+    test('--preflight-only: exit 0 when the target can be reached, 3 naming the stage when not; no report either way', async () => {
+      const reachable = join(work, 'reachable.json');
+      writeFileSync(
+        reachable,
+        JSON.stringify({ baseUrl: base(server.httpsPort), hosts: HOSTS, caFile: server.caPath }),
+      );
+      const passed = await runConformance(['--target', reachable, '--preflight-only'], keys);
+      assert.equal(passed.exitCode, 0, passed.stderr);
+      assert.match(passed.stdout, /Preflight passed: the target can be reached/);
+      assert.equal(passed.report, undefined, 'no report written');
+      const down = join(work, 'down.json');
+      writeFileSync(
+        down,
+        JSON.stringify({ baseUrl: base(closedPort()), hosts: HOSTS, caFile: server.caPath }),
+      );
+      const failed = await runConformance(['--target', down, '--preflight-only'], keys);
+      assert.equal(failed.exitCode, 3, failed.stderr);
+      assert.match(failed.stdout, /\[connect\] baseUrl https:\/\/acme\.api\.localhost:9\/v1/);
+      assert.equal(failed.report, undefined, 'no report written');
+    });
+
     for (const row of rows) {
       test(row.mistake, async () => {
         writeFileSync(join(work, 'not-a-ca.pem'), 'this is not a certificate\n');
