@@ -1,11 +1,7 @@
 // The client report for people and CI: a console table, Markdown, and JUnit (one suite per client,
 // one case per rule), all rendered from the judged report (judge.ts), never from the journal.
-import junitReportBuilderModule, { type Builder } from 'junit-report-builder';
 import type { ClientReport, ClientResult, ClientRuleResult } from '../../schemas/generated/client-report.ts';
-
-// junit-report-builder is CommonJS whose module.exports is the builder; its types declare it as
-// the default export, which NodeNext reads as the module object.
-const junitReportBuilder = junitReportBuilderModule as unknown as Builder;
+import { junitDocument, xmlSafe, type Element } from '../report/junit.ts';
 
 const VERDICT_LABEL: Record<ClientRuleResult['verdict'], string> = {
   pass: 'pass',
@@ -101,17 +97,27 @@ export function renderMarkdown(report: ClientReport): string {
 }
 
 export function renderJunit(report: ClientReport): string {
-  const builder = junitReportBuilder.newBuilder();
-  for (const client of report.clients) {
-    const suite = builder.testSuite().name(clientLabel(client));
-    for (const rule of client.rules) {
-      const testCase = suite.testCase().className(clientLabel(client)).name(`${rule.id} (${rule.level})`);
-      if (rule.verdict === 'fail') testCase.failure(rule.message ?? rule.statement);
-      else if (rule.verdict === 'not-evaluated') testCase.skipped();
-      else if (rule.verdict === 'warning') testCase.standardOutput(`warning: ${rule.message ?? ''}`);
-    }
-  }
-  return builder.build();
+  const suites = report.clients.map((client) => {
+    const label = xmlSafe(clientLabel(client));
+    const testcase = client.rules.map((rule): Element => {
+      const base = { '@name': xmlSafe(`${rule.id} (${rule.level})`), '@classname': label };
+      const message = xmlSafe(rule.message ?? rule.statement);
+      if (rule.verdict === 'fail') return { ...base, failure: { '@message': message } };
+      if (rule.verdict === 'not-evaluated') return { ...base, skipped: { '@message': message } };
+      if (rule.verdict === 'warning') return { ...base, 'system-out': `warning: ${message}` };
+      return base;
+    });
+    const verdicts = client.rules.map((rule) => rule.verdict);
+    return {
+      '@name': label,
+      '@tests': verdicts.length,
+      '@failures': verdicts.filter((verdict) => verdict === 'fail').length,
+      '@errors': 0,
+      '@skipped': verdicts.filter((verdict) => verdict === 'not-evaluated').length,
+      testcase,
+    };
+  });
+  return junitDocument(`client conformance: ${report.verdict}`, suites, 0);
 }
 
 function windowText(report: ClientReport): string {

@@ -8,7 +8,7 @@ import type { ConformanceReport, RuleResult } from '../../schemas/generated/conf
 import { evidenceLines } from './evidence-text.ts';
 import { setupErrorOf } from './setup-error.ts';
 
-type Element = Record<string, unknown>;
+export type Element = Record<string, unknown>;
 
 const builder = new XMLBuilder({
   ignoreAttributes: false,
@@ -18,7 +18,7 @@ const builder = new XMLBuilder({
 });
 
 /** Characters XML 1.0 cannot hold at all (a body may contain them); they become U+FFFD. */
-function xmlSafe(text: string): string {
+export function xmlSafe(text: string): string {
   // eslint-disable-next-line no-control-regex -- these are exactly the characters to remove.
   return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '\uFFFD');
 }
@@ -40,17 +40,26 @@ export function renderJunit(
     return suite(`${level} rules`, cases, rules, setupFailed, runProperties(report));
   });
   if (setupFailed) suites.unshift(setupSuite(report));
+  return junitDocument(
+    `conformance of ${report.target.name} (${report.profile}): ${report.verdict}`,
+    suites,
+    report.durationMs,
+  );
+}
+
+/** A JUnit document of `suites` (each with its @tests, @failures, @errors, @skipped counts). */
+export function junitDocument(name: string, suites: readonly Element[], durationMs: number): string {
   const count = (key: 'tests' | 'failures' | 'errors' | 'skipped'): number =>
     suites.reduce((sum, one) => sum + Number(one[`@${key}`]), 0);
   const document = {
     '?xml': { '@version': '1.0', '@encoding': 'UTF-8' },
     testsuites: {
-      '@name': xmlSafe(`conformance of ${report.target.name} (${report.profile}): ${report.verdict}`),
+      '@name': xmlSafe(name),
       '@tests': count('tests'),
       '@failures': count('failures'),
       '@errors': count('errors'),
       '@skipped': count('skipped'),
-      '@time': (report.durationMs / 1000).toFixed(3),
+      '@time': (durationMs / 1000).toFixed(3),
       testsuite: suites,
     },
   };
