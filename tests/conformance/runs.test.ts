@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { RULES } from '../../conformance/rules.ts';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
 import { missingInputs } from '../../conformance/inputs.ts';
-import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
+import { referenceTargetOn, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 import { startCli, type CliProcess } from '../support/reference-cli.ts';
 
 function assertAllPassed(run: ConformanceRun): void {
@@ -73,23 +73,10 @@ describe('URL mode: a reference process started separately, described by a targe
   });
 
   test('a full target file: every rule passes', async () => {
-    const file = writeTarget('full.json', {
-      name: 'separately started reference',
-      baseUrl: `https://acme.api.localhost:${ports.https}/v1`,
-      otherTenantBaseUrl: `https://globex.api.localhost:${ports.https}/v1`,
-      sandboxBaseUrl: `https://sandbox-acme.api.localhost:${ports.https}/v1`,
-      plainHttpBaseUrl: `http://acme.api.localhost:${ports.http}/v1`,
-      credentials: {
-        fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL',
-        readOnly: 'REFERENCE_KEY_ACME_PROD_READ',
-        noCustomersPermission: 'REFERENCE_KEY_ACME_PROD_NO_CUSTOMERS',
-        revoked: 'REFERENCE_KEY_ACME_PROD_REVOKED',
-        sandbox: 'REFERENCE_KEY_ACME_DEV_FULL',
-        otherTenant: 'REFERENCE_KEY_GLOBEX_PROD_FULL',
-        probe: 'REFERENCE_KEY_ACME_PROD_FULL',
-      },
-      ...common(),
-    });
+    const file = writeTarget(
+      'full.json',
+      referenceTargetOn(ports, { name: 'separately started reference', ...common() }),
+    );
     assertAllPassed(await runConformance(['--target', file], keys));
   });
 

@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { REPO_ROOT } from '../support/conformance-run.ts';
+import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
 
 /** Packing compiles the kit (prepare) and installing may read package metadata: generous bounds. */
@@ -137,25 +137,12 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   test('run --target with a target file of the project: CONFORMANT, reports in the project', async () => {
-    const target = {
+    const target = referenceTargetOn(ports, {
       name: 'installed reference',
-      baseUrl: `https://acme.api.localhost:${ports.https}/v1`,
-      otherTenantBaseUrl: `https://globex.api.localhost:${ports.https}/v1`,
-      sandboxBaseUrl: `https://sandbox-acme.api.localhost:${ports.https}/v1`,
-      plainHttpBaseUrl: `http://acme.api.localhost:${ports.http}/v1`,
-      credentials: {
-        fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL',
-        readOnly: 'REFERENCE_KEY_ACME_PROD_READ',
-        noCustomersPermission: 'REFERENCE_KEY_ACME_PROD_NO_CUSTOMERS',
-        revoked: 'REFERENCE_KEY_ACME_PROD_REVOKED',
-        sandbox: 'REFERENCE_KEY_ACME_DEV_FULL',
-        otherTenant: 'REFERENCE_KEY_GLOBEX_PROD_FULL',
-        probe: 'REFERENCE_KEY_ACME_PROD_FULL',
-      },
       // Relative to the target file.
       caFile: '../.certs/ca.crt',
       hosts: { '*.localhost': '127.0.0.1' },
-    };
+    });
     mkdirSync(join(project, 'targets'), { recursive: true });
     writeFileSync(join(project, 'targets', 'reference.json'), JSON.stringify(target, null, 2));
     const result = await run(

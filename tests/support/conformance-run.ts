@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { EMBEDDED_TARGET_FILE, readTargetFile } from '../../conformance/target.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 
@@ -119,4 +120,31 @@ function outcomesOf(report: JsonReport): RuleOutcome[] {
   };
   report.suites?.forEach(visit);
   return outcomes;
+}
+
+/**
+ * fixtures/reference-target.json for a reference server listening on `ports`: every URL and
+ * credential of the embedded target, with `extra` (the CA file, the host map) added by the caller.
+ */
+export function referenceTargetOn(
+  ports: { https: string | number; http: string | number },
+  extra: object,
+): object {
+  // Its schema and CA paths are relative to fixtures/, and the host map is the caller's choice:
+  // only its URLs (with these ports) and its credentials are taken.
+  const embedded = readTargetFile(EMBEDDED_TARGET_FILE);
+  const required = (url: string | undefined): string => url ?? '';
+  const on = (url: string, port: string | number): string => {
+    const parsed = new URL(url);
+    parsed.port = String(port);
+    return parsed.toString().replace(/\/$/, '');
+  };
+  return {
+    baseUrl: on(embedded.baseUrl, ports.https),
+    otherTenantBaseUrl: on(required(embedded.otherTenantBaseUrl), ports.https),
+    sandboxBaseUrl: on(required(embedded.sandboxBaseUrl), ports.https),
+    plainHttpBaseUrl: on(required(embedded.plainHttpBaseUrl), ports.http),
+    credentials: embedded.credentials,
+    ...extra,
+  };
 }
