@@ -46,7 +46,7 @@ interface WorkerFixtures {
    * Option: rules whose test is expected to fail. Only Playwright's bookkeeping changes: such a
    * failure does not make it replace the worker process. The rule's verdict is its test's status
    * as ever — a rule listed here that passes is a pass. Used by the mutation campaign
-   * (tests/mutation), where most variants fail a few rules; empty for a conformance run.
+   * (mutation/), where most variants fail a few rules; empty for a conformance run.
    */
   expectedToFail: readonly RuleId[];
   target: ResolvedTarget;

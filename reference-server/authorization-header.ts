@@ -15,7 +15,7 @@ export type AuthorizationHeader =
 /** RFC 9110 §5.6.2 token: the auth-scheme. */
 const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
 /** RFC 6750 §2.1 b64token (token68 of RFC 9110 §11.2). Quotes, commas and spaces are outside it. */
-const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
+export const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 /** RFC 9110 §11.1: the scheme name is case-insensitive, so `bearer` and `BEARER` are Bearer. */
 const BEARER = 'bearer';
 

@@ -5,7 +5,7 @@ import { DEFAULT_FIXTURES_FILE } from './fixtures.ts';
 import { DEFAULT_CERT_DIR } from './tls.ts';
 import { DEFAULT_DATA_DIR } from './data-dir.ts';
 import { ADMIN_TOKEN_ENV } from './admin-api/admin-token.ts';
-import { isFaultName, type FaultName } from './faults.ts';
+import { isFaultName, type FaultName } from '../mutation/catalog.ts';
 import { DEFAULT_JOURNAL_CAPACITY, MAX_JOURNAL_ENTRIES } from './journal/journal.ts';
 
 export interface CliOptions {
@@ -125,7 +125,7 @@ export function helpText(): string {
     'Options:',
     ...lines,
     `${'  --fault NAME|list'.padEnd(HELP_COLUMN)}start with a deliberate fault, to prove the conformance suite`,
-    `${''.padEnd(HELP_COLUMN)}fails (tests/mutation); "list" prints them. No env variable.`,
+    `${''.padEnd(HELP_COLUMN)}fails (mutation/); "list" prints them. No env variable.`,
     `${'  --help'.padEnd(HELP_COLUMN)}print this help`,
     '',
     `${ADMIN_TOKEN_ENV}: the admin API's bearer token (default: admin-token in the data directory).`,

@@ -8,7 +8,7 @@ import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { AdminTokenError, resolveAdminToken, type AdminTokenSource } from './admin-api/admin-token.ts';
 import { DataDirError } from './data-dir.ts';
 import { keyManagementLines } from './key-management-banner.ts';
-import { faultCatalogText, faultWarning } from './faults.ts';
+import { faultCatalogText, faultySteps, faultWarning } from '../mutation/catalog.ts';
 import { openApiUrl } from './admin-api/openapi-document.ts';
 import { COMPILED, isMainModule } from './package-root.ts';
 
@@ -52,7 +52,7 @@ async function start(argv: string[]): Promise<void> {
     journalCapacity: options.journalCapacity,
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
-    ...(options.fault === undefined ? {} : { fault: options.fault }),
+    steps: faultySteps(options.fault, fixtures),
   });
   const stop = (signal: string): void => {
     console.error(`\n${signal} received: closing connections and stopping.`);

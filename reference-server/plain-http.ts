@@ -1,6 +1,6 @@
 // The plain-HTTP listener. It exists only so that "plain HTTP requests are rejected" (spec §5)
 // can be shown: every request is answered with `Connection: close` by `answer`, which is
-// steps.ts's 403 `https_required` (only a fault of faults.ts answers otherwise). It never
+// steps.ts's 403 `https_required` (unless the server was given another `plainHttpAnswer` step). It never
 // authenticates with the Authorization header or the URL's parameters (the client journal only
 // names a key sent here, to flag it as exposed), and never redirects — a redirect would teach
 // clients that sending a key over plain HTTP works.

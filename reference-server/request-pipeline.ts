@@ -1,6 +1,6 @@
-// The path of an API request through the reference server, in the order of the decisions table:
-// host → header multiplicity → presence → syntax → key lookup in (tenant, environment) →
-// route → permission → handler. Each step either answers an error or passes on; a request that
+// The path of an API request through the reference server, in the order of the decisions table
+// (docs/decisions.md): request-target length → host → header multiplicity → presence → syntax →
+// key lookup in (tenant, environment) → route → permission → handler. Each step either answers an error or passes on; a request that
 // fails a step never reaches data.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -9,14 +9,15 @@ import type { CustomersResponse } from '../schemas/generated/customers.ts';
 import type { StoredKey } from './api-keys.ts';
 import { apiError, constantResponse, type ApiResponse } from './errors.ts';
 import type { ApiHost } from './hosts.ts';
+import { pathOf } from './request-target.ts';
 import type { AuthorizationHeader } from './authorization-header.ts';
 import type { Transport } from './response-writer.ts';
 import type { ensureCertificates } from './tls.ts';
 import type { TenantData } from './tenant-data.ts';
 
 /**
- * The replaceable steps of an API request's path, in one object: the server runs
- * CORRECT_STEPS (steps.ts) unless a named fault swaps one (faults.ts).
+ * The replaceable steps of an API request's path, in one object: the server runs CORRECT_STEPS
+ * (steps.ts), with any of them replaced by `ReferenceServerOptions.steps`.
  */
 export interface ServerSteps {
   /** The tenant and environment of an API host name, from the name alone (spec §5). */
@@ -31,9 +32,6 @@ export interface ServerSteps {
   findRoute(path: string): Route | undefined;
   /** Whether the key's permissions allow the route's operation. */
   permits(key: StoredKey, permission: Permission): boolean;
-  /** The customers of the host's tenant and environment. The request is passed only so that a
-   * faulty variant can read from it what the correct step ignores. */
-  customers(req: IncomingMessage, host: ApiHost, context: PipelineContext): readonly Customer[];
   /** Writes an answer of the HTTPS API. */
   writeResponse(res: ServerResponse, response: ApiResponse, transport: Transport): void;
   /** What the plain-HTTP listener answers (spec §5 Scheme 4: plain HTTP is rejected). */
@@ -45,7 +43,7 @@ export interface ServerSteps {
 export interface PipelineContext {
   domain: string;
   data: TenantData;
-  /** How each step is done: steps.ts (a fault of faults.ts may replace one, never by default). */
+  /** How each step is done: CORRECT_STEPS (steps.ts) unless the server was given replacements. */
   steps: ServerSteps;
 }
 
@@ -73,18 +71,16 @@ const ROUTES: readonly Route[] = [
     path: `${API_VERSION_PREFIX}/customers`,
     methods: ['GET', 'HEAD'],
     permission: 'customers:read',
-    handle: (req, host, context) => customersAnswer(context.steps.customers(req, host, context)),
+    handle: (_req, host, context) => customersAnswer(context.data.customers(host.tenant, host.environment)),
   },
 ];
 
 /**
- * The answer listing `customers`, built once per list: the lists of TenantData are frozen and
- * never change while the server runs (keys change, customers do not), so their answer, JSON
- * included (see `constantResponse`), is shared by every request for that tenant and environment.
- * A list that is not frozen (one a faulty variant of the step makes per request) is answered anew.
+ * The answer listing a tenant's customers, built once per list: the lists of TenantData never
+ * change while the server runs (keys change, customers do not), so their answer, JSON included
+ * (see `constantResponse`), is shared by every request for that tenant and environment.
  */
 function customersAnswer(customers: readonly Customer[]): ApiResponse {
-  if (!Object.isFrozen(customers)) return customersList(customers);
   let answer = CUSTOMERS_ANSWERS.get(customers);
   if (!answer) {
     answer = constantResponse(customersList(customers));
@@ -93,9 +89,8 @@ function customersAnswer(customers: readonly Customer[]): ApiResponse {
   return answer;
 }
 
-// A function of its own rather than a closure in `customersAnswer`: tsx wraps every function
-// made at run time in a naming helper, which cost about 3 µs per request (bench/README.md).
-function customersList(customers: readonly Customer[]): ApiResponse {
+/** The 200 answer listing `customers` (spec §6 list shape), built anew. */
+export function customersList(customers: readonly Customer[]): ApiResponse {
   return ok({ object: 'list', data: [...customers], has_more: false } satisfies CustomersResponse);
 }
 
@@ -152,12 +147,6 @@ export function findRoute(path: string): Route | undefined {
 
 function ok(body: unknown): ApiResponse {
   return { status: 200, headers: {}, body };
-}
-
-/** The path of a request target, without its query (which never carries credentials that count). */
-function pathOf(target: string): string {
-  const end = target.search(/[?#]/);
-  return end === -1 ? target : target.slice(0, end);
 }
 
 /** Whether the connection's TLS SNI names `hostname` (the panel and admin hosts check it too). */

@@ -28,9 +28,8 @@ import { continueAllowed } from './expect-continue.ts';
 import { writeRawError } from './response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './sites.ts';
 import { TenantData } from './tenant-data.ts';
-import { stepsWith, type FaultName } from './faults.ts';
 import { journalOf } from './journal/journal.ts';
-import type { ServerSteps } from './steps.ts';
+import { CORRECT_STEPS, type ServerSteps } from './steps.ts';
 
 export { DEFAULT_LIMITS, type ServerLimits } from './listener-limits.ts';
 
@@ -54,10 +53,10 @@ export interface ReferenceServerOptions {
   /** Entries the client journal keeps per tenant (journal/journal.ts); 0 turns it off. */
   journalCapacity?: number;
   /**
-   * A fault of faults.ts that deliberately breaks the server, to prove that the conformance suite
-   * catches it. Only for that self-test: never set it for anything else.
+   * Steps that replace the correct ones (steps.ts). Only the suite's self-test sets them, to
+   * prove with a deliberately broken server that the suite fails (mutation/).
    */
-  fault?: FaultName;
+  steps?: Partial<ServerSteps>;
 }
 
 export interface RunningReferenceServer {
@@ -82,8 +81,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const log = options.accessLog ?? noAccessLog;
   // Taken before the store is read: a second server on the directory stops here, naming the first.
   const lock = options.dataDir ? lockDataDir(options.dataDir) : undefined;
-  // The correct steps (steps.ts), or with one swapped for the faulty variant of `options.fault`.
-  const steps = stepsWith(options.fault, options.fixtures);
+  const steps: ServerSteps = { ...CORRECT_STEPS, ...options.steps };
   const { persisted, data, certificates, users } = await prepare(options, steps).catch((error: unknown) => {
     lock?.release();
     throw error;
@@ -299,7 +297,7 @@ function isHttpClientError(error: NodeJS.ErrnoException): boolean {
 
 function clientErrorCode(
   error: NodeJS.ErrnoException,
-): 'request_header_fields_too_large' | 'request_timeout' | 'uri_too_long' | 'bad_request' {
+): 'request_header_fields_too_large' | 'request_timeout' | 'bad_request' {
   switch (error.code) {
     case 'HPE_HEADER_OVERFLOW':
       return 'request_header_fields_too_large';

@@ -1,8 +1,8 @@
 // The replaceable steps of the reference server, in one object: each step of an API request's
 // path (request-pipeline.ts), how an answer is written, what plain HTTP answers and which
-// certificate is served. The server always runs CORRECT_STEPS, unless it was started with a named
-// fault (faults.ts, `--fault NAME`), which swaps one step for a faulty variant to prove that the
-// conformance suite notices. Keeping the swap here keeps the correct path free of fault checks.
+// certificate is served. The server runs CORRECT_STEPS; a caller may replace any of them
+// (`ReferenceServerOptions.steps`), which is how the suite's self-test (mutation/) builds its
+// faulty variants without a single fault check on the correct path.
 import { parseAuthorization } from './authorization-header.ts';
 import { apiError } from './errors.ts';
 import { fieldLines } from './field-lines.ts';
@@ -21,7 +21,6 @@ export const CORRECT_STEPS: ServerSteps = {
   findKey: (context, host, token) => context.data.keys.find(host.tenant, host.environment, token),
   findRoute,
   permits: (key, permission) => key.permissions.has(permission),
-  customers: (_req, host, context) => context.data.customers(host.tenant, host.environment),
   writeResponse: writeApiResponse,
   plainHttpAnswer: () => apiError('https_required'),
   certificates: ensureCertificates,

@@ -1,12 +1,12 @@
-// `npm run mutation-matrix`: runs the mutation campaign of tests/mutation (the conformance suite
+// `npm run mutation-matrix`: runs the mutation campaign of mutation/ (the conformance suite
 // against the clean reference server and every faulty variant) and writes docs/mutation-matrix.md
 // from it. `npm test` runs the same campaign and fails if the committed file differs.
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { FAULT_NAMES } from '../reference-server/faults.ts';
-import { runCampaign, VARIANTS } from '../tests/mutation/campaign.ts';
-import { judge, killed } from '../tests/mutation/judge.ts';
-import { MATRIX_FILE, renderMatrix } from '../tests/mutation/matrix.ts';
+import { FAULT_NAMES } from '../mutation/catalog.ts';
+import { runCampaign, VARIANTS } from '../mutation/campaign.ts';
+import { judge, killed } from '../mutation/judge.ts';
+import { MATRIX_FILE, renderMatrix } from '../mutation/matrix.ts';
 
 const started = Date.now();
 const runs = await runCampaign(VARIANTS, {

@@ -3,14 +3,13 @@
 // start, mode 0600). It is compared as a SHA-256 digest in constant time and never printed.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
+import { TOKEN68 } from '../authorization-header.ts';
 import { readOrCreateSecretFile } from '../data-dir.ts';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
 export const ADMIN_TOKEN_ENV = 'REFERENCE_ADMIN_TOKEN';
 /** A token shorter than this is refused: it could be guessed. */
 export const MIN_ADMIN_TOKEN_LENGTH = 32;
-/** RFC 6750 token68, so that the token fits in `Authorization: Bearer …` as is. */
-const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 
 export type AdminTokenSource = { kind: 'env' } | { kind: 'file'; path: string } | { kind: 'none' };
 

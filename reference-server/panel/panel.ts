@@ -9,6 +9,7 @@ import { validatorFor } from '../../schemas/validators.ts';
 import { apiHostname, type PanelHost } from '../hosts.ts';
 import { mediaTypeOf, readBody } from '../read-body.ts';
 import type { RequestFacts } from '../request-pipeline.ts';
+import { pathOf } from '../request-target.ts';
 import type { TenantAccount, TenantData } from '../tenant-data.ts';
 import { PANEL_CSS, PANEL_JS } from './assets.ts';
 import {
@@ -355,9 +356,4 @@ function formErrorOf(pointer: string): string {
     return 'Name: give 1 to 100 characters, not only spaces and no control characters.';
   if (pointer.startsWith('/access')) return 'Type: choose Read Only, Full Access or Chosen permissions.';
   return 'Chosen permissions: tick at least one permission, or choose Read Only or Full Access.';
-}
-
-function pathOf(target: string): string {
-  const end = target.search(/[?#]/);
-  return end === -1 ? target : target.slice(0, end);
 }

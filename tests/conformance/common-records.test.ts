@@ -1,6 +1,6 @@
 // Leak detection when the leak is in the very answers the suite learns tenants from: a record
 // served to both tenants is a leak, not a "shared value" to ignore (found by the faults
-// other-tenant-customer-leaked and all-tenants-customers-served of tests/mutation).
+// other-tenant-customer-leaked and all-tenants-customers-served of mutation/faults).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { valuesOfCommonRecords } from '../../conformance/tenant-knowledge.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCli } from '../../reference-server/cli-options.ts';
-import { FAULT_NAMES } from '../../reference-server/faults.ts';
+import { FAULT_NAMES } from '../../mutation/catalog.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 
 const CLI = ['--import', 'tsx', join(REPO_ROOT, 'reference-server', 'cli.ts')];

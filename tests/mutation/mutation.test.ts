@@ -1,22 +1,23 @@
 // Proof that the conformance suite can fail: the suite passes the clean reference server
-// and, against each faulty variant of reference-server/faults.ts, fails exactly the rules the
+// and, against each faulty variant of the fault catalog (mutation/catalog.ts), fails exactly the rules the
 // fault is caught by plus the consequences its catalog entry lists — never another one. Every MUST
 // and HTTP rule has a fault that it catches, and every fault is caught.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { RULES, ruleById, type RuleId } from '../../conformance/rules.ts';
-import { FAULT_NAMES, FAULTS, type FaultName } from '../../reference-server/faults.ts';
+import { FAULT_NAMES, FAULTS, type FaultName } from '../../mutation/catalog.ts';
+import { consequencesOf } from '../../mutation/knock-on.ts';
 import {
   RUNNER_CHECKED_FAULT,
   runCampaign,
   VARIANTS,
   type VariantName,
   type VariantRun,
-} from './campaign.ts';
-import { judge, killed } from './judge.ts';
-import { MATRIX_FILE, REGENERATE_COMMAND, renderMatrix } from './matrix.ts';
-import { exitCodeOfRun, verdictOf } from './verdict.ts';
+} from '../../mutation/campaign.ts';
+import { judge, killed } from '../../mutation/judge.ts';
+import { MATRIX_FILE, REGENERATE_COMMAND, renderMatrix } from '../../mutation/matrix.ts';
+import { exitCodeOfRun, verdictOf } from '../../mutation/verdict.ts';
 
 /** The campaign takes a few minutes on 2 cores; this bound only stops a run that hangs. */
 const CAMPAIGN_TIMEOUT_MS = 20 * 60_000;
@@ -28,6 +29,9 @@ describe('the fault catalog', () => {
       assert.ok(fault.catches.length > 0, `${name} names no rule that catches it`);
       const listed = [...fault.catches, ...Object.keys(fault.alsoFails ?? {})];
       assert.equal(new Set(listed).size, listed.length, `${name} lists a rule twice (catches and alsoFails)`);
+      const derived = Object.keys(consequencesOf({ catches: [], knockOn: fault.knockOn }));
+      const twice = Object.keys(fault.alsoFails ?? {}).filter((id) => derived.includes(id));
+      assert.deepEqual(twice, [], `${name}: alsoFails repeats what its knockOn derives`);
       assert.match(name, /^[a-z0-9]+(?:-[a-z0-9]+)*$/, `${name}: fault names are kebab-case`);
     }
   });
@@ -37,7 +41,7 @@ describe('the fault catalog', () => {
     assert.deepEqual(
       RULES.filter((rule) => !targeted.has(rule.id)).map((rule) => `${rule.level} ${rule.id}`),
       [],
-      'add a fault to reference-server/faults.ts for each of these rules',
+      'add a fault to mutation/faults/ for each of these rules',
     );
   });
 });
@@ -62,7 +66,7 @@ describe('mutation campaign: the suite against the clean server and every faulty
   test('the clean server passes every rule: nothing fails, warns or is left not evaluated', () => {
     const run = runOf('clean');
     assert.deepEqual(
-      RULES.filter((rule) => run.results[rule.id] !== 'passed').map(
+      RULES.filter((rule) => run.results[rule.id] !== 'pass').map(
         (rule) => `${rule.id}: ${run.results[rule.id]} ${run.messages[rule.id] ?? ''}`,
       ),
       [],
@@ -133,12 +137,12 @@ function assertCaught(name: FaultName, run: VariantRun): void {
   assert.deepEqual(
     explain(judgement.unexpected),
     [],
-    `${name} makes rules fail that its catalog entry does not list: a spurious failure, or add it to alsoFails with the reason`,
+    `${name} makes rules fail that its catalog entry does not expect: a spurious failure, or add it to alsoFails with the reason (or classify the rule in mutation/knock-on.ts)`,
   );
   assert.deepEqual(
     judgement.notFailing,
     [],
-    `${name}: these alsoFails rules passed; remove them from its entry`,
+    `${name}: these expected consequences passed; remove them from its entry (or correct mutation/knock-on.ts)`,
   );
   assert.ok(killed(judgement));
 

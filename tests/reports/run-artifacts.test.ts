@@ -2,6 +2,7 @@
 // stripped from keys): conformance.html with the failure's evidence, a curl command from it that
 // reproduces the failure for real, JUnit that shows it as a failure, exchanges.har holding every
 // exchange the evidence points to, plain console output — and `--list` leaves all of it alone.
+import { faultySteps } from '../../mutation/catalog.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, execFileSync } from 'node:child_process';
@@ -27,14 +28,15 @@ let targetFile: string;
 before(async () => {
   const work = mkdtempSync(join(tmpdir(), 'run-artifacts-'));
   await ensureCertificates(join(work, 'certs'), 'localhost');
+  const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
   server = await startReferenceServer({
     host: '127.0.0.1',
     httpsPort: 0,
     httpPort: 0,
     domain: 'localhost',
-    fixtures: loadFixtures(DEFAULT_FIXTURES_FILE),
+    fixtures,
     certDir: join(work, 'certs'),
-    fault: 'quotes-stripped',
+    steps: faultySteps('quotes-stripped', fixtures),
   });
   targetFile = join(work, 'target.json');
   writeFileSync(

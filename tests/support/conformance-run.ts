@@ -1,13 +1,12 @@
 // Runs the conformance suite the way a user does (`npm run conformance -- …`, the CLI's `run`) and reads back
 // what happened to each rule from Playwright's JSON report.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { dirname, join } from 'node:path';
 import { EMBEDDED_TARGET_FILE, readTargetFile } from '../../conformance/target.ts';
+import { runSuite, type SuiteRun } from '../../mutation/suite-run.ts';
 
-export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
+export { REPO_ROOT, runBounded, type BoundedRun } from '../../mutation/suite-run.ts';
 
 export interface RuleOutcome {
   ruleId: string;
@@ -17,14 +16,7 @@ export interface RuleOutcome {
   errors: string[];
 }
 
-export interface ConformanceRun {
-  exitCode: number;
-  /** Where this run wrote its reports (a fresh temporary directory). */
-  reportDir: string;
-  /** reports/conformance.json of the run, if it got that far. */
-  report: ConformanceReport | undefined;
-  stdout: string;
-  stderr: string;
+export interface ConformanceRun extends SuiteRun {
   outcomes: RuleOutcome[];
 }
 
@@ -48,58 +40,16 @@ export async function runConformance(
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 180_000,
 ): Promise<ConformanceRun> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
-  const reportFile = join(reportDir, 'playwright.json');
-  const { exitCode, stdout, stderr } = await runBounded(
-    join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-    ['cli/main.ts', 'run', ...args],
-    { PLAYWRIGHT_JSON_OUTPUT_NAME: reportFile, CONFORMANCE_REPORT_DIR: reportDir, ...env },
-    timeoutMs,
-  );
+  const jsonReport = join(mkdtempSync(join(tmpdir(), 'playwright-json-')), 'playwright.json');
+  const run = await runSuite(args, { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonReport, ...env }, timeoutMs);
   let outcomes: RuleOutcome[] = [];
   try {
-    outcomes = outcomesOf(JSON.parse(readFileSync(reportFile, 'utf8')) as JsonReport);
+    outcomes = outcomesOf(JSON.parse(readFileSync(jsonReport, 'utf8')) as JsonReport);
   } catch {
     // No report: the run failed before Playwright started; exitCode and stderr tell why.
   }
-  let report: ConformanceReport | undefined;
-  try {
-    report = JSON.parse(readFileSync(join(reportDir, 'conformance.json'), 'utf8')) as ConformanceReport;
-  } catch {
-    // Same: no run, no report.
-  }
-  return { exitCode, reportDir, report, stdout, stderr, outcomes };
-}
-
-export interface BoundedRun {
-  exitCode: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs `command` in the repository with `env` added to this process's, killed after `timeoutMs`. */
-export async function runBounded(
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-): Promise<BoundedRun> {
-  const child = spawn(command, args, {
-    cwd: REPO_ROOT,
-    // Its own process group, so that a time-out ends Playwright and its workers too, not only tsx.
-    detached: true,
-    env: { ...process.env, ...env },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => {
-    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-  }, timeoutMs);
-  const exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
-  clearTimeout(timer);
-  return { exitCode, stdout, stderr };
+  rmSync(dirname(jsonReport), { recursive: true, force: true });
+  return { ...run, outcomes };
 }
 
 function outcomesOf(report: JsonReport): RuleOutcome[] {

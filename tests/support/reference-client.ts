@@ -3,7 +3,7 @@
 // the `Host` header, duplicated or oddly spaced headers — since those are what the rules are about.
 // Node does not resolve `*.localhost`, so every request connects to 127.0.0.1 and names the host
 // only in SNI and `Host`, as a client resolving the name would.
-import type { FaultName } from '../../reference-server/faults.ts';
+import { faultySteps, type FaultName } from '../../mutation/catalog.ts';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { connect as tlsConnect, checkServerIdentity as defaultCheckServerIdentity } from 'node:tls';
@@ -58,7 +58,7 @@ export async function startTestServer(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.journalCapacity === undefined ? {} : { journalCapacity: options.journalCapacity }),
-    ...(options.fault ? { fault: options.fault } : {}),
+    steps: faultySteps(options.fault, fixtures),
   });
   return {
     server,

@@ -1,5 +1,5 @@
-// One mutation campaign: the clean reference server and each faulty variant of
-// reference-server/faults.ts, each started on free ports in this process and checked by the
+// One mutation campaign: the clean reference server and each faulty variant of the fault catalog
+// (catalog.ts), each started on free ports in this process and checked by the
 // conformance suite through a target file (URL mode). Every run uses the strict profile, so that a
 // failed HTTP rule fails its test like a failed MUST rule; the default profile's verdict follows
 // from the same rule verdicts (verdict.ts), since a MUST rule fails alike under both. What a run
@@ -13,39 +13,30 @@
 // The runner itself (`npm run conformance`) checks the clean server, one faulty variant, and any
 // variant whose preflight fails (the runner stops those with SETUP ERROR); the clean server and
 // that faulty variant are in the batch too, and the test requires both ways to read the same.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requestTimeoutMs } from '../../conformance/answer-watch.ts';
-import { exitCodeOf } from '../../conformance/exit-code.ts';
-import { runPreflight, type PreflightResult } from '../../conformance/preflight.ts';
-import { RULES, type RuleId } from '../../conformance/rules.ts';
-import { ENV, fixtureKeyEnvironment, fixtureKeyVariable, resolveTarget } from '../../conformance/target.ts';
-import { FAULT_NAMES, type FaultName } from '../../reference-server/faults.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
-import { ensureCertificates } from '../../reference-server/tls.ts';
-import type { ConformanceReport, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
-import { REPO_ROOT, runBounded, runConformance } from '../support/conformance-run.ts';
+import { requestTimeoutMs } from '../conformance/answer-watch.ts';
+import { exitCodeOf } from '../conformance/exit-code.ts';
+import { runPreflight, type PreflightResult } from '../conformance/preflight.ts';
+import { RULES, type RuleId } from '../conformance/rules.ts';
+import { ENV, fixtureKeyEnvironment, fixtureKeyVariable, resolveTarget } from '../conformance/target.ts';
+import { FAULT_NAMES, faultySteps, type FaultName } from './catalog.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
+import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.ts';
+import { ensureCertificates } from '../reference-server/tls.ts';
+import type { ConformanceReport, RuleVerdict } from '../schemas/generated/conformance-report.ts';
+import { readReport, REPO_ROOT, runBounded, runSuite } from './suite-run.ts';
 import { BATCH_PLAN_ENV, type BatchPlan, type BatchVariant } from './batch-plan.ts';
-import { expectedFailures, type RuleResult } from './expectations.ts';
-
-export type { RuleResult } from './expectations.ts';
+import { expectedFailures } from './expectations.ts';
 
 export type VariantName = 'clean' | FaultName;
-
-const RESULT_OF_VERDICT: Record<RuleVerdict, RuleResult> = {
-  pass: 'passed',
-  fail: 'failed',
-  warning: 'warned',
-  'not-evaluated': 'not-evaluated',
-  error: 'error',
-};
 
 export interface VariantRun {
   variant: VariantName;
   exitCode: number;
-  results: Record<RuleId, RuleResult>;
+  /** Each rule's verdict in the run's report; a rule is absent when the run wrote no report. */
+  results: Partial<Record<RuleId, RuleVerdict>>;
   /** Why a rule failed, warned or was not evaluated, as the report says it (redacted by the suite). */
   messages: Partial<Record<RuleId, string>>;
   /** The overall verdict the reporter wrote (strict profile), if it wrote a report. */
@@ -120,7 +111,7 @@ export async function runCampaign(
         domain: 'localhost',
         fixtures,
         certDir,
-        ...(variant === 'clean' ? {} : { fault: variant }),
+        steps: faultySteps(variant === 'clean' ? undefined : variant, fixtures),
       });
       servers.set(variant, server);
       writeFileSync(targetFileOf(work, variant), JSON.stringify(targetOf(variant, server), null, 2));
@@ -166,7 +157,7 @@ async function preflightOf(targetFile: string): Promise<PreflightResult> {
 }
 
 async function runByRunner(work: string, variant: VariantName): Promise<VariantRun> {
-  const run = await runConformance(
+  const run = await runSuite(
     ['--target', targetFileOf(work, variant), '--profile', 'strict', '--workers=1'],
     fixtureKeyEnvironment(),
     RUN_TIMEOUT_MS,
@@ -240,14 +231,6 @@ async function runBatch(
   );
 }
 
-function readReport(file: string): ConformanceReport | undefined {
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport;
-  } catch {
-    return undefined;
-  }
-}
-
 function variantRun(
   variant: VariantName,
   via: VariantRun['via'],
@@ -282,12 +265,13 @@ function targetOf(variant: VariantName, server: RunningReferenceServer): object 
 }
 
 function resultsOf(report: ConformanceReport | undefined): Pick<VariantRun, 'results' | 'messages'> {
-  const results = Object.fromEntries(RULES.map((rule) => [rule.id, 'missing'])) as Record<RuleId, RuleResult>;
+  const results: VariantRun['results'] = {};
   const messages: VariantRun['messages'] = {};
+  const known = new Set<string>(RULES.map((rule) => rule.id));
   for (const rule of report?.rules ?? []) {
     const id = rule.id as RuleId;
-    if (!(id in results)) continue;
-    results[id] = RESULT_OF_VERDICT[rule.verdict];
+    if (!known.has(id)) continue;
+    results[id] = rule.verdict;
     if (rule.message !== undefined && rule.verdict !== 'pass') messages[id] = rule.message;
   }
   return { results, messages };

@@ -5,8 +5,8 @@
 // set-up does, and checks only variants whose preflight passed this way.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { caBundleFor } from '../../conformance/ca-trust.ts';
-import type { RuleId } from '../../conformance/rules.ts';
+import { caBundleFor } from '../conformance/ca-trust.ts';
+import type { RuleId } from '../conformance/rules.ts';
 import { readBatchPlan } from './batch-plan.ts';
 
 const plan = readBatchPlan();
@@ -21,7 +21,7 @@ interface SuiteOptions {
 }
 
 export default defineConfig<object, SuiteOptions>({
-  testDir: resolve(import.meta.dirname, '..', '..', 'specs'),
+  testDir: resolve(import.meta.dirname, '..', 'specs'),
   fullyParallel: true,
   retries: 0,
   workers: plan.workers,

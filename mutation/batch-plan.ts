@@ -1,12 +1,12 @@
 // The plan of a batch run: several variants checked in ONE Playwright run, one project each
-// (tests/mutation/batch.config.ts), instead of one `npm run conformance` per variant. The campaign
+// (mutation/batch.config.ts), instead of one `npm run conformance` per variant. The campaign
 // writes it; the config and the batch reporter read it. Each variant carries what the runner and
 // global set-up give a run of its own: its CONFORMANCE_* variables (target file, profile, the
 // preflight's result, the answer watch, the outcome file) and the report metadata the config
 // would derive from its target.
 import { readFileSync } from 'node:fs';
-import type { RuleId } from '../../conformance/rules.ts';
-import type { RunMetadata } from '../../conformance/report/settings.ts';
+import type { RuleId } from '../conformance/rules.ts';
+import type { RunMetadata } from '../conformance/report/settings.ts';
 
 export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';
 
@@ -33,7 +33,6 @@ export interface BatchPlan {
 
 export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
   const file = env[BATCH_PLAN_ENV];
-  if (!file)
-    throw new Error(`${BATCH_PLAN_ENV} names no plan: this config is run by tests/mutation/campaign.ts`);
+  if (!file) throw new Error(`${BATCH_PLAN_ENV} names no plan: this config is run by mutation/campaign.ts`);
   return JSON.parse(readFileSync(file, 'utf8')) as BatchPlan;
 }

@@ -1,20 +1,20 @@
 // What a faulty variant's run should look like, by its catalog entry, and how the run compares:
 // the one reading of a campaign that both the test and the generated matrix use.
-import { RULES, type RuleId } from '../../conformance/rules.ts';
-import { FAULTS, type FaultName } from '../../reference-server/faults.ts';
+import { RULES, type RuleId } from '../conformance/rules.ts';
+import { FAULTS, type FaultName } from './catalog.ts';
 import type { VariantRun } from './campaign.ts';
-import { expectation, failingResult, isFailing } from './expectations.ts';
+import { expectation, failingVerdict, isFailing } from './expectations.ts';
 
-export { expectation, failingResult, isFailing, type Expectation } from './expectations.ts';
+export { expectation, failingVerdict, isFailing, type Expectation } from './expectations.ts';
 
 export interface Judgement {
   /** Rules of `catches` that failed (an ADVISORY one: warned). */
   caught: RuleId[];
   /** Rules of `catches` that did not: the suite missed the fault. */
   missed: RuleId[];
-  /** Rules that failed without being listed in `catches` or `alsoFails`. */
+  /** Rules that failed without being expected to: neither caught nor a consequence (knock-on.ts). */
   unexpected: RuleId[];
-  /** Rules listed in `alsoFails` that did not fail: the catalog entry is wrong. */
+  /** Expected consequences that did not fail: the catalog entry (or knock-on.ts) is wrong. */
   notFailing: RuleId[];
   /** Rules without a usable result (the run broke, timed out or left them out). */
   broken: RuleId[];
@@ -31,12 +31,12 @@ export function judge(fault: FaultName, run: VariantRun): Judgement {
     return judgement;
   }
   for (const { id } of RULES) {
-    const result = run.results[id];
+    const verdict = run.results[id];
     const expected = expectation(fault, id);
-    if (result === 'error' || result === 'missing') judgement.broken.push(id);
-    else if (expected === 'catches') judgement[result === failingResult(id) ? 'caught' : 'missed'].push(id);
-    else if (expected === 'alsoFails' && result !== failingResult(id)) judgement.notFailing.push(id);
-    else if (expected === undefined && isFailing(result)) judgement.unexpected.push(id);
+    if (verdict === 'error' || verdict === undefined) judgement.broken.push(id);
+    else if (expected === 'catches') judgement[verdict === failingVerdict(id) ? 'caught' : 'missed'].push(id);
+    else if (expected === 'consequence' && verdict !== failingVerdict(id)) judgement.notFailing.push(id);
+    else if (expected === undefined && isFailing(verdict)) judgement.unexpected.push(id);
   }
   return judgement;
 }

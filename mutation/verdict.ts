@@ -1,20 +1,11 @@
 // The verdict of a variant's run under either profile, from its rule results, by the reporter's
 // own rule (conformance/report/verdict.ts): every run of the campaign is strict, and the verdict
 // the default profile would give follows from the same rule results.
-import { exitCodeFor, overallVerdict } from '../../conformance/report/verdict.ts';
-import { RULES, type RuleId } from '../../conformance/rules.ts';
-import type { Profile } from '../../conformance/target.ts';
-import type { OverallVerdict, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
-import type { RuleResult, VariantRun } from './campaign.ts';
-
-const VERDICT_OF_RESULT: Record<RuleResult, RuleVerdict> = {
-  passed: 'pass',
-  failed: 'fail',
-  warned: 'warning',
-  'not-evaluated': 'not-evaluated',
-  error: 'error',
-  missing: 'not-evaluated',
-};
+import { exitCodeFor, overallVerdict } from '../conformance/report/verdict.ts';
+import { RULES } from '../conformance/rules.ts';
+import type { Profile } from '../conformance/target.ts';
+import type { OverallVerdict } from '../schemas/generated/conformance-report.ts';
+import type { VariantRun } from './campaign.ts';
 
 /** SETUP ERROR when the preflight stopped the run; else NOT CONFORMANT when a MUST rule failed, … */
 export function verdictOf(run: Pick<VariantRun, 'results' | 'setupStage'>, profile: Profile): OverallVerdict {
@@ -28,6 +19,10 @@ export function exitCodeOfRun(run: Pick<VariantRun, 'results' | 'setupStage'>): 
   return exitCodeFor({ verdict, rules: verdict === 'SETUP ERROR' ? [] : ruleVerdicts(run.results) }, false);
 }
 
-function ruleVerdicts(results: Readonly<Record<RuleId, RuleResult>>) {
-  return RULES.map((rule) => ({ level: rule.level, verdict: VERDICT_OF_RESULT[results[rule.id]] }));
+/** A rule without a verdict (the run wrote no report) counts as not evaluated, as in a report. */
+function ruleVerdicts(results: VariantRun['results']) {
+  return RULES.map((rule) => ({
+    level: rule.level,
+    verdict: results[rule.id] ?? 'not-evaluated',
+  }));
 }

@@ -15,7 +15,7 @@ import type {
   TestResult,
   TestStep,
 } from '@playwright/test/reporter';
-import ConformanceReporter from '../../conformance/reporter.ts';
+import ConformanceReporter from '../conformance/reporter.ts';
 import { readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 interface ProjectReporter {

@@ -1,0 +1,107 @@
+// The Authorization header (spec §5 Scheme, §7): the faults that break these rules (see ../fault.ts).
+import { parseAuthorization } from '../../reference-server/authorization-header.ts';
+import { apiError } from '../../reference-server/errors.ts';
+import { fieldLines } from '../../reference-server/field-lines.ts';
+import {
+  ANY_ORIGIN,
+  changingAnswers,
+  CORRECT,
+  editingHeaders,
+  URL_KEY_PARAMETERS,
+  type Fault,
+} from '../fault.ts';
+
+export const AUTHORIZATION_HEADER_FAULTS = {
+  'missing-header-answered-invalid-key': {
+    description:
+      'A request without Authorization gets invalid_api_key instead of missing_authorization_header.',
+    catches: ['AUTH-MISSING-HEADER'],
+    alsoFails: {
+      'AUTH-URL-CREDENTIALS-IGNORED':
+        'A key in the URL leaves the request without a header: invalid_api_key too.',
+    },
+    steps: () => ({
+      writeResponse: changingAnswers('missing_authorization_header', apiError('invalid_api_key')),
+    }),
+  },
+  'missing-header-answered-400': {
+    description: 'A request without Authorization gets status 400 and no WWW-Authenticate challenge.',
+    catches: ['AUTH-MISSING-HEADER-401'],
+    steps: () => ({
+      writeResponse: changingAnswers('missing_authorization_header', { status: 400, headers: {} }),
+    }),
+  },
+  'no-www-authenticate': {
+    description: 'Authentication errors carry no WWW-Authenticate challenge.',
+    catches: ['AUTH-MISSING-HEADER-401', 'KEY-INVALID-401'],
+    steps: () => ({
+      writeResponse: editingHeaders(({ 'WWW-Authenticate': _challenge, ...headers }) => headers),
+    }),
+  },
+  'any-scheme-accepted': {
+    description: 'The key is taken from Authorization whatever the scheme (Token, Basic) or without one.',
+    catches: ['AUTH-OTHER-SCHEME-REJECTED'],
+    steps: () => ({
+      authorizationOf: (req) => {
+        const parsed = CORRECT.authorizationOf(req);
+        if (parsed.kind !== 'not-bearer') return parsed;
+        const value = fieldLines(req, 'authorization')[0] ?? '';
+        return parseAuthorization([`Bearer ${value.replace(/^\S+ +/, '')}`]);
+      },
+    }),
+  },
+  'scheme-case-sensitive': {
+    description: 'Only the exact spelling `Bearer` is accepted; `bearer` and `BEARER` are refused.',
+    catches: ['AUTH-SCHEME-CASE-INSENSITIVE'],
+    steps: () => ({
+      authorizationOf: (req) => {
+        const parsed = CORRECT.authorizationOf(req);
+        const value = fieldLines(req, 'authorization')[0] ?? '';
+        return parsed.kind === 'bearer' && !value.startsWith('Bearer ') ? { kind: 'not-bearer' } : parsed;
+      },
+    }),
+  },
+  'quotes-stripped': {
+    description: 'Quotes around the key (`Bearer "KEY"`, `Bearer \'KEY\'`) are removed before the lookup.',
+    catches: ['AUTH-QUOTED-KEY-REJECTED'],
+    steps: () => ({
+      authorizationOf: (req) =>
+        parseAuthorization(
+          fieldLines(req, 'authorization').map((value) => value.replace(/^(\S+ +)(["'])(.*)\2$/, '$1$3')),
+        ),
+    }),
+  },
+  'lenient-bearer-syntax': {
+    description:
+      'A tab after Bearer, extra parameters and a second token are tolerated: the first key-like word counts.',
+    catches: ['AUTH-MALFORMED-BEARER-REJECTED'],
+    steps: () => ({
+      authorizationOf: (req) => {
+        const parsed = CORRECT.authorizationOf(req);
+        if (parsed.kind !== 'malformed') return parsed;
+        const token = /^\S+\s+([A-Za-z0-9\-._~+/]+=*)/.exec(fieldLines(req, 'authorization')[0] ?? '')?.[1];
+        return token ? { kind: 'bearer', token } : parsed;
+      },
+    }),
+  },
+  'second-authorization-header-used': {
+    description: 'Of two Authorization headers the last one counts, instead of the request being rejected.',
+    catches: ['AUTH-DUPLICATE-HEADER-REJECTED'],
+    steps: () => ({
+      authorizationOf: (req) => parseAuthorization(fieldLines(req, 'authorization').slice(-1)),
+    }),
+  },
+  'key-accepted-from-url': {
+    description: `Without an Authorization header, a key in ?${URL_KEY_PARAMETERS.join('=, ?')}= authenticates.`,
+    catches: ['AUTH-URL-CREDENTIALS-IGNORED'],
+    steps: () => ({
+      authorizationOf: (req) => {
+        const parsed = CORRECT.authorizationOf(req);
+        if (parsed.kind !== 'missing') return parsed;
+        const query = new URL(req.url ?? '/', ANY_ORIGIN).searchParams;
+        const token = URL_KEY_PARAMETERS.map((name) => query.get(name)).find((value) => value);
+        return token ? { kind: 'bearer', token } : parsed;
+      },
+    }),
+  },
+} satisfies Record<string, Fault>;

@@ -1,0 +1,136 @@
+// Tenant isolation (spec §1, §5 Tenant identification): the faults that break these rules (see ../fault.ts).
+import type { TLSSocket } from 'node:tls';
+import { requestHostname } from '../../reference-server/field-lines.ts';
+import { hostnameOf, resolveApiHost } from '../../reference-server/hosts.ts';
+import {
+  ANY_ORIGIN,
+  changingAnswers,
+  CORRECT,
+  customersOf,
+  headerValue,
+  inAnyTenant,
+  servingCustomers,
+  type Fault,
+} from '../fault.ts';
+
+export const TENANT_ISOLATION_FAULTS = {
+  'key-lookup-ignores-tenant': {
+    description: "Keys are looked up in every tenant, not only the host's: another tenant's key is served.",
+    catches: ['TENANT-CROSS-KEY-REJECTED'],
+    alsoFails: {
+      'TENANT-CROSS-KEY-INDISTINGUISHABLE': "Another tenant's key gets 200, an unknown key 401.",
+      'TENANT-UNKNOWN-HOST-REJECTED':
+        'A valid key on the host of a tenant that does not exist is served (an empty list).',
+    },
+    steps: () => ({
+      findKey: (context, host, token) => inAnyTenant(context, host, token),
+    }),
+  },
+  'other-tenant-key-answered-403': {
+    description:
+      "Another tenant's key gets 403 insufficient_permissions, an unknown key 401: an oracle for valid keys.",
+    catches: ['TENANT-CROSS-KEY-INDISTINGUISHABLE'],
+    steps: () => ({
+      findKey: (context, host, token) => {
+        const own = CORRECT.findKey(context, host, token);
+        const foreign = own ? undefined : inAnyTenant(context, host, token);
+        return foreign ? { ...foreign, permissions: new Set() } : own;
+      },
+    }),
+  },
+  'unknown-tenant-served-as-default': {
+    description: 'The host of a tenant that does not exist is served as the first tenant of the fixtures.',
+    catches: ['TENANT-UNKNOWN-HOST-REJECTED'],
+    steps: () => ({
+      tenantOf: (req, hostname, context) => {
+        const host = CORRECT.tenantOf(req, hostname, context);
+        const fallback = context.data.tenantIds[0];
+        if (!host || !fallback || context.data.tenantIds.includes(host.tenant)) return host;
+        return { ...host, tenant: fallback };
+      },
+    }),
+  },
+  'data-tenant-from-x-tenant-id': {
+    description:
+      "The key is checked in the host's tenant, but the customers are those of the X-Tenant-Id header.",
+    catches: ['TENANT-FORWARDED-HOST-IGNORED'],
+    steps: () =>
+      servingCustomers((req, host, context) =>
+        customersOf(context, { ...host, tenant: headerValue(req, 'x-tenant-id') ?? host.tenant }),
+      ),
+  },
+  'data-tenant-from-x-forwarded-host': {
+    description: "The key is checked in the host's tenant, but the customers are those of X-Forwarded-Host.",
+    catches: ['TENANT-FORWARDED-HOST-IGNORED'],
+    steps: () =>
+      servingCustomers((req, host, context) => {
+        const forwarded = headerValue(req, 'x-forwarded-host');
+        const named =
+          forwarded === undefined ? undefined : resolveApiHost(hostnameOf(forwarded), context.domain);
+        return customersOf(context, named ?? host);
+      }),
+  },
+  'data-tenant-from-tenant-id-field': {
+    description:
+      "The key is checked in the host's tenant, but the customers are those named by tenant_id (header or query).",
+    catches: ['TENANT-ID-FIELDS-IGNORED'],
+    steps: () =>
+      servingCustomers((req, host, context) => {
+        const named =
+          headerValue(req, 'tenant_id') ??
+          new URL(req.url ?? '/', ANY_ORIGIN).searchParams.get('tenant_id') ??
+          host.tenant;
+        return customersOf(context, { ...host, tenant: named });
+      }),
+  },
+  'sni-host-mismatch-served': {
+    description:
+      'The Host header is served whatever the TLS SNI of the connection named (as a front that routes by Host does): each key still gets only its own tenant, so only the 421 advice is broken.',
+    catches: ['TENANT-SNI-HOST-MISMATCH-421'],
+    steps: () => ({ sniMatches: () => true }),
+  },
+  'sni-authenticates-host-serves': {
+    description:
+      "The key is checked in the tenant the TLS SNI names, but the customers are those of the Host header's tenant.",
+    catches: ['TENANT-SNI-HOST-MISMATCH-NO-DATA'],
+    alsoFails: {
+      'TENANT-SNI-HOST-MISMATCH-421': 'An SNI/Host mismatch is not refused: it is authenticated and served.',
+    },
+    steps: () => ({
+      sniMatches: () => true,
+      tenantOf: (req, hostname, context) =>
+        CORRECT.tenantOf(req, (req.socket as TLSSocket).servername || hostname, context),
+      ...servingCustomers((req, host, context) => {
+        const hostTenant = resolveApiHost(requestHostname(req) ?? '', context.domain);
+        return customersOf(context, hostTenant ?? host);
+      }),
+    }),
+  },
+  'sni-host-mismatch-answered-403': {
+    description: 'An SNI/Host mismatch is refused, but with 403 instead of 421 Misdirected Request.',
+    catches: ['TENANT-SNI-HOST-MISMATCH-421'],
+    steps: () => ({
+      writeResponse: changingAnswers('misdirected_request', { status: 403 }),
+    }),
+  },
+  'other-tenant-customer-leaked': {
+    description:
+      "Each tenant's customer list also holds the first customer of the next tenant of the fixtures.",
+    catches: ['TENANT-OWN-DATA-ONLY'],
+    steps: () =>
+      servingCustomers((_req, host, context) => {
+        const tenants = context.data.tenantIds;
+        const next = tenants[(tenants.indexOf(host.tenant) + 1) % tenants.length] ?? host.tenant;
+        const leaked = next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
+        return [...customersOf(context, host), ...leaked.slice(0, 1)];
+      }),
+  },
+  'all-tenants-customers-served': {
+    description: 'The customer query has no tenant filter: every tenant gets the customers of all tenants.',
+    catches: ['TENANT-OWN-DATA-ONLY'],
+    steps: () =>
+      servingCustomers((_req, host, context) =>
+        context.data.tenantIds.flatMap((tenant) => customersOf(context, { ...host, tenant })),
+      ),
+  },
+} satisfies Record<string, Fault>;
