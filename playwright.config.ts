@@ -83,7 +83,7 @@ export default defineConfig({
   webServer: embedded
     ? {
         // Its own key store stays in memory: keys revoked in a local panel must not change a verdict.
-        command: [...nodeCommand('reference-server/cli'), ...EMBEDDED_SERVER_OPTIONS]
+        command: [...nodeCommand('reference-server/cli/cli'), ...EMBEDDED_SERVER_OPTIONS]
           .map(shellQuote)
           .join(' '),
         wait: {

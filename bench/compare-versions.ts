@@ -9,8 +9,8 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
-import { apiHostname } from '../reference-server/hosts.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
+import { apiHostname } from '../reference-server/http/hosts.ts';
 import { LoadChild, ServerChild, type Autocannon } from './children.ts';
 import {
   DOMAIN,

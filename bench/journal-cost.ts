@@ -6,15 +6,15 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { Journal } from '../reference-server/journal/journal.ts';
 import {
   handleApiRequest,
   type PipelineContext,
   type RequestFacts,
-} from '../reference-server/request-pipeline.ts';
-import { CORRECT_STEPS } from '../reference-server/steps.ts';
-import { TenantData } from '../reference-server/tenant-data.ts';
+} from '../reference-server/api/request-pipeline.ts';
+import { CORRECT_STEPS } from '../reference-server/api/steps.ts';
+import { TenantData } from '../reference-server/store/tenant-data.ts';
 
 const ROUNDS = 7;
 const REQUESTS_PER_ROUND = 200_000;

@@ -13,7 +13,7 @@ import { Agent, request } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { format, resolveConfig } from 'prettier';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 
 const ROUNDS = 3;
 const CREATIONS = 1_000;
@@ -88,7 +88,7 @@ async function round(server: string, root: string): Promise<Round> {
     [
       '--import',
       'tsx',
-      join(root, 'reference-server', 'cli.ts'),
+      join(root, 'reference-server', 'cli', 'cli.ts'),
       '--port',
       '0',
       '--http-port',

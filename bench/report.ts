@@ -223,7 +223,7 @@ export function startupSection(
     'From spawning the server (without npm or npx in front) to the first 200 answer of GET /v1/customers;',
     '"generated" starts with an empty certificate directory. CPU: the server process\'s user + system time',
     'up to that answer. RSS: its resident memory after one more second at rest, with the reference fixtures.',
-    'tsx runs `node --import tsx reference-server/cli.ts` (what `npm start` runs in a clone); compiled runs',
+    'tsx runs `node --import tsx reference-server/cli/cli.ts` (what `npm start` runs in a clone); compiled runs',
     '`node dist/cli/main.js serve` (what the installed `tenant-auth-conformance serve` runs), built just before.',
     '',
     '| server | certificate | runs ms | median ms | CPU ms (median) | RSS MiB (median) | load |',

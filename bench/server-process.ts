@@ -6,8 +6,8 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
 import { startReferenceServer } from '../reference-server/server.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/fixtures.ts';
-import { ensureCertificates } from '../reference-server/tls.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
+import { ensureCertificates } from '../reference-server/listeners/tls.ts';
 import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
 import type { FixedResponse, ServerConfig, ServerMessage, ServerReply } from './protocol.ts';
 

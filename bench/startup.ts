@@ -21,7 +21,7 @@ const SERVER_OPTIONS = ['--port', '0', '--http-port', 'off'];
 const COMMANDS = {
   tsx: {
     label: 'tsx (`npm start`)',
-    args: ['--import', 'tsx', join(REPO_ROOT, 'reference-server', 'cli.ts'), ...SERVER_OPTIONS],
+    args: ['--import', 'tsx', join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts'), ...SERVER_OPTIONS],
   },
   compiled: {
     label: 'compiled (`tenant-auth-conformance serve`)',

@@ -6,9 +6,9 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { dirname, join, resolve } from 'node:path';
 import type { TargetFile } from '../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
-import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/fixtures.ts';
+import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/store/fixtures.ts';
 import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
-import { DEFAULT_CERT_DIR } from '../reference-server/tls.ts';
+import { DEFAULT_CERT_DIR } from '../reference-server/listeners/tls.ts';
 import type { HostMap } from './host-map.ts';
 import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 

@@ -4,11 +4,11 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { RuleId } from '../conformance/rules.ts';
 import type { ApiKey, Customer, Fixtures } from '../schemas/generated/fixtures.ts';
-import { ALL_PERMISSIONS, permissionsOf, type StoredKey } from '../reference-server/api-keys.ts';
-import type { ApiErrorCode, ApiResponse } from '../reference-server/errors.ts';
-import type { ApiHost, Environment } from '../reference-server/hosts.ts';
-import { customersList, type PipelineContext } from '../reference-server/request-pipeline.ts';
-import { CORRECT_STEPS, type ServerSteps } from '../reference-server/steps.ts';
+import { ALL_PERMISSIONS, permissionsOf, type StoredKey } from '../reference-server/store/api-keys.ts';
+import type { ApiErrorCode, ApiResponse } from '../reference-server/api/errors.ts';
+import type { ApiHost, Environment } from '../reference-server/http/hosts.ts';
+import { customersList, type PipelineContext } from '../reference-server/api/request-pipeline.ts';
+import { CORRECT_STEPS, type ServerSteps } from '../reference-server/api/steps.ts';
 import type { KnockOn } from './knock-on.ts';
 
 export const CORRECT = CORRECT_STEPS;

@@ -14,7 +14,7 @@ export const CODE_ROOT = resolve(import.meta.dirname, '..');
 /** The directory holding package.json, fixtures/, schemas/ and spec/. */
 export const PACKAGE_ROOT = COMPILED && basename(CODE_ROOT) === 'dist' ? dirname(CODE_ROOT) : CODE_ROOT;
 
-/** A code file by its path without extension: `codeFile('reference-server/cli')`. */
+/** A code file by its path without extension: `codeFile('reference-server/cli/cli')`. */
 export function codeFile(pathWithoutExtension: string): string {
   return join(CODE_ROOT, `${pathWithoutExtension}${COMPILED ? '.js' : '.ts'}`);
 }

@@ -8,30 +8,41 @@ import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { once } from 'node:events';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
-import { logAnswered, noAccessLog, type AccessLogSink } from './access-log.ts';
-import { apiError, type ApiResponse } from './errors.ts';
+import { logAnswered, noAccessLog, type AccessLogSink } from './http/access-log.ts';
+import { apiError, type ApiResponse } from './api/errors.ts';
 import { AdminTokenCheck } from './admin-api/admin-token.ts';
-import { adminHostname, apiHostname, panelHostname, resolvePanelHost, type Environment } from './hosts.ts';
-import { lockDataDir } from './data-dir-lock.ts';
-import { openKeyStoreFile, type PersistedKeys } from './key-store-file.ts';
-import { panelSniCallback } from './panel-certificates.ts';
-import { TLS12_CIPHERS } from './tls-ciphers.ts';
+import {
+  adminHostname,
+  apiHostname,
+  panelHostname,
+  resolvePanelHost,
+  type Environment,
+} from './http/hosts.ts';
+import { lockDataDir } from './store/data-dir-lock.ts';
+import { openKeyStoreFile, type PersistedKeys } from './store/key-store-file.ts';
+import { panelSniCallback } from './listeners/panel-certificates.ts';
+import { TLS12_CIPHERS } from './listeners/tls-ciphers.ts';
 import { SessionStore } from './panel/sessions.ts';
 import { SignInThrottle } from './panel/sign-in-throttle.ts';
 import { SignInTokens } from './panel/sign-in-token.ts';
 import { UserDirectory } from './panel/users.ts';
-import { createPlainHttpServer } from './plain-http.ts';
-import { countEveryHeaderLine, DEFAULT_LIMITS, limitOptions, type ServerLimits } from './listener-limits.ts';
-import { handleApiRequest, type RequestFacts } from './request-pipeline.ts';
-import { fieldLines, hostnameOfLines, hostPortMatches } from './field-lines.ts';
-import { continueAllowed } from './expect-continue.ts';
-import { writeRawError } from './response-writer.ts';
-import { serveSite, siteOf, type SiteContexts } from './sites.ts';
-import { TenantData } from './tenant-data.ts';
+import { createPlainHttpServer } from './listeners/plain-http.ts';
+import {
+  countEveryHeaderLine,
+  DEFAULT_LIMITS,
+  limitOptions,
+  type ServerLimits,
+} from './listeners/listener-limits.ts';
+import { handleApiRequest, type RequestFacts } from './api/request-pipeline.ts';
+import { fieldLines, hostnameOfLines, hostPortMatches } from './http/field-lines.ts';
+import { continueAllowed } from './api/expect-continue.ts';
+import { writeRawError } from './api/response-writer.ts';
+import { serveSite, siteOf, type SiteContexts } from './listeners/sites.ts';
+import { TenantData } from './store/tenant-data.ts';
 import { journalOf } from './journal/journal.ts';
-import { CORRECT_STEPS, type ServerSteps } from './steps.ts';
+import { CORRECT_STEPS, type ServerSteps } from './api/steps.ts';
 
-export { DEFAULT_LIMITS, type ServerLimits } from './listener-limits.ts';
+export { DEFAULT_LIMITS, type ServerLimits } from './listeners/listener-limits.ts';
 
 export interface ReferenceServerOptions {
   host: string;
@@ -44,7 +55,7 @@ export interface ReferenceServerOptions {
   certDir: string;
   limits?: ServerLimits;
   accessLog?: AccessLogSink;
-  /** Where keys and their HMAC secret outlive a restart (see key-store-file.ts); absent: memory only. */
+  /** Where keys and their HMAC secret outlive a restart (see store/key-store-file.ts); absent: memory only. */
   dataDir?: string;
   /** The admin API's bearer token; absent: the admin API is off. */
   adminToken?: string;
@@ -53,7 +64,7 @@ export interface ReferenceServerOptions {
   /** Entries the client journal keeps per tenant (journal/journal.ts); 0 turns it off. */
   journalCapacity?: number;
   /**
-   * Steps that replace the correct ones (steps.ts). Only the suite's self-test sets them, to
+   * Steps that replace the correct ones (api/steps.ts). Only the suite's self-test sets them, to
    * prove with a deliberately broken server that the suite fails (mutation/).
    */
   steps?: Partial<ServerSteps>;

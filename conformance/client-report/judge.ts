@@ -12,7 +12,7 @@ import type {
 } from '../../schemas/generated/client-report.ts';
 import type { Journal, JournalEntry } from '../../schemas/generated/journal.ts';
 import type { Permission } from '../../schemas/generated/fixtures.ts';
-import { findRoute } from '../../reference-server/request-pipeline.ts';
+import { findRoute } from '../../reference-server/api/request-pipeline.ts';
 import { CLIENT_RULES, type ClientRule } from '../client-rules.ts';
 import { ENTRY_CHECKS, NOT_APPLICABLE } from './client-checks.ts';
 

@@ -1,7 +1,7 @@
 // Tenant isolation (spec §1, §5 Tenant identification): the faults that break these rules (see ../fault.ts).
 import type { TLSSocket } from 'node:tls';
-import { requestHostname } from '../../reference-server/field-lines.ts';
-import { hostnameOf, resolveApiHost } from '../../reference-server/hosts.ts';
+import { requestHostname } from '../../reference-server/http/field-lines.ts';
+import { hostnameOf, resolveApiHost } from '../../reference-server/http/hosts.ts';
 import {
   ANY_ORIGIN,
   changingAnswers,

@@ -1,7 +1,7 @@
 // Transport (spec §5 Scheme 4): the faults that break these rules (see ../fault.ts).
-import { handleApiRequest } from '../../reference-server/request-pipeline.ts';
-import { requestHostname } from '../../reference-server/field-lines.ts';
-import { hostnameOf } from '../../reference-server/hosts.ts';
+import { handleApiRequest } from '../../reference-server/api/request-pipeline.ts';
+import { requestHostname } from '../../reference-server/http/field-lines.ts';
+import { hostnameOf } from '../../reference-server/http/hosts.ts';
 import { CORRECT, editingHeaders, type Fault } from '../fault.ts';
 
 const OTHER_DOMAIN = 'wrong-domain.test';

@@ -20,11 +20,11 @@ import type {
 } from '../../schemas/generated/api-key-management.ts';
 import type { ErrorObject } from 'ajv';
 import { describeSchemaErrors, jsonPath, validatorFor } from '../../schemas/validators.ts';
-import { parseAuthorization } from '../authorization-header.ts';
-import { fieldLines } from '../field-lines.ts';
-import { mediaTypeOf, readBody } from '../read-body.ts';
-import type { RequestFacts } from '../request-pipeline.ts';
-import type { TenantAccount, TenantData } from '../tenant-data.ts';
+import { parseAuthorization } from '../api/authorization-header.ts';
+import { fieldLines } from '../http/field-lines.ts';
+import { mediaTypeOf, readBody } from '../http/read-body.ts';
+import type { RequestFacts } from '../api/request-pipeline.ts';
+import type { TenantAccount, TenantData } from '../store/tenant-data.ts';
 import { adminError, type AdminResponse } from './admin-errors.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
 import { isOpenApiRequest, openApiAnswer } from './openapi-document.ts';

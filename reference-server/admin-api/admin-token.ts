@@ -3,8 +3,8 @@
 // start, mode 0600). It is compared as a SHA-256 digest in constant time and never printed.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
-import { TOKEN68 } from '../authorization-header.ts';
-import { readOrCreateSecretFile } from '../data-dir.ts';
+import { TOKEN68 } from '../api/authorization-header.ts';
+import { readOrCreateSecretFile } from '../store/data-dir.ts';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
 export const ADMIN_TOKEN_ENV = 'REFERENCE_ADMIN_TOKEN';

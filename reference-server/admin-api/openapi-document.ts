@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { fieldLines } from '../field-lines.ts';
-import { ADMIN_HOST_LABEL, adminHostname, hostnameOf } from '../hosts.ts';
+import { fieldLines } from '../http/field-lines.ts';
+import { ADMIN_HOST_LABEL, adminHostname, hostnameOf } from '../http/hosts.ts';
 import { adminError, type AdminResponse } from './admin-errors.ts';
 
 export const OPENAPI_PATH = '/openapi.json';

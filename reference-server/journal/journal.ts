@@ -12,10 +12,10 @@ import type {
   JournalEntry,
   JournalTenant,
 } from '../../schemas/generated/journal.ts';
-import { requestHostname } from '../field-lines.ts';
-import { resolveApiHost, type Environment } from '../hosts.ts';
-import { findRoute, sniMatches, type RequestFacts } from '../request-pipeline.ts';
-import type { TenantData } from '../tenant-data.ts';
+import { requestHostname } from '../http/field-lines.ts';
+import { resolveApiHost, type Environment } from '../http/hosts.ts';
+import { findRoute, sniMatches, type RequestFacts } from '../api/request-pipeline.ts';
+import type { TenantData } from '../store/tenant-data.ts';
 import { watchBody } from './body-facts.ts';
 import { scanHeaders } from './header-scan.ts';
 import { KeyNamer, presentedCredential, UNKNOWN_KEY } from './key-naming.ts';

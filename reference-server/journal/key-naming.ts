@@ -6,10 +6,10 @@
 import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
-import type { KeyStore } from '../api-keys.ts';
-import { parseAuthorization } from '../authorization-header.ts';
-import { fieldLines } from '../field-lines.ts';
-import type { Environment } from '../hosts.ts';
+import type { KeyStore } from '../store/api-keys.ts';
+import { parseAuthorization } from '../api/authorization-header.ts';
+import { fieldLines } from '../http/field-lines.ts';
+import type { Environment } from '../http/hosts.ts';
 
 export const UNKNOWN_KEY = 'unknown key';
 

@@ -1,7 +1,7 @@
 // What a request target tells of a client, for the journal: where it carried a credential (a
 // query parameter, a path segment, userinfo) and which tenant id fields it put in the query. Only
 // names from a fixed list are kept, never a value: a parameter name could itself be a key.
-import { loggablePath } from '../access-log.ts';
+import { loggablePath } from '../http/access-log.ts';
 
 export interface UrlFacts {
   path: string;

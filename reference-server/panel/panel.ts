@@ -6,11 +6,11 @@ import type { Journal } from '../journal/journal.ts';
 import type { IncomingMessage } from 'node:http';
 import type { NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import { validatorFor } from '../../schemas/validators.ts';
-import { apiHostname, type PanelHost } from '../hosts.ts';
-import { mediaTypeOf, readBody } from '../read-body.ts';
-import type { RequestFacts } from '../request-pipeline.ts';
-import { pathOf } from '../request-target.ts';
-import type { TenantAccount, TenantData } from '../tenant-data.ts';
+import { apiHostname, type PanelHost } from '../http/hosts.ts';
+import { mediaTypeOf, readBody } from '../http/read-body.ts';
+import type { RequestFacts } from '../api/request-pipeline.ts';
+import { pathOf } from '../http/request-target.ts';
+import type { TenantAccount, TenantData } from '../store/tenant-data.ts';
 import { PANEL_CSS, PANEL_JS } from './assets.ts';
 import {
   errorPage,

@@ -2,7 +2,7 @@
 // values) and what their role lets them do. Sign-in compares scrypt hashes, never the passwords.
 import { randomBytes, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 import type { Fixtures, Role } from '../../schemas/generated/fixtures.ts';
-import type { TenantAccount } from '../tenant-data.ts';
+import type { TenantAccount } from '../store/tenant-data.ts';
 
 export interface PanelUser {
   id: string;

@@ -10,7 +10,7 @@ import {
   AdminTokenError,
   resolveAdminToken,
 } from '../../reference-server/admin-api/admin-token.ts';
-import { parseCli } from '../../reference-server/cli-options.ts';
+import { parseCli } from '../../reference-server/cli/cli-options.ts';
 
 test('a data directory gets an admin token file once, readable by its owner only', () => {
   const dir = mkdtempSync(join(tmpdir(), 'km-token-'));

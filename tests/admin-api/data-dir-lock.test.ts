@@ -17,10 +17,10 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CreatedKey } from '../../schemas/generated/api-key-management.ts';
-import { DataDirError } from '../../reference-server/data-dir.ts';
-import { LOCK_FILE } from '../../reference-server/data-dir-lock.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { adminHostname, apiHostname } from '../../reference-server/hosts.ts';
+import { DataDirError } from '../../reference-server/store/data-dir.ts';
+import { LOCK_FILE } from '../../reference-server/store/data-dir-lock.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
+import { adminHostname, apiHostname } from '../../reference-server/http/hosts.ts';
 import { startReferenceServer } from '../../reference-server/server.ts';
 import { send } from '../support/key-management-client.ts';
 import { cleanEnv, runCli, startCli, STACK_TRACE, type CliProcess } from '../support/reference-cli.ts';

@@ -7,8 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApiKeyList, ApiKeyMetadata, CreatedKey } from '../../schemas/generated/api-key-management.ts';
 import type { KeyStoreFile } from '../../schemas/generated/key-store.ts';
-import { DataDirError } from '../../reference-server/data-dir.ts';
-import { openKeyStoreFile } from '../../reference-server/key-store-file.ts';
+import { DataDirError } from '../../reference-server/store/data-dir.ts';
+import { openKeyStoreFile } from '../../reference-server/store/key-store-file.ts';
 import { startKeyManagementServer, type KeyManagementServer } from '../support/key-management-client.ts';
 
 /** Long enough that no periodic flush happens during a test: only close() writes last uses. */

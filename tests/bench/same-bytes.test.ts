@@ -14,8 +14,8 @@ import {
   verifiedAnswer,
   type Answer,
 } from '../../bench/keep-alive.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { apiHostname } from '../../reference-server/hosts.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
+import { apiHostname } from '../../reference-server/http/hosts.ts';
 
 const certDir = mkdtempSync(join(tmpdir(), 'same-bytes-'));
 const host = apiHostname('acme', 'production', DOMAIN);

@@ -10,7 +10,7 @@ import {
   startKeyManagementServer,
   type KeyManagementServer,
 } from '../support/key-management-client.ts';
-import { apiHostname } from '../../reference-server/hosts.ts';
+import { apiHostname } from '../../reference-server/http/hosts.ts';
 import { secretOf } from '../support/reference-client.ts';
 
 const KEYS_PAGE = '/settings/api/keys';

@@ -18,7 +18,7 @@ import { spawnSync } from 'node:child_process';
 import { fixtureKeyEnvironment } from '../../conformance/target.ts';
 import type { RunningReferenceServer } from '../../reference-server/server.ts';
 import { startTestServer } from '../support/reference-client.ts';
-import { ensureCertificates } from '../../reference-server/tls.ts';
+import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
 import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 
 /** The bound for every set-up mistake: an answer in under a minute. */

@@ -4,7 +4,7 @@
 // (docs/decisions.md), written independently of the server's code.
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import type { Customer } from '../../schemas/generated/customers.ts';
-import { apiHostname, type Environment } from '../../reference-server/hosts.ts';
+import { apiHostname, type Environment } from '../../reference-server/http/hosts.ts';
 
 export const DOMAIN = 'localhost';
 

@@ -1,7 +1,7 @@
 // Building blocks of fuzz requests shared by the properties: junk text and bytes, tenant hosts,
 // and the headers that try to name another tenant (which must never change the scope).
 import fc from 'fast-check';
-import type { Environment } from '../../reference-server/hosts.ts';
+import type { Environment } from '../../reference-server/http/hosts.ts';
 import { hostOf, type FixtureKnowledge, type Text } from './fuzz-model.ts';
 
 export interface TenantScope {

@@ -7,11 +7,11 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseCli } from '../../reference-server/cli-options.ts';
+import { parseCli } from '../../reference-server/cli/cli-options.ts';
 import { FAULT_NAMES } from '../../mutation/catalog.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 
-const CLI = ['--import', 'tsx', join(REPO_ROOT, 'reference-server', 'cli.ts')];
+const CLI = ['--import', 'tsx', join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts')];
 /** Start-up includes compiling TypeScript on first use; a hung process fails the test instead. */
 const START_TIMEOUT_MS = 30_000;
 

@@ -3,7 +3,7 @@
 // without a key (also for that path), and the admin API still needs its token.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { adminHostname } from '../../reference-server/hosts.ts';
+import { adminHostname } from '../../reference-server/http/hosts.ts';
 import { OPENAPI_PATH, openApiUrl } from '../../reference-server/admin-api/openapi-document.ts';
 import { assertErrorReply } from '../support/reference-assertions.ts';
 import { startKeyManagementServer, type KeyManagementServer } from '../support/key-management-client.ts';

@@ -6,8 +6,8 @@
 // not describe (tests/openapi/openapi-validator.test.ts proves that the validator says so).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ApiErrorCode } from '../../reference-server/errors.ts';
-import { MAX_URL_LENGTH } from '../../reference-server/request-pipeline.ts';
+import type { ApiErrorCode } from '../../reference-server/api/errors.ts';
+import { MAX_URL_LENGTH } from '../../reference-server/api/request-pipeline.ts';
 import { DEFAULT_LIMITS } from '../../reference-server/server.ts';
 import { OpenApiValidator, readOpenApiDocument } from '../support/openapi-validator.ts';
 import {

@@ -3,7 +3,7 @@
 // and an account without the feature have no such page. Assertions on a key's value are written so
 // that a failure never prints the key.
 import type { Page } from '@playwright/test';
-import type { Environment } from '../../reference-server/hosts.ts';
+import type { Environment } from '../../reference-server/http/hosts.ts';
 import { fixtureUser, type KeyManagementServer } from '../support/key-management-client.ts';
 import { expect, test } from './panel-fixtures.ts';
 

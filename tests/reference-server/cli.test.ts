@@ -11,8 +11,8 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
-import { parseCli, UsageError } from '../../reference-server/cli-options.ts';
-import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from '../../reference-server/fixtures.ts';
+import { parseCli, UsageError } from '../../reference-server/cli/cli-options.ts';
+import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { assertCustomersBody } from '../support/reference-assertions.ts';
 import {
   CLI_TIMEOUT_MS,

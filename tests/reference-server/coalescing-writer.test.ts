@@ -2,7 +2,7 @@
 // during a write share the next one, and a failed write rejects only the requests it was to serve.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CoalescingWriter } from '../../reference-server/coalescing-writer.ts';
+import { CoalescingWriter } from '../../reference-server/store/coalescing-writer.ts';
 
 /** A write that waits until `finish` is called, recording the state it saw when it began. */
 function controlledWrites() {

@@ -20,7 +20,7 @@ import {
   type SendOptions,
   type TestServer,
 } from '../support/reference-client.ts';
-import type { Environment } from '../../reference-server/hosts.ts';
+import type { Environment } from '../../reference-server/http/hosts.ts';
 
 /** Well-formed keys (right prefix, 32 base62 characters) that no tenant has. */
 const UNKNOWN_PROD_KEY = `mbk_prod_${'Q7'.repeat(16)}`;

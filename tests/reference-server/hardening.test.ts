@@ -4,7 +4,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect, type SecureVersion } from 'node:tls';
-import { adminHostname, apiHostname } from '../../reference-server/hosts.ts';
+import { adminHostname, apiHostname } from '../../reference-server/http/hosts.ts';
 import {
   fixtureUser,
   panelHost,

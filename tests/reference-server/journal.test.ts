@@ -11,9 +11,9 @@ import {
   DEFAULT_JOURNAL_CAPACITY,
   Journal as JournalRecorder,
 } from '../../reference-server/journal/journal.ts';
-import { parseCli } from '../../reference-server/cli-options.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { TenantData } from '../../reference-server/tenant-data.ts';
+import { parseCli } from '../../reference-server/cli/cli-options.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
+import { TenantData } from '../../reference-server/store/tenant-data.ts';
 import { tenantFieldsIn } from '../../reference-server/journal/body-facts.ts';
 import { urlFacts } from '../../reference-server/journal/url-facts.ts';
 import {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import fc from 'fast-check';
 import type { ApiKey } from '../../schemas/generated/fixtures.ts';
-import { KeyStore } from '../../reference-server/api-keys.ts';
+import { KeyStore } from '../../reference-server/store/api-keys.ts';
 
 /** A public test value in the reference's key format, like the fixture keys. */
 const FIXTURE_KEY: ApiKey = {

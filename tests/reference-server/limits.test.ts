@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { connect, type SecureVersion } from 'node:tls';
-import { MAX_URL_LENGTH } from '../../reference-server/request-pipeline.ts';
+import { MAX_URL_LENGTH } from '../../reference-server/api/request-pipeline.ts';
 import { DEFAULT_LIMITS } from '../../reference-server/server.ts';
 import { assertCustomersReply, assertErrorReply } from '../support/reference-assertions.ts';
 import {

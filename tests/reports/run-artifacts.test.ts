@@ -15,9 +15,9 @@ import { curlCommand } from '../../conformance/report/curl.ts';
 import type { Har } from '../../conformance/report/har.ts';
 import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/target.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
-import { ensureCertificates } from '../../reference-server/tls.ts';
+import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
 import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 
 const keys = fixtureKeyEnvironment();

@@ -7,9 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
-import { jsonLinesAccessLog } from '../../reference-server/access-log.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { adminHostname, apiHostname, panelHostname, type Environment } from '../../reference-server/hosts.ts';
+import { jsonLinesAccessLog } from '../../reference-server/http/access-log.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
+import {
+  adminHostname,
+  apiHostname,
+  panelHostname,
+  type Environment,
+} from '../../reference-server/http/hosts.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { send as sendRequest, type TestServer } from './reference-client.ts';
 

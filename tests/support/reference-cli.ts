@@ -1,10 +1,10 @@
-// Runs the reference server's command line (`node --import tsx reference-server/cli.ts`) as a
+// Runs the reference server's command line (`node --import tsx reference-server/cli/cli.ts`) as a
 // child process, the way `npm start` does, and collects what it prints. Every wait is bounded.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './reference-client.ts';
 
-export const CLI_PATH = join(REPO_ROOT, 'reference-server', 'cli.ts');
+export const CLI_PATH = join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts');
 /**
  * How long a start-up or an exit may take before the test fails: a guard against hangs, generous
  * because tsx compiles on first use and the machine may be busy.

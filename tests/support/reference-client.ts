@@ -12,9 +12,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
-import { jsonLinesAccessLog } from '../../reference-server/access-log.ts';
-import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/fixtures.ts';
-import { apiHostname, type Environment } from '../../reference-server/hosts.ts';
+import { jsonLinesAccessLog } from '../../reference-server/http/access-log.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
+import { apiHostname, type Environment } from '../../reference-server/http/hosts.ts';
 import {
   startReferenceServer,
   type RunningReferenceServer,

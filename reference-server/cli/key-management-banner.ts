@@ -1,11 +1,11 @@
 // The start-up lines about key management: where each tenant's panel is, how to reach the admin
 // API, where keys are kept. They name files and variables that hold the admin token, never the
 // token itself.
-import type { Fixtures } from '../schemas/generated/fixtures.ts';
-import type { AdminTokenSource } from './admin-api/admin-token.ts';
-import { ADMIN_TOKEN_ENV } from './admin-api/admin-token.ts';
-import { adminHostname } from './hosts.ts';
-import type { RunningReferenceServer } from './server.ts';
+import type { Fixtures } from '../../schemas/generated/fixtures.ts';
+import type { AdminTokenSource } from '../admin-api/admin-token.ts';
+import { ADMIN_TOKEN_ENV } from '../admin-api/admin-token.ts';
+import { adminHostname } from '../http/hosts.ts';
+import type { RunningReferenceServer } from '../server.ts';
 
 export function keyManagementLines(
   server: RunningReferenceServer,

@@ -4,16 +4,16 @@
 // fails a step never reaches data.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
-import type { Customer, Permission } from '../schemas/generated/fixtures.ts';
-import type { CustomersResponse } from '../schemas/generated/customers.ts';
-import type { StoredKey } from './api-keys.ts';
+import type { Customer, Permission } from '../../schemas/generated/fixtures.ts';
+import type { CustomersResponse } from '../../schemas/generated/customers.ts';
+import type { StoredKey } from '../store/api-keys.ts';
 import { apiError, constantResponse, type ApiResponse } from './errors.ts';
-import type { ApiHost } from './hosts.ts';
-import { pathOf } from './request-target.ts';
+import type { ApiHost } from '../http/hosts.ts';
+import { pathOf } from '../http/request-target.ts';
 import type { AuthorizationHeader } from './authorization-header.ts';
 import type { Transport } from './response-writer.ts';
-import type { ensureCertificates } from './tls.ts';
-import type { TenantData } from './tenant-data.ts';
+import type { ensureCertificates } from '../listeners/tls.ts';
+import type { TenantData } from '../store/tenant-data.ts';
 
 /**
  * The replaceable steps of an API request's path, in one object: the server runs CORRECT_STEPS

@@ -5,7 +5,7 @@
 import { X509Certificate } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { adminHostname } from './hosts.ts';
+import { adminHostname } from '../http/hosts.ts';
 
 /** Under the current directory, never inside an installed package. */
 export const DEFAULT_CERT_DIR = resolve('.certs');

@@ -1,16 +1,16 @@
 // `tenant-auth-conformance serve` (in a clone: `npm start`): the reference server for a person at a terminal. Prints where each fixture tenant
 // is served and curl commands that work as printed, then one JSON access-log line per request.
-import { ListenError, startReferenceServer, type RunningReferenceServer } from './server.ts';
+import { ListenError, startReferenceServer, type RunningReferenceServer } from '../server.ts';
 import { helpText, parseCli, UsageError, type CliOptions } from './cli-options.ts';
-import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from './fixtures.ts';
-import { jsonLinesAccessLog, noAccessLog } from './access-log.ts';
-import type { Fixtures } from '../schemas/generated/fixtures.ts';
-import { AdminTokenError, resolveAdminToken, type AdminTokenSource } from './admin-api/admin-token.ts';
-import { DataDirError } from './data-dir.ts';
+import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from '../store/fixtures.ts';
+import { jsonLinesAccessLog, noAccessLog } from '../http/access-log.ts';
+import type { Fixtures } from '../../schemas/generated/fixtures.ts';
+import { AdminTokenError, resolveAdminToken, type AdminTokenSource } from '../admin-api/admin-token.ts';
+import { DataDirError } from '../store/data-dir.ts';
 import { keyManagementLines } from './key-management-banner.ts';
-import { faultCatalogText, faultySteps, faultWarning } from '../mutation/catalog.ts';
-import { openApiUrl } from './admin-api/openapi-document.ts';
-import { COMPILED, isMainModule } from './package-root.ts';
+import { faultCatalogText, faultySteps, faultWarning } from '../../mutation/catalog.ts';
+import { openApiUrl } from '../admin-api/openapi-document.ts';
+import { COMPILED, isMainModule } from '../package-root.ts';
 
 /** How a person prints a fixture key: through the installed command, or the clone's npm script. */
 const KEYS_COMMAND = COMPILED ? 'npx tenant-auth-conformance keys' : 'npm run --silent fixture-key --';

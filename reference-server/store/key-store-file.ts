@@ -6,8 +6,8 @@
 // event loop and are coalesced (coalescing-writer.ts): a burst of changes costs a few writes.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import type { KeyStoreFile } from '../schemas/generated/key-store.ts';
-import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
+import type { KeyStoreFile } from '../../schemas/generated/key-store.ts';
+import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { KeyStore } from './api-keys.ts';
 import { CoalescingWriter } from './coalescing-writer.ts';
 import {

@@ -1,14 +1,14 @@
 // The plain-HTTP listener. It exists only so that "plain HTTP requests are rejected" (spec §5)
 // can be shown: every request is answered with `Connection: close` by `answer`, which is
-// steps.ts's 403 `https_required` (unless the server was given another `plainHttpAnswer` step). It never
+// api/steps.ts's 403 `https_required` (unless the server was given another `plainHttpAnswer` step). It never
 // authenticates with the Authorization header or the URL's parameters (the client journal only
 // names a key sent here, to flag it as exposed), and never redirects — a redirect would teach
 // clients that sending a key over plain HTTP works.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ApiResponse } from './errors.ts';
-import { logAnswered, type AccessLogSink } from './access-log.ts';
-import { writeApiResponse, writeRawError } from './response-writer.ts';
+import type { ApiResponse } from '../api/errors.ts';
+import { logAnswered, type AccessLogSink } from '../http/access-log.ts';
+import { writeApiResponse, writeRawError } from '../api/response-writer.ts';
 import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
 
 export function createPlainHttpServer(

@@ -6,12 +6,12 @@
 // closed after it, since a body may still follow unread.
 import type { IncomingMessage } from 'node:http';
 import { parseAuthorization } from './authorization-header.ts';
-import { fieldLines, hostPortMatches, requestHostname } from './field-lines.ts';
-import { PATHS } from './panel/pages.ts';
-import { SIGN_IN_COOKIE } from './panel/sign-in-token.ts';
-import { cookieValue } from './panel/sessions.ts';
+import { fieldLines, hostPortMatches, requestHostname } from '../http/field-lines.ts';
+import { PATHS } from '../panel/pages.ts';
+import { SIGN_IN_COOKIE } from '../panel/sign-in-token.ts';
+import { cookieValue } from '../panel/sessions.ts';
 import { sniMatches, type PipelineContext } from './request-pipeline.ts';
-import { siteOf, type SiteContexts } from './sites.ts';
+import { siteOf, type SiteContexts } from '../listeners/sites.ts';
 
 /** Whether to send `100 Continue`: never for a request the server will refuse. Never throws. */
 export function continueAllowed(req: IncomingMessage, api: PipelineContext, sites: SiteContexts): boolean {

@@ -1,12 +1,12 @@
 // The command-line options of the reference server: each flag has an environment variable and a
 // default, and `--help` is generated from this one table.
 import { parseArgs } from 'node:util';
-import { DEFAULT_FIXTURES_FILE } from './fixtures.ts';
-import { DEFAULT_CERT_DIR } from './tls.ts';
-import { DEFAULT_DATA_DIR } from './data-dir.ts';
-import { ADMIN_TOKEN_ENV } from './admin-api/admin-token.ts';
-import { isFaultName, type FaultName } from '../mutation/catalog.ts';
-import { DEFAULT_JOURNAL_CAPACITY, MAX_JOURNAL_ENTRIES } from './journal/journal.ts';
+import { DEFAULT_FIXTURES_FILE } from '../store/fixtures.ts';
+import { DEFAULT_CERT_DIR } from '../listeners/tls.ts';
+import { DEFAULT_DATA_DIR } from '../store/data-dir.ts';
+import { ADMIN_TOKEN_ENV } from '../admin-api/admin-token.ts';
+import { isFaultName, type FaultName } from '../../mutation/catalog.ts';
+import { DEFAULT_JOURNAL_CAPACITY, MAX_JOURNAL_ENTRIES } from '../journal/journal.ts';
 
 export interface CliOptions {
   host: string;

@@ -1,6 +1,6 @@
 // Every error the reference server can answer, built in one place: the status, the
 // `{"error":{"code","message"}}` body of spec §7, and the RFC 6750 challenge where it applies.
-import type { ErrorBody } from '../schemas/generated/error.ts';
+import type { ErrorBody } from '../../schemas/generated/error.ts';
 
 export type BearerChallengeError = 'invalid_token' | 'insufficient_scope';
 

@@ -1,7 +1,7 @@
 // The store: each tenant's customers per environment, and its keys (as HMACs, in KeyStore).
-import type { Customer, Fixtures, Tenant } from '../schemas/generated/fixtures.ts';
+import type { Customer, Fixtures, Tenant } from '../../schemas/generated/fixtures.ts';
 import { KeyStore } from './api-keys.ts';
-import type { Environment } from './hosts.ts';
+import type { Environment } from '../http/hosts.ts';
 
 /** What the panel and the admin API need to know of a tenant account. */
 export type TenantAccount = Pick<Tenant, 'id' | 'name' | 'apiKeysEnabled'>;
@@ -29,7 +29,7 @@ export class TenantData {
       for (const key of tenant.keys) this.keys.add(tenant.id, key);
       for (const environment of ['production', 'sandbox'] as const) {
         // A frozen copy: the customers never change while the server runs, which lets the
-        // pipeline build each list's answer once (request-pipeline.ts, `customersAnswer`).
+        // pipeline build each list's answer once (api/request-pipeline.ts, `customersAnswer`).
         this.#customers.set(scope(tenant.id, environment), frozenCopy(tenant.customers[environment]));
       }
     }

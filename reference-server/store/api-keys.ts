@@ -5,10 +5,10 @@
 // returned once, by `create` or `rotate`, and never kept. In memory the store also indexes each key
 // by the plain SHA-256 of its secret, the cheaper digest every request computes (decision 0006).
 import * as crypto from 'node:crypto';
-import type { ApiKey, Permission } from '../schemas/generated/fixtures.ts';
-import type { Access, ApiKeyMetadata, NewKeyRequest } from '../schemas/generated/api-key-management.ts';
-import type { KeyStoreRecord } from '../schemas/generated/key-store.ts';
-import type { Environment } from './hosts.ts';
+import type { ApiKey, Permission } from '../../schemas/generated/fixtures.ts';
+import type { Access, ApiKeyMetadata, NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
+import type { KeyStoreRecord } from '../../schemas/generated/key-store.ts';
+import type { Environment } from '../http/hosts.ts';
 
 /**
  * The reference's key format (the spec does not show one): `mbk_prod_` for production keys and
@@ -202,7 +202,7 @@ export class KeyStore {
 
   /**
    * The key of this tenant, in either environment, that `presented` is, revoked or not: only to
-   * name it in the client journal (journal/key-naming.ts), never to authenticate a request. One
+   * name it in the client journal (../journal/key-naming.ts), never to authenticate a request. One
    * digest serves both environments; the HMAC only while a scope holds keys not yet digested.
    */
   identify(tenant: string, presented: string): StoredKey | undefined {

@@ -2,14 +2,14 @@
 // (`{tenant}.{domain}`, `sandbox-{tenant}.{domain}`) and the admin API (`admin.{domain}`). A host
 // that is neither goes to the API pipeline, which answers it as before (an API host, or 421).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { logAnswered, type AccessLogSink } from './access-log.ts';
-import { handleAdminRequest, type AdminContext } from './admin-api/admin-api.ts';
-import { apiError } from './errors.ts';
-import { adminHostname, resolvePanelHost, type PanelHost } from './hosts.ts';
-import { handlePanelRequest, type PanelContext } from './panel/panel.ts';
-import { writePanelResponse } from './panel/panel-response.ts';
-import { sniMatches, type RequestFacts } from './request-pipeline.ts';
-import { writeApiResponse } from './response-writer.ts';
+import { logAnswered, type AccessLogSink } from '../http/access-log.ts';
+import { handleAdminRequest, type AdminContext } from '../admin-api/admin-api.ts';
+import { apiError } from '../api/errors.ts';
+import { adminHostname, resolvePanelHost, type PanelHost } from '../http/hosts.ts';
+import { handlePanelRequest, type PanelContext } from '../panel/panel.ts';
+import { writePanelResponse } from '../panel/panel-response.ts';
+import { sniMatches, type RequestFacts } from '../api/request-pipeline.ts';
+import { writeApiResponse } from '../api/response-writer.ts';
 
 export type Site = { kind: 'panel'; hostname: string; host: PanelHost } | { kind: 'admin'; hostname: string };
 

@@ -5,11 +5,11 @@
 // faulty variants without a single fault check on the correct path.
 import { parseAuthorization } from './authorization-header.ts';
 import { apiError } from './errors.ts';
-import { fieldLines } from './field-lines.ts';
-import { resolveApiHost } from './hosts.ts';
+import { fieldLines } from '../http/field-lines.ts';
+import { resolveApiHost } from '../http/hosts.ts';
 import { findRoute, sniMatches, type ServerSteps } from './request-pipeline.ts';
 import { writeApiResponse } from './response-writer.ts';
-import { ensureCertificates } from './tls.ts';
+import { ensureCertificates } from '../listeners/tls.ts';
 
 export type { ServerSteps };
 

@@ -1,8 +1,8 @@
 // One JSON line per request. It names the key by its public id only: the key itself never
 // reaches the log, whatever the request carried.
 import type { IncomingMessage } from 'node:http';
-import type { ApiResponse } from './errors.ts';
-import type { RequestFacts } from './request-pipeline.ts';
+import type { ApiResponse } from '../api/errors.ts';
+import type { RequestFacts } from '../api/request-pipeline.ts';
 
 /**
  * A value that could carry a key or a piece of one, in any spelling, and is logged as `[redacted]`:
