@@ -4,7 +4,10 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/ca-trust.ts';
-import { ENV, embeddedCertDir, fixtureKeyEnvironment, targetFromEnvironment } from './conformance/target.ts';
+import { ENV } from './conformance/env.ts';
+import { declareRunTarget, runMetadataOf } from './conformance/run-target.ts';
+import type { TargetDeclaration } from './conformance/target.ts';
+import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/embedded-target.ts';
 import { codeFile, nodeCommand } from './reference-server/package-root.ts';
 import { REPORT_ENV, reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 
@@ -22,7 +25,9 @@ if (embedded) {
   // config's directory, inside the package when installed) and the workers read the same one.
   process.env[ENV.referenceCertDir] = embeddedCertDir();
 }
-const target = merging ? undefined : targetFromEnvironment();
+// Declared once, here: every other part of the run gets it from this config (the `declaredTarget`
+// option), and reads its keys from the environment it runs in (conformance/run-target.ts).
+const target = merging ? undefined : declareRunTarget();
 // Node reads NODE_EXTRA_CA_CERTS once at start-up: set here, it reaches the worker processes,
 // where Playwright's request API makes its TLS connections. Verification is never turned off.
 const caBundle = caBundleFor(target?.caFile);
@@ -39,21 +44,10 @@ const EMBEDDED_SERVER_OPTIONS = [
   '--data-dir',
   'off',
 ];
-const metadata: RunMetadata | undefined = target && {
-  // The embedded server's port is chosen when it starts, after this file is read.
-  target: {
-    name: target.name,
-    mode: target.mode,
-    baseUrl: embedded ? target.baseUrl.replace(/:\d+\//, ':{free port}/') : target.baseUrl,
-    // For the curl commands of the reports (--cacert, --resolve).
-    ...(target.caFile ? { caFile: target.caFile } : {}),
-    ...(Object.keys(target.hosts).length > 0 ? { hosts: { ...target.hosts } } : {}),
-  },
-  profile: target.profile,
-  failOnIncomplete: process.env[REPORT_ENV.failOnIncomplete] === '1',
-};
+const metadata: RunMetadata | undefined =
+  target && runMetadataOf(target, process.env[REPORT_ENV.failOnIncomplete] === '1');
 
-export default defineConfig({
+export default defineConfig<object, { declaredTarget: TargetDeclaration | undefined }>({
   testDir: './specs',
   // Mints the keys a target with `keyMinting` asks for, and revokes them after the run.
   // Absolute paths of this tree's own extension: TypeScript in the repository, compiled when installed.
@@ -75,6 +69,7 @@ export default defineConfig({
   outputDir: join(reports, 'test-results'),
   metadata: metadata ? { conformance: metadata } : {},
   use: {
+    declaredTarget: target,
     // Traces and call logs would hold request headers, keys included: never recorded.
     trace: 'off',
     screenshot: 'off',

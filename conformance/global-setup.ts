@@ -4,11 +4,14 @@
 // reporter (SETUP ERROR), which run in this process or inherit its environment.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test';
 import { mintKeys } from './key-minting.ts';
 import { describeProblem, runPreflight, type PreflightResult } from './preflight.ts';
 import { requestTimeoutMs } from './answer-watch.ts';
-import { ENV, readTargetFile, resolveCaFile, targetFromEnvironment } from './target.ts';
+import { ENV } from './env.ts';
+import { bindTarget, declaredTargetOf } from './run-target.ts';
+import type { TargetDeclaration } from './target.ts';
 
 /** Thrown to stop Playwright before any test once the preflight has said its piece. */
 export class PreflightStop extends Error {
@@ -18,8 +21,10 @@ export class PreflightStop extends Error {
   }
 }
 
-export default async function globalSetup(): Promise<(() => Promise<void>) | undefined> {
-  const preflight = await runPreflight(targetFromEnvironment(), requestTimeoutMs());
+export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
+  const declared = declaredTargetOf(config.projects[0]);
+  if (!declared) throw new Error('No declaredTarget option: run the suite with its config.');
+  const preflight = await runPreflight(bindTarget(declared), requestTimeoutMs());
   process.env[ENV.preflight] = JSON.stringify(preflight);
   console.log(preflightSummary(preflight));
   if (!preflight.ok) throw new PreflightStop('SETUP ERROR: the preflight failed; no rule was run.');
@@ -27,20 +32,21 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   // Set before the workers start: they inherit it.
   const watch = mkdtempSync(join(tmpdir(), 'conformance-answers-'));
   process.env[ENV.answerWatchFile] = join(watch, 'consecutive-no-answers');
-  const revokeMinted = await mintKeysIfAsked();
+  const revokeMinted = await mintKeysIfAsked(declared);
   return async () => {
     await revokeMinted?.();
     rmSync(watch, { recursive: true, force: true });
   };
 }
 
-async function mintKeysIfAsked(): Promise<(() => Promise<void>) | undefined> {
-  const file = process.env[ENV.targetFile];
-  if (!file) return undefined;
-  const target = readTargetFile(resolve(file));
+async function mintKeysIfAsked(target: TargetDeclaration): Promise<(() => Promise<void>) | undefined> {
   if (!target.keyMinting) return undefined;
   const adminToken = process.env[target.keyMinting.adminToken] ?? '';
-  const minted = await mintKeys(target, adminToken, resolveCaFile(resolve(file), target));
+  const minted = await mintKeys(
+    { ...target, credentials: target.credentialVariables },
+    adminToken,
+    target.caFile,
+  );
   // Set here, in the runner, before the workers start: they inherit it.
   Object.assign(process.env, minted.env);
   return () => minted.revokeAll();

@@ -40,7 +40,12 @@ function firstLabel(baseUrl: string | undefined): string | undefined {
   return baseUrl === undefined ? undefined : new URL(baseUrl).hostname.split('.')[0];
 }
 
-export function plannedKeys(target: TargetFile): PlannedKey[] {
+/** What minting reads of a target: its URLs, its minting section, and the credentials it gives. */
+export type MintingTarget = Pick<TargetFile, 'baseUrl' | 'otherTenantBaseUrl' | 'keyMinting' | 'hosts'> & {
+  credentials?: Partial<Record<CredentialName, string>>;
+};
+
+export function plannedKeys(target: MintingTarget): PlannedKey[] {
   const minting = target.keyMinting;
   if (!minting) return [];
   const tenant = minting.tenant ?? firstLabel(target.baseUrl) ?? '';
@@ -64,7 +69,7 @@ export function plannedKeys(target: TargetFile): PlannedKey[] {
 }
 
 export async function mintKeys(
-  target: TargetFile,
+  target: MintingTarget,
   adminToken: string,
   caFile: string | undefined,
 ): Promise<MintedKeys> {

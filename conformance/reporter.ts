@@ -31,7 +31,8 @@ import { ruleVerdict, type TestOutcome } from './report/verdict.ts';
 import { writeReports } from './report/write-reports.ts';
 import { ruleById, type RuleId } from './rules.ts';
 import { KeyNamer, keyNamerFor } from './shown-keys.ts';
-import { targetFromEnvironment, type Profile } from './target.ts';
+import { bindTarget, declaredTargetOf } from './run-target.ts';
+import type { Profile, TargetDeclaration } from './target.ts';
 import { EXIT_CODE, exitCodeFor } from './report/verdict.ts';
 import { ENV } from './target.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
@@ -43,6 +44,7 @@ const LEARNING = "learning the tenants' data (before the checks)";
 
 export default class ConformanceReporter implements Reporter {
   #namerOfRun: KeyNamer | undefined;
+  #declaredTarget: TargetDeclaration | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
   #startedAt = new Date();
@@ -64,6 +66,7 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
+    this.#declaredTarget = declaredTargetOf(config.projects[0]);
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
     for (const test of suite.allTests()) {
       const ruleId = ruleIdOf(test);
@@ -218,13 +221,11 @@ export default class ConformanceReporter implements Reporter {
    */
   #namer(): KeyNamer {
     if (!this.#namerOfRun) {
-      try {
-        this.#namerOfRun = keyNamerFor(targetFromEnvironment());
-      } catch {
-        // merge-reports on a machine without the target's variables: the evidence was redacted
-        // when it was recorded, and nothing new is sent.
-        this.#namerOfRun = new KeyNamer([]);
-      }
+      // merge-reports declares no target (the machine merging may not have its variables): the
+      // evidence was redacted when it was recorded, and nothing new is sent.
+      this.#namerOfRun = this.#declaredTarget
+        ? keyNamerFor(bindTarget(this.#declaredTarget))
+        : new KeyNamer([]);
     }
     return this.#namerOfRun;
   }

@@ -1,21 +1,23 @@
-// The deployment a run checks: a target file (schemas/target.schema.json) resolved against the
-// environment, or — with no target file — the embedded reference server that Playwright's
-// webServer starts (fixtures/reference-target.json with the ports it printed).
+// A target file (schemas/target.schema.json): read and checked once into a TargetDeclaration,
+// which names its keys by environment variable, then bound to the keys themselves. Which target a
+// run checks, the embedded one included, is run-target.ts's.
 import { readFileSync } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { TargetFile } from '../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
-import { loadFixtures, DEFAULT_FIXTURES_FILE } from '../reference-server/store/fixtures.ts';
-import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
-import { DEFAULT_CERT_DIR } from '../reference-server/listeners/tls.ts';
 import type { HostMap } from './host-map.ts';
 import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 
 export type Profile = 'default' | 'strict';
 export type { CredentialName };
 
-export interface ResolvedTarget {
+/**
+ * A target as its file declares it, read and checked once (by the config, handed to the suite as
+ * a Playwright option): every URL, and for each credential the environment variable that holds
+ * it. It holds no key, so it can travel anywhere a config goes.
+ */
+export interface TargetDeclaration {
   name: string;
   /** `embedded` when the suite started the reference server itself. */
   mode: 'embedded' | 'file';
@@ -24,19 +26,23 @@ export interface ResolvedTarget {
   otherTenantBaseUrl?: string;
   sandboxBaseUrl?: string;
   plainHttpBaseUrl: string;
-  /** Key values by credential name. Never print them: use the Redactor. */
-  credentials: Partial<Record<CredentialName, string>>;
-  /** The environment variable each credential came from: what reports show instead of the key. */
+  /** The environment variable each declared credential is read from: what reports show instead of the key. */
   credentialVariables: Partial<Record<CredentialName, string>>;
   caFile?: string;
   profile: Profile;
   hosts: HostMap;
+  /** Keys to mint for the run, and how (conformance/key-minting.ts). */
+  keyMinting?: TargetFile['keyMinting'];
+}
+
+/** A declaration with its keys read from the environment (run-target.ts binds them). */
+export interface ResolvedTarget extends TargetDeclaration {
+  /** Key values by credential name. Never print them: use the KeyNamer. */
+  credentials: Partial<Record<CredentialName, string>>;
 }
 
 export { ENV } from './env.ts';
 import { ENV } from './env.ts';
-
-export const EMBEDDED_TARGET_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference-target.json');
 
 export class TargetError extends Error {
   constructor(file: string, problems: string[]) {
@@ -70,32 +76,25 @@ export function readTargetFile(file: string): TargetFile {
   return data;
 }
 
-export function resolveTarget(
+/**
+ * Reads and checks `file`: its schema, that every credential's variable is set in `env` (a
+ * missing key is a usage error, not a failed rule) and the profile. Keys are not read here.
+ */
+export function declareTarget(
   file: string,
   env: NodeJS.ProcessEnv,
-  mode: ResolvedTarget['mode'] = 'file',
-): ResolvedTarget {
+  mode: TargetDeclaration['mode'] = 'file',
+): TargetDeclaration {
   const target = readTargetFile(file);
-  const credentials: ResolvedTarget['credentials'] = {};
-  const credentialVariables: ResolvedTarget['credentialVariables'] = {};
+  const credentialVariables: TargetDeclaration['credentialVariables'] = {};
   const problems: string[] = [];
   for (const [name, variable] of Object.entries(target.credentials ?? {}) as [CredentialName, string][]) {
-    const value = env[variable];
-    if (value === undefined || value === '') {
+    if (env[variable] === undefined || env[variable] === '') {
       problems.push(
         `$.credentials.${name}: the environment variable ${variable} is not set. Export it with the key, or remove the entry.`,
       );
     } else {
-      credentials[name] = value;
       credentialVariables[name] = variable;
-    }
-  }
-  // Keys minted for this run (conformance/key-minting.ts) appear once global setup has made them.
-  for (const planned of plannedKeys(target)) {
-    const value = env[mintedVariable(planned.credential)];
-    if (value) {
-      credentials[planned.credential] = value;
-      credentialVariables[planned.credential] = mintedVariable(planned.credential);
     }
   }
   const adminTokenVariable = target.keyMinting?.adminToken;
@@ -104,8 +103,6 @@ export function resolveTarget(
       `$.keyMinting.adminToken: the environment variable ${adminTokenVariable} is not set. Export the admin token.`,
     );
   }
-  const caFile = resolveCaFile(file, target);
-  // The embedded server makes its CA when it starts; any other target's must be there now.
   // Whether the CA file exists and holds a certificate is the preflight's first stage
   // (conformance/preflight.ts): a set-up error with its fix, not a schema error.
   const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
@@ -113,7 +110,7 @@ export function resolveTarget(
     problems.push(`profile "${profile}": use default or strict.`);
   if (problems.length > 0) throw new TargetError(file, problems);
 
-  const resolved: ResolvedTarget = {
+  return {
     name: target.name ?? new URL(target.baseUrl).host,
     mode,
     file,
@@ -121,13 +118,33 @@ export function resolveTarget(
     otherTenantBaseUrl: target.otherTenantBaseUrl,
     sandboxBaseUrl: target.sandboxBaseUrl,
     plainHttpBaseUrl: target.plainHttpBaseUrl ?? defaultPlainHttpBaseUrl(target.baseUrl),
-    credentials,
     credentialVariables,
-    caFile,
+    caFile: resolveCaFile(file, target),
     profile: profile as Profile,
     hosts: target.hosts ?? {},
+    ...(target.keyMinting ? { keyMinting: target.keyMinting } : {}),
   };
-  return mode === 'embedded' ? withReferencePorts(resolved, env) : resolved;
+}
+
+/**
+ * The declaration with its keys read from `env`: each declared credential's, and the keys global
+ * set-up minted for the run (they appear in the environment once it has made them).
+ */
+export function withCredentials(declared: TargetDeclaration, env: NodeJS.ProcessEnv): ResolvedTarget {
+  const credentials: ResolvedTarget['credentials'] = {};
+  const credentialVariables = { ...declared.credentialVariables };
+  for (const [name, variable] of Object.entries(declared.credentialVariables) as [CredentialName, string][]) {
+    const value = env[variable];
+    if (value) credentials[name] = value;
+  }
+  for (const planned of plannedKeys({ ...declared, credentials: declared.credentialVariables })) {
+    const value = env[mintedVariable(planned.credential)];
+    if (value) {
+      credentials[planned.credential] = value;
+      credentialVariables[planned.credential] = mintedVariable(planned.credential);
+    }
+  }
+  return { ...declared, credentials, credentialVariables };
 }
 
 /** The target's CA file, relative to the target file. */
@@ -135,67 +152,17 @@ export function resolveCaFile(file: string, target: TargetFile): string | undefi
   return target.caFile === undefined ? undefined : resolve(dirname(file), target.caFile);
 }
 
-/** The target of this run, as the runner described it in the environment. */
-export function targetFromEnvironment(env: NodeJS.ProcessEnv = process.env): ResolvedTarget {
-  const file = env[ENV.targetFile];
-  return file
-    ? resolveTarget(resolve(file), env)
-    : resolveTarget(EMBEDDED_TARGET_FILE, { ...fixtureKeyEnvironment(), ...env }, 'embedded');
-}
-
-/**
- * `REFERENCE_KEY_<ID>` for every key of the reference fixtures (public test values), the names
- * fixtures/reference-target.json uses. `npm run fixture-key -- --export` prints the same.
- */
-export function fixtureKeyEnvironment(fixturesFile = DEFAULT_FIXTURES_FILE): Record<string, string> {
-  const entries = loadFixtures(fixturesFile).tenants.flatMap((tenant) =>
-    tenant.keys.map((key) => [fixtureKeyVariable(key.id), key.secret] as const),
-  );
-  return Object.fromEntries(entries);
-}
-
-export function fixtureKeyVariable(keyId: string): string {
-  return `REFERENCE_${keyId.toUpperCase()}`;
-}
-
 function defaultPlainHttpBaseUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
   return `http://${url.hostname}/v1`;
 }
 
-/**
- * The embedded server's certificate directory: the reference server's default (under the current
- * directory) unless the environment names another; the config hands the result to the server.
- */
-export function embeddedCertDir(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env[ENV.referenceCertDir] || DEFAULT_CERT_DIR);
-}
-
-/**
- * The embedded server listens on free ports, which webServer captured from its output, and keeps
- * its CA in the certificate directory it was given.
- */
-function withReferencePorts(target: ResolvedTarget, env: NodeJS.ProcessEnv): ResolvedTarget {
-  target = { ...target, caFile: join(embeddedCertDir(env), 'ca.crt') };
-  const httpsPort = env[ENV.referenceHttpsPort];
-  const httpPort = env[ENV.referenceHttpPort];
-  if (!httpsPort || !httpPort) return target;
-  const withPort = (url: string | undefined, port: string): string | undefined => {
-    if (url === undefined) return undefined;
-    const parsed = new URL(url);
-    parsed.port = port;
-    return parsed.toString().replace(/\/$/, '');
-  };
-  return {
-    ...target,
-    baseUrl: withPort(target.baseUrl, httpsPort) ?? target.baseUrl,
-    otherTenantBaseUrl: withPort(target.otherTenantBaseUrl, httpsPort),
-    sandboxBaseUrl: withPort(target.sandboxBaseUrl, httpsPort),
-    plainHttpBaseUrl: withPort(target.plainHttpBaseUrl, httpPort) ?? target.plainHttpBaseUrl,
-  };
-}
-
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
   const before = text.slice(0, offset).split('\n');
   return { line: before.length, column: (before.at(-1)?.length ?? 0) + 1 };
+}
+
+/** A target file checked and bound to the keys of `env` in one step, for a caller holding the file. */
+export function resolveTarget(file: string, env: NodeJS.ProcessEnv): ResolvedTarget {
+  return withCredentials(declareTarget(file, env), env);
 }

@@ -12,7 +12,8 @@ import { ruleById, type Input, type RuleId } from './rules.ts';
 import { keyNamerFor, type KeyNamer } from './shown-keys.ts';
 import type { Exchange } from './exchange.ts';
 import { recordExchange } from './exchange-record.ts';
-import { targetFromEnvironment, type CredentialName, type ResolvedTarget } from './target.ts';
+import { bindTarget } from './run-target.ts';
+import type { CredentialName, ResolvedTarget, TargetDeclaration } from './target.ts';
 import { failsRun } from './report/verdict.ts';
 import { learnTenants, type Knowledge } from './knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
@@ -49,6 +50,9 @@ interface WorkerFixtures {
    * (mutation/), where most variants fail a few rules; empty for a conformance run.
    */
   expectedToFail: readonly RuleId[];
+  /** Option: the run's target as the config declared it (conformance/run-target.ts), without keys. */
+  declaredTarget: TargetDeclaration | undefined;
+  /** The declared target bound to its keys, in this worker's environment. */
   target: ResolvedTarget;
   /** Declared URLs the preflight could not reach: the rules that need them are not evaluated. */
   unreachable: ReadonlyMap<DeclaredUrl, PreflightProblem>;
@@ -71,11 +75,13 @@ interface TestFixtures {
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   runEnvironment: [undefined, { option: true, scope: 'worker' }],
   expectedToFail: [[], { option: true, scope: 'worker' }],
+  declaredTarget: [undefined, { option: true, scope: 'worker' }],
   target: [
-    async ({ runEnvironment }, use) => {
+    async ({ runEnvironment, declaredTarget }, use) => {
       // Set before anything reads it: the preflight's result and the answer watch are read from it.
       Object.assign(process.env, runEnvironment);
-      await use(targetFromEnvironment());
+      if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
+      await use(bindTarget(declaredTarget));
     },
     { scope: 'worker' },
   ],

@@ -7,6 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { RuleId } from '../conformance/rules.ts';
 import type { RunMetadata } from '../conformance/report/settings.ts';
+import type { TargetDeclaration } from '../conformance/target.ts';
 
 export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';
 
@@ -15,6 +16,8 @@ export interface BatchVariant {
   name: string;
   /** The run's CONFORMANCE_* variables, as `npm run conformance` and global set-up set them. */
   environment: Record<string, string>;
+  /** The variant's target as the suite's config would declare it (no keys: variable names). */
+  declaredTarget: TargetDeclaration;
   metadata: RunMetadata;
   /** Where this variant's conformance.json and conformance.md go. */
   reportDir: string;

@@ -39,7 +39,13 @@ export default class BatchReporter implements Reporter {
     for (const projectSuite of suite.suites) {
       const project = this.#projects.get(projectSuite.project()?.name ?? '');
       if (!project) continue;
-      const ownConfig = { ...config, metadata: { conformance: project.variant.metadata } };
+      // As in a run of its own: its metadata, and its project (with its declared target) alone.
+      const ownProjects = config.projects.filter((candidate) => candidate.name === project.variant.name);
+      const ownConfig = {
+        ...config,
+        projects: ownProjects,
+        metadata: { conformance: project.variant.metadata },
+      };
       within(project, () => project.reporter.onBegin(ownConfig, projectSuite));
     }
   }

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/ca-trust.ts';
 import type { RuleId } from '../conformance/rules.ts';
+import type { TargetDeclaration } from '../conformance/target.ts';
 import { readBatchPlan } from './batch-plan.ts';
 
 const plan = readBatchPlan();
@@ -17,6 +18,7 @@ if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 /** The suite's worker options (conformance/test.ts) that each project sets. */
 interface SuiteOptions {
   runEnvironment: Readonly<Record<string, string>> | undefined;
+  declaredTarget: TargetDeclaration | undefined;
   expectedToFail: readonly RuleId[];
 }
 
@@ -34,6 +36,10 @@ export default defineConfig<object, SuiteOptions>({
     // One worker per variant at a time: its worker fixtures (target, proxy, learned tenants) are
     // set up once, as in a run of its own with one worker.
     workers: 1,
-    use: { runEnvironment: variant.environment, expectedToFail: variant.expectedToFail },
+    use: {
+      runEnvironment: variant.environment,
+      declaredTarget: variant.declaredTarget,
+      expectedToFail: variant.expectedToFail,
+    },
   })),
 });

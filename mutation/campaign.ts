@@ -20,7 +20,9 @@ import { requestTimeoutMs } from '../conformance/answer-watch.ts';
 import { exitCodeOf } from '../conformance/exit-code.ts';
 import { runPreflight, type PreflightResult } from '../conformance/preflight.ts';
 import { RULES, type RuleId } from '../conformance/rules.ts';
-import { ENV, fixtureKeyEnvironment, fixtureKeyVariable, resolveTarget } from '../conformance/target.ts';
+import { runMetadataOf } from '../conformance/run-target.ts';
+import { declareTarget, ENV, resolveTarget } from '../conformance/target.ts';
+import { fixtureKeyEnvironment, fixtureKeyVariable } from '../conformance/embedded-target.ts';
 import { FAULT_NAMES, faultySteps, type FaultName } from './catalog.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.ts';
@@ -183,7 +185,7 @@ async function runBatch(
     variants: variants.map((variant): BatchVariant => {
       const dir = join(batchDir, variant);
       mkdirSync(dir, { recursive: true });
-      const target = resolveTarget(targetFileOf(work, variant), {
+      const target = declareTarget(targetFileOf(work, variant), {
         ...fixtureKeyEnvironment(),
         [ENV.profile]: 'strict',
       });
@@ -195,18 +197,8 @@ async function runBatch(
           [ENV.answerWatchFile]: join(dir, 'consecutive-no-answers'),
           [ENV.outcomeFile]: join(dir, 'outcome.json'),
         },
-        // As playwright.config.ts derives it from a target file.
-        metadata: {
-          target: {
-            name: target.name,
-            mode: target.mode,
-            baseUrl: target.baseUrl,
-            ...(target.caFile ? { caFile: target.caFile } : {}),
-            ...(Object.keys(target.hosts).length > 0 ? { hosts: { ...target.hosts } } : {}),
-          },
-          profile: target.profile,
-          failOnIncomplete: false,
-        },
+        declaredTarget: target,
+        metadata: runMetadataOf(target, false),
         reportDir: join(dir, 'reports'),
         expectedToFail: variant === 'clean' ? [] : expectedFailures(variant),
       };

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/target.ts';
+import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/embedded-target.ts';
 import type { RunningReferenceServer } from '../../reference-server/server.ts';
 import { startTestServer } from '../support/reference-client.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';

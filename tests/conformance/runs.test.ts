@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/rules.ts';
-import { fixtureKeyEnvironment } from '../../conformance/target.ts';
+import { fixtureKeyEnvironment } from '../../conformance/embedded-target.ts';
 import { missingInputs } from '../../conformance/inputs.ts';
 import { referenceTargetOn, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 import { startCli, type CliProcess } from '../support/reference-cli.ts';

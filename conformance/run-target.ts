@@ -1,0 +1,48 @@
+// The target of this run, in two steps. Declared once, by the config, from the target file the
+// runner named (CONFORMANCE_TARGET) or the embedded one, and handed to the suite as the
+// `declaredTarget` option (conformance/test.ts), to global set-up and to the reporter through the
+// config. Bound to its keys (and, embedded, to the server's ports) where they are: in the
+// environment of the process that needs them, after global set-up has minted any.
+import { resolve } from 'node:path';
+import { declareEmbeddedTarget, onReferencePorts } from './embedded-target.ts';
+import { ENV } from './env.ts';
+import type { RunMetadata } from './report/settings.ts';
+import { declareTarget, withCredentials, type ResolvedTarget, type TargetDeclaration } from './target.ts';
+
+/** The run's target as declared, from CONFORMANCE_TARGET or the embedded one. Throws TargetError. */
+export function declareRunTarget(env: NodeJS.ProcessEnv = process.env): TargetDeclaration {
+  const file = env[ENV.targetFile];
+  return file ? declareTarget(resolve(file), env) : declareEmbeddedTarget(env);
+}
+
+/** The declared target with its keys and, for the embedded server, its ports, from `env`. */
+export function bindTarget(
+  declared: TargetDeclaration,
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedTarget {
+  const target = withCredentials(declared, env);
+  return declared.mode === 'embedded' ? onReferencePorts(target, env) : target;
+}
+
+/** The declared target a config handed to Playwright's projects (every project of a run has it). */
+export function declaredTargetOf(project: { use: object } | undefined): TargetDeclaration | undefined {
+  return (project?.use as { declaredTarget?: TargetDeclaration } | undefined)?.declaredTarget;
+}
+
+/** What the reports say of the run's target and settings (the config's metadata). */
+export function runMetadataOf(declared: TargetDeclaration, failOnIncomplete: boolean): RunMetadata {
+  return {
+    target: {
+      name: declared.name,
+      mode: declared.mode,
+      // The embedded server's port is chosen when it starts, after the config is read.
+      baseUrl:
+        declared.mode === 'embedded' ? declared.baseUrl.replace(/:\d+\//, ':{free port}/') : declared.baseUrl,
+      // For the curl commands of the reports (--cacert, --resolve).
+      ...(declared.caFile ? { caFile: declared.caFile } : {}),
+      ...(Object.keys(declared.hosts).length > 0 ? { hosts: { ...declared.hosts } } : {}),
+    },
+    profile: declared.profile,
+    failOnIncomplete,
+  };
+}
