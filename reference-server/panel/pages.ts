@@ -1,7 +1,7 @@
 // The panel's pages as HTML. Every value from outside (names, e-mails, form input) goes through
 // `html`, which escapes it. A key's secret appears in exactly one place: `newKeyNotice`.
 import type { ApiKeyMetadata } from '../../schemas/generated/api-key-management.ts';
-import { ALL_PERMISSIONS } from '../store/api-keys.ts';
+import { ALL_PERMISSIONS } from '../store/key-permissions.ts';
 import type { Environment } from '../http/hosts.ts';
 import type { TenantAccount } from '../store/tenant-data.ts';
 import { html, type SafeHtml } from './html.ts';
