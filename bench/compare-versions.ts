@@ -24,7 +24,8 @@ import {
 } from './keep-alive.ts';
 import { positiveNumber } from './env-settings.ts';
 import type { ServerConfig } from './protocol.ts';
-import { mean, median, pairedRatios, range, validity, whole, type Measured } from './report.ts';
+import { median, range, whole } from './numbers.ts';
+import { mean, pairedRatios, validity, type Measured } from './report.ts';
 
 const PROJECT_ROOT = join(import.meta.dirname, '..');
 const RESULTS_FILE = join(import.meta.dirname, 'versions-results.md');

@@ -1,4 +1,5 @@
-// Number helpers of the bench reports: medians and ranges of paired ratios, seconds, load averages.
+// Number helpers of the bench reports: medians and ranges of paired ratios, and how seconds,
+// milliseconds, MiB, load averages and whole counts are written.
 
 export function range(values: readonly number[]): string {
   if (values.length === 0) return 'no rounds';
@@ -19,4 +20,16 @@ export function seconds(millis: number): string {
 
 export function load(value: number): string {
   return value.toFixed(2);
+}
+
+export function whole(value: number): string {
+  return Math.round(value).toLocaleString('en-US');
+}
+
+export function ms(value: number): string {
+  return value.toFixed(value < 10 ? 2 : 1);
+}
+
+export function mib(bytes: number): string {
+  return (bytes / 1024 / 1024).toFixed(1);
 }

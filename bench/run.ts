@@ -33,10 +33,8 @@ import {
   type KeepAliveRow,
   type Measured,
   type ScalingRow,
-  replaceSection,
-  startupSection,
-  STARTUP_HEADING,
 } from './report.ts';
+import { replaceSection, startupSection, STARTUP_HEADING } from './startup-section.ts';
 import { positiveNumber } from './env-settings.ts';
 import { measureStartup } from './startup.ts';
 import { measureConformance, measureFloor } from './conformance-timing.ts';

@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { StartupRow } from './report.ts';
+import type { StartupRow } from './startup-section.ts';
 
 const REPO_ROOT = resolve(import.meta.dirname, '..');
 const START_TIMEOUT_MS = 60_000;

@@ -4,7 +4,8 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import type { RuleId } from '../conformance/rules.ts';
 import type { ApiKey, Customer, Fixtures } from '../schemas/generated/fixtures.ts';
-import { ALL_PERMISSIONS, permissionsOf, type StoredKey } from '../reference-server/store/api-keys.ts';
+import type { StoredKey } from '../reference-server/store/key-entries.ts';
+import { ALL_PERMISSIONS, permissionsOf } from '../reference-server/store/key-permissions.ts';
 import type { ApiErrorCode, ApiResponse } from '../reference-server/api/errors.ts';
 import type { ApiHost, Environment } from '../reference-server/http/hosts.ts';
 import { customersList, type PipelineContext } from '../reference-server/api/request-pipeline.ts';

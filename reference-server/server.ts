@@ -1,12 +1,11 @@
 // Starts the reference server: the HTTPS API for every tenant host, each tenant's administration
 // panel and the admin API on the same listener (told apart by host), and the plain-HTTP listener
 // that rejects everything. One process serves every tenant.
-import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { once } from 'node:events';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { logAnswered, noAccessLog, type AccessLogSink } from './http/access-log.ts';
 import { apiError, type ApiResponse } from './api/errors.ts';
@@ -27,6 +26,8 @@ import { SignInThrottle } from './panel/sign-in-throttle.ts';
 import { SignInTokens } from './panel/sign-in-token.ts';
 import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './listeners/plain-http.ts';
+import { answerHttpsClientError } from './listeners/https-client-errors.ts';
+import { closeServer, listen } from './listeners/listen.ts';
 import {
   countEveryHeaderLine,
   DEFAULT_LIMITS,
@@ -180,17 +181,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   https.on('connect', (_req: IncomingMessage, socket: Duplex) => {
     writeRawError(socket, 'method_not_allowed', 'https');
   });
-  https.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    // Node's https server also reports TLS failures here (its own 'tlsClientError' listener
-    // re-emits them), on a connection that never completed TLS and cannot carry an answer:
-    // an answer written to it stayed queued and the connection open for good (a handshake
-    // time-out never closed anything). Such a connection is closed at once.
-    if (!isHttpClientError(error)) {
-      socket.destroy();
-      return;
-    }
-    writeRawError(socket, clientErrorCode(error), 'https');
-  });
+  https.on('clientError', answerHttpsClientError);
   // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
   // that connection.
   https.on('tlsClientError', () => {});
@@ -257,64 +248,5 @@ async function prepare(options: ReferenceServerOptions, steps: ServerSteps) {
   } catch (error) {
     await persisted?.close();
     throw error;
-  }
-}
-
-/** A listener that could not start, with what to do about it. */
-export class ListenError extends Error {
-  constructor(host: string, port: number, cause: unknown) {
-    super(`Cannot listen on ${host}:${port}: ${listenAdvice((cause as NodeJS.ErrnoException).code)}`, {
-      cause,
-    });
-    this.name = 'ListenError';
-  }
-}
-
-function listenAdvice(code: string | undefined): string {
-  switch (code) {
-    case 'EADDRINUSE':
-      return 'the port is already in use. Stop the other process or choose another port (--port / --http-port).';
-    case 'EACCES':
-      return 'permission denied. Choose a port above 1023.';
-    case 'EADDRNOTAVAIL':
-      return 'this machine has no such address. Use --host 127.0.0.1.';
-    default:
-      return `${code ?? 'unknown error'}.`;
-  }
-}
-
-async function listen(server: HttpsServer | HttpServer, port: number, host: string): Promise<void> {
-  server.listen(port, host);
-  try {
-    await once(server, 'listening');
-  } catch (error) {
-    throw new ListenError(host, port, error);
-  }
-}
-
-async function closeServer(server: HttpsServer | HttpServer): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  // Requests in flight get a moment to finish, then their connections are closed too.
-  const grace = setTimeout(() => server.closeAllConnections(), 2_000);
-  await closed;
-  clearTimeout(grace);
-}
-
-/** An error of Node's HTTP parser or time limits, as opposed to a TLS or socket failure. */
-function isHttpClientError(error: NodeJS.ErrnoException): boolean {
-  return (error.code ?? '').startsWith('HPE_') || error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
-}
-
-function clientErrorCode(
-  error: NodeJS.ErrnoException,
-): 'request_header_fields_too_large' | 'request_timeout' | 'bad_request' {
-  switch (error.code) {
-    case 'HPE_HEADER_OVERFLOW':
-      return 'request_header_fields_too_large';
-    case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return 'request_timeout';
-    default:
-      return 'bad_request';
   }
 }

@@ -1,5 +1,5 @@
 // Environments (spec §5 Environments, Key types): the faults that break these rules (see ../fault.ts).
-import { KEY_PREFIX_BY_ENVIRONMENT } from '../../reference-server/store/api-keys.ts';
+import { KEY_PREFIX_BY_ENVIRONMENT } from '../../reference-server/store/key-format.ts';
 import { alsoKeysOf, CORRECT, type Fault } from '../fault.ts';
 
 export const ENVIRONMENTS_FAULTS = {

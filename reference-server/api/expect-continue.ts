@@ -7,7 +7,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parseAuthorization } from './authorization-header.ts';
 import { fieldLines, hostPortMatches, requestHostname } from '../http/field-lines.ts';
-import { PATHS } from '../panel/pages.ts';
+import { PATHS } from '../panel/paths.ts';
 import { SIGN_IN_COOKIE } from '../panel/sign-in-token.ts';
 import { cookieValue } from '../panel/sessions.ts';
 import { sniMatches, type PipelineContext } from './request-pipeline.ts';

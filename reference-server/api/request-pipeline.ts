@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { Customer, Permission } from '../../schemas/generated/fixtures.ts';
 import type { CustomersResponse } from '../../schemas/generated/customers.ts';
-import type { StoredKey } from '../store/api-keys.ts';
+import type { StoredKey } from '../store/key-entries.ts';
 import { apiError, constantResponse, type ApiResponse } from './errors.ts';
 import type { ApiHost } from '../http/hosts.ts';
 import { pathOf } from '../http/request-target.ts';

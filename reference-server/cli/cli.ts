@@ -1,6 +1,7 @@
 // `tenant-auth-conformance serve` (in a clone: `npm start`): the reference server for a person at a terminal. Prints where each fixture tenant
 // is served and curl commands that work as printed, then one JSON access-log line per request.
-import { ListenError, startReferenceServer, type RunningReferenceServer } from '../server.ts';
+import { startReferenceServer, type RunningReferenceServer } from '../server.ts';
+import { ListenError } from '../listeners/listen.ts';
 import { helpText, parseCli, UsageError, type CliOptions } from './cli-options.ts';
 import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from '../store/fixtures.ts';
 import { jsonLinesAccessLog, noAccessLog } from '../http/access-log.ts';

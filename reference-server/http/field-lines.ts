@@ -7,7 +7,7 @@ import { hostnameOf } from './hosts.ts';
  * Every value of the header `name` (lower case), one per field line, in the order received: what
  * Node's `req.headersDistinct[name]` holds (`req.headers` keeps only the first of a duplicated
  * `Authorization`), without building the table of every other header first. The API reads two
- * headers of each request, and building that table cost more than its own checks (bench/README.md).
+ * headers of each request, and building that table would cost more than checking them.
  * Both listeners set `maxHeadersCount = 0`, so `rawHeaders` holds every line the size limit allows.
  */
 export function fieldLines(req: IncomingMessage, name: string): string[] {

@@ -31,8 +31,8 @@ export function limitOptions(limits: ServerLimits) {
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // Node enforces the time limits above only when it checks its connections, every 30 s by
-    // default: a client trickling its headers was served long after headersTimeout, and an idle
-    // connection was held that long. Checking every second keeps the limits as documented.
+    // default: a client trickling its headers would be served long after headersTimeout, and an
+    // idle connection held that long. Checking every second keeps the limits as documented.
     connectionsCheckingInterval: Math.min(CONNECTIONS_CHECK_MS, limits.headersTimeoutMs),
     // Node would answer an HTTP/1.1 request without `Host` itself, with an empty 400; the
     // pipeline answers it instead (400 `bad_request`, JSON like every other error).

@@ -79,7 +79,7 @@ interface PemPair {
   key: string;
 }
 
-/** Loaded only to make a certificate: most starts reuse theirs, and loading it costs ~100 ms of CPU. */
+/** Loaded only to make a certificate: most starts reuse theirs, and loading it is a large share of start-up CPU. */
 function certificateGenerator(): Promise<typeof import('selfsigned')> {
   return import('selfsigned');
 }

@@ -3,7 +3,7 @@
 // carries the HMAC of that nonce and the panel host under a secret of this process. A sign-in POST
 // must present both, matching. Another site can neither read the cookie nor make the HMAC, and the
 // `__Host-` prefix keeps a sibling host from planting a cookie of its own. Nothing is stored: an
-// anonymous visitor costs the server no memory. The Origin check (panel.ts) applies as well.
+// anonymous visitor costs the server no memory. The Origin check (forms.ts) applies as well.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { cookieValue, randomToken, tokensMatch } from './sessions.ts';

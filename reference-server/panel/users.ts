@@ -43,7 +43,7 @@ export class UserDirectory {
   /**
    * The hashes, made together at the first sign-in rather than at start-up: each scrypt call
    * holds 16 MiB, and the allocator keeps that memory after a batch of them, which at start-up
-   * nearly doubled the resting size of a server nobody signs in to. All at once, so the first
+   * would nearly double the resting size of a server nobody signs in to. All at once, so the first
    * sign-in costs the same whichever email it names.
    */
   #credentials: Promise<{ byTenantAndEmail: ReadonlyMap<string, Credential>; decoy: Credential }> | undefined;

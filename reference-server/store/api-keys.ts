@@ -4,65 +4,17 @@
 // (tenant, environment) of the request's host — never across tenants. A new key's secret is
 // returned once, by `create` or `rotate`, and never kept. In memory the store also indexes each key
 // by the plain SHA-256 of its secret, the cheaper digest every request computes (decision 0006).
+// Over 300 lines on purpose: one class, because its indexes (by scope, HMAC, digest and id, and
+// the count of keys not yet digested) must change together, and only its own methods reach them.
 import * as crypto from 'node:crypto';
-import type { ApiKey, Permission } from '../../schemas/generated/fixtures.ts';
-import type { Access, ApiKeyMetadata, NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
+import type { ApiKey } from '../../schemas/generated/fixtures.ts';
+import type { ApiKeyMetadata, NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import type { KeyStoreRecord } from '../../schemas/generated/key-store.ts';
 import type { Environment } from '../http/hosts.ts';
-
-/**
- * The reference's key format (the spec does not show one): `mbk_prod_` for production keys and
- * `mbk_dev_` for development (sandbox) keys, then 32 base62 characters.
- */
-export const KEY_PREFIX_BY_ENVIRONMENT: Record<Environment, 'mbk_prod_' | 'mbk_dev_'> = {
-  production: 'mbk_prod_',
-  sandbox: 'mbk_dev_',
-};
-
-export const KEY_RANDOM_LENGTH = 32;
-const BASE62 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-/** Characters shown after the prefix so that a person can recognise a key they hold. */
-const VISIBLE_SUFFIX_LENGTH = 4;
-
-export const ALL_PERMISSIONS: readonly Permission[] = [
-  'customers:read',
-  'customers:write',
-  'invoices:read',
-  'invoices:write',
-];
-
-/** What the server keeps of a key: everything but the secret. `id` is public and safe to log. */
-export interface StoredKey {
-  id: string;
-  tenant: string;
-  environment: Environment;
-  permissions: ReadonlySet<Permission>;
-  revoked: boolean;
-}
-
-/** A key of the store: the lookup view the API pipeline uses, plus what the store file keeps. */
-interface Entry extends StoredKey {
-  record: KeyStoreRecord;
-  /** Last successful authentication, as a number so that recording it per request costs nothing. */
-  lastUsedMs: number | null;
-  /**
-   * `secretDigest` of the key, in memory only; unknown for a key read from the store file until
-   * it is first presented (the file keeps HMACs only).
-   */
-  digest: string | undefined;
-}
-
-/** The keys of one (tenant, environment). */
-interface ScopeKeys {
-  byHmac: Map<string, Entry>;
-  byDigest: Map<string, Entry>;
-  /**
-   * How many active keys of the scope have no digest yet (keys read from the store file and not
-   * presented since): only while there are any does a miss cost an HMAC too. Revoked keys do not
-   * count: they can never authenticate, so a miss need not look for them.
-   */
-  undigested: number;
-}
+import { secretDigest } from './key-digest.ts';
+import { metadataOf, scopeOf, type Entry, type ScopeKeys, type StoredKey } from './key-entries.ts';
+import { generateKeySecret, VISIBLE_SUFFIX_LENGTH } from './key-format.ts';
+import { permissionsOf } from './key-permissions.ts';
 
 export type KeyStoreChange = 'keys' | 'usage';
 
@@ -70,31 +22,6 @@ export interface CreatedKeyResult {
   key: ApiKeyMetadata;
   /** The key itself: hand it to the person who asked, once, and drop it. */
   secret: string;
-}
-
-export function permissionsOf(key: { access: Access; permissions?: readonly Permission[] }): Set<Permission> {
-  switch (key.access) {
-    case 'full_access':
-      return new Set(ALL_PERMISSIONS);
-    case 'read_only':
-      return new Set(ALL_PERMISSIONS.filter((permission) => permission.endsWith(':read')));
-    case 'custom':
-      return new Set(key.permissions ?? []);
-  }
-}
-
-/** A new key: its environment's prefix and 32 base62 characters from the CSPRNG, without bias. */
-export function generateKeySecret(environment: Environment): string {
-  // Bytes at or above 248 (= 4 × 62) are dropped so that every character is equally likely.
-  // Each batch keeps about 97 %, so two batches nearly always suffice; ten is the bound.
-  let random = '';
-  for (let batch = 0; batch < 10 && random.length < KEY_RANDOM_LENGTH; batch++) {
-    for (const byte of crypto.randomBytes(2 * KEY_RANDOM_LENGTH)) {
-      if (byte < 248 && random.length < KEY_RANDOM_LENGTH) random += BASE62[byte % 62];
-    }
-  }
-  if (random.length < KEY_RANDOM_LENGTH) throw new Error('The random source returned too few usable bytes.');
-  return `${KEY_PREFIX_BY_ENVIRONMENT[environment]}${random}`;
 }
 
 export class KeyStore {
@@ -400,36 +327,4 @@ export class KeyStore {
   #hmac(secret: string): string {
     return crypto.createHmac('sha256', this.#hmacSecret).update(secret, 'utf8').digest('base64');
   }
-}
-
-/**
- * The SHA-256 of a key, the digest every request's key is looked up by. A key is 190 random bits
- * (a fixture key is public anyway), so an unkeyed hash reveals nothing usable; the HMAC stays what
- * the store file keeps. `crypto.hash` (Node 20.12 and later) is the one-shot form: creating an
- * `Hmac` or `Hash` object per request cost several times more (bench/README.md).
- */
-const secretDigest: (secret: string) => string =
-  typeof crypto.hash === 'function'
-    ? (secret) => crypto.hash('sha256', secret, 'base64')
-    : (secret) => crypto.createHash('sha256').update(secret, 'utf8').digest('base64');
-
-function metadataOf(entry: Entry): ApiKeyMetadata {
-  const { record } = entry;
-  return {
-    id: record.id,
-    name: record.name,
-    environment: record.environment,
-    access: record.access,
-    permissions: ALL_PERMISSIONS.filter((permission) => entry.permissions.has(permission)),
-    prefix: KEY_PREFIX_BY_ENVIRONMENT[record.environment],
-    last4: record.last4,
-    created_at: record.created_at,
-    last_used_at: entry.lastUsedMs === null ? null : new Date(entry.lastUsedMs).toISOString(),
-    revoked: entry.revoked,
-    revoked_at: record.revoked_at,
-  };
-}
-
-function scopeOf(tenant: string, environment: Environment): string {
-  return `${environment}:${tenant}`;
 }

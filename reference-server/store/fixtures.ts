@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
-import { KEY_PREFIX_BY_ENVIRONMENT } from './api-keys.ts';
+import { KEY_PREFIX_BY_ENVIRONMENT } from './key-format.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
 export const DEFAULT_FIXTURES_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference.json');

@@ -1,0 +1,47 @@
+// Starting and stopping a listener: `listen` turns a failure into a ListenError that says what to
+// do (the serve command prints it instead of a stack trace), and `closeServer` lets requests in
+// flight finish for a moment before their connections are closed.
+import type { Server as HttpsServer } from 'node:https';
+import type { Server as HttpServer } from 'node:http';
+import { once } from 'node:events';
+
+/** A listener that could not start, with what to do about it. */
+export class ListenError extends Error {
+  constructor(host: string, port: number, cause: unknown) {
+    super(`Cannot listen on ${host}:${port}: ${listenAdvice((cause as NodeJS.ErrnoException).code)}`, {
+      cause,
+    });
+    this.name = 'ListenError';
+  }
+}
+
+function listenAdvice(code: string | undefined): string {
+  switch (code) {
+    case 'EADDRINUSE':
+      return 'the port is already in use. Stop the other process or choose another port (--port / --http-port).';
+    case 'EACCES':
+      return 'permission denied. Choose a port above 1023.';
+    case 'EADDRNOTAVAIL':
+      return 'this machine has no such address. Use --host 127.0.0.1.';
+    default:
+      return `${code ?? 'unknown error'}.`;
+  }
+}
+
+export async function listen(server: HttpsServer | HttpServer, port: number, host: string): Promise<void> {
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    throw new ListenError(host, port, error);
+  }
+}
+
+export async function closeServer(server: HttpsServer | HttpServer): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  // Requests in flight get a moment to finish, then their connections are closed too.
+  const grace = setTimeout(() => server.closeAllConnections(), 2_000);
+  await closed;
+  clearTimeout(grace);
+}
