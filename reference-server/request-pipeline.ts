@@ -84,12 +84,12 @@ const ROUTES: readonly Route[] = [
  * A list that is not frozen (one a faulty variant of the step makes per request) is answered anew.
  */
 function customersAnswer(customers: readonly Customer[]): ApiResponse {
-  if (!Object.isFrozen(customers)) return customersList(customers);
+  // Only frozen lists are ever stored, so a stored one needs no check.
   let answer = CUSTOMERS_ANSWERS.get(customers);
-  if (!answer) {
-    answer = constantResponse(customersList(customers));
-    CUSTOMERS_ANSWERS.set(customers, answer);
-  }
+  if (answer) return answer;
+  if (!Object.isFrozen(customers)) return customersList(customers);
+  answer = constantResponse(customersList(customers));
+  CUSTOMERS_ANSWERS.set(customers, answer);
   return answer;
 }
 
@@ -147,7 +147,8 @@ function route(req: IncomingMessage, host: ApiHost, key: StoredKey, context: Pip
 }
 
 export function findRoute(path: string): Route | undefined {
-  return ROUTES.find((candidate) => candidate.path === path);
+  for (const route of ROUTES) if (route.path === path) return route;
+  return undefined;
 }
 
 function ok(body: unknown): ApiResponse {
@@ -156,7 +157,9 @@ function ok(body: unknown): ApiResponse {
 
 /** The path of a request target, without its query (which never carries credentials that count). */
 function pathOf(target: string): string {
-  const end = target.search(/[?#]/);
+  const query = target.indexOf('?');
+  const fragment = target.indexOf('#');
+  const end = query === -1 ? fragment : fragment === -1 ? query : Math.min(query, fragment);
   return end === -1 ? target : target.slice(0, end);
 }
 
