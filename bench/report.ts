@@ -143,7 +143,7 @@ function handshakeSection(rows: readonly HandshakeRow[]): string[] {
     '',
     'Each connection: TLS handshake (certificate verified), one authenticated GET /v1/customers with',
     '`Connection: close`, answer read to the close. With resumption the client offers the session ticket of',
-    'its previous connection.',
+    'its previous connection. The reference runs compiled.',
     '',
     '| server | session resumption | connections/s | resumed | p50 ms | p99 ms | failures | load |',
     '|---|---|---:|---:|---:|---:|---:|---:|',
@@ -160,7 +160,7 @@ function scalingSection(rows: readonly ScalingRow[]): string[] {
   const lines = [
     '## Scaling with keys and tenants',
     '',
-    'Generated fixtures (bench/generate-fixtures.ts), every key requested from the middle tenant; "valid" is',
+    'The compiled server on generated fixtures (bench/generate-fixtures.ts), every key requested from the middle tenant; "valid" is',
     'an authenticated GET /v1/customers (200), "unknown key" a well-formed key that is not stored (401).',
     "Memory: after start-up and a garbage collection, and after the load. CPU: the server's user + system",
     'time per request, the figure least disturbed by other work on the machine.',
