@@ -18,6 +18,7 @@ import {
   keepAliveRequest,
   keepAliveScenarios,
   measureLoad,
+  rotated,
   verifiedAnswer,
   mirrorOnBare,
   type Answer,
@@ -43,11 +44,6 @@ interface ServerStarter {
 
 const VERSIONS = ['bare', 'ref', 'working'] as const;
 type Version = (typeof VERSIONS)[number];
-
-function rotated<T>(items: readonly T[], by: number): T[] {
-  const start = by % items.length;
-  return [...items.slice(start), ...items.slice(0, start)];
-}
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);

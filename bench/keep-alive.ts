@@ -178,6 +178,12 @@ export function keepAliveRequest(
   };
 }
 
+/** `items` started at `by` (modulo their number): who goes first changes from round to round. */
+export function rotated<T>(items: readonly T[], by: number): T[] {
+  const start = by % items.length;
+  return [...items.slice(start), ...items.slice(0, start)];
+}
+
 export async function measureLoad(
   autocannon: Autocannon,
   server: Pick<ServerChild, 'usage'>,

@@ -2,8 +2,14 @@
 // generators), and the shape of what each measurement returns.
 import type { ScaleSpec } from './generate-fixtures.ts';
 
+/**
+ * How the reference server's code is loaded: `compiled` is dist/ (`npm run build`, what the installed
+ * `tenant-auth-conformance serve` runs), `tsx` the TypeScript sources (what `npm start` runs in a clone).
+ */
+export type ServerBuild = 'compiled' | 'tsx';
+
 export type ServerConfig =
-  | { kind: 'reference'; certDir: string; scale?: ScaleSpec }
+  | { kind: 'reference'; certDir: string; scale?: ScaleSpec; build?: ServerBuild }
   | { kind: 'bare'; certDir: string; tenantIds: readonly string[] };
 
 /** An answer as the bare baseline writes it: status line, header fields in order, body. */

@@ -18,10 +18,12 @@ import {
   KEEP_ALIVE,
   UNKNOWN_KEY,
   answerName,
+  byteDifferences,
   fixtureSecret,
   keepAliveRequest,
   keepAliveScenarios,
   measureLoad,
+  rotated,
   verifiedAnswer,
   mirrorOnBare,
   type Answer,
@@ -36,7 +38,7 @@ import {
 } from './report.ts';
 import { replaceSection, startupSection, STARTUP_HEADING } from './startup-section.ts';
 import { positiveNumber } from './env-settings.ts';
-import { measureStartup } from './startup.ts';
+import { compileForBench, measureStartup } from './startup.ts';
 import { measureConformance, measureFloor } from './conformance-timing.ts';
 
 const SECONDS = positiveNumber('BENCH_SECONDS') ?? 5;
@@ -73,7 +75,17 @@ async function main(): Promise<void> {
   try {
     const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
     const scenarios = keepAliveScenarios(fixtures);
-    const reference = await ServerChild.start({ kind: 'reference', certDir }, 'reference server');
+    // The compiled server is what users run; tsx what `npm start` runs in a clone. Both are
+    // measured, in the same rounds as one bare baseline.
+    compileForBench();
+    const reference = await ServerChild.start(
+      { kind: 'reference', certDir, build: 'compiled' },
+      'reference server (compiled)',
+    );
+    const referenceTsx = await ServerChild.start(
+      { kind: 'reference', certDir, build: 'tsx' },
+      'reference server (tsx)',
+    );
     const bare = await ServerChild.start(
       { kind: 'bare', certDir, tenantIds: fixtures.tenants.map((tenant) => tenant.id) },
       'bare server',
@@ -81,24 +93,28 @@ async function main(): Promise<void> {
     const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8');
     const host = apiHostname('acme', 'production', DOMAIN);
 
-    progress('keep-alive runs: reference and bare, alternating');
+    progress('keep-alive runs: reference (compiled and tsx) and bare, in turn');
     const keepAlive: KeepAliveRow[] = [];
     for (const scenario of scenarios) {
       // One request with a verifying client: the answer every load request must get, and proof
       // that the certificate autocannon does not check is one a client trusts.
       const expected = await verifiedAnswer(reference.port, host, ca, scenario.authorization);
+      const expectedTsx = await verifiedAnswer(referenceTsx.port, host, ca, scenario.authorization);
+      const differences = byteDifferences(expected, expectedTsx);
+      if (differences.length > 0)
+        throw new Error(
+          `The compiled and tsx servers answer "${scenario.name}" differently: ${differences.join('; ')}.`,
+        );
       await mirrorOnBare(bare, expected, scenario, host, ca);
-      const row: KeepAliveRow = {
-        scenario: scenario.name,
-        answer: answerName(expected),
-        reference: [],
-        bare: [],
-        load: 0,
-      };
+      const runs = { compiled: [] as Measured[], tsx: [] as Measured[], bare: [] as Measured[] };
+      const targets = [
+        ['compiled', reference],
+        ['tsx', referenceTsx],
+        ['bare', bare],
+      ] as const;
       for (let round = 0; round < SETTINGS.rounds; round += 1) {
-        // Each goes first in every other round, so that neither always runs after the other.
-        const pair = [['reference', reference] as const, ['bare', bare] as const];
-        for (const [target, server] of round % 2 === 0 ? pair : pair.reverse()) {
+        // A different one goes first in each round, so that none always runs after another.
+        for (const [target, server] of rotated(targets, round)) {
           const loadRequest = keepAliveRequest(
             server.port,
             host,
@@ -106,11 +122,19 @@ async function main(): Promise<void> {
             expected,
             SETTINGS.keepAliveSeconds,
           );
-          row[target].push(await measureLoad(autocannon, server, loadRequest));
+          runs[target].push(await measureLoad(autocannon, server, loadRequest));
         }
       }
-      row.load = loadNow();
-      keepAlive.push(row);
+      const load = loadNow();
+      for (const server of ['compiled', 'tsx'] as const)
+        keepAlive.push({
+          scenario: scenario.name,
+          server,
+          answer: answerName(expected),
+          reference: runs[server],
+          bare: runs.bare,
+          load,
+        });
       progress(`  ${scenario.name}: done`);
     }
 
@@ -130,7 +154,7 @@ async function main(): Promise<void> {
       );
       handshakeRows.push({ target, resumption, result, load: loadNow() });
     }
-    await Promise.all([reference.stop(), bare.stop()]);
+    await Promise.all([reference.stop(), referenceTsx.stop(), bare.stop()]);
 
     progress('scaling');
     const scaling: ScalingRow[] = [];
@@ -190,7 +214,7 @@ async function measureScale(
   let server: ServerChild | undefined;
   try {
     server = await ServerChild.start(
-      { kind: 'reference', certDir, scale: spec },
+      { kind: 'reference', certDir, scale: spec, build: 'compiled' },
       `reference server with ${spec.name}`,
     );
     const started = await server.usage();

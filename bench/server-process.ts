@@ -5,13 +5,16 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { once } from 'node:events';
-import { startReferenceServer } from '../reference-server/server.ts';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { ensureCertificates } from '../reference-server/listeners/tls.ts';
 import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
 import type { FixedResponse, ServerConfig, ServerMessage, ServerReply } from './protocol.ts';
 
 const LOOPBACK = '127.0.0.1';
+/** The compiled server, as `npm run build` writes it from the working tree (see `compileForBench`). */
+const COMPILED_SERVER = join(import.meta.dirname, '..', 'dist', 'reference-server', 'server.js');
 const DOMAIN = 'localhost';
 
 async function main(): Promise<void> {
@@ -49,6 +52,12 @@ async function startReference(config: Extract<ServerConfig, { kind: 'reference' 
     ? generateFixtures(config.scale satisfies ScaleSpec).fixtures
     : loadFixtures(DEFAULT_FIXTURES_FILE);
   const fixturesMs = performance.now() - generationStarted;
+  // Loaded only as asked: a process started with `--import tsx` runs compiled JavaScript as is.
+  const { startReferenceServer } = (
+    config.build === 'compiled'
+      ? await import(pathToFileURL(COMPILED_SERVER).href)
+      : await import('../reference-server/server.ts')
+  ) as typeof import('../reference-server/server.ts');
   const serverStarted = performance.now();
   const server = await startReferenceServer({
     host: LOOPBACK,

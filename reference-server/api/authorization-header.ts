@@ -18,6 +18,9 @@ const AUTH_SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/;
 export const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 /** RFC 9110 §11.1: the scheme name is case-insensitive, so `bearer` and `BEARER` are Bearer. */
 const BEARER = 'bearer';
+const USUAL_SCHEME = 'Bearer';
+const USUAL_BEARER = `${USUAL_SCHEME} `;
+const SPACE = 0x20;
 
 /**
  * @param values every `Authorization` field line of the request (`fieldLines`, since `headers`
@@ -29,12 +32,16 @@ export function parseAuthorization(values: readonly string[] | undefined): Autho
   const value = values[0] ?? '';
   if (value === '') return { kind: 'missing' };
 
-  const scheme = AUTH_SCHEME.exec(value)?.[0];
-  if (scheme === undefined || scheme.toLowerCase() !== BEARER) return { kind: 'not-bearer' };
+  // `Bearer ` as clients spell it ends the scheme where the expression would (a space is no
+  // token character), so the usual header skips the expression.
+  const scheme = value.startsWith(USUAL_BEARER) ? USUAL_SCHEME : AUTH_SCHEME.exec(value)?.[0];
+  if (scheme === undefined || (scheme !== USUAL_SCHEME && scheme.toLowerCase() !== BEARER))
+    return { kind: 'not-bearer' };
 
   // Exactly one or more spaces (never a tab) separate the scheme from the token.
-  const separatorAndToken = value.slice(scheme.length);
-  const token = separatorAndToken.replace(/^ +/, '');
-  if (token === separatorAndToken || !TOKEN68.test(token)) return { kind: 'malformed' };
+  let start = scheme.length;
+  while (value.charCodeAt(start) === SPACE) start += 1;
+  const token = value.slice(start);
+  if (start === scheme.length || !TOKEN68.test(token)) return { kind: 'malformed' };
   return { kind: 'bearer', token };
 }

@@ -82,10 +82,9 @@ const ROUTES: readonly Route[] = [
  */
 function customersAnswer(customers: readonly Customer[]): ApiResponse {
   let answer = CUSTOMERS_ANSWERS.get(customers);
-  if (!answer) {
-    answer = constantResponse(customersList(customers));
-    CUSTOMERS_ANSWERS.set(customers, answer);
-  }
+  if (answer) return answer;
+  answer = constantResponse(customersList(customers));
+  CUSTOMERS_ANSWERS.set(customers, answer);
   return answer;
 }
 
@@ -142,7 +141,8 @@ function route(req: IncomingMessage, host: ApiHost, key: StoredKey, context: Pip
 }
 
 export function findRoute(path: string): Route | undefined {
-  return ROUTES.find((candidate) => candidate.path === path);
+  for (const route of ROUTES) if (route.path === path) return route;
+  return undefined;
 }
 
 function ok(body: unknown): ApiResponse {

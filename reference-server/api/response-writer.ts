@@ -24,11 +24,11 @@ const HTTP_ONLY_HEADERS: Record<string, string> = { Connection: 'close' };
 export function writeApiResponse(res: ServerResponse, response: ApiResponse, transport: Transport): void {
   // A frozen answer (every error, the customers of a tenant: see `constantResponse`) is the same
   // for every request: its JSON and header fields are built once per transport, not per request.
-  const constant = Object.isFrozen(response);
-  let prepared = constant ? PREPARED[transport].get(response) : undefined;
+  // Only frozen answers are ever stored, so a stored one needs no check.
+  let prepared = PREPARED[transport].get(response);
   if (!prepared) {
     prepared = prepare(response, transport);
-    if (constant) PREPARED[transport].set(response, prepared);
+    if (Object.isFrozen(response)) PREPARED[transport].set(response, prepared);
   }
   res.writeHead(response.status, prepared.headers);
   res.end(prepared.body);

@@ -1,7 +1,7 @@
 // The field lines of one request header, read from the request as received.
 
 import type { IncomingMessage } from 'node:http';
-import { hostnameOf } from './hosts.ts';
+import { hostnameOf, portSeparatorIndex } from './hosts.ts';
 
 /**
  * Every value of the header `name` (lower case), one per field line, in the order received: what
@@ -15,7 +15,9 @@ export function fieldLines(req: IncomingMessage, name: string): string[] {
   const values: string[] = [];
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const field = raw[index] as string;
-    if (field.length === name.length && field.toLowerCase() === name) values.push(raw[index + 1] as string);
+    // The usual spellings (`host`, `Host`) match without a lower-case copy of the name.
+    if (field.length === name.length && (field === name || field.toLowerCase() === name))
+      values.push(raw[index + 1] as string);
   }
   return values;
 }
@@ -40,6 +42,8 @@ export function hostnameOfLines(hosts: readonly string[]): string | undefined {
  */
 export function hostPortMatches(hosts: readonly string[], localPort: number | undefined): boolean {
   if (hosts.length !== 1) return true;
-  const port = /:(\d+)$/.exec(hosts[0] as string)?.[1];
-  return port === undefined || Number(port) === localPort;
+  const host = hosts[0] as string;
+  // The digits after a final `:` (`/:(\d+)$/`); none after it is no port.
+  const separator = portSeparatorIndex(host);
+  return separator === -1 || separator === host.length - 1 || Number(host.slice(separator + 1)) === localPort;
 }

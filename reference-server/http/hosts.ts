@@ -24,8 +24,25 @@ export function apiHostname(tenant: string, environment: Environment, domain: st
 
 /** The host name of a `Host` header value: port removed, lowercased (host names are case-insensitive). */
 export function hostnameOf(hostHeader: string): string {
-  const withoutPort = hostHeader.startsWith('[') ? hostHeader : hostHeader.replace(/:\d*$/, '');
-  return withoutPort.toLowerCase().replace(/\.$/, '');
+  const port = hostHeader.startsWith('[') ? -1 : portSeparatorIndex(hostHeader);
+  const lower = (port === -1 ? hostHeader : hostHeader.slice(0, port)).toLowerCase();
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower;
+}
+
+/**
+ * Where the `:` of a final `:` and digits (`/:\d*$/`) is in `value`, or -1. Scanned rather than
+ * matched: every request's `Host` goes through here.
+ */
+export function portSeparatorIndex(value: string): number {
+  let index = value.length - 1;
+  while (index >= 0 && isDigit(value.charCodeAt(index))) index -= 1;
+  return index >= 0 && value.charCodeAt(index) === COLON ? index : -1;
+}
+
+const COLON = 0x3a;
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39;
 }
 
 /**
@@ -35,10 +52,29 @@ export function hostnameOf(hostHeader: string): string {
  * exactly like a real tenant whose keys do not match, so that it tells nothing apart.
  */
 export function resolveApiHost(hostname: string, domain: string): ApiHost | undefined {
-  const suffix = `.api.${domain}`;
+  const suffix = suffixesOf(domain).api;
   if (!hostname.endsWith(suffix)) return undefined;
   const scope = tenantLabelScope(hostname.slice(0, -suffix.length));
-  return scope && { hostname, ...scope };
+  return scope && { hostname, tenant: scope.tenant, environment: scope.environment };
+}
+
+interface DomainSuffixes {
+  domain: string;
+  /** `.api.{domain}`: what every API host name ends with. */
+  api: string;
+  /** `.{domain}`: what every panel host name ends with. */
+  panel: string;
+  /** `admin.{domain}`. */
+  admin: string;
+}
+
+/** The suffixes of the last domain asked (a server has one): not joined anew for every request. */
+let lastSuffixes: DomainSuffixes = { domain: '', api: '.api.', panel: '.', admin: 'admin.' };
+
+function suffixesOf(domain: string): DomainSuffixes {
+  if (lastSuffixes.domain !== domain)
+    lastSuffixes = { domain, api: `.api.${domain}`, panel: `.${domain}`, admin: adminHostname(domain) };
+  return lastSuffixes;
 }
 
 /** A tenant's administration panel (spec §5 "Environments"): `{tenant}.{domain}` or `sandbox-{tenant}.{domain}`. */
@@ -59,17 +95,23 @@ export function adminHostname(domain: string): string {
   return `${ADMIN_HOST_LABEL}.${domain}`;
 }
 
+export function isAdminHostname(hostname: string, domain: string): boolean {
+  return hostname === suffixesOf(domain).admin;
+}
+
 /**
  * The tenant and environment of a panel host, or undefined. `admin.{domain}` and `api.{domain}`
  * are not panels (the fixtures schema forbids those tenant ids).
  */
 export function resolvePanelHost(hostname: string, domain: string): PanelHost | undefined {
-  const suffix = `.${domain}`;
+  const suffix = suffixesOf(domain).panel;
   if (!hostname.endsWith(suffix)) return undefined;
   const label = hostname.slice(0, -suffix.length);
   if (label === ADMIN_HOST_LABEL || label === 'api') return undefined;
+  // An API host (`acme.api.{domain}`) leaves a label with a dot, which no tenant label has.
+  if (label.includes('.')) return undefined;
   const scope = tenantLabelScope(label);
-  return scope && { hostname, ...scope };
+  return scope && { hostname, tenant: scope.tenant, environment: scope.environment };
 }
 
 /** `{tenant}` or `sandbox-{tenant}`: the tenant and environment a host label names. */

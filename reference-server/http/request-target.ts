@@ -2,6 +2,8 @@
 
 /** The path of a request target, without its query or fragment (which never carry credentials that count). */
 export function pathOf(target: string): string {
-  const end = target.search(/[?#]/);
+  const query = target.indexOf('?');
+  const fragment = target.indexOf('#');
+  const end = query === -1 ? fragment : fragment === -1 ? query : Math.min(query, fragment);
   return end === -1 ? target : target.slice(0, end);
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logAnswered, type AccessLogSink } from '../http/access-log.ts';
 import { handleAdminRequest, type AdminContext } from '../admin-api/admin-api.ts';
 import { apiError } from '../api/errors.ts';
-import { adminHostname, resolvePanelHost, type PanelHost } from '../http/hosts.ts';
+import { isAdminHostname, resolvePanelHost, type PanelHost } from '../http/hosts.ts';
 import { handlePanelRequest } from '../panel/panel.ts';
 import type { PanelContext } from '../panel/visit.ts';
 import { writePanelResponse } from '../panel/panel-response.ts';
@@ -20,7 +20,7 @@ export type Site = { kind: 'panel'; hostname: string; host: PanelHost } | { kind
  */
 export function siteOf(hostname: string | undefined, domain: string): Site | undefined {
   if (hostname === undefined) return undefined;
-  if (hostname === adminHostname(domain)) return { kind: 'admin', hostname };
+  if (isAdminHostname(hostname, domain)) return { kind: 'admin', hostname };
   const host = resolvePanelHost(hostname, domain);
   return host && { kind: 'panel', hostname, host };
 }

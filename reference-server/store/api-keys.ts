@@ -12,7 +12,7 @@ import type { ApiKeyMetadata, NewKeyRequest } from '../../schemas/generated/api-
 import type { KeyStoreRecord } from '../../schemas/generated/key-store.ts';
 import type { Environment } from '../http/hosts.ts';
 import { secretDigest } from './key-digest.ts';
-import { metadataOf, scopeOf, type Entry, type ScopeKeys, type StoredKey } from './key-entries.ts';
+import { metadataOf, type Entry, type ScopeKeys, type StoredKey } from './key-entries.ts';
 import { generateKeySecret, VISIBLE_SUFFIX_LENGTH } from './key-format.ts';
 import { permissionsOf } from './key-permissions.ts';
 
@@ -28,7 +28,11 @@ export class KeyStore {
   // A Map lookup by HMAC does not reveal, by its timing, how much of a key was right: the HMAC
   // under a secret the client never sees is what is compared, not the key.
   readonly #hmacSecret: Buffer;
-  readonly #byScope = new Map<string, ScopeKeys>();
+  /**
+   * Tenant, then environment: a request looks its scope up by the tenant name it has already
+   * (a string joining the two would be a new string, hashed anew, on every request).
+   */
+  readonly #byScope = new Map<string, Partial<Record<Environment, ScopeKeys>>>();
   readonly #byId = new Map<string, Entry>();
   #listener: (change: KeyStoreChange) => Promise<void> | void = () => {};
   #lastSave: Promise<void> = Promise.resolve();
@@ -116,7 +120,7 @@ export class KeyStore {
     // Digested first, whatever the scope: a tenant without keys (or no such tenant) must not
     // answer measurably sooner than one with keys.
     const digest = secretDigest(presented);
-    const scope = this.#byScope.get(scopeOf(tenant, environment));
+    const scope = this.#byScope.get(tenant)?.[environment];
     if (!scope) return undefined;
     let key = scope.byDigest.get(digest);
     if (!key && scope.undigested > 0) {
@@ -135,8 +139,10 @@ export class KeyStore {
   identify(tenant: string, presented: string): StoredKey | undefined {
     const digest = secretDigest(presented);
     let hmac: string | undefined;
-    for (const environment of ['production', 'sandbox'] as const) {
-      const scope = this.#byScope.get(scopeOf(tenant, environment));
+    const scopes = this.#byScope.get(tenant);
+    if (!scopes) return undefined;
+    for (const environment of ENVIRONMENTS) {
+      const scope = scopes[environment];
       if (!scope) continue;
       const key =
         scope.byDigest.get(digest) ??
@@ -151,7 +157,7 @@ export class KeyStore {
    * the store file, not presented since): while there are any, an unknown key costs an HMAC too.
    */
   keysAwaitingDigest(tenant: string, environment: Environment): number {
-    return this.#byScope.get(scopeOf(tenant, environment))?.undigested ?? 0;
+    return this.#byScope.get(tenant)?.[environment]?.undigested ?? 0;
   }
 
   /** Records that `key` (as returned by `find`) authenticated a request just now. O(1), no I/O. */
@@ -269,9 +275,9 @@ export class KeyStore {
       lastUsedMs: record.last_used_at === null ? null : Date.parse(record.last_used_at),
       digest: undefined,
     };
-    const key = scopeOf(record.tenant, record.environment);
-    let scope = this.#byScope.get(key);
-    if (!scope) this.#byScope.set(key, (scope = { byHmac: new Map(), byDigest: new Map(), undigested: 0 }));
+    let scopes = this.#byScope.get(record.tenant);
+    if (!scopes) this.#byScope.set(record.tenant, (scopes = {}));
+    const scope = (scopes[record.environment] ??= { byHmac: new Map(), byDigest: new Map(), undigested: 0 });
     scope.byHmac.set(record.hmac, entry);
     if (!entry.revoked) scope.undigested += 1;
     this.#byId.set(record.id, entry);
@@ -302,7 +308,7 @@ export class KeyStore {
 
   /** The scope of a key held by the store (#insert made it). */
   #scopeOf(entry: Entry): ScopeKeys {
-    const scope = this.#byScope.get(scopeOf(entry.tenant, entry.environment));
+    const scope = this.#byScope.get(entry.tenant)?.[entry.environment];
     if (!scope) throw new Error(`Key ${entry.id} is held without its scope.`);
     return scope;
   }
@@ -328,3 +334,5 @@ export class KeyStore {
     return crypto.createHmac('sha256', this.#hmacSecret).update(secret, 'utf8').digest('base64');
   }
 }
+
+const ENVIRONMENTS: readonly Environment[] = ['production', 'sandbox'];

@@ -57,7 +57,3 @@ export function metadataOf(entry: Entry): ApiKeyMetadata {
     revoked_at: record.revoked_at,
   };
 }
-
-export function scopeOf(tenant: string, environment: Environment): string {
-  return `${environment}:${tenant}`;
-}

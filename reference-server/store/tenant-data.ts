@@ -8,7 +8,8 @@ export type TenantAccount = Pick<Tenant, 'id' | 'name' | 'apiKeysEnabled'>;
 
 export class TenantData {
   readonly keys: KeyStore;
-  readonly #customers = new Map<string, readonly Customer[]>();
+  /** Tenant, then environment (no string joining the two per request). */
+  readonly #customers = new Map<string, Record<Environment, readonly Customer[]>>();
   readonly #accounts = new Map<string, TenantAccount>();
   readonly tenantIds: readonly string[];
 
@@ -27,11 +28,12 @@ export class TenantData {
         apiKeysEnabled: tenant.apiKeysEnabled,
       });
       for (const key of tenant.keys) this.keys.add(tenant.id, key);
-      for (const environment of ['production', 'sandbox'] as const) {
-        // A frozen copy: the customers never change while the server runs, which lets the
-        // pipeline build each list's answer once (api/request-pipeline.ts, `customersAnswer`).
-        this.#customers.set(scope(tenant.id, environment), frozenCopy(tenant.customers[environment]));
-      }
+      // Frozen copies: the customers never change while the server runs, which lets the
+      // pipeline build each list's answer once (api/request-pipeline.ts, `customersAnswer`).
+      this.#customers.set(tenant.id, {
+        production: frozenCopy(tenant.customers.production),
+        sandbox: frozenCopy(tenant.customers.sandbox),
+      });
     }
     const fixtureKeyIds = new Set(fixtures.tenants.flatMap((tenant) => tenant.keys.map((key) => key.id)));
     this.keys.retain(
@@ -47,12 +49,8 @@ export class TenantData {
   }
 
   customers(tenant: string, environment: Environment): readonly Customer[] {
-    return this.#customers.get(scope(tenant, environment)) ?? NO_CUSTOMERS;
+    return this.#customers.get(tenant)?.[environment] ?? NO_CUSTOMERS;
   }
-}
-
-function scope(tenant: string, environment: Environment): string {
-  return `${environment}:${tenant}`;
 }
 
 const NO_CUSTOMERS: readonly Customer[] = Object.freeze([]);
