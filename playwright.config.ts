@@ -4,12 +4,12 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/ca-trust.ts';
-import { ENV } from './conformance/env.ts';
+import { ENV, REPORT_ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run-target.ts';
 import type { TargetDeclaration } from './conformance/target.ts';
 import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/embedded-target.ts';
 import { codeFile, nodeCommand } from './reference-server/package-root.ts';
-import { REPORT_ENV, reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
+import { reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 
 // `merge-reports` only renders results recorded elsewhere (their metadata travels in the blobs):
 // it needs no target, and the machine merging may not have the target's variables.
@@ -25,7 +25,7 @@ if (embedded) {
   // config's directory, inside the package when installed) and the workers read the same one.
   process.env[ENV.referenceCertDir] = embeddedCertDir();
 }
-// Declared once, here: every other part of the run gets it from this config (the `declaredTarget`
+// Declared here and only here: every other part of the run gets it from this config (the `declaredTarget`
 // option), and reads its keys from the environment it runs in (conformance/run-target.ts).
 const target = merging ? undefined : declareRunTarget();
 // Node reads NODE_EXTRA_CA_CERTS once at start-up: set here, it reaches the worker processes,

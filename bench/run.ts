@@ -3,7 +3,9 @@
 // time. Writes bench/results.md and prints it. Every target is 127.0.0.1; every run is bounded
 // by its duration (the whole takes about five minutes). BENCH_SECONDS changes the length of one
 // keep-alive run (default 5). `npm run bench -- --startup-only` measures only the start-up rows
-// (tsx and compiled) and replaces that section of results.md.
+// (tsx and compiled) and replaces that section of results.md. Over 300 lines on purpose: it is
+// the bench's running order, one function per section read top to bottom; what each section
+// prints is in report.ts and the *-section.ts files.
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -42,11 +42,7 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
 async function mintKeysIfAsked(target: TargetDeclaration): Promise<(() => Promise<void>) | undefined> {
   if (!target.keyMinting) return undefined;
   const adminToken = process.env[target.keyMinting.adminToken] ?? '';
-  const minted = await mintKeys(
-    { ...target, credentials: target.credentialVariables },
-    adminToken,
-    target.caFile,
-  );
+  const minted = await mintKeys(target, adminToken, target.caFile);
   // Set here, in the runner, before the workers start: they inherit it.
   Object.assign(process.env, minted.env);
   return () => minted.revokeAll();

@@ -40,9 +40,12 @@ function firstLabel(baseUrl: string | undefined): string | undefined {
   return baseUrl === undefined ? undefined : new URL(baseUrl).hostname.split('.')[0];
 }
 
-/** What minting reads of a target: its URLs, its minting section, and the credentials it gives. */
+/**
+ * What minting reads of a target: its URLs, its minting section, and the variables of the
+ * credentials it gives already (those are not minted).
+ */
 export type MintingTarget = Pick<TargetFile, 'baseUrl' | 'otherTenantBaseUrl' | 'keyMinting' | 'hosts'> & {
-  credentials?: Partial<Record<CredentialName, string>>;
+  credentialVariables: Partial<Record<CredentialName, string>>;
 };
 
 export function plannedKeys(target: MintingTarget): PlannedKey[] {
@@ -65,7 +68,7 @@ export function plannedKeys(target: MintingTarget): PlannedKey[] {
     ...(minting.probe === true ? [{ credential: 'probe' as const, tenant, request: full }] : []),
   ];
   // A credential the file gives is used as it is.
-  return plan.filter((key) => target.credentials?.[key.credential] === undefined);
+  return plan.filter((key) => target.credentialVariables[key.credential] === undefined);
 }
 
 export async function mintKeys(

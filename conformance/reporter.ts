@@ -34,11 +34,11 @@ import { KeyNamer, keyNamerFor } from './shown-keys.ts';
 import { bindTarget, declaredTargetOf } from './run-target.ts';
 import type { Profile, TargetDeclaration } from './target.ts';
 import { EXIT_CODE, exitCodeFor } from './report/verdict.ts';
-import { ENV } from './target.ts';
+import { ENV, REPORT_ENV } from './env.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
 import { ANNOTATION } from './annotations.ts';
 import type { RecordedExchange } from './exchange-record.ts';
-import { REPORT_ENV, reportDirectory, type RunMetadata } from './report/settings.ts';
+import { reportDirectory, type RunMetadata } from './report/settings.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
 

@@ -1,8 +1,10 @@
-// The target of this run, in two steps. Declared once, by the config, from the target file the
-// runner named (CONFORMANCE_TARGET) or the embedded one, and handed to the suite as the
-// `declaredTarget` option (conformance/test.ts), to global set-up and to the reporter through the
-// config. Bound to its keys (and, embedded, to the server's ports) where they are: in the
-// environment of the process that needs them, after global set-up has minted any.
+// The target of this run, in two steps. Declared in one place, the config (evaluated in each
+// Playwright process that loads it), from the target file the runner named (CONFORMANCE_TARGET)
+// or the embedded one, and handed to the suite as the `declaredTarget` option
+// (conformance/test.ts), and to global set-up and the reporter through the config. Bound to its
+// keys (and, embedded, to the server's ports) where they are: in the environment of the process
+// that needs them, after global set-up has minted any. merge-reports declares none: what it
+// renders was redacted when it was recorded.
 import { resolve } from 'node:path';
 import { declareEmbeddedTarget, onReferencePorts } from './embedded-target.ts';
 import { ENV } from './env.ts';

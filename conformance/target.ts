@@ -1,4 +1,4 @@
-// A target file (schemas/target.schema.json): read and checked once into a TargetDeclaration,
+// A target file (schemas/target.schema.json): read and checked into a TargetDeclaration,
 // which names its keys by environment variable, then bound to the keys themselves. Which target a
 // run checks, the embedded one included, is run-target.ts's.
 import { readFileSync } from 'node:fs';
@@ -6,6 +6,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { dirname, resolve } from 'node:path';
 import type { TargetFile } from '../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
+import { ENV } from './env.ts';
 import type { HostMap } from './host-map.ts';
 import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 
@@ -13,7 +14,7 @@ export type Profile = 'default' | 'strict';
 export type { CredentialName };
 
 /**
- * A target as its file declares it, read and checked once (by the config, handed to the suite as
+ * A target as its file declares it, read and checked by the config (and handed to the suite as
  * a Playwright option): every URL, and for each credential the environment variable that holds
  * it. It holds no key, so it can travel anywhere a config goes.
  */
@@ -40,9 +41,6 @@ export interface ResolvedTarget extends TargetDeclaration {
   /** Key values by credential name. Never print them: use the KeyNamer. */
   credentials: Partial<Record<CredentialName, string>>;
 }
-
-export { ENV } from './env.ts';
-import { ENV } from './env.ts';
 
 export class TargetError extends Error {
   constructor(file: string, problems: string[]) {
@@ -133,11 +131,15 @@ export function declareTarget(
 export function withCredentials(declared: TargetDeclaration, env: NodeJS.ProcessEnv): ResolvedTarget {
   const credentials: ResolvedTarget['credentials'] = {};
   const credentialVariables = { ...declared.credentialVariables };
+  const unset: string[] = [];
   for (const [name, variable] of Object.entries(declared.credentialVariables) as [CredentialName, string][]) {
     const value = env[variable];
     if (value) credentials[name] = value;
+    else unset.push(`$.credentials.${name}: the environment variable ${variable} is not set.`);
   }
-  for (const planned of plannedKeys({ ...declared, credentials: declared.credentialVariables })) {
+  // Declared where it was set, so unset here only in a process that lost it: never a silent gap.
+  if (unset.length > 0) throw new TargetError(declared.file, unset);
+  for (const planned of plannedKeys(declared)) {
     const value = env[mintedVariable(planned.credential)];
     if (value) {
       credentials[planned.credential] = value;

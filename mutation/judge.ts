@@ -16,12 +16,12 @@ export interface Judgement {
   unexpected: RuleId[];
   /** Expected consequences that did not fail: the catalog entry (or knock-on.ts) is wrong. */
   notFailing: RuleId[];
-  /** Rules without a usable result (the run broke, timed out or left them out). */
-  broken: RuleId[];
+  /** Rules whose verdict is `error` (the check could not run), or without one (no report). */
+  errored: RuleId[];
 }
 
 export function judge(fault: FaultName, run: VariantRun): Judgement {
-  const judgement: Judgement = { caught: [], missed: [], unexpected: [], notFailing: [], broken: [] };
+  const judgement: Judgement = { caught: [], missed: [], unexpected: [], notFailing: [], errored: [] };
   const stage = FAULTS[fault].stopsPreflightAt;
   if (stage !== undefined) {
     // No rule runs after a failed preflight: the fault is caught when the preflight stops the run
@@ -33,7 +33,7 @@ export function judge(fault: FaultName, run: VariantRun): Judgement {
   for (const { id } of RULES) {
     const verdict = run.results[id];
     const expected = expectation(fault, id);
-    if (verdict === 'error' || verdict === undefined) judgement.broken.push(id);
+    if (verdict === 'error' || verdict === undefined) judgement.errored.push(id);
     else if (expected === 'catches') judgement[verdict === failingVerdict(id) ? 'caught' : 'missed'].push(id);
     else if (expected === 'consequence' && verdict !== failingVerdict(id)) judgement.notFailing.push(id);
     else if (expected === undefined && isFailing(verdict)) judgement.unexpected.push(id);
@@ -43,5 +43,5 @@ export function judge(fault: FaultName, run: VariantRun): Judgement {
 
 /** A fault is killed when every rule it exists for caught it. */
 export function killed(judgement: Judgement): boolean {
-  return judgement.caught.length > 0 && judgement.missed.length === 0 && judgement.broken.length === 0;
+  return judgement.caught.length > 0 && judgement.missed.length === 0 && judgement.errored.length === 0;
 }

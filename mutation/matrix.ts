@@ -21,7 +21,7 @@ const LEGEND = [
   '`✗` fails although the catalog does not expect it',
   '`◌` expected to fail, but passed: the suite missed the fault',
   '`–` not evaluated (the variant left the rule without the data it needs)',
-  '`!` no result (the run broke)',
+  '`!` error: the check could not run, or the run wrote no report',
   '`·` not run: the preflight stopped the run (SETUP ERROR) before any rule',
   'blank: passed',
 ];

@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { Profile } from '../target.ts';
 
-export { REPORT_ENV } from '../env.ts';
 import { REPORT_ENV } from '../env.ts';
 
 /** Carried in Playwright's config metadata, so that it survives blob reports and merge-reports. */
