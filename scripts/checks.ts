@@ -1,6 +1,6 @@
 // The static checks of `npm test` (types, lint, import cycles, format, generated files, the
 // OpenAPI document), run side by side: each is one process that keeps one core busy, so run one
-// after the other they left every other core idle. Each check's output is printed whole when it
+// after the other they would leave every other core idle. Each check's output is printed whole when it
 // ends, so outputs never interleave; the exit code is 1 if any check failed, after all have ended.
 //   node --import tsx scripts/checks.ts
 import { spawn } from 'node:child_process';
@@ -43,12 +43,38 @@ interface Outcome {
   ok: boolean;
 }
 
+/** The process groups of the checks still running, ended with this process when it is interrupted. */
+const running = new Set<number>();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    for (const group of running) killGroup(group);
+    process.exit(130);
+  });
+}
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
+}
+
 function runCheck(check: Check): Promise<Outcome> {
-  const child = spawn(check.command, check.args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Its own process group, so that a time-out ends what npm started too, not only npm.
+  const child = spawn(check.command, check.args, {
+    cwd: REPO_ROOT,
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  const timer = setTimeout(() => child.kill('SIGKILL'), CHECK_TIMEOUT_MS);
+  const group = child.pid;
+  if (group !== undefined) running.add(group);
+  const timer = setTimeout(() => {
+    if (group !== undefined) killGroup(group);
+  }, CHECK_TIMEOUT_MS);
   return new Promise((done) => {
     let finished = false;
     const finish = (ok: boolean, note = ''): void => {
@@ -56,6 +82,7 @@ function runCheck(check: Check): Promise<Outcome> {
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      if (group !== undefined) running.delete(group);
       process.stdout.write(`${ok ? 'ok' : 'FAILED'}: ${check.name}${note}\n${output}`);
       done({ check, ok });
     };
