@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
+import { nodeCommand, PACKAGE_ROOT } from '../reference-server/package-root.ts';
 import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
 
 export const REPO_ROOT = PACKAGE_ROOT;
@@ -26,9 +26,11 @@ export interface SuiteRun extends BoundedRun {
 /** Runs `tenant-auth-conformance run` with `args`, its reports in a fresh directory; bounded by `timeoutMs`. */
 export async function runSuite(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<SuiteRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  // Node with tsx's loader rather than the tsx command, which starts a second Node process to run it.
+  const [node = process.execPath, ...main] = nodeCommand('cli/main');
   const run = await runBounded(
-    join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-    ['cli/main.ts', 'run', ...args],
+    node,
+    [...main, 'run', ...args],
     { CONFORMANCE_REPORT_DIR: reportDir, ...env },
     timeoutMs,
   );

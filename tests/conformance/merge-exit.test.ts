@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/embedded-target.ts';
 import type { RunningReferenceServer } from '../../reference-server/server.ts';
+import { nodeCommand } from '../../reference-server/package-root.ts';
 import { startTestServer } from '../support/reference-client.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
@@ -21,11 +22,11 @@ interface Merge {
 
 /** `npm run merge-reports -- …` as a user runs it; bounded. */
 async function mergeReports(args: string[], reports: string): Promise<Merge> {
-  const child = spawn(
-    join(REPO_ROOT, 'node_modules', '.bin', 'tsx'),
-    ['cli/main.ts', 'merge', '--reports', reports, ...args],
-    { cwd: REPO_ROOT, env: { ...process.env, CONFORMANCE_FAIL_ON_INCOMPLETE: '' } },
-  );
+  const [node = process.execPath, ...main] = nodeCommand('cli/main');
+  const child = spawn(node, [...main, 'merge', '--reports', reports, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CONFORMANCE_FAIL_ON_INCOMPLETE: '' },
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -19,6 +19,7 @@ import { fixtureKeyEnvironment } from '../../conformance/embedded-target.ts';
 import type { RunningReferenceServer } from '../../reference-server/server.ts';
 import { startTestServer } from '../support/reference-client.ts';
 import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+import { nodeCommand } from '../../reference-server/package-root.ts';
 import { REPO_ROOT, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 
 /** The issue's bound for every set-up mistake: an answer in under a minute. */
@@ -196,9 +197,9 @@ function assertSetupError(run: ConformanceRun, row: Row): void {
 describe('option mistakes: exit 2 with what to do', () => {
   for (const command of ['compare', 'keys', 'run', 'merge']) {
     test(`${command} --help prints its usage and exits 0; an unknown option exits 2`, () => {
-      const tsx = join(REPO_ROOT, 'node_modules', '.bin', 'tsx');
+      const [node = process.execPath, ...main] = nodeCommand('cli/main');
       const cli = (...args: string[]) =>
-        spawnSync(tsx, ['cli/main.ts', command, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+        spawnSync(node, [...main, command, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
       const help = cli('--help');
       assert.equal(help.status, 0, help.stderr);
       assert.match(help.stdout, new RegExp(`Usage: tenant-auth-conformance ${command}`));

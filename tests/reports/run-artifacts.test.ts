@@ -18,6 +18,7 @@ import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/emb
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+import { nodeCommand } from '../../reference-server/package-root.ts';
 import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 
 const keys = fixtureKeyEnvironment();
@@ -111,7 +112,8 @@ test('exchanges.har holds every exchange of the run, the evidence points into it
       assert.ok(evidence.exchange && ids.has(evidence.exchange), `${rule.id}: its evidence is in the HAR`);
   const before = snapshot(run.reportDir);
   // Synchronous is fine: listing sends no request.
-  execFileSync(join('node_modules', '.bin', 'tsx'), ['conformance/run.ts', '--target', targetFile, '--list'], {
+  const [node = process.execPath, ...runner] = nodeCommand('conformance/run');
+  execFileSync(node, [...runner, '--target', targetFile, '--list'], {
     env: { ...process.env, ...keys, CONFORMANCE_REPORT_DIR: run.reportDir },
     timeout: 120_000,
   });
