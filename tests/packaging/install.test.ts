@@ -58,6 +58,24 @@ function run(command: string, args: string[], cwd: string, env = cleanEnv()): Pr
   );
 }
 
+/** Signals the child's process group and waits for the child to exit (SIGKILL after 10 s). */
+async function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  killGroup(child);
+  const timer = setTimeout(() => {
+    if (child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
+    }
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
 function killGroup(child: ChildProcess): void {
   if (child.pid === undefined || child.exitCode !== null) return;
   try {
@@ -126,8 +144,10 @@ describe('the packed kit, installed into an empty project', () => {
     ) as Record<string, string>;
   });
 
-  after(() => {
-    if (server) killGroup(server);
+  after(async () => {
+    // The server writes its data directory while it stops (last uses, the lock): wait for it to
+    // exit before removing the project, or the removal races its last writes.
+    if (server) await stopped(server);
     if (!process.env.KEEP_WORK) rmSync(work, { recursive: true, force: true });
   });
 
