@@ -5,7 +5,7 @@ import { DEFAULT_FIXTURES_FILE } from '../store/fixtures.ts';
 import { DEFAULT_CERT_DIR } from '../listeners/tls.ts';
 import { DEFAULT_DATA_DIR } from '../store/data-dir.ts';
 import { ADMIN_TOKEN_ENV } from '../admin-api/admin-token.ts';
-import { isFaultName, type FaultName } from '../../mutation/catalog.ts';
+import type { StepsOption } from './steps-option.ts';
 import { DEFAULT_JOURNAL_CAPACITY, MAX_JOURNAL_ENTRIES } from '../journal/journal.ts';
 
 export interface CliOptions {
@@ -22,8 +22,8 @@ export interface CliOptions {
   adminToken: string | undefined;
   /** Requests the client journal keeps per tenant; 0: no journal. */
   journalCapacity: number;
-  /** `--fault NAME` only, never from the environment, so that it cannot be left on by accident. */
-  fault: FaultName | 'list' | undefined;
+  /** The value of the composer's steps option (steps-option.ts, e.g. `--fault`), if given. */
+  replaceSteps: string | undefined;
 }
 
 interface OptionSpec {
@@ -110,7 +110,7 @@ export class UsageError extends Error {
 /** Column of the help texts: wide enough that the longest flag still has a gap after it. */
 const HELP_COLUMN = 36;
 
-export function helpText(): string {
+export function helpText(stepsOption?: StepsOption): string {
   const lines = Object.values(OPTIONS).map((option: OptionSpec) => {
     const flag = `  --${option.flag} ${option.value}`.padEnd(HELP_COLUMN);
     return `${flag}${option.help}\n${' '.repeat(HELP_COLUMN)}env ${option.env}, default ${option.default}`;
@@ -124,8 +124,7 @@ export function helpText(): string {
     '',
     'Options:',
     ...lines,
-    `${'  --fault NAME|list'.padEnd(HELP_COLUMN)}start with a deliberate fault, to prove the conformance suite`,
-    `${''.padEnd(HELP_COLUMN)}fails (mutation/); "list" prints them. No env variable.`,
+    ...(stepsOption?.help(HELP_COLUMN) ?? []),
     `${'  --help'.padEnd(HELP_COLUMN)}print this help`,
     '',
     `${ADMIN_TOKEN_ENV}: the admin API's bearer token (default: admin-token in the data directory).`,
@@ -134,7 +133,7 @@ export function helpText(): string {
 
 export type ParsedCommand = { help: true } | { help: false; options: CliOptions };
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand {
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv, stepsOption?: StepsOption): ParsedCommand {
   let values: Record<string, string | boolean | undefined>;
   try {
     const optionConfig = Object.fromEntries(
@@ -142,7 +141,11 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
     );
     ({ values } = parseArgs({
       args: argv,
-      options: { ...optionConfig, fault: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        ...optionConfig,
+        ...(stepsOption ? { [stepsOption.flag]: { type: 'string' as const } } : {}),
+        help: { type: 'boolean' },
+      },
       strict: true,
       allowPositionals: false,
     }));
@@ -162,10 +165,12 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
     throw new UsageError(`Invalid --access-log "${accessLog}": use stdout, stderr or off.`);
   }
   const dataDir = read('data-dir');
-  const fault = values.fault;
-  if (typeof fault === 'string' && fault !== 'list' && !isFaultName(fault)) {
-    throw new UsageError(`Unknown --fault "${fault}": run with --fault list for the names.`);
-  }
+  const replaceSteps = stepsOption ? values[stepsOption.flag] : undefined;
+  const problem =
+    typeof replaceSteps === 'string' && replaceSteps !== 'list'
+      ? stepsOption?.problem(replaceSteps)
+      : undefined;
+  if (problem !== undefined) throw new UsageError(problem);
   const domain = read('domain').toLowerCase();
   if (!/^[a-z0-9]+(?:[.-][a-z0-9]+)*$/.test(domain)) {
     throw new UsageError(`Invalid --domain "${domain}": give a host name such as localhost or example.test.`);
@@ -183,7 +188,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv): ParsedCommand 
       dataDir: dataDir === 'off' ? null : dataDir,
       adminToken: env[ADMIN_TOKEN_ENV],
       journalCapacity: journalSize(read('journal-size')),
-      fault: typeof fault === 'string' ? fault : undefined,
+      replaceSteps: typeof replaceSteps === 'string' ? replaceSteps : undefined,
     },
   };
 }

@@ -9,7 +9,7 @@ import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import { AdminTokenError, resolveAdminToken, type AdminTokenSource } from '../admin-api/admin-token.ts';
 import { DataDirError } from '../store/data-dir.ts';
 import { keyManagementLines } from './key-management-banner.ts';
-import { faultCatalogText, faultySteps, faultWarning } from '../../mutation/catalog.ts';
+import type { StepsOption } from './steps-option.ts';
 import { openApiUrl } from '../admin-api/openapi-document.ts';
 import { COMPILED, isMainModule } from '../package-root.ts';
 
@@ -19,25 +19,27 @@ const KEYS_COMMAND = COMPILED ? 'npx tenant-auth-conformance keys' : 'npm run --
 /**
  * Starts the server with command-line arguments `argv`. Resolves with 0 once it listens (it then
  * runs until a signal) or at once with the exit code of a usage (2) or setup (3) error.
+ * `stepsOption`: an option that replaces steps of the server, from the command composing this one.
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], stepsOption?: StepsOption): Promise<number> {
   try {
-    await start(argv);
+    await start(argv, stepsOption);
     return 0;
   } catch (error) {
     return reportStartError(error);
   }
 }
 
-async function start(argv: string[]): Promise<void> {
-  const command = parseCli(argv, process.env);
+async function start(argv: string[], stepsOption: StepsOption | undefined): Promise<void> {
+  const command = parseCli(argv, process.env, stepsOption);
   if (command.help) {
-    console.log(helpText());
+    console.log(helpText(stepsOption));
     return;
   }
   const { options } = command;
-  if (options.fault === 'list') {
-    console.log(faultCatalogText());
+  const replacing = stepsOption && options.replaceSteps !== undefined ? stepsOption : undefined;
+  if (replacing && options.replaceSteps === 'list') {
+    console.log(replacing.list());
     return;
   }
   const fixtures = loadFixtures(options.fixturesFile);
@@ -53,7 +55,7 @@ async function start(argv: string[]): Promise<void> {
     journalCapacity: options.journalCapacity,
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
-    steps: faultySteps(options.fault, fixtures),
+    steps: replacing ? replacing.steps(options.replaceSteps ?? '', fixtures) : {},
   });
   const stop = (signal: string): void => {
     console.error(`\n${signal} received: closing connections and stopping.`);
@@ -63,9 +65,11 @@ async function start(argv: string[]): Promise<void> {
   process.once('SIGTERM', () => stop('SIGTERM'));
   // Only now announce readiness: a supervisor that signals as soon as it reads the banner must
   // find the handlers in place (printed first, a quick SIGINT killed the process with status 130).
-  // A faulty server says so first, on both streams, before anything else can be read.
-  if (options.fault !== undefined) console.error(faultWarning(options.fault));
-  console.log(banner(server, fixtures, options, admin.source));
+  // A server with replaced steps (a faulty one) says so first, on both streams, before anything
+  // else can be read.
+  const warning = replacing?.warning(options.replaceSteps ?? '');
+  if (warning) console.error(warning);
+  console.log(banner(server, fixtures, options, admin.source, warning));
 }
 
 function accessLogSink(target: CliOptions['accessLog']) {
@@ -80,6 +84,7 @@ function banner(
   fixtures: Fixtures,
   options: CliOptions,
   adminToken: AdminTokenSource,
+  warning: string | undefined,
 ): string {
   const resolve =
     options.domain === 'localhost'
@@ -88,7 +93,7 @@ function banner(
   const fixturesFlag =
     options.fixturesFile === DEFAULT_FIXTURES_FILE ? '' : ` --fixtures '${options.fixturesFile}'`;
   const lines = [
-    ...(options.fault === undefined || options.fault === 'list' ? [] : [faultWarning(options.fault)]),
+    ...(warning ? [warning] : []),
     `Reference server ready${server.certificatesReused ? '' : ' (new certificate created)'}.`,
     // This line is read by the conformance suite's webServer (playwright.config.ts): keep its shape.
     `  Listening: https port ${server.httpsPort}, http port ${server.httpPort ?? 'off'} on ${options.host}`,

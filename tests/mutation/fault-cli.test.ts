@@ -1,6 +1,7 @@
-// `--fault NAME` on the reference server's command line: the only way to start a faulty server
+// `--fault NAME` on the kit's `serve` (and `npm start`): the only way to start a faulty server
 // from a shell. It lists its catalog, refuses unknown names, cannot be set from the environment,
-// and a faulty server says so loudly before anything else.
+// and a faulty server says so loudly before anything else. The server's own command
+// (reference-server/cli/cli.ts) knows nothing of faults.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -9,9 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCli } from '../../reference-server/cli/cli-options.ts';
 import { FAULT_NAMES } from '../../mutation/catalog.ts';
+import { FAULT_OPTION } from '../../mutation/fault-option.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 
-const CLI = ['--import', 'tsx', join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts')];
+const CLI = ['--import', 'tsx', join(REPO_ROOT, 'cli', 'main.ts'), 'serve'];
+const SERVER_CLI = ['--import', 'tsx', join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts')];
 /** Start-up includes compiling TypeScript on first use; a hung process fails the test instead. */
 const START_TIMEOUT_MS = 30_000;
 
@@ -39,10 +42,23 @@ test('an unknown fault name is a usage error (exit 2) that says how to list the 
 
 test('--help mentions --fault; no environment variable can set it', () => {
   assert.match(cli(['--help']).stdout, /--fault NAME\|list/);
-  const parsed = parseCli([], { REFERENCE_FAULT: 'hsts-disabled', FAULT: 'hsts-disabled' });
-  assert.ok(!parsed.help && parsed.options.fault === undefined);
-  const flagged = parseCli(['--fault', 'hsts-disabled'], {});
-  assert.ok(!flagged.help && flagged.options.fault === 'hsts-disabled');
+  const parsed = parseCli([], { REFERENCE_FAULT: 'hsts-disabled', FAULT: 'hsts-disabled' }, FAULT_OPTION);
+  assert.ok(!parsed.help && parsed.options.replaceSteps === undefined);
+  const flagged = parseCli(['--fault', 'hsts-disabled'], {}, FAULT_OPTION);
+  assert.ok(!flagged.help && flagged.options.replaceSteps === 'hsts-disabled');
+});
+
+test("the server's own command has no --fault: not in its --help, an unknown option (exit 2)", () => {
+  const run = (args: string[]) =>
+    spawnSync(process.execPath, [...SERVER_CLI, ...args], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+      timeout: START_TIMEOUT_MS,
+    });
+  assert.doesNotMatch(run(['--help']).stdout, /--fault/);
+  const refused = run(['--fault', 'list']);
+  assert.equal(refused.status, 2);
+  assert.match(refused.stderr, /Unknown option '--fault'/);
 });
 
 test('a faulty server warns on stderr and at the top of its banner before it serves', async () => {
