@@ -43,7 +43,10 @@ export function embeddedCertDir(env: NodeJS.ProcessEnv = process.env): string {
  * The embedded server's URLs on the free ports webServer captured from its output (in the
  * environment of global set-up and the workers, not yet when the config is read).
  */
-export function onReferencePorts<T extends TargetDeclaration>(target: T, env: NodeJS.ProcessEnv): T {
+export function onReferencePorts<T extends Omit<TargetDeclaration, 'credentials'>>(
+  target: T,
+  env: NodeJS.ProcessEnv,
+): T {
   const httpsPort = env[ENV.referenceHttpsPort];
   const httpPort = env[ENV.referenceHttpPort];
   if (!httpsPort || !httpPort) return target;

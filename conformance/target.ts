@@ -34,10 +34,12 @@ export interface TargetDeclaration {
   hosts: HostMap;
   /** Keys to mint for the run, and how (conformance/key-minting.ts). */
   keyMinting?: TargetFile['keyMinting'];
+  /** Never: a declaration holds no key, so a bound target (with keys) is not one. */
+  credentials?: never;
 }
 
 /** A declaration with its keys read from the environment (run-target.ts binds them). */
-export interface ResolvedTarget extends TargetDeclaration {
+export interface ResolvedTarget extends Omit<TargetDeclaration, 'credentials'> {
   /** Key values by credential name. Never print them: use the KeyNamer. */
   credentials: Partial<Record<CredentialName, string>>;
 }

@@ -9,7 +9,7 @@ import { fixtureKeyEnvironment } from '../../conformance/embedded-target.ts';
 import { ENV } from '../../conformance/env.ts';
 import { mintedVariable } from '../../conformance/key-minting.ts';
 import { bindTarget, declareRunTarget } from '../../conformance/run-target.ts';
-import { TargetError } from '../../conformance/target.ts';
+import { TargetError, type TargetDeclaration } from '../../conformance/target.ts';
 
 const KEY = 'test-key-value-0123456789abcdef';
 
@@ -31,6 +31,11 @@ test('a declared target names its keys by variable and holds no key; binding rea
   const bound = bindTarget(declared, env);
   assert.equal(bound.credentials.fullAccess, KEY);
   assert.equal(bound.baseUrl, declared.baseUrl);
+  // Checked by `npm run typecheck`: a bound target, keys and all, never passes for a declaration
+  // (which travels in configs and batch plans).
+  // @ts-expect-error -- credentials are never part of a declaration
+  const asDeclaration: TargetDeclaration = bound;
+  assert.equal(asDeclaration.credentials, bound.credentials);
 });
 
 test('binding in an environment without a declared key is a target error naming the variable', () => {
