@@ -20,9 +20,9 @@ import { requestTimeoutMs } from '../conformance/answer-watch.ts';
 import { exitCodeOf } from '../conformance/exit-code.ts';
 import { runPreflight, type PreflightResult } from '../conformance/preflight.ts';
 import { RULES, type RuleId } from '../conformance/rules.ts';
-import { runMetadataOf } from '../conformance/run-target.ts';
 import { ENV } from '../conformance/env.ts';
-import { declareTarget, resolveTarget } from '../conformance/target.ts';
+import { bindTarget, runMetadataOf } from '../conformance/run-target.ts';
+import { declareTarget, type TargetDeclaration } from '../conformance/target.ts';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../conformance/embedded-target.ts';
 import { FAULT_NAMES, faultySteps, type FaultName } from './catalog.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
@@ -34,6 +34,8 @@ import { BATCH_PLAN_ENV, type BatchPlan, type BatchVariant } from './batch-plan.
 import { expectedFailures } from './expectations.ts';
 
 export type VariantName = 'clean' | FaultName;
+
+type FixtureKeys = Readonly<Record<string, string>>;
 
 export interface VariantRun {
   variant: VariantName;
@@ -95,6 +97,9 @@ export async function runCampaign(
   options: CampaignOptions = {},
 ): Promise<VariantRun[]> {
   const work = mkdtempSync(join(tmpdir(), 'mutation-campaign-'));
+  // The fixtures' public test keys, read once for every run of the campaign.
+  const keys: FixtureKeys = fixtureKeyEnvironment();
+  const strictEnv = { ...process.env, ...keys, [ENV.profile]: 'strict' };
   const certDir = join(work, 'certs');
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
   // Made once before the servers start, so that they only ever read them.
@@ -119,15 +124,20 @@ export async function runCampaign(
       servers.set(variant, server);
       writeFileSync(targetFileOf(work, variant), JSON.stringify(targetOf(variant, server), null, 2));
     }
+    // Each target file read and checked once: the preflight binds it to the keys, the batch hands
+    // the declaration to its project.
+    const declared = new Map(
+      variants.map((variant) => [variant, declareTarget(targetFileOf(work, variant), strictEnv)] as const),
+    );
     const preflights = new Map<VariantName, PreflightResult>();
-    for (const variant of variants) preflights.set(variant, await preflightOf(targetFileOf(work, variant)));
+    for (const [variant, target] of declared) preflights.set(variant, await preflightOf(target, strictEnv));
     const batched = variants.filter((variant) => preflights.get(variant)?.ok);
     const byRunner = variants.filter(
       (variant) => variant === 'clean' || variant === RUNNER_CHECKED_FAULT || !batched.includes(variant),
     );
     const [runnerRuns, batchRuns] = await Promise.all([
-      sequentially(byRunner, (variant) => runByRunner(work, variant)),
-      runBatch(work, batched, preflights, {
+      sequentially(byRunner, (variant) => runByRunner(work, variant, keys)),
+      runBatch(work, batched, declared, preflights, keys, {
         workers: options.concurrency ?? DEFAULT_CONCURRENCY,
         caFile: caPath,
       }),
@@ -154,15 +164,14 @@ function runnerEnvironment(work: string, variant: VariantName): Record<string, s
 }
 
 /** The preflight of a variant, as global set-up runs it before any rule. */
-async function preflightOf(targetFile: string): Promise<PreflightResult> {
-  const env = { ...process.env, ...fixtureKeyEnvironment(), [ENV.profile]: 'strict' };
-  return runPreflight(resolveTarget(targetFile, env), requestTimeoutMs(env));
+async function preflightOf(target: TargetDeclaration, env: NodeJS.ProcessEnv): Promise<PreflightResult> {
+  return runPreflight(bindTarget(target, env), requestTimeoutMs(env));
 }
 
-async function runByRunner(work: string, variant: VariantName): Promise<VariantRun> {
+async function runByRunner(work: string, variant: VariantName, keys: FixtureKeys): Promise<VariantRun> {
   const run = await runSuite(
     ['--target', targetFileOf(work, variant), '--profile', 'strict', '--workers=1'],
-    fixtureKeyEnvironment(),
+    keys,
     RUN_TIMEOUT_MS,
   );
   // Only what the report says is kept: its directory (HTML report and all) goes.
@@ -174,7 +183,9 @@ async function runByRunner(work: string, variant: VariantName): Promise<VariantR
 async function runBatch(
   work: string,
   variants: readonly VariantName[],
+  declared: ReadonlyMap<VariantName, TargetDeclaration>,
   preflights: ReadonlyMap<VariantName, PreflightResult>,
+  keys: FixtureKeys,
   { workers, caFile }: Pick<BatchPlan, 'workers' | 'caFile'>,
 ): Promise<Map<VariantName, VariantRun>> {
   if (variants.length === 0) return new Map();
@@ -186,10 +197,7 @@ async function runBatch(
     variants: variants.map((variant): BatchVariant => {
       const dir = join(batchDir, variant);
       mkdirSync(dir, { recursive: true });
-      const target = declareTarget(targetFileOf(work, variant), {
-        ...fixtureKeyEnvironment(),
-        [ENV.profile]: 'strict',
-      });
+      const target = declared.get(variant) as TargetDeclaration;
       return {
         name: variant,
         environment: {
@@ -210,7 +218,7 @@ async function runBatch(
   const batch = await runBounded(
     join(REPO_ROOT, 'node_modules', '.bin', 'playwright'),
     ['test', '--config', join(import.meta.dirname, 'batch.config.ts')],
-    { ...fixtureKeyEnvironment(), [BATCH_PLAN_ENV]: planFile },
+    { ...keys, [BATCH_PLAN_ENV]: planFile },
     BATCH_TIMEOUT_MS,
   );
   return new Map(

@@ -37,9 +37,13 @@ async function start(argv: string[], stepsOption: StepsOption | undefined): Prom
     return;
   }
   const { options } = command;
-  const replacing = stepsOption && options.replaceSteps !== undefined ? stepsOption : undefined;
-  if (replacing && options.replaceSteps === 'list') {
-    console.log(replacing.list());
+  // The composer's option and its value together, or neither (parseCli reads it only when given).
+  const replacing =
+    stepsOption && options.replaceSteps !== undefined
+      ? { option: stepsOption, value: options.replaceSteps }
+      : undefined;
+  if (replacing?.value === 'list') {
+    console.log(replacing.option.list());
     return;
   }
   const fixtures = loadFixtures(options.fixturesFile);
@@ -55,7 +59,7 @@ async function start(argv: string[], stepsOption: StepsOption | undefined): Prom
     journalCapacity: options.journalCapacity,
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
-    steps: replacing ? replacing.steps(options.replaceSteps ?? '', fixtures) : {},
+    steps: replacing ? replacing.option.steps(replacing.value, fixtures) : {},
   });
   const stop = (signal: string): void => {
     console.error(`\n${signal} received: closing connections and stopping.`);
@@ -67,7 +71,7 @@ async function start(argv: string[], stepsOption: StepsOption | undefined): Prom
   // find the handlers in place (printed first, a quick SIGINT killed the process with status 130).
   // A server with replaced steps (a faulty one) says so first, on both streams, before anything
   // else can be read.
-  const warning = replacing?.warning(options.replaceSteps ?? '');
+  const warning = replacing?.option.warning(replacing.value);
   if (warning) console.error(warning);
   console.log(banner(server, fixtures, options, admin.source, warning));
 }
