@@ -3,11 +3,11 @@
 // that deployment. `npm run conformance -- --help` explains the options.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { caBundleFor } from './conformance/ca-trust.ts';
+import { caBundleFor } from './conformance/requests/ca-trust.ts';
 import { ENV, REPORT_ENV } from './conformance/env.ts';
-import { declareRunTarget, runMetadataOf } from './conformance/run-target.ts';
-import type { TargetDeclaration } from './conformance/target.ts';
-import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/embedded-target.ts';
+import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
+import type { TargetDeclaration } from './conformance/target/target.ts';
+import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/target/embedded-target.ts';
 import { codeFile, nodeCommand } from './reference-server/package-root.ts';
 import { reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 
@@ -26,7 +26,7 @@ if (embedded) {
   process.env[ENV.referenceCertDir] = embeddedCertDir();
 }
 // Declared here and only here: every other part of the run gets it from this config (the `declaredTarget`
-// option), and reads its keys from the environment it runs in (conformance/run-target.ts).
+// option), and reads its keys from the environment it runs in (conformance/run/run-target.ts).
 const target = merging ? undefined : declareRunTarget();
 // Node reads NODE_EXTRA_CA_CERTS once at start-up: set here, it reaches the worker processes,
 // where Playwright's request API makes its TLS connections. Verification is never turned off.
@@ -51,7 +51,7 @@ export default defineConfig<object, { declaredTarget: TargetDeclaration | undefi
   testDir: './specs',
   // Mints the keys a target with `keyMinting` asks for, and revokes them after the run.
   // Absolute paths of this tree's own extension: TypeScript in the repository, compiled when installed.
-  globalSetup: codeFile('conformance/global-setup'),
+  globalSetup: codeFile('conformance/run/global-setup'),
   fullyParallel: true,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -60,7 +60,7 @@ export default defineConfig<object, { declaredTarget: TargetDeclaration | undefi
   // The conformance reporter comes first: it redacts results in place before the others see them.
   // It writes junit.xml itself (one case per rule, warnings visible), not Playwright's reporter.
   reporter: [
-    [codeFile('conformance/reporter')],
+    [codeFile('conformance/run/reporter')],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // The project's own tests read Playwright's JSON report too (tests/support/conformance-run.ts).
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),

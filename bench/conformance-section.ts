@@ -51,7 +51,7 @@ export function conformanceSection(rows: readonly ConformanceRow[]): string[] {
   const lines = [
     '## Full conformance run against the embedded server',
     '',
-    'Wall time of `npm run conformance` (`tsx conformance/run.ts`, without npm itself, reports into a',
+    'Wall time of `npm run conformance` (`tsx conformance/run/run.ts`, without npm itself, reports into a',
     'temporary directory) from its start to its exit: Playwright starts the reference server through',
     'webServer, runs every rule and writes the reports. CPU: user + system time of the run and all its',
     'processes (GNU time). Every run must end with VERDICT: CONFORMANT; one that does not is marked failed.',

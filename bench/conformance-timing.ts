@@ -1,5 +1,5 @@
 // The time of a full conformance run against the embedded reference server: `npm run conformance`
-// (tsx conformance/run.ts, without npm itself), which starts the server through Playwright's
+// (tsx conformance/run/run.ts, without npm itself), which starts the server through Playwright's
 // webServer on free ports, runs every rule and writes its reports into a temporary directory (so
 // that a user's reports/ is left alone). Each run must end with VERDICT: CONFORMANT, or it is
 // reported as failed. Also `playwright test` with the suite's config against the same with one

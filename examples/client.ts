@@ -10,7 +10,7 @@
 // the dispatcher.
 import { readFileSync } from 'node:fs';
 import { Agent, fetch } from 'undici';
-import { lookupWith } from '../conformance/host-map.ts';
+import { lookupWith } from '../conformance/requests/host-map.ts';
 
 export interface ClientSettings {
   baseUrl: string;

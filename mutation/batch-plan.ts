@@ -5,9 +5,9 @@
 // preflight's result, the answer watch, the outcome file) and the report metadata the config
 // would derive from its target.
 import { readFileSync } from 'node:fs';
-import type { RuleId } from '../conformance/rules.ts';
+import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { RunMetadata } from '../conformance/report/settings.ts';
-import type { TargetDeclaration } from '../conformance/target.ts';
+import type { TargetDeclaration } from '../conformance/target/target.ts';
 
 export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';
 
@@ -21,7 +21,7 @@ export interface BatchVariant {
   metadata: RunMetadata;
   /** Where this variant's conformance.json and conformance.md go. */
   reportDir: string;
-  /** Rules the catalog expects to fail: see `expectedToFail` in conformance/test.ts. */
+  /** Rules the catalog expects to fail: see `expectedToFail` in conformance/run/test.ts. */
   expectedToFail: RuleId[];
 }
 

@@ -1,5 +1,5 @@
 // The reporter of a batch run (batch-plan.ts): each project gets the suite's own conformance
-// reporter (conformance/reporter.ts), fed only that project's tests, writing to that variant's
+// reporter (conformance/run/reporter.ts), fed only that project's tests, writing to that variant's
 // report directory and outcome file — what a run of its own, `npm run conformance`, would write.
 // The conformance reporter reads the project's declared target from the config (for redaction)
 // and the run's CONFORMANCE_* variables (the preflight's result, the outcome file) when it is
@@ -15,7 +15,7 @@ import type {
   TestResult,
   TestStep,
 } from '@playwright/test/reporter';
-import ConformanceReporter from '../conformance/reporter.ts';
+import ConformanceReporter from '../conformance/run/reporter.ts';
 import { readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 interface ProjectReporter {

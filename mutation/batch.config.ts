@@ -5,9 +5,9 @@
 // set-up does, and checks only variants whose preflight passed this way.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { caBundleFor } from '../conformance/ca-trust.ts';
-import type { RuleId } from '../conformance/rules.ts';
-import type { TargetDeclaration } from '../conformance/target.ts';
+import { caBundleFor } from '../conformance/requests/ca-trust.ts';
+import type { RuleId } from '../conformance/catalog/rules.ts';
+import type { TargetDeclaration } from '../conformance/target/target.ts';
 import { readBatchPlan } from './batch-plan.ts';
 
 const plan = readBatchPlan();
@@ -15,7 +15,7 @@ const plan = readBatchPlan();
 const caBundle = caBundleFor(plan.caFile);
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
-/** The suite's worker options (conformance/test.ts) that each project sets. */
+/** The suite's worker options (conformance/run/test.ts) that each project sets. */
 interface SuiteOptions {
   runEnvironment: Readonly<Record<string, string>> | undefined;
   declaredTarget: TargetDeclaration | undefined;

@@ -18,7 +18,7 @@ import { TRANSPORT_FAULTS } from './faults/transport.ts';
 
 export type { Fault } from './fault.ts';
 
-// In the order of the rule catalog (conformance/rules.ts), which the matrix follows.
+// In the order of the rule catalog (conformance/catalog/rules.ts), which the matrix follows.
 const CATALOG = {
   ...TRANSPORT_FAULTS,
   ...AUTHORIZATION_HEADER_FAULTS,

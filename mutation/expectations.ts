@@ -1,7 +1,7 @@
 // What the fault catalog expects of a rule against a variant, in the report's own vocabulary
 // (RuleVerdict of conformance.json): shared by the judge, the matrix and the campaign, which tells
 // the suite what to expect.
-import { ruleById, type RuleId } from '../conformance/rules.ts';
+import { ruleById, type RuleId } from '../conformance/catalog/rules.ts';
 import type { RuleVerdict } from '../schemas/generated/conformance-report.ts';
 import { FAULTS, type FaultName } from './catalog.ts';
 import { consequencesOf } from './knock-on.ts';

@@ -2,7 +2,7 @@
 // correct ones (CORRECT_STEPS). Every fault replaces one or more steps of the server
 // (`ReferenceServerOptions.steps`); the server itself knows nothing of faults or rules.
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { RuleId } from '../conformance/rules.ts';
+import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { ApiKey, Customer, Fixtures } from '../schemas/generated/fixtures.ts';
 import type { StoredKey } from '../reference-server/store/key-entries.ts';
 import { ALL_PERMISSIONS, permissionsOf } from '../reference-server/store/key-permissions.ts';

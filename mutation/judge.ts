@@ -1,6 +1,6 @@
 // What a faulty variant's run should look like, by its catalog entry, and how the run compares:
 // the one reading of a campaign that both the test and the generated matrix use.
-import { RULES, type RuleId } from '../conformance/rules.ts';
+import { RULES, type RuleId } from '../conformance/catalog/rules.ts';
 import { FAULTS, type FaultName } from './catalog.ts';
 import type { VariantRun } from './campaign.ts';
 import { expectation, failingVerdict, isFailing } from './expectations.ts';

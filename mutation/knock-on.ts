@@ -2,7 +2,7 @@
 // target its verdict reads; a fault that changes a whole kind of answer says so once (`knockOn`),
 // and every rule reading that kind is expected to fail against it. A new rule is classified once
 // (the compiler asks for it) and never needs an edit of the faults.
-import { RULES, type RuleId } from '../conformance/rules.ts';
+import { RULES, type RuleId } from '../conformance/catalog/rules.ts';
 
 /** Which answers of the target a rule's verdict reads. */
 export type Reading =

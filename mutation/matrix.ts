@@ -4,7 +4,7 @@
 // lays it out, as `npm test` checks every Markdown file with it.
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
-import { RULES, type RuleId } from '../conformance/rules.ts';
+import { RULES, type RuleId } from '../conformance/catalog/rules.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from './catalog.ts';
 import { REPO_ROOT } from './suite-run.ts';
 import type { VariantName, VariantRun } from './campaign.ts';

@@ -2,8 +2,8 @@
 // own rule (conformance/report/verdict.ts): every run of the campaign is strict, and the verdict
 // the default profile would give follows from the same rule results.
 import { exitCodeFor, overallVerdict } from '../conformance/report/verdict.ts';
-import { RULES } from '../conformance/rules.ts';
-import type { Profile } from '../conformance/target.ts';
+import { RULES } from '../conformance/catalog/rules.ts';
+import type { Profile } from '../conformance/target/target.ts';
 import type { OverallVerdict } from '../schemas/generated/conformance-report.ts';
 import type { VariantRun } from './campaign.ts';
 

@@ -1,5 +1,5 @@
 // Spec §5 Scheme: `Authorization: Bearer <API_KEY>`, no quotes, no credentials in URLs; §7 codes.
-import { conformanceRule } from '../conformance/test.ts';
+import { conformanceRule } from '../conformance/run/test.ts';
 
 const AUTH_CODES = ['missing_authorization_header', 'invalid_api_key'] as const;
 

@@ -1,6 +1,6 @@
 // Spec §5 Environments and Key types: production and sandbox keys work only in their environment.
-import { conformanceRule } from '../conformance/test.ts';
-import { AUTH_REJECTION_CODES } from '../conformance/spec-errors.ts';
+import { conformanceRule } from '../conformance/run/test.ts';
+import { AUTH_REJECTION_CODES } from '../conformance/judging/spec-errors.ts';
 
 conformanceRule('ENV-SANDBOX-KEY-ON-PRODUCTION-REJECTED', async ({ api, check, customersUrl, bearer }) => {
   const exchange = await api.get(customersUrl(), {

@@ -7,11 +7,11 @@ import {
   jsonBody,
   type Exchange,
   type ResponseExchange,
-} from '../conformance/exchange.ts';
-import { Inconclusive } from '../conformance/checks.ts';
-import { unknownKeyLike } from '../conformance/key-variants.ts';
-import { conformanceRule, type RuleContext } from '../conformance/test.ts';
-import { SPEC_ERROR_CODES } from '../conformance/spec-errors.ts';
+} from '../conformance/requests/exchange.ts';
+import { Inconclusive } from '../conformance/judging/checks.ts';
+import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
+import { conformanceRule, type RuleContext } from '../conformance/run/test.ts';
+import { SPEC_ERROR_CODES } from '../conformance/judging/spec-errors.ts';
 
 /** One request per error the target can be made to answer with the credentials it has. */
 async function errorResponses({ api, customersUrl, target }: RuleContext): Promise<Exchange[]> {

@@ -1,7 +1,7 @@
 // Spec §5 and §7: valid keys are served; unknown, altered and revoked keys get invalid_api_key.
-import { alteredKeys, unknownKeyLike } from '../conformance/key-variants.ts';
-import { Redactor } from '../conformance/secrets.ts';
-import { conformanceRule } from '../conformance/test.ts';
+import { alteredKeys, unknownKeyLike } from '../conformance/judging/key-variants.ts';
+import { Redactor } from '../conformance/redaction/secrets.ts';
+import { conformanceRule } from '../conformance/run/test.ts';
 
 conformanceRule('KEY-VALID-SERVED', async ({ api, check, customersUrl, bearer }) => {
   const exchange = await api.get(customersUrl(), {

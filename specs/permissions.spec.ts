@@ -1,6 +1,6 @@
 // Spec §5 Authentication versus authorization: a valid key is not enough; the operation must be
 // allowed for that key.
-import { conformanceRule } from '../conformance/test.ts';
+import { conformanceRule } from '../conformance/run/test.ts';
 
 conformanceRule('PERM-INSUFFICIENT-REJECTED', async ({ api, check, customersUrl, bearer }) => {
   const exchange = await api.get(customersUrl(), {

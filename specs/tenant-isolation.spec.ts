@@ -1,10 +1,10 @@
 // Spec §1 and §5 Tenant identification: the tenant is the subdomain, keys work only in their
 // tenant's context, tenant identifiers are never sent, and each tenant's data is isolated.
 import { randomBytes } from 'node:crypto';
-import { unknownKeyLike } from '../conformance/key-variants.ts';
-import { conformanceRule, notEvaluated } from '../conformance/test.ts';
-import type { Knowledge } from '../conformance/knowledge.ts';
-import { AUTH_REJECTION_CODES } from '../conformance/spec-errors.ts';
+import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
+import { conformanceRule, notEvaluated } from '../conformance/run/test.ts';
+import type { Knowledge } from '../conformance/judging/knowledge.ts';
+import { AUTH_REJECTION_CODES } from '../conformance/judging/spec-errors.ts';
 
 /** The tenant label of a base URL: the first label of its host. */
 function tenantLabel(baseUrl: string): string {

@@ -1,9 +1,9 @@
 // Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
-import { conformanceRule } from '../conformance/test.ts';
-import { reach } from '../conformance/preflight.ts';
-import { trustedCas } from '../conformance/ca-trust.ts';
-import { requestTimeoutMs } from '../conformance/answer-watch.ts';
-import { Inconclusive } from '../conformance/checks.ts';
+import { conformanceRule } from '../conformance/run/test.ts';
+import { reach } from '../conformance/target/preflight.ts';
+import { trustedCas } from '../conformance/requests/ca-trust.ts';
+import { requestTimeoutMs } from '../conformance/requests/answer-watch.ts';
+import { Inconclusive } from '../conformance/judging/checks.ts';
 
 // The preflight has already made this handshake before any rule ran (a certificate that does not
 // verify stops the run as SETUP ERROR); the rule makes it again so that the report shows it.

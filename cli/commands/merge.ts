@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { ENV, REPORT_ENV } from '../../conformance/env.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../../conformance/report/verdict.ts';
-import { exitCodeOf } from '../../conformance/exit-code.ts';
+import { exitCodeOf } from '../../conformance/run/exit-code.ts';
 import { codeFile } from '../../reference-server/package-root.ts';
 
 const HELP = `Usage: tenant-auth-conformance merge [options] FOLDER

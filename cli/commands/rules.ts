@@ -1,7 +1,7 @@
-// `tenant-auth-conformance rules [--json]`: the rule catalog (conformance/rules.ts), for a person
+// `tenant-auth-conformance rules [--json]`: the rule catalog (conformance/catalog/rules.ts), for a person
 // or, with --json, for a machine.
 import { parseArgs } from 'node:util';
-import { RULES } from '../../conformance/rules.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
 import { EXIT } from '../exit-codes.ts';
 
 const HELP = `Usage: tenant-auth-conformance rules [--json]

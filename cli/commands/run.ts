@@ -1,11 +1,11 @@
-// `tenant-auth-conformance run`: the conformance run of conformance/run.ts with all its options,
+// `tenant-auth-conformance run`: the conformance run of conformance/run/run.ts with all its options,
 // plus a target given by URL alone (--base-url), which becomes a target file for the run.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { main as runConformance } from '../../conformance/run.ts';
-import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/url-target.ts';
+import { main as runConformance } from '../../conformance/run/run.ts';
+import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/target/url-target.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 
 const URL_OPTIONS = ['base-url', 'other-tenant-base-url', 'sandbox-base-url', 'ca-file'] as const;

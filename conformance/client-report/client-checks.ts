@@ -1,9 +1,9 @@
 // How each client rule reads one journal entry: not applicable to it, kept, or broken (with what
-// was wrong, in words that never hold a key). One check per rule of conformance/client-rules.ts,
+// was wrong, in words that never hold a key). One check per rule of conformance/catalog/client-rules.ts,
 // so that a rule without a check does not compile. Least privilege looks at a client's entries
 // together and is judged in judge.ts.
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
-import type { ClientRuleId } from '../client-rules.ts';
+import type { ClientRuleId } from '../catalog/client-rules.ts';
 
 /** The rule says nothing about this entry (e.g. Content-Type on a request without a body). */
 export const NOT_APPLICABLE = Symbol('not applicable');

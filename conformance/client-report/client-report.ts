@@ -7,7 +7,7 @@ import type { ApiKeyMetadata } from '../../schemas/generated/api-key-management.
 import type { ClientReport } from '../../schemas/generated/client-report.ts';
 import type { Journal } from '../../schemas/generated/journal.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
-import { RawClient } from '../raw-client.ts';
+import { RawClient } from '../requests/raw-client.ts';
 import { judgeClients } from './judge.ts';
 import { HELP, parseReportOptions, SetupError, UsageError, type ReportOptions } from './options.ts';
 import { renderConsole, renderJunit, renderMarkdown } from './render.ts';

@@ -13,7 +13,7 @@ import type {
 import type { Journal, JournalEntry } from '../../schemas/generated/journal.ts';
 import type { Permission } from '../../schemas/generated/fixtures.ts';
 import { findRoute } from '../../reference-server/api/request-pipeline.ts';
-import { CLIENT_RULES, type ClientRule } from '../client-rules.ts';
+import { CLIENT_RULES, type ClientRule } from '../catalog/client-rules.ts';
 import { ENTRY_CHECKS, NOT_APPLICABLE } from './client-checks.ts';
 
 export const NO_KEY = 'no key';

@@ -1,5 +1,5 @@
 // docs/client-rules.md, rendered from the client catalog (never kept by hand).
-import { CLIENT_RULES } from '../client-rules.ts';
+import { CLIENT_RULES } from '../catalog/client-rules.ts';
 
 export function renderClientRulesDoc(): string {
   const counts = (['MUST', 'ADVISORY'] as const).map(
@@ -8,7 +8,7 @@ export function renderClientRulesDoc(): string {
   return [
     '# Client rule catalog',
     '',
-    `Generated from \`conformance/client-rules.ts\` by \`npm run docs\`; do not edit. ${CLIENT_RULES.length} rules: ${counts.join(', ')}.`,
+    `Generated from \`conformance/catalog/client-rules.ts\` by \`npm run docs\`; do not edit. ${CLIENT_RULES.length} rules: ${counts.join(', ')}.`,
     '',
     'What the spec asks of the clients that call the API. The reference server records every request',
     'in its client journal; `npm run client-report` judges each client (a key id with its User-Agent)',

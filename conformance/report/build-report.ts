@@ -9,8 +9,8 @@ import type {
   SetupProblem,
 } from '../../schemas/generated/conformance-report.ts';
 import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
-import { RULES } from '../rules.ts';
-import type { Profile } from '../target.ts';
+import { RULES } from '../catalog/rules.ts';
+import type { Profile } from '../target/target.ts';
 import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
 
 export const SPEC_FILE = 'spec/access-and-authentication.txt';

@@ -1,7 +1,7 @@
 // Side by side: several conformance reports (implementations, versions, shards of a matrix) as
 // one rule × target matrix, in Markdown or HTML.
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { RULES } from '../rules.ts';
+import { RULES } from '../catalog/rules.ts';
 import { VERDICT_LABEL } from './markdown.ts';
 
 export interface Matrix {

@@ -2,7 +2,7 @@
 // appear as the shell expressions the reports show ($NAME, ${NAME%?}, …): the command works once
 // the target's variables are exported, and holds no key itself.
 import type { ConformanceReport, Evidence } from '../../schemas/generated/conformance-report.ts';
-import { mappedAddress } from '../host-map.ts';
+import { mappedAddress } from '../requests/host-map.ts';
 
 export type CurlTarget = Pick<ConformanceReport['target'], 'caFile' | 'hosts'>;
 

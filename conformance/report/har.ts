@@ -2,7 +2,7 @@
 // (Network panel → Import HAR). Keys appear as their variable names, as in every report. Each
 // entry names its rule in `comment` and carries the exchange id in `_id`, which the evidence of
 // conformance.json and conformance.html points to.
-import type { NameValue, RecordedExchange } from '../exchange-record.ts';
+import type { NameValue, RecordedExchange } from '../requests/exchange-record.ts';
 import { STATUS_CODES } from 'node:http';
 
 export interface RunExchange {

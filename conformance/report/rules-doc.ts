@@ -1,5 +1,5 @@
 // docs/rules.md, rendered from the catalog (never kept by hand).
-import { RULES } from '../rules.ts';
+import { RULES } from '../catalog/rules.ts';
 
 const NEEDS_NOTHING = 'base URL only';
 
@@ -10,7 +10,7 @@ export function renderRulesDoc(): string {
   return [
     '# Rule catalog',
     '',
-    `Generated from \`conformance/rules.ts\` by \`npm run docs\`; do not edit. ${RULES.length} rules: ${counts.join(', ')}.`,
+    `Generated from \`conformance/catalog/rules.ts\` by \`npm run docs\`; do not edit. ${RULES.length} rules: ${counts.join(', ')}.`,
     '',
     'Levels (see [decisions.md](decisions.md)): **MUST** comes from a sentence of the spec and fails the run;',
     '**HTTP** comes from RFC 9110 / RFC 6750 where the spec is silent and fails the run only under the `strict`',

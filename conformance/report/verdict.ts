@@ -1,7 +1,7 @@
 // From the test results of one rule to its verdict, and from all rule verdicts to the run's.
 import type { Evidence, OverallVerdict, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
-import type { Level } from '../rules.ts';
-import type { Profile } from '../target.ts';
+import type { Level } from '../catalog/rules.ts';
+import type { Profile } from '../target/target.ts';
 
 /** What the reporter saw of one Playwright test of a rule. */
 export interface TestOutcome {
@@ -10,7 +10,7 @@ export interface TestOutcome {
   warning?: string;
   notEvaluated?: string;
   /**
-   * What a ConformanceFailure recorded (see conformance/test.ts): a failure when the test failed,
+   * What a ConformanceFailure recorded (see conformance/run/test.ts): a failure when the test failed,
    * the evidence of the warning when the rule's level let the test pass.
    */
   failure?: { message: string; evidence: Evidence[] };

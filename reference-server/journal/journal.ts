@@ -1,5 +1,5 @@
 // The client journal: what every client sent, on every listener, so that the client report can
-// judge clients against the spec's rules for them (conformance/client-rules.ts). One bounded ring
+// judge clients against the spec's rules for them (conformance/catalog/client-rules.ts). One bounded ring
 // per served tenant and one for requests that name none; the oldest entry gives way, counted.
 // Recording keeps to facts that cost little (a pass over the header lines, a timestamp); the
 // judging happens later, when a report asks. An entry never holds a key: it names it

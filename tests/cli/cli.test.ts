@@ -6,9 +6,9 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RULES } from '../../conformance/rules.ts';
-import { readTargetFile, resolveTarget, TargetError } from '../../conformance/target.ts';
-import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/url-target.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
+import { readTargetFile, resolveTarget, TargetError } from '../../conformance/target/target.ts';
+import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/target/url-target.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 
 const MAIN = join(REPO_ROOT, 'cli', 'main.ts');

@@ -8,7 +8,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ClientReport, ClientResult } from '../../schemas/generated/client-report.ts';
-import { CLIENT_RULES } from '../../conformance/client-rules.ts';
+import { CLIENT_RULES } from '../../conformance/catalog/client-rules.ts';
 import type { Journal } from '../../schemas/generated/journal.ts';
 import { validatorFor } from '../../schemas/validators.ts';
 import { clientReport, EXIT } from '../../conformance/client-report/client-report.ts';

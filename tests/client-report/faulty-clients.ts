@@ -1,7 +1,7 @@
 // Deliberately faulty clients, a few lines each, and the one client rule each must be caught by.
 // Each sends its own User-Agent, so that the report tells them apart; each uses a Read Only key
 // (the least a reader needs) unless its fault is the key itself.
-import type { ClientRuleId } from '../../conformance/client-rules.ts';
+import type { ClientRuleId } from '../../conformance/catalog/client-rules.ts';
 import { hostOf, secretOf, send, type TestServer } from '../support/reference-client.ts';
 
 export interface FaultyClient {

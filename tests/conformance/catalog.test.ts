@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { RULES } from '../../conformance/rules.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 import { assertPublishedRules, assertWellFormedRules } from '../support/rule-snapshot.ts';
 

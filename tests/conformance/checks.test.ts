@@ -2,15 +2,15 @@
 // is a ConformanceFailure; no answer is Inconclusive (the rule ends as ERROR), never a failure.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Checks, ConformanceFailure, Inconclusive } from '../../conformance/checks.ts';
+import { Checks, ConformanceFailure, Inconclusive } from '../../conformance/judging/checks.ts';
 import {
   startRequest,
   type Exchange,
   type FailedExchange,
   type ResponseExchange,
-} from '../../conformance/exchange.ts';
-import { KeyNamer } from '../../conformance/shown-keys.ts';
-import type { TenantValues } from '../../conformance/tenant-knowledge.ts';
+} from '../../conformance/requests/exchange.ts';
+import { KeyNamer } from '../../conformance/redaction/shown-keys.ts';
+import type { TenantValues } from '../../conformance/judging/tenant-knowledge.ts';
 
 const KEY = 'mbk_prod_PublicTestValueNotARealKey0001';
 const check = new Checks(new KeyNamer([{ variable: 'FULL_ACCESS_KEY', value: KEY }]));

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CLIENT_RULES } from '../../conformance/client-rules.ts';
+import { CLIENT_RULES } from '../../conformance/catalog/client-rules.ts';
 import { FAULTY_CLIENTS } from '../client-report/faulty-clients.ts';
 import { assertPublishedRules, assertWellFormedRules } from '../support/rule-snapshot.ts';
 

@@ -3,7 +3,7 @@
 // other-tenant-customer-leaked and all-tenants-customers-served of mutation/faults).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { valuesOfCommonRecords } from '../../conformance/tenant-knowledge.ts';
+import { valuesOfCommonRecords } from '../../conformance/judging/tenant-knowledge.ts';
 
 const ada = { id: 'cus_acme_1', name: 'Ada Lovelace', email: 'ada@acme.example', created_at: '2024-01-15' };
 const hank = {

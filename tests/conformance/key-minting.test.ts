@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MADE_UP_MARK } from '../../conformance/key-variants.ts';
+import { MADE_UP_MARK } from '../../conformance/judging/key-variants.ts';
 import { runConformance } from '../support/conformance-run.ts';
 import { cleanEnv, startCli, type CliProcess } from '../support/reference-cli.ts';
 import { scanDirectory, scanText } from '../support/artifact-scan.ts';

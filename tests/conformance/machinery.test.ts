@@ -8,12 +8,16 @@ import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Redactor, REDACTED } from '../../conformance/secrets.ts';
-import { mappedAddress } from '../../conformance/host-map.ts';
-import { distinctiveValues, leakedValues, withoutShared } from '../../conformance/tenant-knowledge.ts';
-import { alteredKeys, unknownKeyLike } from '../../conformance/key-variants.ts';
-import { startConnectProxy, PROXY_ERROR_HEADER } from '../../conformance/connect-proxy.ts';
-import { caBundleFor } from '../../conformance/ca-trust.ts';
+import { Redactor, REDACTED } from '../../conformance/redaction/secrets.ts';
+import { mappedAddress } from '../../conformance/requests/host-map.ts';
+import {
+  distinctiveValues,
+  leakedValues,
+  withoutShared,
+} from '../../conformance/judging/tenant-knowledge.ts';
+import { alteredKeys, unknownKeyLike } from '../../conformance/judging/key-variants.ts';
+import { startConnectProxy, PROXY_ERROR_HEADER } from '../../conformance/requests/connect-proxy.ts';
+import { caBundleFor } from '../../conformance/requests/ca-trust.ts';
 
 const KEY = 'mbk_prod_EHUEYGExFL9eKl61mpA1K6lMRQu5UCAA';
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/embedded-target.ts';
+import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/target/embedded-target.ts';
 import type { RunningReferenceServer } from '../../reference-server/server.ts';
 import { nodeCommand } from '../../reference-server/package-root.ts';
 import { startTestServer } from '../support/reference-client.ts';

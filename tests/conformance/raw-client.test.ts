@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RawClient } from '../../conformance/raw-client.ts';
+import { RawClient } from '../../conformance/requests/raw-client.ts';
 import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
 import { startTestServer, type TestServer } from '../support/reference-client.ts';
 

@@ -1,15 +1,15 @@
-// The run's target in two steps (conformance/run-target.ts): declared from the file without any
+// The run's target in two steps (conformance/run/run-target.ts): declared from the file without any
 // key, then bound to the keys of the environment it runs in — and never silently without one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment } from '../../conformance/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
 import { ENV } from '../../conformance/env.ts';
-import { mintedVariable } from '../../conformance/key-minting.ts';
-import { bindTarget, declareRunTarget } from '../../conformance/run-target.ts';
-import { TargetError, type TargetDeclaration } from '../../conformance/target.ts';
+import { mintedVariable } from '../../conformance/target/key-minting.ts';
+import { bindTarget, declareRunTarget } from '../../conformance/run/run-target.ts';
+import { TargetError, type TargetDeclaration } from '../../conformance/target/target.ts';
 
 const KEY = 'test-key-value-0123456789abcdef';
 

@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RULES } from '../../conformance/rules.ts';
-import { fixtureKeyEnvironment } from '../../conformance/embedded-target.ts';
-import { missingInputs } from '../../conformance/inputs.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
+import { fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
+import { missingInputs } from '../../conformance/target/inputs.ts';
 import { referenceTargetOn, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 import { startCli, type CliProcess } from '../support/reference-cli.ts';
 

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { spawnSync } from 'node:child_process';
-import { fixtureKeyEnvironment } from '../../conformance/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
 import type { RunningReferenceServer } from '../../reference-server/server.ts';
 import { startTestServer } from '../support/reference-client.ts';
 import { ensureCertificates } from '../../reference-server/listeners/tls.ts';

@@ -7,7 +7,7 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { RULES } from '../../conformance/rules.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceRun } from '../support/conformance-run.ts';
 
 /**

@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RULES, ruleById, type RuleId } from '../../conformance/rules.ts';
+import { RULES, ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mutation/catalog.ts';
 import { consequencesOf } from '../../mutation/knock-on.ts';
 import {

@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { RULES } from '../../conformance/rules.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';

@@ -14,7 +14,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { curlCommand } from '../../conformance/report/curl.ts';
 import type { Har } from '../../conformance/report/har.ts';
 import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
-import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/embedded-target.ts';
+import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../conformance/target/embedded-target.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
@@ -112,7 +112,7 @@ test('exchanges.har holds every exchange of the run, the evidence points into it
       assert.ok(evidence.exchange && ids.has(evidence.exchange), `${rule.id}: its evidence is in the HAR`);
   const before = snapshot(run.reportDir);
   // Synchronous is fine: listing sends no request.
-  const [node = process.execPath, ...runner] = nodeCommand('conformance/run');
+  const [node = process.execPath, ...runner] = nodeCommand('conformance/run/run');
   execFileSync(node, [...runner, '--target', targetFile, '--list'], {
     env: { ...process.env, ...keys, CONFORMANCE_REPORT_DIR: run.reportDir },
     timeout: 120_000,

@@ -1,14 +1,14 @@
 // A run's records made in-process through the suite's own pieces (clients' exchange shape, the
 // KeyNamer, Checks, buildReport), with every outcome a rule can have: the report renderers and
 // the browser test read it without running the suite.
-import { Checks, ConformanceFailure } from '../../conformance/checks.ts';
-import { startRequest, type Exchange } from '../../conformance/exchange.ts';
-import { recordExchange } from '../../conformance/exchange-record.ts';
+import { Checks, ConformanceFailure } from '../../conformance/judging/checks.ts';
+import { startRequest, type Exchange } from '../../conformance/requests/exchange.ts';
+import { recordExchange } from '../../conformance/requests/exchange-record.ts';
 import { buildReport } from '../../conformance/report/build-report.ts';
 import type { RunExchange } from '../../conformance/report/har.ts';
 import type { TestOutcome } from '../../conformance/report/verdict.ts';
-import { RULES } from '../../conformance/rules.ts';
-import { KeyNamer } from '../../conformance/shown-keys.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
+import { KeyNamer } from '../../conformance/redaction/shown-keys.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 
 /** Made-up keys under the variables a staging target file would name. */

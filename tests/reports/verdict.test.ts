@@ -7,7 +7,7 @@ import { buildReport } from '../../conformance/report/build-report.ts';
 import { comparisonMatrix, defaultLabels, matrixHtml, matrixMarkdown } from '../../conformance/report/compare.ts';
 import { renderMarkdown } from '../../conformance/report/markdown.ts';
 import { NOT_RUN_MESSAGE, overallVerdict, ruleVerdict, type TestOutcome } from '../../conformance/report/verdict.ts';
-import { RULES } from '../../conformance/rules.ts';
+import { RULES } from '../../conformance/catalog/rules.ts';
 
 const evidence = [{ method: 'GET', url: 'https://acme.api.example/v1/customers', status: 200 }];
 

@@ -1,9 +1,9 @@
 // `npm run conformance -- --list [--grep …]`: the rules a run would check, one a line, and nothing
-// written — the reports of the last run stay as they are (conformance/run.ts puts this reporter
+// written — the reports of the last run stay as they are (conformance/run/run.ts puts this reporter
 // in place of the configured ones).
 import type { Reporter, Suite } from '@playwright/test/reporter';
 import { ANNOTATION } from './annotations.ts';
-import { RULES, ruleById, type RuleId } from './rules.ts';
+import { RULES, ruleById, type RuleId } from '../catalog/rules.ts';
 
 export default class ListReporter implements Reporter {
   printsToStdio(): boolean {

@@ -1,5 +1,5 @@
 // Which inputs a target provides, and the exact line that would provide a missing one.
-import type { Input } from './rules.ts';
+import type { Input } from '../catalog/rules.ts';
 import type { ResolvedTarget } from './target.ts';
 import { CREDENTIAL_VARIABLES as VARIABLE } from './url-target.ts';
 

@@ -4,10 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc-parser';
 import { dirname, resolve } from 'node:path';
-import type { TargetFile } from '../schemas/generated/target.ts';
-import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
-import { ENV } from './env.ts';
-import type { HostMap } from './host-map.ts';
+import type { TargetFile } from '../../schemas/generated/target.ts';
+import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
+import { ENV } from '../env.ts';
+import type { HostMap } from '../requests/host-map.ts';
 import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 
 export type Profile = 'default' | 'strict';
@@ -32,7 +32,7 @@ export interface TargetDeclaration {
   caFile?: string;
   profile: Profile;
   hosts: HostMap;
-  /** Keys to mint for the run, and how (conformance/key-minting.ts). */
+  /** Keys to mint for the run, and how (conformance/target/key-minting.ts). */
   keyMinting?: TargetFile['keyMinting'];
   /** Never: a declaration holds no key, so a bound target (with keys) is not one. */
   credentials?: never;
@@ -104,7 +104,7 @@ export function declareTarget(
     );
   }
   // Whether the CA file exists and holds a certificate is the preflight's first stage
-  // (conformance/preflight.ts): a set-up error with its fix, not a schema error.
+  // (conformance/target/preflight.ts): a set-up error with its fix, not a schema error.
   const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);

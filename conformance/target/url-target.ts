@@ -1,7 +1,7 @@
 // A target given by URL alone (`run --base-url …`), without a target file: the keys come from
 // documented environment variables, one per credential, and every rule whose input is missing is
 // reported not evaluated, as with a target file that lacks it.
-import type { TargetFile } from '../schemas/generated/target.ts';
+import type { TargetFile } from '../../schemas/generated/target.ts';
 import type { CredentialName } from './target.ts';
 
 /** The environment variable of each credential, in URL mode and in files written by `init`. */

@@ -1,8 +1,8 @@
 // What the suite learns of each tenant's data before judging any answer: the distinctive values
 // of the tenant under test and of the other tenant, each from its own authorised response.
-import type { ApiClient } from './api-client.ts';
-import { jsonBody } from './exchange.ts';
-import type { ResolvedTarget } from './target.ts';
+import type { ApiClient } from '../requests/api-client.ts';
+import { jsonBody } from '../requests/exchange.ts';
+import type { ResolvedTarget } from '../target/target.ts';
 import {
   distinctiveValues,
   valuesOfCommonRecords,

@@ -10,7 +10,8 @@ import {
   type RequestSummary,
 } from './exchange.ts';
 import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
-import { notSent, recordAnswer, requestTimeoutMs, stoppedReason } from './answer-watch.ts';
+import { requestTimeoutMs } from './answer-watch.ts';
+import { makeExchange } from './send.ts';
 
 export interface GetOptions {
   headers?: Record<string, string>;
@@ -27,32 +28,30 @@ export class ApiClient {
     this.#onExchange = onExchange;
   }
 
-  async get(url: string, options: GetOptions = {}): Promise<Exchange> {
-    const exchange = await this.#get(url, options);
-    this.#onExchange?.(exchange);
-    return exchange;
-  }
-
-  async #get(url: string, options: GetOptions): Promise<Exchange> {
+  get(url: string, options: GetOptions = {}): Promise<Exchange> {
     const headers = { Accept: 'application/json', 'Content-Type': 'application/json', ...options.headers };
     const request = startRequest('GET', url, Object.entries(headers), {
       note: options.note,
       refusalExpected: options.refusalExpected,
     });
-    const stopped = stoppedReason();
-    if (stopped) return notSent(request, stopped);
-    const exchange = await this.#send(url, headers, request);
-    recordAnswer(exchange.kind === 'response', options.refusalExpected === true);
-    return exchange;
+    return makeExchange(request, (sent, timeoutMs) => this.#send(url, headers, sent, timeoutMs), {
+      timeoutMs: requestTimeoutMs(),
+      onExchange: this.#onExchange,
+    });
   }
 
-  async #send(url: string, headers: Record<string, string>, request: RequestSummary): Promise<Exchange> {
+  async #send(
+    url: string,
+    headers: Record<string, string>,
+    request: RequestSummary,
+    timeoutMs: number,
+  ): Promise<Exchange> {
     try {
       const response = await this.#context.get(url, {
         headers,
         maxRedirects: 0,
         failOnStatusCode: false,
-        timeout: requestTimeoutMs(),
+        timeout: timeoutMs,
       });
       const proxyError = response.headers()[PROXY_ERROR_HEADER.toLowerCase()];
       if (proxyError !== undefined) {

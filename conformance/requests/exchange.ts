@@ -9,7 +9,7 @@ export interface RequestSummary {
   url: string;
   /**
    * As sent, in order, repeats included. Values may be keys: they reach a report only through
-   * the KeyNamer (conformance/shown-keys.ts), which shows each key as its variable name.
+   * the KeyNamer (conformance/redaction/shown-keys.ts), which shows each key as its variable name.
    */
   headers: [string, string][];
   body?: string;

@@ -1,15 +1,20 @@
 // The target of this run, in two steps. Declared in one place, the config (evaluated in each
 // Playwright process that loads it), from the target file the runner named (CONFORMANCE_TARGET)
 // or the embedded one, and handed to the suite as the `declaredTarget` option
-// (conformance/test.ts), and to global set-up and the reporter through the config. Bound to its
+// (conformance/run/test.ts), and to global set-up and the reporter through the config. Bound to its
 // keys (and, embedded, to the server's ports) where they are: in the environment of the process
 // that needs them, after global set-up has minted any. merge-reports declares none: what it
 // renders was redacted when it was recorded.
 import { resolve } from 'node:path';
-import { declareEmbeddedTarget, onReferencePorts } from './embedded-target.ts';
-import { ENV } from './env.ts';
-import type { RunMetadata } from './report/settings.ts';
-import { declareTarget, withCredentials, type ResolvedTarget, type TargetDeclaration } from './target.ts';
+import { declareEmbeddedTarget, onReferencePorts } from '../target/embedded-target.ts';
+import { ENV } from '../env.ts';
+import type { RunMetadata } from '../report/settings.ts';
+import {
+  declareTarget,
+  withCredentials,
+  type ResolvedTarget,
+  type TargetDeclaration,
+} from '../target/target.ts';
 
 /** The run's target as declared, from CONFORMANCE_TARGET or the embedded one. Throws TargetError. */
 export function declareRunTarget(env: NodeJS.ProcessEnv = process.env): TargetDeclaration {

@@ -5,7 +5,7 @@
 // failed test, so a count in memory would start again at zero.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { FailedExchange, RequestSummary } from './exchange.ts';
-import { ENV } from './env.ts';
+import { ENV } from '../env.ts';
 
 /** Consecutive exchanges without an answer after which the target is taken as gone. */
 export const NO_ANSWER_LIMIT = 3;

@@ -7,10 +7,10 @@ import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
-import { lookupWith, type HostMap } from './host-map.ts';
-import { trustedCas } from './ca-trust.ts';
+import { lookupWith, type HostMap } from '../requests/host-map.ts';
+import { trustedCas } from '../requests/ca-trust.ts';
 import type { ResolvedTarget } from './target.ts';
-import type { SetupProblem } from '../schemas/generated/conformance-report.ts';
+import type { SetupProblem } from '../../schemas/generated/conformance-report.ts';
 
 /** One failed stage, as every report shows it (schemas/conformance-report.schema.json). */
 export type PreflightProblem = SetupProblem;

@@ -1,6 +1,6 @@
 // The exit code of a run, read back from the reporter: Playwright itself only exits 0 or 1.
 import { readFileSync } from 'node:fs';
-import { EXIT_CODE } from './report/verdict.ts';
+import { EXIT_CODE } from '../report/verdict.ts';
 
 /**
  * The reporter's exit code; without one (Playwright stopped before its reporter, e.g. --list or a

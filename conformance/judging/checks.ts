@@ -2,12 +2,12 @@
 // not follow the rule"; any other error is a defect of the run itself and is reported as such.
 // Every message and every piece of evidence goes through the KeyNamer: a key is shown as the
 // name of its environment variable, anything else resembling a key is redacted.
-import type { Exchange, ResponseExchange } from './exchange.ts';
-import { errorCode, isJsonContentType } from './exchange.ts';
-import { recordExchange } from './exchange-record.ts';
-import type { KeyNamer } from './shown-keys.ts';
+import type { Exchange, ResponseExchange } from '../requests/exchange.ts';
+import { errorCode, isJsonContentType } from '../requests/exchange.ts';
+import { recordExchange } from '../requests/exchange-record.ts';
+import type { KeyNamer } from '../redaction/shown-keys.ts';
 import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
-import type { Evidence } from '../schemas/generated/conformance-report.ts';
+import type { Evidence } from '../../schemas/generated/conformance-report.ts';
 
 /** What a report shows of one exchange (schemas/conformance-report.schema.json): enough to reproduce, nothing secret. */
 export type { Evidence };

@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ENV, REPORT_ENV } from './env.ts';
-import { TargetError, resolveTarget } from './target.ts';
-import { EXIT_CODE, EXIT_CODE_HELP } from './report/verdict.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from './answer-watch.ts';
+import { ENV, REPORT_ENV } from '../env.ts';
+import { TargetError, resolveTarget } from '../target/target.ts';
+import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS } from '../requests/answer-watch.ts';
 import { exitCodeOf } from './exit-code.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
-import { codeFile, isMainModule } from '../reference-server/package-root.ts';
+import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
 
 const HELP = `Usage: tenant-auth-conformance run [options] [playwright test options]
        (in a clone of the repository: npm run conformance -- [options])
@@ -88,9 +88,9 @@ export function main(argv: readonly string[]): number {
   try {
     // Listing replaces every reporter: the configured ones would overwrite the last run's reports.
     if (passThrough.includes('--list'))
-      passThrough.push(`--reporter=${codeFile('conformance/list-reporter')}`);
+      passThrough.push(`--reporter=${codeFile('conformance/run/list-reporter')}`);
     // The preflight alone: only the conformance reporter, which then writes no report.
-    else if (values.preflightOnly) passThrough.push(`--reporter=${codeFile('conformance/reporter')}`);
+    else if (values.preflightOnly) passThrough.push(`--reporter=${codeFile('conformance/run/reporter')}`);
     // The config and specs of this package, wherever it is installed; paths given by the user
     // stay relative to the directory the run was started in.
     const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');

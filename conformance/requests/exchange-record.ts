@@ -1,8 +1,8 @@
-// An exchange as the reports keep it: every key shown as its variable (conformance/shown-keys.ts),
+// An exchange as the reports keep it: every key shown as its variable (conformance/redaction/shown-keys.ts),
 // bodies bounded. Tests attach these to their results; the reporter makes exchanges.har of them
 // and points each piece of evidence at its entry.
 import type { Exchange } from './exchange.ts';
-import type { KeyNamer } from './shown-keys.ts';
+import type { KeyNamer } from '../redaction/shown-keys.ts';
 
 export interface NameValue {
   name: string;

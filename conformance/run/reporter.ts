@@ -7,7 +7,7 @@
 // request headers — keys included — in the call log of a failed API call, attaches that log to
 // the step, and offers no redaction. Reporters share the result objects and are called in order,
 // so masking them here, before the HTML and blob reporters see them, keeps every artifact free of
-// keys (each key shown as its variable's name, conformance/shown-keys.ts).
+// keys (each key shown as its variable's name, conformance/redaction/shown-keys.ts).
 // tests/reports/secrets.test.ts proves it by searching every file a run writes.
 // Messages from the workers carry colour codes (Playwright forces colour there): they are
 // stripped before anything is recorded or printed.
@@ -24,21 +24,21 @@ import type {
   TestResult,
   TestStep,
 } from '@playwright/test/reporter';
-import { buildReport } from './report/build-report.ts';
-import { colourWanted, paint, ruleLine, summary } from './report/console.ts';
-import type { RunExchange } from './report/har.ts';
-import { ruleVerdict, type TestOutcome } from './report/verdict.ts';
-import { writeReports } from './report/write-reports.ts';
-import { ruleById, type RuleId } from './rules.ts';
-import { KeyNamer, keyNamerFor } from './shown-keys.ts';
+import { buildReport } from '../report/build-report.ts';
+import { colourWanted, paint, ruleLine, summary } from '../report/console.ts';
+import type { RunExchange } from '../report/har.ts';
+import { ruleVerdict, type TestOutcome } from '../report/verdict.ts';
+import { writeReports } from '../report/write-reports.ts';
+import { ruleById, type RuleId } from '../catalog/rules.ts';
+import { KeyNamer, keyNamerFor } from '../redaction/shown-keys.ts';
 import { bindTarget, declaredTargetOf } from './run-target.ts';
-import type { Profile, TargetDeclaration } from './target.ts';
-import { EXIT_CODE, exitCodeFor } from './report/verdict.ts';
-import { ENV, REPORT_ENV } from './env.ts';
+import type { Profile, TargetDeclaration } from '../target/target.ts';
+import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
+import { ENV, REPORT_ENV } from '../env.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
 import { ANNOTATION } from './annotations.ts';
-import type { RecordedExchange } from './exchange-record.ts';
-import { reportDirectory, type RunMetadata } from './report/settings.ts';
+import type { RecordedExchange } from '../requests/exchange-record.ts';
+import { reportDirectory, type RunMetadata } from '../report/settings.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
 
@@ -174,7 +174,7 @@ export default class ConformanceReporter implements Reporter {
     return preflight !== undefined && (!preflight.ok || process.env[ENV.preflightOnly] === '1');
   }
 
-  /** For the runner (conformance/run.ts), which exits with the code: Playwright has only 0 and 1. */
+  /** For the runner (conformance/run/run.ts), which exits with the code: Playwright has only 0 and 1. */
   #writeOutcome(verdict: string, exitCode: number): void {
     const file = process.env[ENV.outcomeFile];
     if (file) writeFileSync(file, JSON.stringify({ verdict, exitCode }));

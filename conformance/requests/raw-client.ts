@@ -13,7 +13,8 @@ import {
   type RequestSummary,
 } from './exchange.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
-import { notSent, recordAnswer, requestTimeoutMs, stoppedReason } from './answer-watch.ts';
+import { requestTimeoutMs } from './answer-watch.ts';
+import { makeExchange } from './send.ts';
 import { trustedCas } from './ca-trust.ts';
 
 export interface RawRequest {
@@ -58,7 +59,7 @@ export class RawClient {
     return new RawClient({ hosts: {}, timeoutMs: this.#timeoutMs, onExchange }, this);
   }
 
-  async send(raw: RawRequest): Promise<Exchange> {
+  send(raw: RawRequest): Promise<Exchange> {
     const url = new URL(raw.url);
     // Every request carries what spec §5 Scheme 3 asks of clients, as ApiClient's do: a target may
     // refuse a request without it before it looks at anything a rule probes.
@@ -76,14 +77,13 @@ export class RawClient {
       note: raw.note,
       refusalExpected: raw.refusalExpected,
     });
-    const stopped = stoppedReason();
-    const exchange = stopped ? notSent(summary, stopped) : await this.#send(url, raw.body, summary);
-    if (!stopped) recordAnswer(exchange.kind === 'response', raw.refusalExpected === true);
-    this.#onExchange?.(exchange);
-    return exchange;
+    return makeExchange(summary, (sent, timeoutMs) => this.#send(url, raw.body, sent, timeoutMs), {
+      timeoutMs: this.#timeoutMs,
+      onExchange: this.#onExchange,
+    });
   }
 
-  #send(url: URL, body: string | undefined, summary: RequestSummary): Promise<Exchange> {
+  #send(url: URL, body: string | undefined, summary: RequestSummary, timeoutMs: number): Promise<Exchange> {
     const options = {
       host: url.hostname,
       port: url.port || (url.protocol === 'https:' ? 443 : 80),
@@ -104,7 +104,7 @@ export class RawClient {
       // The whole exchange is bounded, not only each silence: a trickling answer ends too.
       const deadline = setTimeout(
         () => request.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
-        this.#timeoutMs,
+        timeoutMs,
       );
       const resolve = (exchange: Exchange): void => {
         clearTimeout(deadline);

@@ -3,22 +3,22 @@
 // "not evaluated" when the target lacks an input, and applies the rule's level — a failed MUST
 // fails the run, a failed HTTP rule fails it under `strict`, anything else becomes a warning.
 import { test as base, type TestInfo } from '@playwright/test';
-import { ApiClient } from './api-client.ts';
-import { Checks, ConformanceFailure } from './checks.ts';
-import { startConnectProxy } from './connect-proxy.ts';
-import { missingInputs, notEvaluatedReason } from './inputs.ts';
-import { RawClient } from './raw-client.ts';
-import { ruleById, type Input, type RuleId } from './rules.ts';
-import { keyNamerFor, type KeyNamer } from './shown-keys.ts';
-import type { Exchange } from './exchange.ts';
-import { recordExchange } from './exchange-record.ts';
+import { ApiClient } from '../requests/api-client.ts';
+import { Checks, ConformanceFailure } from '../judging/checks.ts';
+import { startConnectProxy } from '../requests/connect-proxy.ts';
+import { missingInputs, notEvaluatedReason } from '../target/inputs.ts';
+import { RawClient } from '../requests/raw-client.ts';
+import { ruleById, type Input, type RuleId } from '../catalog/rules.ts';
+import { keyNamerFor, type KeyNamer } from '../redaction/shown-keys.ts';
+import type { Exchange } from '../requests/exchange.ts';
+import { recordExchange } from '../requests/exchange-record.ts';
 import { bindTarget } from './run-target.ts';
-import type { CredentialName, ResolvedTarget, TargetDeclaration } from './target.ts';
-import { failsRun } from './report/verdict.ts';
-import { learnTenants, type Knowledge } from './knowledge.ts';
+import type { CredentialName, ResolvedTarget, TargetDeclaration } from '../target/target.ts';
+import { failsRun } from '../report/verdict.ts';
+import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
-import { describeProblem, type DeclaredUrl, type PreflightProblem } from './preflight.ts';
+import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../target/preflight.ts';
 
 export interface RuleContext {
   api: ApiClient;
@@ -50,7 +50,7 @@ interface WorkerFixtures {
    * (mutation/), where most variants fail a few rules; empty for a conformance run.
    */
   expectedToFail: readonly RuleId[];
-  /** Option: the run's target as the config declared it (conformance/run-target.ts), without keys. */
+  /** Option: the run's target as the config declared it (conformance/run/run-target.ts), without keys. */
   declaredTarget: TargetDeclaration | undefined;
   /** The declared target bound to its keys, in this worker's environment. */
   target: ResolvedTarget;

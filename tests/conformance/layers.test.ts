@@ -1,0 +1,71 @@
+// The folders of conformance/ are layers (conformance/README.md): each may import only the
+// folders below it, so the catalogs and the judging code never depend on the run or the reports,
+// and a new piece of the run can't reach back into them. dpdm finds cycles between files; this
+// finds an import that crosses the layers the wrong way before it becomes one.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const CONFORMANCE = resolve(dirname(fileURLToPath(import.meta.url)), '../../conformance');
+
+/** What each folder may import from the others (its own modules are always allowed). */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'env.ts': [],
+  catalog: [],
+  redaction: [],
+  requests: ['redaction', 'env.ts'],
+  target: ['catalog', 'requests', 'env.ts'],
+  judging: ['catalog', 'redaction', 'requests', 'target', 'env.ts'],
+  report: ['catalog', 'redaction', 'requests', 'target', 'env.ts'],
+  'client-report': ['catalog', 'redaction', 'requests', 'report', 'env.ts'],
+  run: ['catalog', 'redaction', 'requests', 'target', 'judging', 'report', 'env.ts'],
+};
+
+function modules(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return modules(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The layer of a path inside conformance/: its first folder, or the top-level file's name. */
+function layerOf(path: string): string {
+  return relative(CONFORMANCE, path).split('/')[0] ?? '';
+}
+
+function relativeImports(source: string): string[] {
+  const specifiers = source.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g);
+  return [...specifiers].map((match) => match[1] ?? '');
+}
+
+test('every module of conformance/ lives in a known layer', () => {
+  for (const file of modules(CONFORMANCE)) {
+    assert.ok(layerOf(file) in MAY_IMPORT, `${relative(CONFORMANCE, file)}: add its folder to MAY_IMPORT`);
+  }
+});
+
+test('no module of conformance/ imports a layer above its own', () => {
+  const crossings: string[] = [];
+  for (const file of modules(CONFORMANCE)) {
+    const from = layerOf(file);
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const imported = resolve(dirname(file), specifier);
+      if (relative(CONFORMANCE, imported).startsWith('..')) continue; // schemas/, reference-server/
+      const to = layerOf(imported);
+      if (to !== from && !(MAY_IMPORT[from] ?? []).includes(to)) {
+        crossings.push(`${relative(CONFORMANCE, file)} imports ${relative(CONFORMANCE, imported)}`);
+      }
+    }
+  }
+  assert.deepEqual(crossings, []);
+});
+
+test('the layer check sees an import that crosses the wrong way', () => {
+  const source =
+    "import { failsRun } from '../report/verdict.ts';\nconst x = await import('../run/test.ts');";
+  assert.deepEqual(relativeImports(source), ['../report/verdict.ts', '../run/test.ts']);
+  assert.ok(!MAY_IMPORT.judging?.includes(layerOf(join(CONFORMANCE, 'report/verdict.ts'))));
+});
