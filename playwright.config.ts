@@ -4,6 +4,7 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/requests/ca-trust.ts';
+import { trafficLimits } from './conformance/requests/traffic.ts';
 import { ENV, REPORT_ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
 import type { TargetDeclaration } from './conformance/target/target.ts';
@@ -56,7 +57,8 @@ export default defineConfig<object, { declaredTarget: TargetDeclaration | undefi
   forbidOnly: !!process.env.CI,
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
-  timeout: 60_000,
+  // A rule's time includes its share of the retry budget and of a paced run's waits.
+  timeout: 60_000 + trafficLimits().retryBudgetMs,
   // The conformance reporter comes first: it redacts results in place before the others see them.
   // It writes junit.xml itself (one case per rule, warnings visible), not Playwright's reporter.
   reporter: [

@@ -21,6 +21,16 @@ export const ENV = {
   preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
   /** The count of consecutive exchanges without an answer, shared by the workers (answer-watch.ts). */
   answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
+  /** The run's shared pace, retry budget and counts of transient answers (requests/traffic.ts). */
+  trafficFile: 'CONFORMANCE_TRAFFIC_FILE',
+  /** What the run's traffic came to (JSON), left by global teardown for the reporter. */
+  trafficSummary: 'CONFORMANCE_TRAFFIC_SUMMARY',
+  /** `--max-rps`: requests per second the run never exceeds. */
+  maxRps: 'CONFORMANCE_MAX_RPS',
+  /** `--max-retries`: how often one request is sent again after a transient answer. */
+  maxRetries: 'CONFORMANCE_MAX_RETRIES',
+  /** `--retry-budget`: seconds of waiting before retries, for the whole run. */
+  retryBudget: 'CONFORMANCE_RETRY_BUDGET',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
   /** The embedded server's certificate directory (the reference server's own variable). */

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
 import { conformanceRule, notEvaluated } from '../conformance/run/test.ts';
+import { Inconclusive } from '../conformance/judging/checks.ts';
 import type { Knowledge } from '../conformance/judging/knowledge.ts';
 import { AUTH_REJECTION_CODES } from '../conformance/judging/spec-errors.ts';
 
@@ -13,6 +14,10 @@ function tenantLabel(baseUrl: string): string {
 
 /** A rule that looks for the other tenant's data cannot say anything if that tenant has none. */
 function requireOtherTenantValues(knowledge: Knowledge): void {
+  if (knowledge.otherUnanswered !== undefined)
+    throw new Inconclusive(
+      `The other tenant's data could not be learned, so whose data an answer holds can't be told: ${knowledge.otherUnanswered}`,
+    );
   if (!knowledge.other || knowledge.other.values.size === 0) {
     notEvaluated(
       'not evaluated: GET {otherTenantBaseUrl}/customers with credentials.otherTenant gave no data to recognise (no answer, an answer other than 200, or no customers). Check that address and key, and point otherTenantBaseUrl at a tenant that has customers.',

@@ -4,6 +4,7 @@ import { reach } from '../conformance/target/preflight.ts';
 import { trustedCas } from '../conformance/requests/ca-trust.ts';
 import { requestTimeoutMs } from '../conformance/requests/answer-watch.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';
+import { isRefusal } from '../conformance/requests/exchange.ts';
 
 // The preflight has already made this handshake before any rule ran (a certificate that does not
 // verify stops the run as SETUP ERROR); the rule makes it again so that the report shows it.
@@ -61,7 +62,7 @@ conformanceRule('TRANSPORT-NO-REDIRECT', async ({ raw, check, target }) => {
     refusalExpected: true,
   });
   // A refusal is no redirect; an exchange never sent says nothing.
-  if (exchange.kind === 'failure' && exchange.notSent) check.noAnswer(exchange, 'Plain HTTP');
+  if (exchange.kind === 'failure' && !isRefusal(exchange)) check.noAnswer(exchange, 'Plain HTTP');
   if (exchange.kind === 'response' && exchange.status >= 300 && exchange.status < 400) {
     check.fail(
       `Plain HTTP was redirected (${exchange.status} to ${exchange.headers.location ?? 'nowhere'}). ${check.describe(exchange)}`,

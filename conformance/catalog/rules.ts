@@ -309,7 +309,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §9; §4 base_url',
     statement:
-      'The version is in the path: the base URL ends in /v1, and GET {base_url}/customers answers as the API (an authentication error or data), not as a missing resource.',
+      'The version is in the path: the base URL ends in /v1, and GET {base_url}/customers answers as the API (an authentication error or data, whatever its body), not as a missing resource (404 or 410).',
     needs: [],
   },
 ] as const satisfies readonly Rule[];

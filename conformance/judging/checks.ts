@@ -3,7 +3,7 @@
 // Every message and every piece of evidence goes through the KeyNamer: a key is shown as the
 // name of its environment variable, anything else resembling a key is redacted.
 import type { Exchange, ResponseExchange } from '../requests/exchange.ts';
-import { errorCode, isJsonContentType } from '../requests/exchange.ts';
+import { errorCode, isJsonContentType, isRefusal } from '../requests/exchange.ts';
 import { recordExchange } from '../requests/exchange-record.ts';
 import type { KeyNamer } from '../redaction/shown-keys.ts';
 import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
@@ -62,6 +62,15 @@ export class Checks {
       requestHeaders: recorded.request.headers,
       ...(recorded.request.body !== undefined ? { requestBody: recorded.request.body } : {}),
       exchange: recorded.id,
+      ...(exchange.attempts
+        ? {
+            attempts: exchange.attempts.map((attempt) => ({
+              exchange: attempt.id,
+              status: attempt.status,
+              retriedAfterMs: Math.round(attempt.retriedAfterMs),
+            })),
+          }
+        : {}),
     };
     if (exchange.kind === 'failure') return { ...base, failure: recorded.error ?? '' };
     const headers = Object.fromEntries(
@@ -91,8 +100,13 @@ export class Checks {
   describe(exchange: Exchange): string {
     const evidence = this.evidence(exchange);
     const request = `${evidence.method} ${evidence.url}${evidence.note ? ` (${evidence.note})` : ''}`;
-    if (evidence.failure) return `${request} → no response: ${evidence.failure}`;
-    return `${request} → ${evidence.status}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}`;
+    const tries = evidence.attempts?.length
+      ? ` (after ${evidence.attempts.map((attempt) => attempt.status).join(', ')}, each retried)`
+      : '';
+    if (exchange.kind === 'failure' && exchange.transient !== undefined)
+      return `${request} → ${evidence.failure}`;
+    if (evidence.failure) return `${request} → no response: ${evidence.failure}${tries}`;
+    return `${request} → ${evidence.status}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}${tries}`;
   }
 
   response(exchange: Exchange, what: string): ResponseExchange {
@@ -100,12 +114,14 @@ export class Checks {
     return exchange;
   }
 
-  /** Ends the rule as an ERROR: without an answer there is no evidence either way. */
+  /** Ends the rule as an ERROR: without an answer of the target's own there is no evidence either way. */
   noAnswer(exchange: Exchange, what: string): never {
+    const none =
+      exchange.kind === 'failure' && exchange.transient !== undefined
+        ? 'only transient answers (a front, not the target, answered)'
+        : 'no HTTP answer';
     throw new Inconclusive(
-      this.#namer.show(
-        `${what}: no HTTP answer, so the rule could not be checked. ${this.describe(exchange)}`,
-      ),
+      this.#namer.show(`${what}: ${none}, so the rule could not be checked. ${this.describe(exchange)}`),
     );
   }
 
@@ -174,7 +190,7 @@ export class Checks {
     } = {},
   ): void {
     if (exchange.kind === 'failure') {
-      if (options.allowNoResponse && !options.codes && !exchange.notSent) return;
+      if (options.allowNoResponse && !options.codes && isRefusal(exchange)) return;
       this.noAnswer(exchange, what);
     }
     this.noDataOf(exchange, options.noDataOf ?? this.#tenants, what);

@@ -15,7 +15,15 @@ export interface Knowledge {
   own?: TenantValues;
   /** The other tenant; undefined without otherTenantBaseUrl and its key. */
   other?: TenantValues;
+  /**
+   * Why the other tenant's data is unknown although its URL and key were given: its request got
+   * no answer of the target's own (no answer, or only transient ones). Its rules are then ERROR,
+   * not "not evaluated": nothing is missing from the target file.
+   */
+  otherUnanswered?: string;
 }
+
+type Learned = { json: unknown } | { unanswered: string } | undefined;
 
 export async function learnTenants(api: ApiClient, target: ResolvedTarget): Promise<Knowledge> {
   const ownKey = target.credentials.fullAccess ?? target.credentials.readOnly;
@@ -28,13 +36,13 @@ export async function learnTenants(api: ApiClient, target: ResolvedTarget): Prom
       ? documentAt(api, target.otherTenantBaseUrl, otherKey)
       : Promise.resolve(undefined),
   ]);
-  const [noise, own, other] = [noiseDocument, ownDocument, otherDocument].map(
-    (document) => document && distinctiveValues(document.json),
+  const [noise, own, other] = [noiseDocument, ownDocument, otherDocument].map((document) =>
+    document && 'json' in document ? distinctiveValues(document.json) : undefined,
   );
   // A value both tenants' answers hold is no evidence of a leak (a default, a date), unless it
   // belongs to a record both answers hold whole: that record is itself the leak.
   const leakedRecords =
-    ownDocument && otherDocument
+    ownDocument && 'json' in ownDocument && otherDocument && 'json' in otherDocument
       ? valuesOfCommonRecords(ownDocument.json, otherDocument.json)
       : new Set<string>();
   const knowledge: Knowledge = {};
@@ -54,19 +62,14 @@ export async function learnTenants(api: ApiClient, target: ResolvedTarget): Prom
       values: clean(other, own),
     };
   }
+  if (otherDocument && 'unanswered' in otherDocument) knowledge.otherUnanswered = otherDocument.unanswered;
   return knowledge;
 }
 
-async function documentAt(
-  api: ApiClient,
-  baseUrl: string,
-  key: string | undefined,
-): Promise<{ json: unknown } | undefined> {
-  const exchange = await api.get(
-    `${baseUrl}/customers`,
-    key ? { headers: { Authorization: `Bearer ${key}` } } : {},
-  );
-  if (exchange.kind === 'failure') return undefined;
+async function documentAt(api: ApiClient, baseUrl: string, key: string | undefined): Promise<Learned> {
+  const url = `${baseUrl}/customers`;
+  const exchange = await api.get(url, key ? { headers: { Authorization: `Bearer ${key}` } } : {});
+  if (exchange.kind === 'failure') return { unanswered: `GET ${url}: ${exchange.error}` };
   if (key !== undefined && exchange.status !== 200) return undefined;
   return { json: jsonBody(exchange) ?? exchange.bodyText };
 }

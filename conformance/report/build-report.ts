@@ -12,6 +12,7 @@ import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
 import { RULES } from '../catalog/rules.ts';
 import type { Profile } from '../target/target.ts';
 import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
+import type { Traffic } from './traffic.ts';
 
 export const SPEC_FILE = 'spec/access-and-authentication.txt';
 
@@ -24,6 +25,9 @@ export interface RunDescription {
   /** What the preflight found; with `setupError` the run stopped before any rule. */
   setupProblems?: SetupProblem[];
   setupError?: boolean;
+  /** Requests each rule sent again after a transient answer (report/traffic.ts). */
+  retriesByRule?: ReadonlyMap<string, number>;
+  traffic?: Traffic;
 }
 
 export function buildReport(
@@ -33,6 +37,7 @@ export function buildReport(
   // No rule ran after a failed preflight: the report holds no rule verdicts at all.
   const rules: RuleResult[] = (run.setupError ? [] : RULES).map((rule) => {
     const detail = ruleVerdict(outcomesByRule.get(rule.id) ?? []);
+    const retries = run.retriesByRule?.get(rule.id);
     return {
       id: rule.id,
       level: rule.level,
@@ -41,6 +46,7 @@ export function buildReport(
       verdict: detail.verdict,
       ...(detail.message !== undefined ? { message: detail.message } : {}),
       ...(detail.evidence !== undefined ? { evidence: detail.evidence } : {}),
+      ...(retries ? { retries } : {}),
     };
   });
   const count = (verdict: RuleResult['verdict']): number =>
@@ -66,6 +72,7 @@ export function buildReport(
       notEvaluated: count('not-evaluated'),
       error: count('error'),
     },
+    ...(run.traffic ? { traffic: run.traffic } : {}),
     rules,
     ...(run.setupProblems?.length ? { setupProblems: run.setupProblems } : {}),
   };

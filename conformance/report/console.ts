@@ -5,6 +5,7 @@
 import type { ConformanceReport, RuleResult } from '../../schemas/generated/conformance-report.ts';
 import { VERDICT_LABEL } from './markdown.ts';
 import { setupErrorOf } from './setup-error.ts';
+import { trafficLine } from './traffic.ts';
 
 export interface Paint {
   verdict(verdict: RuleResult['verdict'], text: string): string;
@@ -110,6 +111,7 @@ export function summary(report: ConformanceReport, options: SummaryOptions): str
     ...(attention.length + notRun.length > 0 ? ['', ...attention, ...notRun] : []),
     ...setup,
     '',
+    ...(report.traffic ? [`Traffic: ${trafficLine(report.traffic) ?? ''}.`] : []),
     `${painter.overall(report.verdict, `VERDICT: ${report.verdict}`)} (${report.target.name}, profile ${report.profile})`,
     `Reports: ${[first, ...others].filter(Boolean).join(', ')}`,
     '',

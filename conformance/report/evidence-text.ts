@@ -8,9 +8,19 @@ export function requestLine(evidence: Evidence): string {
 }
 
 export function answerLine(evidence: Evidence): string {
-  return evidence.failure !== undefined
-    ? `no response: ${evidence.failure}`
-    : `${evidence.status ?? '?'}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}`;
+  const answer =
+    evidence.failure !== undefined
+      ? `no response: ${evidence.failure}`
+      : `${evidence.status ?? '?'}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}`;
+  const tries = triesLine(evidence);
+  return tries ? `${answer} (${tries})` : answer;
+}
+
+/** The earlier tries of the request, each a transient answer sent again: "after 429 (waited 1000 ms), 503 (…)". */
+export function triesLine(evidence: Evidence): string | undefined {
+  if (!evidence.attempts?.length) return undefined;
+  const tries = evidence.attempts.map((attempt) => `${attempt.status}, waited ${attempt.retriedAfterMs} ms`);
+  return `try ${evidence.attempts.length + 1}; earlier transient answers, not judged: ${tries.join('; ')}`;
 }
 
 export function evidenceLines(evidence: Evidence, target: CurlTarget): string[] {

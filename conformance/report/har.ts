@@ -128,10 +128,20 @@ function harEntry({ madeBy, exchange }: RunExchange): HarEntry {
         },
     cache: {},
     timings: { send: 0, wait: exchange.durationMs, receive: 0 },
-    comment: request.note ? `${madeBy}: ${request.note}` : madeBy,
+    comment: [request.note ? `${madeBy}: ${request.note}` : madeBy, ...triesOf(exchange)].join('; '),
     _id: exchange.id,
     _rule: madeBy,
   };
+}
+
+/** What the entry's comment says of retries: a transient answer sent again, or a later try. */
+function triesOf(exchange: RecordedExchange): string[] {
+  const said: string[] = [];
+  if (exchange.retriedAfterMs !== undefined)
+    said.push(`transient answer, not judged: sent again after ${exchange.retriedAfterMs} ms`);
+  if (exchange.attempts?.length)
+    said.push(`try ${exchange.attempts.length + 1} (earlier tries: ${exchange.attempts.join(', ')})`);
+  return said;
 }
 
 function queryOf(url: string): NameValue[] {

@@ -8,6 +8,7 @@ import { curlCommand } from './curl.ts';
 import { answerLine } from './evidence-text.ts';
 import { FILTER_SCRIPT, STYLE } from './html-assets.ts';
 import { VERDICT_LABEL } from './markdown.ts';
+import { retriesText, trafficLine } from './traffic.ts';
 import { setupErrorOf } from './setup-error.ts';
 
 const LEVELS = ['MUST', 'HTTP', 'ADVISORY'] as const;
@@ -66,6 +67,7 @@ function banner(report: ConformanceReport): string {
       `${report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}, ${(report.durationMs / 1000).toFixed(1)} s`,
     ],
     ...(report.shard ? [['Shard', report.shard] as [string, string]] : []),
+    ...(report.traffic ? [['Traffic', trafficLine(report.traffic) ?? ''] as [string, string]] : []),
   ];
   const setupError = setupErrorOf(report);
   const setup = setupError
@@ -119,7 +121,7 @@ function rulesTable(report: ConformanceReport): string {
         rule.verdict === 'pass'
           ? escapeHtml(rule.id)
           : `<a href="#rule-${escapeHtml(rule.id)}">${escapeHtml(rule.id)}</a>`;
-      return `<tr data-verdict="${rule.verdict}" data-level="${rule.level}" data-rule="${escapeHtml(rule.id)}"><td class="rule-id">${id}</td><td>${rule.level}</td><td>${badge(rule.verdict)}</td><td>${escapeHtml(rule.statement)}<div class="muted">${escapeHtml(rule.source)}</div></td></tr>`;
+      return `<tr data-verdict="${rule.verdict}" data-level="${rule.level}" data-rule="${escapeHtml(rule.id)}"><td class="rule-id">${id}</td><td>${rule.level}</td><td>${badge(rule.verdict)}${rule.retries ? ` <span class="muted">${retriesText(rule.retries)}</span>` : ''}</td><td>${escapeHtml(rule.statement)}<div class="muted">${escapeHtml(rule.source)}</div></td></tr>`;
     })
     .join('\n');
   return `<table class="rules" id="rule-table"><thead><tr><th>Rule</th><th>Level</th><th>Outcome</th><th>Statement</th></tr></thead>

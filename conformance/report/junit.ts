@@ -7,6 +7,7 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { ConformanceReport, RuleResult } from '../../schemas/generated/conformance-report.ts';
 import { evidenceLines } from './evidence-text.ts';
 import { setupErrorOf } from './setup-error.ts';
+import { trafficLine } from './traffic.ts';
 
 export type Element = Record<string, unknown>;
 
@@ -94,6 +95,9 @@ function runProperties(report: ConformanceReport): Element {
       { '@name': 'profile', '@value': report.profile },
       { '@name': 'suite', '@value': `${report.suite.name} ${report.suite.version}` },
       { '@name': 'started', '@value': report.startedAt },
+      ...(report.traffic
+        ? [{ '@name': 'traffic', '@value': xmlSafe(trafficLine(report.traffic) ?? '') }]
+        : []),
     ],
   };
 }
@@ -123,10 +127,12 @@ function setupSuite(report: ConformanceReport): Element {
 }
 
 function testCase(report: ConformanceReport, rule: RuleResult, seconds: number): Element {
+  const retries = rule.retries ? [{ '@name': 'retries', '@value': rule.retries }] : [];
   const base: Element = {
     '@name': xmlSafe(testCaseName(rule)),
     '@classname': `conformance.${rule.level}`,
     '@time': seconds.toFixed(3),
+    ...(retries.length > 0 ? { properties: { property: retries } } : {}),
   };
   if (report.verdict === 'SETUP ERROR')
     return { ...base, skipped: { '@message': 'not evaluated: the run could not start checking' } };
@@ -153,7 +159,7 @@ function testCase(report: ConformanceReport, rule: RuleResult, seconds: number):
     case 'warning':
       return {
         ...base,
-        properties: { property: [{ '@name': 'warning', '@value': message }] },
+        properties: { property: [...retries, { '@name': 'warning', '@value': message }] },
         'system-out': `WARNING (${rule.level}, does not fail the run under profile ${report.profile}): ${details}`,
       };
     case 'pass':

@@ -17,8 +17,14 @@ export interface RecordedExchange {
   request: { method: string; url: string; headers: NameValue[]; body?: string; note?: string };
   /** Absent when no HTTP answer came. */
   response?: { status: number; headers: NameValue[]; body: string; bodyTruncated?: true };
-  /** Why no HTTP answer came: refused, reset, TLS failure, time-out. */
+  /** Why no HTTP answer came: refused, reset, TLS failure, time-out, only transient answers. */
   error?: string;
+  /** A transient answer, not judged: the request was sent again after this many milliseconds. */
+  retriedAfterMs?: number;
+  /** Every try was transient: the status of the last one (the request has no other answer). */
+  transientStatus?: number;
+  /** The ids of the earlier tries of this request (their answers were transient), oldest first. */
+  attempts?: string[];
 }
 
 /** Enough to read any answer of the API; a longer body is cut (and says so). */
@@ -30,6 +36,8 @@ export function recordExchange(exchange: Exchange, namer: KeyNamer): RecordedExc
     id: request.id,
     startedAt: request.startedAt.toISOString(),
     durationMs: Math.max(0, Math.round(exchange.durationMs)),
+    ...(exchange.retriedAfterMs !== undefined ? { retriedAfterMs: Math.round(exchange.retriedAfterMs) } : {}),
+    ...(exchange.attempts ? { attempts: exchange.attempts.map((attempt) => attempt.id) } : {}),
     request: {
       method: request.method,
       url: namer.show(request.url),
@@ -38,7 +46,12 @@ export function recordExchange(exchange: Exchange, namer: KeyNamer): RecordedExc
       ...(request.note !== undefined ? { note: namer.show(request.note) } : {}),
     },
   };
-  if (exchange.kind === 'failure') return { ...recorded, error: namer.show(exchange.error) };
+  if (exchange.kind === 'failure')
+    return {
+      ...recorded,
+      error: namer.show(exchange.error),
+      ...(exchange.transient !== undefined ? { transientStatus: exchange.transient } : {}),
+    };
   const truncated = exchange.bodyText.length > MAX_RECORDED_BODY;
   return {
     ...recorded,

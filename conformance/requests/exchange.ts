@@ -26,6 +26,22 @@ interface Timed {
   request: RequestSummary;
   /** From the request's start to the answer's last byte (or the failure). */
   durationMs: number;
+  /**
+   * This answer was transient (429, 502, 503, 504) and not judged: the same request was sent
+   * again after this many milliseconds (requests/send.ts).
+   */
+  retriedAfterMs?: number;
+  /** The earlier, transient answers to the same request, oldest first; absent on a first try. */
+  attempts?: Attempt[];
+}
+
+/** An earlier try of a request whose answer was transient. */
+export interface Attempt {
+  /** Its own exchange id (in exchanges.har). */
+  id: string;
+  status: number;
+  /** How long the suite waited before the next try. */
+  retriedAfterMs: number;
 }
 
 export interface ResponseExchange extends Timed {
@@ -42,6 +58,11 @@ export interface FailedExchange extends Timed {
   error: string;
   /** Never sent: the target had stopped answering (answer-watch.ts). Never a refusal. */
   notSent?: true;
+  /**
+   * Every try got a transient answer (429, 502, 503, 504) until the retries or the run's retry
+   * budget ran out: a front answered, not the target. Never a refusal either. The last status.
+   */
+  transient?: number;
 }
 
 export type Exchange = ResponseExchange | FailedExchange;
@@ -65,6 +86,16 @@ export function startRequest(
     ...(extra.note !== undefined ? { note: extra.note } : {}),
     ...(extra.refusalExpected ? { refusalExpected: true } : {}),
   };
+}
+
+/** The same request again, as a new exchange of its own (its own id and start). */
+export function retryOf(request: RequestSummary): RequestSummary {
+  return { ...request, id: randomUUID(), startedAt: new Date() };
+}
+
+/** A failure that says something about the target: it refused, reset or timed out. */
+export function isRefusal(exchange: FailedExchange): boolean {
+  return !exchange.notSent && exchange.transient === undefined;
 }
 
 export function elapsedSince(request: RequestSummary): number {

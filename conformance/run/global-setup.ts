@@ -2,13 +2,14 @@
 // `keyMinting` asks for; after it: those keys revoked. What the preflight found travels in the
 // environment: to the workers (rules whose URL could not be reached are not evaluated) and to the
 // reporter (SETUP ERROR), which run in this process or inherit its environment.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { mintKeys } from '../target/key-minting.ts';
 import { describeProblem, runPreflight, type PreflightResult } from '../target/preflight.ts';
 import { requestTimeoutMs } from '../requests/answer-watch.ts';
+import { initialTraffic, pacedRate, readTraffic, trafficLimits } from '../requests/traffic.ts';
 import { ENV } from '../env.ts';
 import { bindTarget, declaredTargetOf } from './run-target.ts';
 import type { TargetDeclaration } from '../target/target.ts';
@@ -32,11 +33,26 @@ export default async function globalSetup(config: FullConfig): Promise<(() => Pr
   // Set before the workers start: they inherit it.
   const watch = mkdtempSync(join(tmpdir(), 'conformance-answers-'));
   process.env[ENV.answerWatchFile] = join(watch, 'consecutive-no-answers');
+  const trafficFile = join(watch, 'traffic.json');
+  writeFileSync(trafficFile, JSON.stringify(initialTraffic(trafficLimits().maxRps)));
+  process.env[ENV.trafficFile] = trafficFile;
   const revokeMinted = await mintKeysIfAsked(declared);
   return async () => {
     await revokeMinted?.();
+    // The reporter may end after this teardown: what it reports of the pace is left for it here.
+    const traffic = readTraffic(trafficFile);
+    process.env[ENV.trafficSummary] = JSON.stringify({ pacedRate: traffic && pacedRate(traffic) });
     rmSync(watch, { recursive: true, force: true });
   };
+}
+
+/** The requests per second the run ended paced at, or undefined if it never was. */
+export function pacedRateOfRun(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const summary = env[ENV.trafficSummary];
+  if (summary) return (JSON.parse(summary) as { pacedRate?: number }).pacedRate;
+  const file = env[ENV.trafficFile];
+  const traffic = file ? readTraffic(file) : undefined;
+  return traffic && pacedRate(traffic);
 }
 
 async function mintKeysIfAsked(target: TargetDeclaration): Promise<(() => Promise<void>) | undefined> {

@@ -35,7 +35,8 @@ import { bindTarget, declaredTargetOf } from './run-target.ts';
 import type { Profile, TargetDeclaration } from '../target/target.ts';
 import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
 import { ENV, REPORT_ENV } from '../env.ts';
-import { preflightFromEnvironment } from './global-setup.ts';
+import { pacedRateOfRun, preflightFromEnvironment } from './global-setup.ts';
+import { retriesByRule, trafficOf } from '../report/traffic.ts';
 import { ANNOTATION } from './annotations.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/settings.ts';
@@ -143,6 +144,8 @@ export default class ConformanceReporter implements Reporter {
       ...(this.#shard ? { shard: this.#shard } : {}),
       setupProblems: preflight ? [...preflight.blocking, ...preflight.unavailable] : [],
       setupError: preflight !== undefined && !preflight.ok,
+      retriesByRule: retriesByRule(this.#exchanges),
+      traffic: trafficOf(this.#exchanges, pacedRateOfRun()),
     });
     const files = writeReports(
       report,

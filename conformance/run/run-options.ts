@@ -17,6 +17,9 @@ const OWN_OPTIONS = {
   reports: { type: 'string' },
   'request-timeout': { type: 'string' },
   'preflight-only': { type: 'boolean' },
+  'max-retries': { type: 'string' },
+  'retry-budget': { type: 'string' },
+  'max-rps': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies ParseArgsConfig['options'];
 
@@ -52,6 +55,9 @@ export interface RunOptions {
     reports?: string;
     requestTimeout?: string;
     preflightOnly: boolean;
+    maxRetries?: string;
+    retryBudget?: string;
+    maxRps?: string;
     help: boolean;
   };
   /** The arguments for `playwright test`, as the user wrote them. */
@@ -82,6 +88,9 @@ export function splitOptions(argv: readonly string[]): RunOptions {
     throw new UsageError(
       `Invalid --request-timeout "${timeout}": give a number of seconds, more than 0 and at most 600.`,
     );
+  checkNumber('--max-retries', values['max-retries'], { min: 0, max: 20, integer: true, unit: 'retries' });
+  checkNumber('--retry-budget', values['retry-budget'], { min: 0, max: 3600, unit: 'seconds' });
+  checkNumber('--max-rps', values['max-rps'], { min: 0.1, max: 10_000, unit: 'requests per second' });
   const passThrough = tokens.flatMap((token) => {
     if (token.kind === 'option-terminator') return [];
     if (token.kind === 'positional') return [token.value];
@@ -98,8 +107,30 @@ export function splitOptions(argv: readonly string[]): RunOptions {
       reports: values.reports,
       requestTimeout: timeout,
       preflightOnly: values['preflight-only'] === true,
+      maxRetries: values['max-retries'],
+      retryBudget: values['retry-budget'],
+      maxRps: values['max-rps'],
       help: values.help === true,
     },
     passThrough,
   };
+}
+
+function checkNumber(
+  option: string,
+  value: string | undefined,
+  bounds: { min: number; max: number; integer?: boolean; unit: string },
+): void {
+  if (value === undefined) return;
+  const number = Number(value);
+  const valid =
+    value.trim() !== '' &&
+    Number.isFinite(number) &&
+    number >= bounds.min &&
+    number <= bounds.max &&
+    (!bounds.integer || Number.isInteger(number));
+  if (!valid)
+    throw new UsageError(
+      `Invalid ${option} "${value}": give ${bounds.integer ? 'a whole number' : 'a number'} of ${bounds.unit} from ${bounds.min} to ${bounds.max}.`,
+    );
 }

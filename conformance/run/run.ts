@@ -12,6 +12,7 @@ import { ENV, REPORT_ENV } from '../env.ts';
 import { TargetError, resolveTarget } from '../target/target.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../requests/answer-watch.ts';
+import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BUDGET_SECONDS } from '../requests/traffic.ts';
 import { exitCodeOf } from './exit-code.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
 import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
@@ -37,6 +38,15 @@ Options:
                      ${DEFAULT_REQUEST_TIMEOUT_MS / 1000}); env ${ENV.requestTimeout}
   --preflight-only   run only the preflight and exit (0: the target can be reached; 3: not);
                      no report is written
+  --max-retries N    how often one request is sent again after a transient answer (429, 502,
+                     503, 504: never judged) before its rule ends as ERROR (default
+                     ${DEFAULT_MAX_RETRIES}); env ${ENV.maxRetries}
+  --retry-budget SECONDS
+                     the most the whole run waits before retries (default
+                     ${DEFAULT_RETRY_BUDGET_SECONDS}); env ${ENV.retryBudget}
+  --max-rps N        never more than N requests per second, from the start (default: as fast as
+                     the target allows; after a 429 the run slows to the rate it allows);
+                     env ${ENV.maxRps}
   --help             print this help
 
 ${PLAYWRIGHT_OPTIONS_HELP}
@@ -68,6 +78,9 @@ export function main(argv: readonly string[]): number {
   if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
   if (values.requestTimeout !== undefined) env[ENV.requestTimeout] = values.requestTimeout;
   if (values.preflightOnly) env[ENV.preflightOnly] = '1';
+  if (values.maxRetries !== undefined) env[ENV.maxRetries] = values.maxRetries;
+  if (values.retryBudget !== undefined) env[ENV.retryBudget] = values.retryBudget;
+  if (values.maxRps !== undefined) env[ENV.maxRps] = values.maxRps;
   const profile = env[ENV.profile];
   if (profile !== undefined && profile !== 'default' && profile !== 'strict') {
     console.error(`Invalid ${ENV.profile} "${profile}" in the environment: use default or strict.`);

@@ -52,6 +52,31 @@ export interface ConformanceReport {
     error: number;
   };
   /**
+   * What the target's fronts answered and how the run paced itself; absent when no answer was transient and no --max-rps was set.
+   */
+  traffic?: {
+    /**
+     * Answers 429 the run met.
+     */
+    rateLimited: number;
+    /**
+     * Answers 502, 503 or 504 the run met.
+     */
+    unavailable: number;
+    /**
+     * Requests sent again after a transient answer.
+     */
+    retries: number;
+    /**
+     * Time spent waiting before retries (bounded by --retry-budget).
+     */
+    waitedSeconds?: number;
+    /**
+     * The rate the run paced itself to at its end (after a 429, or --max-rps).
+     */
+    pacedRequestsPerSecond?: number;
+  };
+  /**
    * Every rule of the catalog; empty when the verdict is SETUP ERROR.
    */
   rules: RuleResult[];
@@ -71,6 +96,10 @@ export interface RuleResult {
    */
   message?: string;
   evidence?: Evidence[];
+  /**
+   * Requests of this rule sent again after a transient answer (absent: none).
+   */
+  retries?: number;
 }
 export interface Evidence {
   method: string;
@@ -95,6 +124,17 @@ export interface Evidence {
    * The id (_id) of this exchange's entry in exchanges.har.
    */
   exchange?: string;
+  /**
+   * Earlier tries of the same request whose answers were transient (429, 502, 503, 504) and not judged, oldest first; each is an entry of exchanges.har.
+   */
+  attempts?: {
+    exchange: string;
+    status: number;
+    /**
+     * How long the suite waited before sending the request again.
+     */
+    retriedAfterMs: number;
+  }[];
 }
 /**
  * A stage of the preflight that failed for one declared URL (or for the target file's CA file).

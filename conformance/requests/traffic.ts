@@ -1,0 +1,166 @@
+// The run's traffic, shared by every worker: the pace (once the target has answered 429, every
+// worker slows to the rate it allows; `--max-rps` caps it from the start), the retry budget
+// (`--retry-budget`: seconds of waiting before retries, for the whole run). Like the answer watch, it lives in a file that global
+// set-up names: Playwright's workers are separate processes, and a worker replaced after a failed
+// test must not start again at full speed. Without that file (a client used outside a run) the
+// state is this process's own.
+import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { ENV } from '../env.ts';
+
+export interface TrafficState {
+  /** Milliseconds between two requests of the run; 0: unpaced. */
+  intervalMs: number;
+  /** When the next request of the run may start (epoch ms). */
+  nextSlotAt: number;
+  /** Start times of the requests of the last few seconds: the rate the target let through. */
+  recentSends: number[];
+  /** When the pace was last lowered by an estimate (epoch ms; 0: never). */
+  loweredAt: number;
+  /** Milliseconds waited before retries so far. */
+  waitedMs: number;
+}
+
+/** How far back `recentSends` reaches. */
+const RECENT_MS = 2_000;
+/** A pace estimated from one burst of 429s is lowered again only after this much time. */
+const COOL_DOWN_MS = 1_000;
+/** The slowest pace an estimate sets; below it a run would take longer than anyone waits. */
+const MIN_RATE = 0.5;
+
+export function initialTraffic(maxRps: number | undefined): TrafficState {
+  return {
+    intervalMs: maxRps ? 1000 / maxRps : 0,
+    nextSlotAt: 0,
+    recentSends: [],
+    loweredAt: 0,
+    waitedMs: 0,
+  };
+}
+
+/** The run's `--max-rps`, `--max-retries` and `--retry-budget` (seconds), with their defaults. */
+export interface TrafficLimits {
+  maxRps: number | undefined;
+  maxRetries: number;
+  retryBudgetMs: number;
+}
+
+export const DEFAULT_MAX_RETRIES = 4;
+export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
+
+export function trafficLimits(env: NodeJS.ProcessEnv = process.env): TrafficLimits {
+  const number = (name: string): number | undefined => {
+    const value = env[name];
+    return value === undefined || value === '' || !Number.isFinite(Number(value)) ? undefined : Number(value);
+  };
+  const maxRps = number(ENV.maxRps);
+  return {
+    maxRps: maxRps !== undefined && maxRps > 0 ? maxRps : undefined,
+    maxRetries: number(ENV.maxRetries) ?? DEFAULT_MAX_RETRIES,
+    retryBudgetMs: (number(ENV.retryBudget) ?? DEFAULT_RETRY_BUDGET_SECONDS) * 1000,
+  };
+}
+
+let ownState: TrafficState | undefined;
+
+/** Reads the state, lets `change` update it and returns what `change` returns, atomically across workers. */
+export function withTraffic<T>(change: (state: TrafficState) => T, env: NodeJS.ProcessEnv = process.env): T {
+  const file = env[ENV.trafficFile];
+  if (!file) {
+    ownState ??= initialTraffic(trafficLimits(env).maxRps);
+    return change(ownState);
+  }
+  return withLock(`${file}.lock`, () => {
+    const state = readTraffic(file) ?? initialTraffic(trafficLimits(env).maxRps);
+    const result = change(state);
+    writeFileSync(file, JSON.stringify(state));
+    return result;
+  });
+}
+
+export function readTraffic(file: string): TrafficState | undefined {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as TrafficState;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Milliseconds this request must wait for its slot; the slot is taken. */
+export function takeSlot(state: TrafficState, now: number): number {
+  const slot = state.intervalMs > 0 || state.nextSlotAt > now ? Math.max(now, state.nextSlotAt) : now;
+  state.nextSlotAt = Math.max(state.nextSlotAt, slot + state.intervalMs);
+  state.recentSends = [...state.recentSends.filter((time) => time > now - RECENT_MS), slot];
+  return slot - now;
+}
+
+/**
+ * A 429: no worker sends before the answer's Retry-After has passed, and the pace drops to the
+ * rate the target announced, or else to half the rate it let through in the last second — then
+ * by a quarter at each later burst of 429s — never to more than the pace already set.
+ */
+export function slowDown(
+  state: TrafficState,
+  now: number,
+  waitMs: number,
+  announcedRate: number | undefined,
+): void {
+  state.nextSlotAt = Math.max(state.nextSlotAt, now + waitMs);
+  const current = state.intervalMs > 0 ? 1000 / state.intervalMs : Infinity;
+  let rate: number;
+  if (announcedRate !== undefined) {
+    // A little under the announced rate: the target's clock and window are not the suite's.
+    rate = Math.min(current, announcedRate * 0.9);
+  } else {
+    if (now - state.loweredAt < COOL_DOWN_MS) return;
+    const sentLastSecond = state.recentSends.filter((time) => time > now - 1000 && time <= now).length;
+    rate = Math.min(current, state.loweredAt === 0 ? sentLastSecond / 2 : current * 0.75);
+    state.loweredAt = now;
+  }
+  state.intervalMs = 1000 / Math.max(MIN_RATE, rate);
+}
+
+/** Spends `waitMs` of the retry budget if it is there; false when the run has no more to wait. */
+export function spendRetryBudget(state: TrafficState, waitMs: number, budgetMs: number): boolean {
+  if (state.waitedMs + waitMs > budgetMs) return false;
+  state.waitedMs += waitMs;
+  return true;
+}
+
+/** The requests per second the run is held to, or undefined while it is unpaced. */
+export function pacedRate(state: TrafficState): number | undefined {
+  return state.intervalMs > 0 ? 1000 / state.intervalMs : undefined;
+}
+
+/** A lock file made with O_EXCL: only one worker at a time reads and writes the state. */
+function withLock<T>(lock: string, body: () => T): T {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, 'wx'));
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // A worker killed while holding it leaves it behind: it is never held for long.
+      if (isOlderThan(lock, 1_000) || Date.now() > deadline) rmSync(lock, { force: true });
+      else pause(1);
+    }
+  }
+  try {
+    return body();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function isOlderThan(path: string, ms: number): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > ms;
+  } catch {
+    return false;
+  }
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+function pause(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
