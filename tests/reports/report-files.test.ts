@@ -14,6 +14,8 @@ import { curlCommand } from '../../conformance/report/curl.ts';
 import { buildHar } from '../../conformance/report/har.ts';
 import { renderHtml } from '../../conformance/report/html.ts';
 import { renderJunit } from '../../conformance/report/junit.ts';
+import { renderMarkdown } from '../../conformance/report/markdown.ts';
+import { paint, summary } from '../../conformance/report/console.ts';
 import { REPORT_FILES, writeReports } from '../../conformance/report/write-reports.ts';
 import { REDACTED } from '../../conformance/redaction/secrets.ts';
 import { KeyNamer } from '../../conformance/redaction/shown-keys.ts';
@@ -206,4 +208,44 @@ test('the report files of a run match their schema and hold no key; without the 
   const leaked = new Set(scanDirectory(dirty, forms).findings.map((finding) => finding.where.split('/').at(-1)));
   assert.deepEqual([...leaked].sort(), Object.values(REPORT_FILES).sort(), 'each file would show a key');
   assert.ok(readFileSync(join(dirty, REPORT_FILES.har), 'utf8').includes(`Bearer ${SAMPLE_KEYS.STAGING_FULL_ACCESS_KEY}`));
+});
+
+test('retries and the run’s traffic show in every format: JSON, Markdown, HTML, JUnit, console and HAR', () => {
+  const { report, exchanges } = sampleRun();
+  const line = 'the target rate-limited 1 request; 1 request sent again after 1 s of waiting in all; the run paced itself to 4.1 requests/s';
+  assert.deepEqual(report.traffic, {
+    rateLimited: 1,
+    unavailable: 0,
+    retries: 1,
+    waitedSeconds: 1,
+    pacedRequestsPerSecond: 4.1,
+  });
+  const rule = report.rules.find((candidate) => candidate.id === 'KEY-INVALID-401');
+  assert.equal(rule?.retries, 1);
+  assert.deepEqual(
+    rule?.evidence?.[0]?.attempts?.map(({ status, retriedAfterMs }) => [status, retriedAfterMs]),
+    [[429, 1000]],
+  );
+  assert.equal(report.rules.filter((candidate) => candidate.retries !== undefined).length, 1);
+
+  const markdown = renderMarkdown(report);
+  assert.ok(markdown.includes(`| Traffic | ${line} |`), 'the Markdown summary table');
+  assert.match(markdown, /\| KEY-INVALID-401 \| HTTP \| warning \(1 retry\) \|/);
+  assert.match(markdown, /earlier transient answers, not judged: 429, waited 1000 ms/);
+
+  const html = renderHtml(report, { harEntries: new Map() });
+  assert.ok(html.includes(`<dt>Traffic</dt><dd>${line}</dd>`), 'the HTML banner');
+  assert.ok(html.includes('<span class="muted">1 retry</span>'), 'the HTML rule table');
+
+  const { xml, cases } = parsedJunit(report);
+  assert.ok(xml.includes(`<property name="traffic" value="${line}"/>`), 'a property of the run');
+  const junitCase = cases.get('HTTP KEY-INVALID-401') as { properties: { property: { name: string; value: unknown }[] } };
+  assert.ok(junitCase.properties.property.some((property) => property.name === 'retries' && String(property.value) === '1'));
+
+  const console = summary(report, { selected: new Set(), reportFiles: [], painter: paint(false) });
+  assert.ok(console.includes(`Traffic: ${line}.`));
+
+  const comments = buildHar(exchanges, report.suite).log.entries.map((entry) => entry.comment);
+  assert.ok(comments.some((comment) => comment.includes('transient answer, not judged: sent again after 1000 ms')));
+  assert.ok(comments.some((comment) => /try 2 \(earlier tries: /.test(comment)));
 });

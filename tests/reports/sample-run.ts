@@ -6,6 +6,7 @@ import { startRequest, type Exchange } from '../../conformance/requests/exchange
 import { recordExchange } from '../../conformance/requests/exchange-record.ts';
 import { buildReport } from '../../conformance/report/build-report.ts';
 import type { RunExchange } from '../../conformance/report/har.ts';
+import { retriesByRule, trafficOf } from '../../conformance/report/traffic.ts';
 import type { TestOutcome } from '../../conformance/report/verdict.ts';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import { KeyNamer } from '../../conformance/redaction/shown-keys.ts';
@@ -60,12 +61,24 @@ export function sampleRun(
   const checks = new Checks(namer);
   const accept: [string, string] = ['Accept', 'application/json'];
   const quoted = answered([accept, ['Authorization', `Bearer "${FULL}"`]], 200, CUSTOMERS, 'the key in double quotes');
-  const unknown = answered(
-    [accept, ['Authorization', 'Bearer mbk_prod_UnknownKeyUnknownKeyUnknownKey0']],
-    400,
-    '{"error":{"code":"invalid_api_key","message":"The provided API key is invalid."}}',
-    'an unknown key',
-  );
+  const unknownKey: [string, string] = ['Authorization', 'Bearer mbk_prod_UnknownKeyUnknownKeyUnknownKey0'];
+  // The gateway's 429 to the first try, not judged: the request was sent again a second later.
+  const rateLimited: Exchange = {
+    ...answered([accept, unknownKey], 429, '{"error":{"code":"rate_limited"}}', 'an unknown key', {
+      'content-type': 'application/json',
+      'retry-after': '1',
+    }),
+    retriedAfterMs: 1000,
+  };
+  const unknown: Exchange = {
+    ...answered(
+      [accept, unknownKey],
+      400,
+      '{"error":{"code":"invalid_api_key","message":"The provided API key is invalid."}}',
+      'an unknown key',
+    ),
+    attempts: [{ id: rateLimited.request.id, status: 429, retriedAfterMs: 1000 }],
+  };
   const valid = answered([accept, ['Authorization', `Bearer ${FULL}`]], 200, CUSTOMERS);
   const basic = answered(
     [accept, ['Authorization', `Basic ${Buffer.from(`${FULL}:`).toString('base64')}`]],
@@ -94,6 +107,13 @@ export function sampleRun(
         'not evaluated: the target file lacks sandboxBaseUrl. Add to it: "sandboxBaseUrl": "https://{sandbox host of your tenant}/v1"',
     },
   ]);
+  const exchanges: RunExchange[] = [
+    { madeBy: "learning the tenants' data (before the checks)", exchange: recordExchange(valid, namer) },
+    { madeBy: 'AUTH-QUOTED-KEY-REJECTED', exchange: recordExchange(quoted, namer) },
+    { madeBy: 'AUTH-OTHER-SCHEME-REJECTED', exchange: recordExchange(basic, namer) },
+    { madeBy: 'KEY-INVALID-401', exchange: recordExchange(rateLimited, namer) },
+    { madeBy: 'KEY-INVALID-401', exchange: recordExchange(unknown, namer) },
+  ];
   const report = buildReport(outcomes, {
     target: {
       name: 'staging',
@@ -105,12 +125,8 @@ export function sampleRun(
     profile: 'default',
     startedAt: new Date('2026-03-02T09:15:00Z'),
     durationMs: 8_400,
+    retriesByRule: retriesByRule(exchanges),
+    traffic: trafficOf(exchanges, 4.1),
   });
-  const exchanges: RunExchange[] = [
-    { madeBy: "learning the tenants' data (before the checks)", exchange: recordExchange(valid, namer) },
-    { madeBy: 'AUTH-QUOTED-KEY-REJECTED', exchange: recordExchange(quoted, namer) },
-    { madeBy: 'AUTH-OTHER-SCHEME-REJECTED', exchange: recordExchange(basic, namer) },
-    { madeBy: 'KEY-INVALID-401', exchange: recordExchange(unknown, namer) },
-  ];
   return { report, exchanges };
 }
