@@ -1,4 +1,4 @@
-// A private CA and one leaf certificate signed by it, made fresh in memory for each start. EC
+// A private CA and leaf certificates signed by it, made fresh in memory for each start. EC
 // keys (P-256) rather than RSA, so that the suite meets another key type than the reference's.
 import { generate } from 'selfsigned';
 
@@ -10,10 +10,27 @@ export interface Certificates {
   cert: string;
 }
 
+export interface CertificateSet {
+  /** PEM of the CA a client must trust (the target file's caFile). */
+  caPem: string;
+  /** One leaf per list of names given, in that order. */
+  leaves: { key: string; cert: string }[];
+}
+
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** A CA and a leaf valid for `dnsNames` (wildcards allowed) from yesterday to a week from now. */
 export async function makeCertificates(caName: string, dnsNames: readonly string[]): Promise<Certificates> {
+  const { caPem, leaves } = await makeCertificateSet(caName, [dnsNames]);
+  const [leaf = { key: '', cert: '' }] = leaves;
+  return { caPem, ...leaf };
+}
+
+/** A CA and one leaf for each list of names in `leafNames`, all valid from yesterday to a week from now. */
+export async function makeCertificateSet(
+  caName: string,
+  leafNames: readonly (readonly string[])[],
+): Promise<CertificateSet> {
   const notBeforeDate = new Date(Date.now() - DAY_MS);
   const notAfterDate = new Date(Date.now() + 7 * DAY_MS);
   const common = { keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate, notAfterDate } as const;
@@ -24,15 +41,20 @@ export async function makeCertificates(caName: string, dnsNames: readonly string
       { name: 'keyUsage', keyCertSign: true, cRLSign: true, critical: true },
     ],
   });
-  const leaf = await generate([{ name: 'commonName', value: dnsNames[0] ?? 'localhost' }], {
-    ...common,
-    ca: { key: ca.private, cert: ca.cert },
-    extensions: [
-      { name: 'basicConstraints', cA: false },
-      { name: 'keyUsage', digitalSignature: true, critical: true },
-      { name: 'extKeyUsage', serverAuth: true },
-      { name: 'subjectAltName', altNames: dnsNames.map((value) => ({ type: 2, value })) },
-    ],
-  });
-  return { caPem: ca.cert, key: leaf.private, cert: leaf.cert };
+  const leaves = await Promise.all(
+    leafNames.map(async (dnsNames) => {
+      const leaf = await generate([{ name: 'commonName', value: dnsNames[0] ?? 'localhost' }], {
+        ...common,
+        ca: { key: ca.private, cert: ca.cert },
+        extensions: [
+          { name: 'basicConstraints', cA: false },
+          { name: 'keyUsage', digitalSignature: true, critical: true },
+          { name: 'extKeyUsage', serverAuth: true },
+          { name: 'subjectAltName', altNames: dnsNames.map((value) => ({ type: 2, value })) },
+        ],
+      });
+      return { key: leaf.private, cert: leaf.cert };
+    }),
+  );
+  return { caPem: ca.cert, leaves };
 }

@@ -20,9 +20,16 @@ export interface ServerChoices {
   sniMustMatchHost: boolean;
   /**
    * The certificate: one for `*.api.{domain}`, or one naming each tenant host (a host of no
-   * tenant then fails the TLS name check: it is served nothing at all).
+   * tenant then fails the TLS name check: it is served nothing at all), or one certificate per
+   * tenant host chosen by the TLS SNI with no default certificate (a handshake without SNI, or
+   * for a name of no tenant, fails: nothing is served there either).
    */
-  certificate: 'wildcard' | 'tenant-names';
+  certificate: 'wildcard' | 'tenant-names' | 'per-host-by-sni';
+  /**
+   * `GET /customers`: the whole list, or pages of one customer with `has_more` and a `next` link
+   * (a cursor), every answer then sent chunked (Transfer-Encoding: chunked, no Content-Length).
+   */
+  customerList: 'whole' | 'paged-chunked';
   /** Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403. */
   plainHttp: 'not-listening' | 'answers-403';
 }
@@ -36,5 +43,6 @@ export const DEFAULT_CHOICES: ServerChoices = {
   requireJsonContentType: false,
   sniMustMatchHost: true,
   certificate: 'wildcard',
+  customerList: 'whole',
   plainHttp: 'not-listening',
 };

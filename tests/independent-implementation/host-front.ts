@@ -4,10 +4,11 @@
 // Host header gives (`proxy_ssl_server_name on; proxy_ssl_name $host`) and sends that name, without
 // the front's port, as Host (`proxy_set_header Host $host`). It adds no header; it
 // drops only the hop-by-hop ones. The upstream therefore sees SNI = Host = the client's Host.
-import { createServer, request as httpsRequest } from 'node:https';
+import { createServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { makeCertificates } from './certificates.ts';
+import { endToEnd, forward } from './forwarding.ts';
 
 export interface HostFront {
   port: number;
@@ -23,42 +24,11 @@ export interface HostFrontOptions {
   domain?: string;
 }
 
-/** RFC 9110 §7.6.1: these describe one connection and are never forwarded. */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-]);
-
-const UPSTREAM_TIMEOUT_MS = 10_000;
-
-/** `rawHeaders` without the hop-by-hop ones, repeats and order kept (a flat name, value list). */
-function endToEnd(rawHeaders: readonly string[]): string[] {
-  const kept: string[] = [];
-  for (let index = 0; index + 1 < rawHeaders.length; index += 2) {
-    const name = rawHeaders[index] ?? '';
-    if (!HOP_BY_HOP.has(name.toLowerCase())) kept.push(name, rawHeaders[index + 1] ?? '');
-  }
-  return kept;
-}
-
-function badGateway(response: ServerResponse, status: number): void {
-  if (response.headersSent) {
-    response.destroy();
-    return;
-  }
-  response.writeHead(status, { 'Content-Type': 'text/plain' }).end(`${status} Bad Gateway\n`);
-}
-
 export async function startHostFront(options: HostFrontOptions): Promise<HostFront> {
   const domain = options.domain ?? 'localhost';
   const certificates = await makeCertificates('Host Front Test CA', [`*.api.${domain}`]);
 
-  const forward = (incoming: IncomingMessage, response: ServerResponse): void => {
+  const route = (incoming: IncomingMessage, response: ServerResponse): void => {
     const host = incoming.headers.host;
     if (host === undefined) {
       response.writeHead(400, { 'Content-Type': 'text/plain' }).end('400 Bad Request\n');
@@ -67,32 +37,20 @@ export async function startHostFront(options: HostFrontOptions): Promise<HostFro
     // The name the Host header gives, without its port: what nginx's $host holds, sent upstream
     // as SNI and as Host (`proxy_set_header Host $host`).
     const name = host.replace(/:\d*$/, '');
-    const upstream = httpsRequest(
+    forward(
+      incoming,
+      response,
+      { port: options.upstreamPort, ca: options.upstreamCa },
       {
-        host: '127.0.0.1',
-        port: options.upstreamPort,
         servername: name,
-        ca: options.upstreamCa,
-        method: incoming.method,
-        path: incoming.url,
         headers: endToEnd(incoming.rawHeaders).map((value, index, all) =>
           index % 2 === 1 && all[index - 1]?.toLowerCase() === 'host' ? name : value,
         ),
-        setHost: false,
-        agent: false,
-        timeout: UPSTREAM_TIMEOUT_MS,
-      },
-      (answer) => {
-        response.writeHead(answer.statusCode ?? 502, endToEnd(answer.rawHeaders));
-        answer.pipe(response);
       },
     );
-    upstream.on('timeout', () => upstream.destroy(new Error('upstream timed out')));
-    upstream.on('error', () => badGateway(response, 502));
-    incoming.pipe(upstream);
   };
 
-  const server = createServer({ key: certificates.key, cert: certificates.cert }, forward);
+  const server = createServer({ key: certificates.key, cert: certificates.cert }, route);
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
   const { port } = server.address() as AddressInfo;
   return {

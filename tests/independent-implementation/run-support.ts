@@ -3,7 +3,7 @@
 // says CONFORMANT with exactly the expected rule verdicts.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -56,7 +56,7 @@ export interface Probe {
   port: number;
   /** The CA to trust; without it the request is plain HTTP. */
   ca?: string;
-  /** The TLS SNI; defaults to `host`. */
+  /** The TLS SNI; defaults to `host`; '' sends none. */
   servername?: string;
   /** The Host header's name (the port is added). */
   host: string;
@@ -70,6 +70,7 @@ export interface ProbeAnswer {
   /** `error.code` of the body, when it is a spec §7 error. */
   code?: string;
   body: string;
+  headers: IncomingHttpHeaders;
 }
 
 /** One GET to 127.0.0.1, bounded by 10 s. */
@@ -94,7 +95,7 @@ export function probe(options: Probe): Promise<ProbeAnswer> {
         } catch {
           code = undefined;
         }
-        resolve({ status: answer.statusCode ?? 0, code, body });
+        resolve({ status: answer.statusCode ?? 0, code, body, headers: answer.headers });
       });
     };
     const outgoing =

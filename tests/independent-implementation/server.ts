@@ -7,10 +7,12 @@
 // scoped to the host's tenant and environment → permission. Every answer carries no-store and HSTS.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import type { TLSSocket } from 'node:tls';
+import { Readable } from 'node:stream';
+import { createSecureContext, type TlsOptions, type TLSSocket } from 'node:tls';
 import { addressing, hostPattern } from './addressing.ts';
 import { presentedKey } from './bearer.ts';
-import { makeCertificates } from './certificates.ts';
+import { makeCertificateSet, type CertificateSet } from './certificates.ts';
+import { customerPage } from './customer-pages.ts';
 import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
 import {
   customersOf,
@@ -62,12 +64,23 @@ declare module 'fastify' {
   }
 }
 
-/** Every answer, errors included: never cached, and HTTPS only from now on. */
-function addResponseHeaders(app: FastifyInstance, hsts: boolean): void {
+/** A body sent in pieces: Fastify then sends it chunked, without Content-Length. */
+function inChunks(text: string): Readable {
+  const size = Math.max(1, Math.ceil(text.length / 3));
+  const pieces: string[] = [];
+  for (let start = 0; start < text.length; start += size) pieces.push(text.slice(start, start + size));
+  return Readable.from(pieces);
+}
+
+/**
+ * Every answer, errors included: never cached, and HTTPS only from now on; with `chunked`, every
+ * body is sent chunked.
+ */
+function addResponseHeaders(app: FastifyInstance, hsts: boolean, chunked = false): void {
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('Cache-Control', 'no-store');
     if (hsts) reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
-    return payload;
+    return chunked && typeof payload === 'string' ? inChunks(payload) : payload;
   });
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404, 'not_found', 'No such resource.'));
   // Never a stack trace, never the framework's own error shape.
@@ -78,20 +91,20 @@ function addResponseHeaders(app: FastifyInstance, hsts: boolean): void {
 }
 
 function api(
-  certificates: { key: string; cert: string },
+  tls: TlsSettings,
   directory: KeyDirectory,
   domain: string,
   choices: ServerChoices,
 ): FastifyInstance {
   const pattern = hostPattern(domain);
   const app = Fastify({
-    https: { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
+    https: { ...tls, minVersion: 'TLSv1.2' },
     logger: false,
     // Forwarding headers name no tenant here: there is no trusted proxy in front.
     trustProxy: false,
     forceCloseConnections: true,
   });
-  addResponseHeaders(app, true);
+  addResponseHeaders(app, true, choices.customerList === 'paged-chunked');
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const socket = request.raw.socket as TLSSocket;
@@ -127,7 +140,11 @@ function api(
     if (!record) throw new Error('onRequest lets no request through without a key');
     if (!record.permissions.has('customers:read'))
       return authError(reply, 'insufficient_permissions', 'customers:read');
-    return { customers: customersOf(record.tenant, record.environment) };
+    const customers = customersOf(record.tenant, record.environment);
+    if (choices.customerList === 'whole') return { customers };
+    const { cursor } = request.query as { cursor?: string };
+    const page = customerPage(customers, record, cursor);
+    return page ?? sendError(reply, 400, 'invalid_cursor', 'The cursor is not one this list issued.');
   });
   return app;
 }
@@ -143,6 +160,42 @@ function plainHttpRefusal(): FastifyInstance {
   return app;
 }
 
+type TlsSettings = Pick<TlsOptions, 'key' | 'cert' | 'SNICallback'>;
+
+/** The names each choice of certificate covers: one leaf per list. */
+function leafNames(choice: ServerChoices['certificate'], domain: string): string[][] {
+  const tenantHosts = TENANTS.flatMap((tenant) => [
+    `${tenant}.api.${domain}`,
+    `${tenant}.sandbox.api.${domain}`,
+  ]);
+  if (choice === 'wildcard') return [[`*.api.${domain}`, `*.sandbox.api.${domain}`]];
+  if (choice === 'tenant-names') return [tenantHosts];
+  return tenantHosts.map((host) => [host]);
+}
+
+/**
+ * The listener's certificate, or for `per-host-by-sni` the SNI callback that picks one: no
+ * default certificate, so a handshake without SNI or for another name has none and fails.
+ */
+function tlsSettings(choice: ServerChoices['certificate'], domain: string, set: CertificateSet): TlsSettings {
+  const [first = { key: '', cert: '' }] = set.leaves;
+  if (choice !== 'per-host-by-sni') return first;
+  const names = leafNames(choice, domain);
+  const contexts = new Map(
+    set.leaves.map((leaf, index) => [
+      names[index]?.[0] ?? '',
+      createSecureContext({ ...leaf, minVersion: 'TLSv1.2' }),
+    ]),
+  );
+  return {
+    SNICallback: (servername, done) => {
+      const context = contexts.get(servername.toLowerCase());
+      if (context) done(null, context);
+      else done(new Error(`no certificate for ${servername}`));
+    },
+  };
+}
+
 async function listen(app: FastifyInstance): Promise<number> {
   await app.listen({ host: '127.0.0.1', port: 0 });
   return (app.server.address() as AddressInfo).port;
@@ -153,14 +206,12 @@ export async function startIndependentServer(
   domain = 'localhost',
 ): Promise<IndependentServer> {
   const chosen = { ...DEFAULT_CHOICES, ...choices };
-  const certificates = await makeCertificates(
+  const certificates = await makeCertificateSet(
     'Independent Implementation Test CA',
-    chosen.certificate === 'wildcard'
-      ? [`*.api.${domain}`, `*.sandbox.api.${domain}`]
-      : TENANTS.flatMap((tenant) => [`${tenant}.api.${domain}`, `${tenant}.sandbox.api.${domain}`]),
+    leafNames(chosen.certificate, domain),
   );
   const directory = new KeyDirectory();
-  const apps = [api(certificates, directory, domain, chosen)];
+  const apps = [api(tlsSettings(chosen.certificate, domain, certificates), directory, domain, chosen)];
   if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
   const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
   return {

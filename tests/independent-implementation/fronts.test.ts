@@ -1,0 +1,199 @@
+// Deployment shapes this project did not write for the reference, each correct, so each must be
+// CONFORMANT under both profiles with every rule passed: a load balancer during a deploy (every
+// fifth request 503 from a restarting pod, no Retry-After), TLS that picks a certificate by SNI
+// with no default certificate, and chunked answers with a paged customer list. A probe first
+// shows each shape really is there, so that a pass is about that shape.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect as tlsConnect } from 'node:tls';
+import { runConformance } from '../support/conformance-run.ts';
+import { startGateFront, type GateFront } from './gate-front.ts';
+import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { restartingPodGate, UNAVAILABLE_EVERY } from './restarting-pod.ts';
+import { assertConformant, probe } from './run-support.ts';
+import { startIndependentServer, type IndependentServer } from './server.ts';
+import { PAGE_SIZE } from './customer-pages.ts';
+
+const PROFILES = ['default', 'strict'] as const;
+
+/**
+ * The names of the certificate a TLS handshake with `servername` gets (none: no SNI is sent), or
+ * 'handshake failed'. Bounded by 10 s.
+ */
+function certificateNames(options: { port: number; ca: string; servername?: string }): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: '127.0.0.1',
+      port: options.port,
+      ca: options.ca,
+      ...(options.servername ? { servername: options.servername } : {}),
+      timeout: 10_000,
+    });
+    const done = (result: string): void => {
+      socket.destroy();
+      resolve(result);
+    };
+    socket.once('secureConnect', () => done(socket.getPeerCertificate().subjectaltname ?? 'no names'));
+    socket.once('error', () => done('handshake failed'));
+    socket.once('timeout', () => done('timed out'));
+  });
+}
+const ACME = 'acme.api.localhost';
+const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
+
+describe('behind a load balancer whose pod restarts: every fifth request 503, no Retry-After', () => {
+  let server: IndependentServer;
+
+  before(async () => {
+    server = await startIndependentServer();
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  /** A front of its own for each run, so that its count starts at the run. */
+  async function startFront(): Promise<{
+    front: GateFront;
+    counters: ReturnType<typeof restartingPodGate>['counters'];
+    target: WrittenTarget;
+  }> {
+    const { gate, counters } = restartingPodGate();
+    const front = await startGateFront({ upstreamPort: server.port, upstreamCa: server.caPem, gate });
+    const target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
+    return { front, counters, target };
+  }
+
+  test(`the front answers every ${UNAVAILABLE_EVERY}th request 503 before authentication, without Retry-After`, async () => {
+    const { front } = await startFront();
+    try {
+      const answers = [];
+      for (let index = 0; index < UNAVAILABLE_EVERY; index++)
+        answers.push(
+          await probe({
+            port: front.port,
+            ca: front.caPem,
+            host: ACME,
+            headers: [bearer(server.keys.acmeLiveFull)],
+          }),
+        );
+      assert.deepEqual(
+        answers.map(({ status }) => status),
+        [200, 200, 200, 200, 503],
+      );
+      assert.equal(answers.at(-1)?.headers['retry-after'], undefined);
+    } finally {
+      await front.close();
+    }
+  });
+
+  for (const profile of PROFILES) {
+    test(`--profile ${profile}: CONFORMANT, every rule passed; no 503 is judged`, async (t) => {
+      const { front, counters, target } = await startFront();
+      try {
+        const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
+        const counts = counters.counts();
+        t.diagnostic(`front counters: ${JSON.stringify(counts)}`);
+        assertConformant(run);
+        assert.ok(counts.refused > 0, 'the front answered some requests 503: the shape was met');
+      } finally {
+        await front.close();
+      }
+    });
+  }
+});
+
+describe('TLS that picks a certificate per tenant host by SNI, with no default certificate', () => {
+  let server: IndependentServer;
+  let target: WrittenTarget;
+
+  before(async () => {
+    server = await startIndependentServer({ certificate: 'per-host-by-sni' });
+    target = await writeIndependentTarget(server);
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  test('each tenant host gets a certificate of its own; no SNI, or an unknown name, gets no handshake', async () => {
+    const names = (servername?: string) =>
+      certificateNames({ port: server.port, ca: server.caPem, servername });
+    assert.equal(await names(ACME), 'DNS:acme.api.localhost');
+    assert.equal(await names('globex.sandbox.api.localhost'), 'DNS:globex.sandbox.api.localhost');
+    assert.equal(await names(undefined), 'handshake failed');
+    assert.equal(await names('initech.api.localhost'), 'handshake failed');
+    const served = await probe({
+      port: server.port,
+      ca: server.caPem,
+      host: ACME,
+      headers: [bearer(server.keys.acmeLiveFull)],
+    });
+    assert.equal(served.status, 200);
+  });
+
+  for (const profile of PROFILES) {
+    test(`--profile ${profile}: CONFORMANT, every rule passed`, async () => {
+      const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
+      assertConformant(run);
+    });
+  }
+});
+
+describe(`chunked answers and a paged customer list (${PAGE_SIZE} customer a page, has_more, a next link)`, () => {
+  let server: IndependentServer;
+  let target: WrittenTarget;
+
+  before(async () => {
+    server = await startIndependentServer({ customerList: 'paged-chunked' });
+    target = await writeIndependentTarget(server);
+  });
+
+  after(async () => {
+    await server.close();
+  });
+
+  test('GET /customers serves the first page only, chunked, and the next link serves the rest', async () => {
+    const first = await probe({
+      port: server.port,
+      ca: server.caPem,
+      host: ACME,
+      headers: [bearer(server.keys.acmeLiveFull)],
+    });
+    assert.equal(first.status, 200);
+    assert.equal(first.headers['transfer-encoding'], 'chunked');
+    assert.equal(first.headers['content-length'], undefined);
+    const page = JSON.parse(first.body) as { customers: unknown[]; has_more: boolean; next: string };
+    assert.equal(page.customers.length, PAGE_SIZE);
+    assert.equal(page.has_more, true);
+    const second = await probe({
+      port: server.port,
+      ca: server.caPem,
+      host: ACME,
+      path: page.next,
+      headers: [bearer(server.keys.acmeLiveFull)],
+    });
+    assert.equal(second.status, 200);
+    assert.equal((JSON.parse(second.body) as { has_more: boolean }).has_more, false);
+    // A cursor of acme's list reads nothing of globex's.
+    const elsewhere = await probe({
+      port: server.port,
+      ca: server.caPem,
+      host: 'globex.api.localhost',
+      path: page.next,
+      headers: [bearer(server.keys.globexLiveFull)],
+    });
+    assert.equal(elsewhere.code, 'invalid_cursor');
+    const rejected = await probe({ port: server.port, ca: server.caPem, host: ACME });
+    assert.equal(rejected.headers['transfer-encoding'], 'chunked', 'errors are chunked too');
+  });
+
+  for (const profile of PROFILES) {
+    // TENANT-OWN-DATA-ONLY is not evaluated unless the other tenant's first page gave values to
+    // recognise: its pass shows the suite learned each tenant's data from a page.
+    test(`--profile ${profile}: CONFORMANT, every rule passed`, async () => {
+      const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
+      assertConformant(run);
+    });
+  }
+});
