@@ -14,15 +14,17 @@ export interface TrafficState {
   nextSlotAt: number;
   /** Start times of the requests of the last few seconds: the rate the target let through. */
   recentSends: number[];
-  /** When the pace was last lowered by an estimate (epoch ms; 0: never). */
-  loweredAt: number;
+  /** When the pace was last set from a 429 the target sent (epoch ms; 0: never). */
+  limitedAt: number;
+  /** Requests sent since then: what the target let through between two of its 429s. */
+  sentSinceLimited: number;
   /** Milliseconds waited before retries so far. */
   waitedMs: number;
 }
 
 /** How far back `recentSends` reaches. */
 const RECENT_MS = 2_000;
-/** A pace estimated from one burst of 429s is lowered again only after this much time. */
+/** 429s closer together than this are one burst (the workers' requests in flight at once). */
 const COOL_DOWN_MS = 1_000;
 /** The slowest pace an estimate sets; below it a run would take longer than anyone waits. */
 const MIN_RATE = 0.5;
@@ -32,7 +34,8 @@ export function initialTraffic(maxRps: number | undefined): TrafficState {
     intervalMs: maxRps ? 1000 / maxRps : 0,
     nextSlotAt: 0,
     recentSends: [],
-    loweredAt: 0,
+    limitedAt: 0,
+    sentSinceLimited: 0,
     waitedMs: 0,
   };
 }
@@ -90,13 +93,17 @@ export function takeSlot(state: TrafficState, now: number): number {
   const slot = state.intervalMs > 0 || state.nextSlotAt > now ? Math.max(now, state.nextSlotAt) : now;
   state.nextSlotAt = Math.max(state.nextSlotAt, slot + state.intervalMs);
   state.recentSends = [...state.recentSends.filter((time) => time > now - RECENT_MS), slot];
+  state.sentSinceLimited += 1;
   return slot - now;
 }
 
 /**
- * A 429: no worker sends before the answer's Retry-After has passed, and the pace drops to the
- * rate the target announced, or else to half the rate it let through in the last second — then
- * by a quarter at each later burst of 429s — never to more than the pace already set.
+ * A 429: no worker sends before the answer's Retry-After has passed, and the pace drops — never
+ * above the pace already set — to just under the rate the target announced, or else:
+ * - at the first 429, to a quarter of what the run sent in the last second: a rate limiter lets a
+ *   burst through before its first 429, so what got through then overstates its rate;
+ * - at a later one, to just under what got through since the one before: between two 429s a token
+ *   bucket or a window is drained at both ends, so that count over that time is its rate.
  */
 export function slowDown(
   state: TrafficState,
@@ -109,14 +116,17 @@ export function slowDown(
   let rate: number;
   if (announcedRate !== undefined) {
     // A little under the announced rate: the target's clock and window are not the suite's.
-    rate = Math.min(current, announcedRate * 0.9);
+    rate = announcedRate * 0.9;
+  } else if (state.limitedAt === 0) {
+    rate = state.recentSends.filter((time) => time > now - 1000 && time <= now).length / 4;
+  } else if (now - state.limitedAt >= COOL_DOWN_MS) {
+    rate = (0.9 * state.sentSinceLimited) / ((now - state.limitedAt) / 1000);
   } else {
-    if (now - state.loweredAt < COOL_DOWN_MS) return;
-    const sentLastSecond = state.recentSends.filter((time) => time > now - 1000 && time <= now).length;
-    rate = Math.min(current, state.loweredAt === 0 ? sentLastSecond / 2 : current * 0.75);
-    state.loweredAt = now;
+    return;
   }
-  state.intervalMs = 1000 / Math.max(MIN_RATE, rate);
+  state.limitedAt = now;
+  state.sentSinceLimited = 0;
+  state.intervalMs = 1000 / Math.max(MIN_RATE, Math.min(current, rate));
 }
 
 /** Spends `waitMs` of the retry budget if it is there; false when the run has no more to wait. */

@@ -167,7 +167,7 @@ test('--max-rps spaces the requests of a run from the start', async () => {
   assert.ok(Date.now() - started >= 4 * 50, 'five requests at 20/s take at least four intervals');
 });
 
-test('after a 429 the pace is the announced rate, or half of what got through in the last second', () => {
+test('after a 429 the pace is the announced rate, or a guess from the last second, then what got through between 429s', () => {
   const now = 1_000_000;
   const announced = initialTraffic(undefined);
   slowDown(announced, now, 1000, 10);
@@ -175,17 +175,19 @@ test('after a 429 the pace is the announced rate, or half of what got through in
   assert.equal(announced.nextSlotAt, now + 1000, 'nobody sends before Retry-After has passed');
 
   const estimated = initialTraffic(undefined);
-  for (let index = 0; index < 12; index++) takeSlot(estimated, now - 900 + index * 50);
-  slowDown(estimated, now, 0, undefined);
   const rate = (): number => Math.round((1000 / estimated.intervalMs) * 100) / 100;
-  assert.equal(rate(), 6, '12 sent in the last second: paced to 6/s');
-  slowDown(estimated, now + 500, 0, undefined);
-  assert.equal(rate(), 6, 'one burst of 429s lowers the pace once');
-  slowDown(estimated, now + 1500, 0, undefined);
-  assert.equal(rate(), 4.5, 'a later 429 lowers it by a quarter');
-  const slot = takeSlot(estimated, now + 1600);
+  for (let index = 0; index < 20; index++) takeSlot(estimated, now - 950 + index * 50);
+  slowDown(estimated, now, 0, undefined);
+  assert.equal(rate(), 5, '20 sent in the last second: a quarter of that, 5/s');
+  slowDown(estimated, now + 300, 0, undefined);
+  assert.equal(rate(), 5, 'the other workers’ 429s of the same burst change nothing');
+  // 8 more got through in the 2 s until the next 429: the target allows about 4/s.
+  for (let index = 0; index < 8; index++) takeSlot(estimated, now + 250 * index);
+  slowDown(estimated, now + 2000, 0, undefined);
+  assert.equal(rate(), 3.6, 'just under what got through between the two 429s');
+  const slot = takeSlot(estimated, now + 3000);
   assert.equal(
-    Math.round(takeSlot(estimated, now + 1600) - slot),
+    Math.round(takeSlot(estimated, now + 3000) - slot),
     Math.round(estimated.intervalMs),
     'slots are one interval apart',
   );
