@@ -68,5 +68,8 @@ async function documentAt(
   );
   if (exchange.kind === 'failure') return undefined;
   if (key !== undefined && exchange.status !== 200) return undefined;
+  // Noise is what an error body holds. A keyless request served data (by a cache that ignores
+  // Authorization, say) holds the tenant's own values: taken as noise, they would hide every leak.
+  if (key === undefined && exchange.status < 400) return undefined;
   return { json: jsonBody(exchange) ?? exchange.bodyText };
 }
