@@ -23,8 +23,12 @@ export interface ServerChoices {
    * tenant then fails the TLS name check: it is served nothing at all).
    */
   certificate: 'wildcard' | 'tenant-names';
-  /** Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403. */
-  plainHttp: 'not-listening' | 'answers-403';
+  /**
+   * Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403.
+   * `trusts-forwarded-proto` is a defect, not a choice (defects.test.ts): the plain listener runs
+   * the API written for a TLS-terminating proxy, and serves a request whose X-Forwarded-Proto says https.
+   */
+  plainHttp: 'not-listening' | 'answers-403' | 'trusts-forwarded-proto';
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {

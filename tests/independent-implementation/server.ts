@@ -77,23 +77,34 @@ function addResponseHeaders(app: FastifyInstance, hsts: boolean): void {
   });
 }
 
+/**
+ * The API's app. Over HTTPS, forwarding headers name nothing: there is no trusted proxy in front.
+ * Without TLS material it is the plain-HTTP app of the `trusts-forwarded-proto` defect: written
+ * for a TLS-terminating proxy, it trusts X-Forwarded-Proto and refuses only what is not "https".
+ */
 function api(
-  certificates: { key: string; cert: string },
+  certificates: { key: string; cert: string } | undefined,
   directory: KeyDirectory,
   domain: string,
   choices: ServerChoices,
 ): FastifyInstance {
   const pattern = hostPattern(domain);
-  const app = Fastify({
-    https: { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
-    logger: false,
-    // Forwarding headers name no tenant here: there is no trusted proxy in front.
-    trustProxy: false,
-    forceCloseConnections: true,
-  });
-  addResponseHeaders(app, true);
+  const common = { logger: false, forceCloseConnections: true } as const;
+  const app: FastifyInstance = certificates
+    ? Fastify({
+        ...common,
+        https: { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
+        trustProxy: false,
+      })
+    : Fastify({ ...common, trustProxy: true });
+  addResponseHeaders(app, certificates !== undefined);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // request.protocol is X-Forwarded-Proto's when the proxy is trusted.
+    if (request.protocol !== 'https') {
+      reply.header('Connection', 'close');
+      return sendError(reply, 403, 'https_required', 'This API is served over HTTPS only.');
+    }
     const socket = request.raw.socket as TLSSocket;
     const servername = choices.sniMustMatchHost ? socket.servername : undefined;
     const addressed = addressing(request.raw.headersDistinct.host, servername, pattern);
@@ -162,6 +173,7 @@ export async function startIndependentServer(
   const directory = new KeyDirectory();
   const apps = [api(certificates, directory, domain, chosen)];
   if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
+  if (chosen.plainHttp === 'trusts-forwarded-proto') apps.push(api(undefined, directory, domain, chosen));
   const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
   return {
     port,
