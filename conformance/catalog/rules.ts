@@ -252,7 +252,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §1, §5 Tenant identification 2; RFC 9111 §3.5',
     statement:
-      "Right after GET {base_url}/customers is served to a valid key, the same URL asked without a key, with an unknown key, and (where the target declares them) with the other tenant's key and a development key gets no data of either tenant: no answer is reused for another request's credentials.",
+      "Right after GET {base_url}/customers is served to a valid key, the same URL asked without a key, with an unknown key, and (where the target declares them) with the other tenant's key and a development key gets no data of either tenant, from a cache or otherwise.",
     needs: ['credentials.fullAccess'],
   },
 

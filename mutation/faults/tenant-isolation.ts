@@ -65,6 +65,8 @@ export const TENANT_ISOLATION_FAULTS = {
       'TENANT-CROSS-KEY-INDISTINGUISHABLE': "Another tenant's key gets 200, an unknown key 401.",
       'TENANT-UNKNOWN-HOST-REJECTED':
         'A valid key on the host of a tenant that does not exist is served (an empty list).',
+      'TENANT-CACHED-ANSWER-NOT-SHARED':
+        "Its request with the other tenant's key is served this tenant's customers (fresh, not cached: the rule judges the data).",
     },
     steps: () => ({
       findKey: (context, host, token) => inAnyTenant(context, host, token),

@@ -29,6 +29,12 @@ export interface ServerChoices {
    * the API written for a TLS-terminating proxy, and serves a request whose X-Forwarded-Proto says https.
    */
   plainHttp: 'not-listening' | 'answers-403' | 'trusts-forwarded-proto';
+  /**
+   * What keeps a served answer out of shared caches: `no-store` on every answer, or, on 200s,
+   * `Cache-Control: max-age=60` with `Vary: Authorization` (RFC 9111 §4.1: correct, but only an
+   * advisory deviation, since the answer may be kept by the client's own cache).
+   */
+  servedCaching: 'no-store' | 'vary-authorization';
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {
@@ -41,4 +47,5 @@ export const DEFAULT_CHOICES: ServerChoices = {
   sniMustMatchHost: true,
   certificate: 'wildcard',
   plainHttp: 'not-listening',
+  servedCaching: 'no-store',
 };

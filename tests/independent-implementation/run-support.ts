@@ -88,6 +88,9 @@ export interface ProbeAnswer {
   status: number;
   /** `error.code` of the body, when it is a spec §7 error. */
   code?: string;
+  /** The caching header fields, when the answer has them. */
+  cacheControl?: string;
+  vary?: string;
   body: string;
 }
 
@@ -113,7 +116,14 @@ export function probe(options: Probe): Promise<ProbeAnswer> {
         } catch {
           code = undefined;
         }
-        resolve({ status: answer.statusCode ?? 0, code, body });
+        const { 'cache-control': cacheControl, vary } = answer.headers;
+        resolve({
+          status: answer.statusCode ?? 0,
+          code,
+          ...(cacheControl === undefined ? {} : { cacheControl }),
+          ...(vary === undefined ? {} : { vary }),
+          body,
+        });
       });
     };
     const outgoing =

@@ -63,9 +63,16 @@ declare module 'fastify' {
 }
 
 /** Every answer, errors included: never cached, and HTTPS only from now on. */
-function addResponseHeaders(app: FastifyInstance, hsts: boolean): void {
+function addResponseHeaders(
+  app: FastifyInstance,
+  hsts: boolean,
+  servedCaching: ServerChoices['servedCaching'] = 'no-store',
+): void {
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
+    if (servedCaching === 'vary-authorization' && reply.statusCode === 200) {
+      reply.header('Cache-Control', 'max-age=60');
+      reply.header('Vary', 'Authorization');
+    } else reply.header('Cache-Control', 'no-store');
     if (hsts) reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
     return payload;
   });
@@ -97,7 +104,7 @@ function api(
         trustProxy: false,
       })
     : Fastify({ ...common, trustProxy: true });
-  addResponseHeaders(app, certificates !== undefined);
+  addResponseHeaders(app, certificates !== undefined, choices.servedCaching);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // request.protocol is X-Forwarded-Proto's when the proxy is trusted.
