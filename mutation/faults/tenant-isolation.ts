@@ -57,6 +57,15 @@ function cachingByHostAndUrl(): ServerSteps['writeResponse'] {
   };
 }
 
+/** Customers of the API host the header `name` gives (when it names one), as a trusting app serves them. */
+function servingTenantOfHostHeader(name: string): ReturnType<typeof servingCustomers> {
+  return servingCustomers((req, host, context) => {
+    const value = headerValue(req, name);
+    const named = value === undefined ? undefined : resolveApiHost(hostnameOf(value), context.domain);
+    return customersOf(context, named ?? host);
+  });
+}
+
 export const TENANT_ISOLATION_FAULTS = {
   'key-lookup-ignores-tenant': {
     description: "Keys are looked up in every tenant, not only the host's: another tenant's key is served.",
@@ -108,25 +117,13 @@ export const TENANT_ISOLATION_FAULTS = {
   'data-tenant-from-x-forwarded-host': {
     description: "The key is checked in the host's tenant, but the customers are those of X-Forwarded-Host.",
     catches: ['TENANT-FORWARDED-HOST-IGNORED'],
-    steps: () =>
-      servingCustomers((req, host, context) => {
-        const forwarded = headerValue(req, 'x-forwarded-host');
-        const named =
-          forwarded === undefined ? undefined : resolveApiHost(hostnameOf(forwarded), context.domain);
-        return customersOf(context, named ?? host);
-      }),
+    steps: () => servingTenantOfHostHeader('x-forwarded-host'),
   },
   'data-tenant-from-x-original-host': {
     description:
       "The key is checked in the host's tenant, but the customers are those of X-Original-Host (the header Azure Application Gateway and IIS ARR set, which ASP.NET apps read).",
     catches: ['TENANT-FORWARDED-HOST-IGNORED'],
-    steps: () =>
-      servingCustomers((req, host, context) => {
-        const original = headerValue(req, 'x-original-host');
-        const named =
-          original === undefined ? undefined : resolveApiHost(hostnameOf(original), context.domain);
-        return customersOf(context, named ?? host);
-      }),
+    steps: () => servingTenantOfHostHeader('x-original-host'),
   },
   'data-tenant-from-tenant-id-field': {
     description:
