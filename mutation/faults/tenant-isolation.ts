@@ -18,7 +18,10 @@ import {
 
 /**
  * The rules whose refused request goes to exactly {base_url}/customers: behind a cache that
- * ignores Authorization they get the 200 stored when the suite learned the tenants' data.
+ * ignores Authorization they get the 200 stored when the suite learned the tenants' data. Not
+ * ENV-PRODUCTION-KEY-ON-SANDBOX-REJECTED: nothing is served on the sandbox URL before it (the
+ * campaign runs a variant's rules in one worker, in the order of specs/environments.spec.ts,
+ * where it comes before ENV-SANDBOX-KEY-SERVED).
  */
 const REFUSED_ON_THE_CACHED_URL: readonly RuleId[] = [
   'AUTH-MISSING-HEADER',
