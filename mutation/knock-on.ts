@@ -28,6 +28,7 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'TRANSPORT-HTTPS-CERT': 'tls',
   'TRANSPORT-PLAIN-HTTP-REJECTED': 'plain-http',
   'TRANSPORT-PLAIN-HTTP-KEY-REJECTED': 'plain-http',
+  'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED': 'plain-http',
   'TRANSPORT-NO-REDIRECT': 'plain-http',
   'TRANSPORT-HSTS': 'any-answer',
   'AUTH-MISSING-HEADER': 'authenticated-path',
@@ -52,6 +53,8 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'TENANT-FORWARDED-HOST-IGNORED': 'tenant-comparison',
   'TENANT-SNI-HOST-MISMATCH-NO-DATA': 'tenant-comparison',
   'TENANT-SNI-HOST-MISMATCH-421': 'host-check',
+  // Without the tenant's own data to look for, not evaluated.
+  'TENANT-CACHED-ANSWER-NOT-SHARED': 'tenant-comparison',
   'ENV-SANDBOX-KEY-ON-PRODUCTION-REJECTED': 'authenticated-path',
   'ENV-PRODUCTION-KEY-ON-SANDBOX-REJECTED': 'authenticated-path',
   'ENV-SANDBOX-KEY-SERVED': 'authenticated-path',
@@ -60,6 +63,8 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'PERM-READ-ONLY-READS': 'authenticated-path',
   'ERROR-BODY-SHAPE': 'any-answer',
   'ERROR-NO-STORE': 'any-answer',
+  // A header of the served answer; without a served answer (a 404, say), not evaluated.
+  'CACHE-SERVED-NOT-SHARED': 'tenant-comparison',
   'VERSION-PATH': 'authenticated-path',
 };
 

@@ -1,9 +1,9 @@
-// Spec §7 Error body and §9 Versioning.
+// Spec §7 Error body and §9 Versioning, and how answers may be cached (RFC 9111).
 import type { ErrorBody } from '../schemas/generated/error.ts';
 import { describeSchemaErrors, validatorFor } from '../schemas/validators.ts';
 import { isJsonContentType, jsonBody, type Exchange } from '../conformance/requests/exchange.ts';
 import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
-import { conformanceRule, type RuleContext } from '../conformance/run/test.ts';
+import { conformanceRule, notEvaluated, type RuleContext } from '../conformance/run/test.ts';
 
 /** One request per error the target can be made to answer with the credentials it has. */
 async function errorResponses({ api, customersUrl, target }: RuleContext): Promise<Exchange[]> {
@@ -61,6 +61,43 @@ conformanceRule('ERROR-NO-STORE', async (context) => {
   }
   for (const exchange of exchanges)
     check.header(exchange, 'Cache-Control', /\bno-store\b/i, 'A response to an API request');
+});
+
+/** What keeps a shared cache from giving an answer to other credentials (RFC 9111 §3.5, §4.1). */
+function keptFromSharedCaches(headers: Record<string, string>): boolean {
+  const directives = (headers['cache-control'] ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((part) => part.trim());
+  const varies = (headers.vary ?? '')
+    .toLowerCase()
+    .split(',')
+    .map((part) => part.trim());
+  return (
+    directives.some((directive) => /^(no-store|private)\b/.test(directive)) ||
+    varies.includes('authorization') ||
+    varies.includes('*')
+  );
+}
+
+// Unlike ERROR-NO-STORE (advisory: no-store on every answer), this asks only what keeps a shared
+// cache from reusing a served answer: `private` passes here and warns there.
+conformanceRule('CACHE-SERVED-NOT-SHARED', async ({ api, check, customersUrl, bearer }) => {
+  const response = check.response(
+    await api.get(customersUrl(), { headers: { Authorization: bearer('fullAccess') } }),
+    'A served request',
+  );
+  if (response.status !== 200) {
+    notEvaluated(
+      `not evaluated: GET {base_url}/customers with credentials.fullAccess got ${response.status}, not 200, so there is no served answer to check (KEY-VALID-SERVED judges that).`,
+    );
+  }
+  if (!keptFromSharedCaches(response.headers)) {
+    check.fail(
+      `A 200 answer with data can be stored by a shared cache and given to other credentials: it has neither Cache-Control: no-store or private nor Vary: Authorization (Cache-Control ${JSON.stringify(response.headers['cache-control'] ?? 'none')}, Vary ${JSON.stringify(response.headers.vary ?? 'none')}). ${check.describe(response)}`,
+      response,
+    );
+  }
 });
 
 const NOT_FOUND_STATUSES = [404, 410];

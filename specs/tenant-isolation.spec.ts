@@ -2,8 +2,8 @@
 // tenant's context, tenant identifiers are never sent, and each tenant's data is isolated.
 import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
-import { conformanceRule, notEvaluated } from '../conformance/run/test.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';
+import { conformanceRule, notEvaluated } from '../conformance/run/test.ts';
 import type { Knowledge } from '../conformance/judging/knowledge.ts';
 import { AUTH_REJECTION_CODES } from '../conformance/judging/spec-errors.ts';
 
@@ -21,6 +21,15 @@ function requireOtherTenantValues(knowledge: Knowledge): void {
   if (!knowledge.other || knowledge.other.values.size === 0) {
     notEvaluated(
       'not evaluated: GET {otherTenantBaseUrl}/customers with credentials.otherTenant gave no data to recognise (no answer, an answer other than 200, or no customers). Check that address and key, and point otherTenantBaseUrl at a tenant that has customers.',
+    );
+  }
+}
+
+/** A rule that looks for the tenant's own data in an answer cannot say anything if it has none. */
+function requireOwnValues(knowledge: Knowledge): void {
+  if (!knowledge.own || knowledge.own.values.size === 0) {
+    notEvaluated(
+      'not evaluated: GET {base_url}/customers with credentials.fullAccess gave no data to recognise (no answer, an answer other than 200, or no customers). Check that key, and point baseUrl at a tenant that has customers.',
     );
   }
 }
@@ -133,9 +142,18 @@ conformanceRule(
   async ({ api, check, customersUrl, knowledge, otherTenant, bearer }) => {
     requireOtherTenantValues(knowledge);
     const otherHost = new URL(otherTenant.baseUrl).host;
+    const otherUrl = `${otherTenant.baseUrl}/customers`;
+    // Who honours each header, and why the others are left out: docs/decisions/0016.
     const variants: Record<string, string>[] = [
       { 'X-Forwarded-Host': otherHost },
       { Forwarded: `host="${otherHost}";proto=https` },
+      { 'X-Original-Host': otherHost },
+      { 'X-Host': otherHost },
+      { 'X-Forwarded-Server': otherHost },
+      { 'X-HTTP-Host-Override': otherHost },
+      // These replace the request target; in absolute form its authority is the host (RFC 9112 §3.2.2).
+      { 'X-Original-URL': otherUrl },
+      { 'X-Rewrite-URL': otherUrl },
       { 'X-Tenant-Id': tenantLabel(otherTenant.baseUrl) },
     ];
     const authorization = { Authorization: bearer('fullAccess') };
@@ -189,3 +207,48 @@ conformanceRule('TENANT-SNI-HOST-MISMATCH-421', async ({ raw, check, customersUr
   });
   check.status(exchange, [421], 'An SNI/Host mismatch');
 });
+
+// A cache before the API keyed on host and URL alone (Authorization ignored) gives the answer it
+// has just stored to the next request for that URL, whoever sends it. Each request with other
+// credentials is therefore sent right after a served one, on the identical URL, so the verdict
+// does not depend on which rules ran before. Only data is evidence here: how the request should
+// have been rejected is the finding of AUTH-MISSING-HEADER, KEY-UNKNOWN-REJECTED and the others
+// (docs/decisions/0017).
+conformanceRule(
+  'TENANT-CACHED-ANSWER-NOT-SHARED',
+  async ({ api, check, customersUrl, knowledge, credential, bearer, target }) => {
+    requireOwnValues(knowledge);
+    const url = customersUrl();
+    const { otherTenant, sandbox } = target.credentials;
+    // The declared keys widen the check; without them it still stands on the two requests that
+    // need no key of their own (the decision record says why that is not a partial pass).
+    const others: { with: string; authorization?: string }[] = [
+      { with: 'no Authorization header' },
+      { with: 'an unknown key', authorization: `Bearer ${unknownKeyLike(credential('fullAccess'))}` },
+      ...(otherTenant === undefined
+        ? []
+        : [{ with: "the other tenant's key", authorization: `Bearer ${otherTenant}` }]),
+      ...(sandbox === undefined ? [] : [{ with: 'a development key', authorization: `Bearer ${sandbox}` }]),
+    ];
+    for (const other of others) {
+      const served = check.response(
+        await api.get(url, { headers: { Authorization: bearer('fullAccess') }, note: 'served first' }),
+        'The request served first',
+      );
+      if (served.status !== 200) {
+        throw new Inconclusive(
+          `The request meant to be served first got ${served.status}, so nothing could be cached. ${check.describe(served)}`,
+        );
+      }
+      const after = await api.get(url, {
+        headers: other.authorization === undefined ? {} : { Authorization: other.authorization },
+        note: `right after a served request, with ${other.with}`,
+      });
+      check.noDataOf(
+        after,
+        [knowledge.own, knowledge.other],
+        `The same URL right after a served request, with ${other.with}`,
+      );
+    }
+  },
+);

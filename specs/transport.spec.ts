@@ -55,6 +55,41 @@ conformanceRule('TRANSPORT-PLAIN-HTTP-KEY-REJECTED', async ({ raw, check, target
   });
 });
 
+/**
+ * The headers by which a front tells an app "this request arrived over HTTPS": an app written to
+ * sit behind a TLS-terminating proxy trusts one of them (Express and Fastify with trust proxy,
+ * Django's SECURE_PROXY_SSL_HEADER, Rails, Spring's ForwardedHeaderFilter, ASP.NET Core's
+ * ForwardedHeaders, …). On a plain listener reachable by clients, anyone can send them.
+ */
+const SAYS_HTTPS: readonly (readonly [string, string])[] = [
+  ['X-Forwarded-Proto', 'https'],
+  ['Forwarded', 'proto=https'],
+  ['X-Forwarded-Ssl', 'on'],
+  ['Front-End-Https', 'on'],
+  ['X-Forwarded-Scheme', 'https'],
+  ['X-Url-Scheme', 'https'],
+  ['X-Forwarded-Port', '443'],
+];
+
+// One exchange per header: a failure names the one header the target trusted.
+conformanceRule('TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED', async ({ raw, check, target, bearer }) => {
+  for (const [name, value] of SAYS_HTTPS) {
+    const exchange = await raw.send({
+      url: `${target.plainHttpBaseUrl}/customers`,
+      headers: [
+        ['Accept', 'application/json'],
+        ['Authorization', bearer('probe')],
+        [name, value],
+      ],
+      note: `with the probe key and ${name}: ${value}`,
+      refusalExpected: true,
+    });
+    check.rejected(exchange, `Plain HTTP with a valid key and ${name}: ${value}`, {
+      allowNoResponse: true,
+    });
+  }
+});
+
 conformanceRule('TRANSPORT-NO-REDIRECT', async ({ raw, check, target }) => {
   const exchange = await raw.send({
     url: `${target.plainHttpBaseUrl}/customers`,

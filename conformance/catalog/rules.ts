@@ -53,6 +53,14 @@ export const RULES = [
     needs: ['credentials.probe'],
   },
   {
+    id: 'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 4',
+    statement:
+      'A plain-HTTP request with a valid key and a header saying it arrived over HTTPS (X-Forwarded-Proto: https, Forwarded: proto=https, X-Forwarded-Ssl: on, Front-End-Https: on, X-Forwarded-Scheme: https, X-Url-Scheme: https, X-Forwarded-Port: 443) is not served: refused, reset or answered with an error status, never with data.',
+    needs: ['credentials.probe'],
+  },
+  {
     id: 'TRANSPORT-NO-REDIRECT',
     level: 'ADVISORY',
     source: 'OWASP ASVS 5.0, secure communication',
@@ -221,7 +229,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Tenant identification 1',
     statement:
-      'X-Forwarded-Host, Forwarded and X-Tenant-Id naming another tenant never change the tenant: they add no data of that tenant to what the same request without them is served.',
+      'X-Forwarded-Host, Forwarded, X-Original-Host, X-Host, X-Forwarded-Server, X-HTTP-Host-Override and X-Tenant-Id naming another tenant, and X-Original-URL or X-Rewrite-URL giving its URL, never change the tenant: they add no data of that tenant to what the same request without them is served.',
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
   },
   {
@@ -238,6 +246,14 @@ export const RULES = [
     source: 'RFC 9110 §7.4, §15.5.20; a defence against domain fronting',
     statement: 'An SNI/Host mismatch is answered 421 Misdirected Request.',
     needs: ['otherTenantBaseUrl'],
+  },
+  {
+    id: 'TENANT-CACHED-ANSWER-NOT-SHARED',
+    level: 'MUST',
+    source: 'spec §1, §5 Tenant identification 2; RFC 9111 §3.5',
+    statement:
+      "Right after GET {base_url}/customers is served to a valid key, the same URL asked without a key, with an unknown key, and (where the target declares them) with the other tenant's key and a development key gets no data of either tenant, from a cache or otherwise.",
+    needs: ['credentials.fullAccess'],
   },
 
   // Environments (spec §5 Environments, Key types)
@@ -303,6 +319,14 @@ export const RULES = [
     source: 'OWASP ASVS 5.0, data protection; RFC 9111 §5.2.2.5',
     statement: 'Responses to authenticated requests and error responses carry Cache-Control: no-store.',
     needs: [],
+  },
+  {
+    id: 'CACHE-SERVED-NOT-SHARED',
+    level: 'HTTP',
+    source: 'RFC 9111 §3.5, §5.2.2.5, §5.2.2.7, §4.1',
+    statement:
+      'A 200 answer with data carries Cache-Control: no-store or private, or Vary: Authorization (or Vary: *), so that no shared cache gives it to a request with other credentials.',
+    needs: ['credentials.fullAccess'],
   },
   {
     id: 'VERSION-PATH',

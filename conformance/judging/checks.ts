@@ -36,6 +36,7 @@ const RELEVANT_HEADERS = [
   'content-type',
   'www-authenticate',
   'cache-control',
+  'vary',
   'strict-transport-security',
   'location',
   'connection',

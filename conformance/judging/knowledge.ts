@@ -71,5 +71,8 @@ async function documentAt(api: ApiClient, baseUrl: string, key: string | undefin
   const exchange = await api.get(url, key ? { headers: { Authorization: `Bearer ${key}` } } : {});
   if (exchange.kind === 'failure') return { unanswered: `GET ${url}: ${exchange.error}` };
   if (key !== undefined && exchange.status !== 200) return undefined;
+  // Noise is what an error body holds. A keyless request served data (by a cache that ignores
+  // Authorization, say) holds the tenant's own values: taken as noise, they would hide every leak.
+  if (key === undefined && exchange.status < 400) return undefined;
   return { json: jsonBody(exchange) ?? exchange.bodyText };
 }

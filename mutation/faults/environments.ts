@@ -6,6 +6,10 @@ export const ENVIRONMENTS_FAULTS = {
   'sandbox-key-accepted-on-production': {
     description: 'On the production API a development (sandbox) key of the tenant is accepted too.',
     catches: ['ENV-SANDBOX-KEY-ON-PRODUCTION-REJECTED'],
+    alsoFails: {
+      'TENANT-CACHED-ANSWER-NOT-SHARED':
+        'Its development-key request on the production URL is served the customers (fresh, not cached: the rule judges the data).',
+    },
     steps: () => ({ findKey: alsoKeysOf('sandbox', 'production') }),
   },
   'production-key-accepted-on-sandbox': {

@@ -41,10 +41,27 @@ export const ERRORS_AND_VERSIONING_FAULTS = {
     }),
   },
   'errors-cacheable': {
+    // `private` keeps shared caches out: CACHE-SERVED-NOT-SHARED passes, only the advice fails.
     description: 'Answers carry Cache-Control: private, max-age=300 instead of no-store.',
     catches: ['ERROR-NO-STORE'],
     steps: () => ({
       writeResponse: editingHeaders((headers) => ({ ...headers, 'Cache-Control': 'private, max-age=300' })),
+    }),
+  },
+  'served-answers-cacheable': {
+    description:
+      'Answers of 200 carry no Cache-Control (nor Vary): a shared cache may keep them and give them to other credentials.',
+    catches: ['CACHE-SERVED-NOT-SHARED'],
+    alsoFails: {
+      'ERROR-NO-STORE': 'The answer to an authenticated request has no Cache-Control: no-store.',
+    },
+    steps: () => ({
+      writeResponse: editingHeaders((headers, response) => {
+        if (response.status !== 200) return headers;
+        return Object.fromEntries(
+          Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'cache-control'),
+        );
+      }),
     }),
   },
   'unversioned-path': {

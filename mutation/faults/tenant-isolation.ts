@@ -1,5 +1,8 @@
 // Tenant isolation (spec §1, §5 Tenant identification): the faults that break these rules (see ../fault.ts).
 import type { TLSSocket } from 'node:tls';
+import type { RuleId } from '../../conformance/catalog/rules.ts';
+import type { ApiResponse } from '../../reference-server/api/errors.ts';
+import type { ServerSteps } from '../../reference-server/api/steps.ts';
 import { requestHostname } from '../../reference-server/http/field-lines.ts';
 import { hostnameOf, resolveApiHost } from '../../reference-server/http/hosts.ts';
 import {
@@ -13,6 +16,59 @@ import {
   type Fault,
 } from '../fault.ts';
 
+/**
+ * The rules whose refused request goes to exactly {base_url}/customers: behind a cache that
+ * ignores Authorization they get the 200 stored when the suite learned the tenants' data. Not
+ * ENV-PRODUCTION-KEY-ON-SANDBOX-REJECTED: nothing is served on the sandbox URL before it (the
+ * campaign runs a variant's rules in one worker, in the order of specs/environments.spec.ts,
+ * where it comes before ENV-SANDBOX-KEY-SERVED).
+ */
+const REFUSED_ON_THE_CACHED_URL: readonly RuleId[] = [
+  'AUTH-MISSING-HEADER',
+  'AUTH-MISSING-HEADER-401',
+  'AUTH-OTHER-SCHEME-REJECTED',
+  'AUTH-QUOTED-KEY-REJECTED',
+  'AUTH-MALFORMED-BEARER-REJECTED',
+  'AUTH-DUPLICATE-HEADER-REJECTED',
+  'KEY-UNKNOWN-REJECTED',
+  'KEY-ALTERED-REJECTED',
+  'KEY-REVOKED-REJECTED',
+  'KEY-INVALID-401',
+  'TENANT-CROSS-KEY-REJECTED',
+  'ENV-SANDBOX-KEY-ON-PRODUCTION-REJECTED',
+  'PERM-INSUFFICIENT-REJECTED',
+  'PERM-INSUFFICIENT-403',
+];
+
+/** Distinct URLs a cache keeps at most: the suite asks for a handful. */
+const CACHE_ENTRIES = 1000;
+
+/**
+ * A writer with the response cache of an app that caches before it authenticates: each 200 of a
+ * GET is stored under host name and URL, and a later GET of that host and URL which the API
+ * refuses (401, 403) is given the stored answer instead. The host checks (421) still come first.
+ */
+function cachingByHostAndUrl(): ServerSteps['writeResponse'] {
+  const stored = new Map<string, ApiResponse>();
+  return (res, response, transport) => {
+    const req = res.req;
+    if (req.method !== 'GET') return CORRECT.writeResponse(res, response, transport);
+    const key = `${requestHostname(req) ?? ''} ${req.url ?? ''}`;
+    if (response.status === 200 && stored.size < CACHE_ENTRIES) stored.set(key, response);
+    const refused = response.status === 401 || response.status === 403;
+    CORRECT.writeResponse(res, (refused && stored.get(key)) || response, transport);
+  };
+}
+
+/** Customers of the API host the header `name` gives (when it names one), as a trusting app serves them. */
+function servingTenantOfHostHeader(name: string): ReturnType<typeof servingCustomers> {
+  return servingCustomers((req, host, context) => {
+    const value = headerValue(req, name);
+    const named = value === undefined ? undefined : resolveApiHost(hostnameOf(value), context.domain);
+    return customersOf(context, named ?? host);
+  });
+}
+
 export const TENANT_ISOLATION_FAULTS = {
   'key-lookup-ignores-tenant': {
     description: "Keys are looked up in every tenant, not only the host's: another tenant's key is served.",
@@ -21,6 +77,8 @@ export const TENANT_ISOLATION_FAULTS = {
       'TENANT-CROSS-KEY-INDISTINGUISHABLE': "Another tenant's key gets 200, an unknown key 401.",
       'TENANT-UNKNOWN-HOST-REJECTED':
         'A valid key on the host of a tenant that does not exist is served (an empty list).',
+      'TENANT-CACHED-ANSWER-NOT-SHARED':
+        "Its request with the other tenant's key is served this tenant's customers (fresh, not cached: the rule judges the data).",
     },
     steps: () => ({
       findKey: (context, host, token) => inAnyTenant(context, host, token),
@@ -62,13 +120,13 @@ export const TENANT_ISOLATION_FAULTS = {
   'data-tenant-from-x-forwarded-host': {
     description: "The key is checked in the host's tenant, but the customers are those of X-Forwarded-Host.",
     catches: ['TENANT-FORWARDED-HOST-IGNORED'],
-    steps: () =>
-      servingCustomers((req, host, context) => {
-        const forwarded = headerValue(req, 'x-forwarded-host');
-        const named =
-          forwarded === undefined ? undefined : resolveApiHost(hostnameOf(forwarded), context.domain);
-        return customersOf(context, named ?? host);
-      }),
+    steps: () => servingTenantOfHostHeader('x-forwarded-host'),
+  },
+  'data-tenant-from-x-original-host': {
+    description:
+      "The key is checked in the host's tenant, but the customers are those of X-Original-Host (the header Azure Application Gateway and IIS ARR set, which ASP.NET apps read).",
+    catches: ['TENANT-FORWARDED-HOST-IGNORED'],
+    steps: () => servingTenantOfHostHeader('x-original-host'),
   },
   'data-tenant-from-tenant-id-field': {
     description:
@@ -124,6 +182,18 @@ export const TENANT_ISOLATION_FAULTS = {
         const leaked = next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
         return [...customersOf(context, host), ...leaked.slice(0, 1)];
       }),
+  },
+  'customers-cached-by-host-and-url': {
+    description:
+      'A response cache between the host checks and authentication, keyed on host name and URL (Authorization ignored): a GET that would be refused (401, 403) gets the 200 last served for that URL.',
+    catches: ['TENANT-CACHED-ANSWER-NOT-SHARED'],
+    alsoFails: Object.fromEntries(
+      REFUSED_ON_THE_CACHED_URL.map((id) => [
+        id,
+        'Its request to {base_url}/customers comes after a served one (the suite learns the tenants first) and gets the cached 200 with data.',
+      ]),
+    ),
+    steps: () => ({ writeResponse: cachingByHostAndUrl() }),
   },
   'all-tenants-customers-served': {
     description: 'The customer query has no tenant filter: every tenant gets the customers of all tenants.',

@@ -1,10 +1,23 @@
 // Transport (spec §5 Scheme 4): the faults that break these rules (see ../fault.ts).
-import { handleApiRequest } from '../../reference-server/api/request-pipeline.ts';
+import type { IncomingMessage } from 'node:http';
+import type { ApiResponse } from '../../reference-server/api/errors.ts';
+import { handleApiRequest, type PipelineContext } from '../../reference-server/api/request-pipeline.ts';
 import { requestHostname } from '../../reference-server/http/field-lines.ts';
 import { hostnameOf } from '../../reference-server/http/hosts.ts';
-import { CORRECT, editingHeaders, type Fault } from '../fault.ts';
+import { CORRECT, editingHeaders, headerValue, type Fault } from '../fault.ts';
 
 const OTHER_DOMAIN = 'wrong-domain.test';
+
+/** The plain-HTTP request run through the API's pipeline, as the HTTPS listener runs it. */
+function servedAsApi(req: IncomingMessage, context: PipelineContext): ApiResponse {
+  // A plain connection has no SNI to compare with the host.
+  return handleApiRequest(
+    req,
+    requestHostname(req),
+    { ...context, steps: { ...context.steps, sniMatches: () => true } },
+    {},
+  );
+}
 
 export const TRANSPORT_FAULTS = {
   'certificate-for-another-domain': {
@@ -18,15 +31,21 @@ export const TRANSPORT_FAULTS = {
   'plain-http-served': {
     description: 'The plain-HTTP listener runs the API like the HTTPS one: a valid key is served over HTTP.',
     catches: ['TRANSPORT-PLAIN-HTTP-KEY-REJECTED'],
+    alsoFails: {
+      'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED':
+        'A valid key is served over plain HTTP with or without a header saying https.',
+    },
+    steps: () => ({ plainHttpAnswer: servedAsApi }),
+  },
+  'plain-http-trusts-forwarded-proto': {
+    description:
+      'The plain-HTTP listener trusts X-Forwarded-Proto, as an app written for a TLS-terminating proxy does: with X-Forwarded-Proto: https it runs the API.',
+    catches: ['TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED'],
     steps: () => ({
       plainHttpAnswer: (req, context) =>
-        // A plain connection has no SNI to compare with the host.
-        handleApiRequest(
-          req,
-          requestHostname(req),
-          { ...context, steps: { ...context.steps, sniMatches: () => true } },
-          {},
-        ),
+        headerValue(req, 'x-forwarded-proto')?.toLowerCase() === 'https'
+          ? servedAsApi(req, context)
+          : CORRECT.plainHttpAnswer(req, context),
     }),
   },
   'plain-http-answered-200': {
@@ -34,6 +53,8 @@ export const TRANSPORT_FAULTS = {
     catches: ['TRANSPORT-PLAIN-HTTP-REJECTED'],
     alsoFails: {
       'TRANSPORT-PLAIN-HTTP-KEY-REJECTED': 'A request with a key gets the same 200 as one without.',
+      'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED':
+        'A request with a key and a header saying https gets that 200 too.',
     },
     steps: () => ({
       plainHttpAnswer: (req, context) => ({ ...CORRECT.plainHttpAnswer(req, context), status: 200 }),
@@ -46,6 +67,8 @@ export const TRANSPORT_FAULTS = {
       'TRANSPORT-PLAIN-HTTP-REJECTED': 'A redirect is not a rejection (refused, reset or an error status).',
       'TRANSPORT-PLAIN-HTTP-KEY-REJECTED':
         'A request with a key is redirected too, which is not a rejection.',
+      'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED':
+        'A request with a key and a header saying https is redirected too.',
     },
     steps: () => ({
       plainHttpAnswer: (req, context) => ({

@@ -30,8 +30,18 @@ export interface ServerChoices {
    * (a cursor), every answer then sent chunked (Transfer-Encoding: chunked, no Content-Length).
    */
   customerList: 'whole' | 'paged-chunked';
-  /** Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403. */
-  plainHttp: 'not-listening' | 'answers-403';
+  /**
+   * Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403.
+   * `trusts-forwarded-proto` is a defect, not a choice (defects.test.ts): the plain listener runs
+   * the API written for a TLS-terminating proxy, and serves a request whose X-Forwarded-Proto says https.
+   */
+  plainHttp: 'not-listening' | 'answers-403' | 'trusts-forwarded-proto';
+  /**
+   * What keeps a served answer out of shared caches: `no-store` on every answer, or, on 200s,
+   * `Cache-Control: max-age=60` with `Vary: Authorization` (RFC 9111 §4.1: correct, but only an
+   * advisory deviation, since the answer may be kept by the client's own cache).
+   */
+  servedCaching: 'no-store' | 'vary-authorization';
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {
@@ -45,4 +55,5 @@ export const DEFAULT_CHOICES: ServerChoices = {
   certificate: 'wildcard',
   customerList: 'whole',
   plainHttp: 'not-listening',
+  servedCaching: 'no-store',
 };

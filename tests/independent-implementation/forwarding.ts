@@ -50,6 +50,8 @@ export interface Forwarding {
   headers: string[];
   /** Added to the answer passed back (a front's own headers). */
   answerHeaders?: Readonly<Record<string, string>>;
+  /** Told of the upstream's answer as it is passed back, with the header lines sent on. */
+  onAnswer?: (answer: IncomingMessage, rawHeaders: string[]) => void;
 }
 
 /** Passes `incoming` on to the upstream on 127.0.0.1 and its answer back, bounded by 10 s. */
@@ -74,8 +76,10 @@ export function forward(
     },
     (answer) => {
       const added = Object.entries(forwarding.answerHeaders ?? {}).flat();
-      response.writeHead(answer.statusCode ?? 502, [...endToEnd(answer.rawHeaders), ...added]);
+      const rawHeaders = [...endToEnd(answer.rawHeaders), ...added];
+      response.writeHead(answer.statusCode ?? 502, rawHeaders);
       answer.pipe(response);
+      forwarding.onAnswer?.(answer, rawHeaders);
     },
   );
   outgoing.on('timeout', () => outgoing.destroy(new Error('upstream timed out')));

@@ -22,12 +22,32 @@ export interface HostFrontOptions {
   /** PEM of the CA the upstream's certificate chains to. */
   upstreamCa: string;
   domain?: string;
+  /**
+   * A defect, for defects.test.ts: the front caches every 200 answer to a GET under the Host name
+   * and the URL, ignoring Authorization (and the answer's Cache-Control), and gives it to every
+   * later GET of that name and URL without asking the upstream.
+   */
+  cacheByHostAndUrl?: boolean;
 }
+
+interface CachedAnswer {
+  status: number;
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+/** Distinct URLs the caching front keeps at most: the suite asks for a handful. */
+const CACHE_ENTRIES = 1000;
 
 export async function startHostFront(options: HostFrontOptions): Promise<HostFront> {
   const domain = options.domain ?? 'localhost';
-  const certificates = await makeCertificates('Host Front Test CA', [`*.api.${domain}`]);
+  // The second name covers the independent implementation's sandbox hosts ({tenant}.sandbox.api.…).
+  const certificates = await makeCertificates('Host Front Test CA', [
+    `*.api.${domain}`,
+    `*.sandbox.api.${domain}`,
+  ]);
 
+  const cache = new Map<string, CachedAnswer>();
   const route = (incoming: IncomingMessage, response: ServerResponse): void => {
     const host = incoming.headers.host;
     if (host === undefined) {
@@ -37,6 +57,13 @@ export async function startHostFront(options: HostFrontOptions): Promise<HostFro
     // The name the Host header gives, without its port: what nginx's $host holds, sent upstream
     // as SNI and as Host (`proxy_set_header Host $host`).
     const name = host.replace(/:\d*$/, '');
+    const cacheKey =
+      options.cacheByHostAndUrl && incoming.method === 'GET' ? `${name} ${incoming.url}` : undefined;
+    const cached = cacheKey === undefined ? undefined : cache.get(cacheKey);
+    if (cached) {
+      response.writeHead(cached.status, cached.rawHeaders).end(cached.body);
+      return;
+    }
     forward(
       incoming,
       response,
@@ -46,6 +73,14 @@ export async function startHostFront(options: HostFrontOptions): Promise<HostFro
         headers: endToEnd(incoming.rawHeaders).map((value, index, all) =>
           index % 2 === 1 && all[index - 1]?.toLowerCase() === 'host' ? name : value,
         ),
+        onAnswer: (answer, rawHeaders) => {
+          if (cacheKey === undefined || answer.statusCode !== 200 || cache.size >= CACHE_ENTRIES) return;
+          const chunks: Buffer[] = [];
+          answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+          answer.on('end', () =>
+            cache.set(cacheKey, { status: 200, rawHeaders, body: Buffer.concat(chunks) }),
+          );
+        },
       },
     );
   };

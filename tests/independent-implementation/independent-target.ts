@@ -12,9 +12,19 @@ export interface WrittenTarget {
   env: Record<string, string>;
 }
 
-export async function writeIndependentTarget(server: IndependentServer): Promise<WrittenTarget> {
+/** A front the implementation is reached through: its port, and the CA of its certificate. */
+export interface Front {
+  port: number;
+  caPem: string;
+  name: string;
+}
+
+export async function writeIndependentTarget(
+  server: IndependentServer,
+  front?: Front,
+): Promise<WrittenTarget> {
   const work = mkdtempSync(join(tmpdir(), 'independent-implementation-'));
-  writeFileSync(join(work, 'ca.pem'), server.caPem);
+  writeFileSync(join(work, 'ca.pem'), front?.caPem ?? server.caPem);
   const { keys } = server;
   const env = {
     INDEPENDENT_ACME_LIVE_FULL: keys.acmeLiveFull,
@@ -25,11 +35,11 @@ export async function writeIndependentTarget(server: IndependentServer): Promise
     INDEPENDENT_GLOBEX_LIVE_FULL: keys.globexLiveFull,
     INDEPENDENT_ACME_LIVE_PROBE: keys.acmeLiveProbe,
   };
-  const origin = (host: string): string => `https://${host}.localhost:${server.port}/v1`;
+  const origin = (host: string): string => `https://${host}.localhost:${front?.port ?? server.port}/v1`;
   // Without a plain listener, plain HTTP is tried where nothing listens: it is refused.
   const plainHttpPort = server.plainHttpPort ?? (await unusedPort());
   const file = writeTargetFile(work, 'target.json', {
-    name: 'independent implementation (Fastify)',
+    name: front?.name ?? 'independent implementation (Fastify)',
     baseUrl: origin('acme.api'),
     otherTenantBaseUrl: origin('globex.api'),
     sandboxBaseUrl: origin('acme.sandbox.api'),

@@ -1,6 +1,6 @@
 // What the tests of this folder share: a port where nothing listens, writing a target file, one
-// request with full control of SNI, Host and header lines, and the assertion that a run's report
-// says CONFORMANT with exactly the expected rule verdicts.
+// request with full control of SNI, Host and header lines, and the assertions that a run's report
+// says CONFORMANT (or NOT CONFORMANT) with exactly the expected rule verdicts.
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
@@ -34,10 +34,32 @@ export function writeTargetFile(directory: string, name: string, target: object)
  * `warnings`, which must be exactly those that warned. Nothing is left not evaluated.
  */
 export function assertConformant(run: ConformanceRun, warnings: readonly string[] = []): void {
+  assertRuleVerdicts(run, Object.fromEntries(warnings.map((id) => [id, 'warning'])));
+  assert.equal(run.report?.verdict, 'CONFORMANT');
+  assert.match(run.stdout, /VERDICT: CONFORMANT/);
+  assert.equal(run.exitCode, 0, run.stderr);
+}
+
+/**
+ * The run's report says NOT CONFORMANT, exit 1, and exactly the rules of `notPassed` have the
+ * verdict given there (`fail` or `warning`): every other rule of the catalog passed.
+ */
+export function assertNotConformant(
+  run: ConformanceRun,
+  notPassed: Readonly<Record<string, 'fail' | 'warning'>>,
+): void {
+  assertRuleVerdicts(run, notPassed);
+  assert.equal(run.report?.verdict, 'NOT CONFORMANT');
+  assert.match(run.stdout, /VERDICT: NOT CONFORMANT/);
+  assert.equal(run.exitCode, 1, run.stderr);
+}
+
+/** One verdict per rule of the catalog: those of `notPassed`, and `pass` for every other one. */
+function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<string, string>>): void {
   const rules = run.report?.rules ?? [];
   const byId = new Map(rules.map((rule) => [rule.id, rule]));
   const unexpected = RULES.flatMap((rule) => {
-    const expected = warnings.includes(rule.id) ? 'warning' : 'pass';
+    const expected = notPassed[rule.id] ?? 'pass';
     const result = byId.get(rule.id);
     if (result?.verdict === expected) return [];
     return [
@@ -47,9 +69,6 @@ export function assertConformant(run: ConformanceRun, warnings: readonly string[
   });
   assert.deepEqual(unexpected, [], `Rules with another verdict than expected.\n${run.stderr}`);
   assert.equal(rules.length, RULES.length, 'one verdict per rule of the catalog, no more');
-  assert.equal(run.report?.verdict, 'CONFORMANT');
-  assert.match(run.stdout, /VERDICT: CONFORMANT/);
-  assert.equal(run.exitCode, 0, run.stderr);
 }
 
 export interface Probe {
@@ -69,6 +88,9 @@ export interface ProbeAnswer {
   status: number;
   /** `error.code` of the body, when it is a spec §7 error. */
   code?: string;
+  /** The caching header fields, when the answer has them. */
+  cacheControl?: string;
+  vary?: string;
   body: string;
   headers: IncomingHttpHeaders;
 }
@@ -95,7 +117,15 @@ export function probe(options: Probe): Promise<ProbeAnswer> {
         } catch {
           code = undefined;
         }
-        resolve({ status: answer.statusCode ?? 0, code, body, headers: answer.headers });
+        const { 'cache-control': cacheControl, vary } = answer.headers;
+        resolve({
+          status: answer.statusCode ?? 0,
+          code,
+          ...(cacheControl === undefined ? {} : { cacheControl }),
+          ...(vary === undefined ? {} : { vary }),
+          body,
+          headers: answer.headers,
+        });
       });
     };
     const outgoing =

@@ -73,12 +73,20 @@ function inChunks(text: string): Readable {
 }
 
 /**
- * Every answer, errors included: never cached, and HTTPS only from now on; with `chunked`, every
- * body is sent chunked.
+ * Every answer, errors included: never cached (or, by choice, cacheable by the client only), and
+ * HTTPS only from now on; with `chunked`, every body is sent chunked.
  */
-function addResponseHeaders(app: FastifyInstance, hsts: boolean, chunked = false): void {
+function addResponseHeaders(
+  app: FastifyInstance,
+  hsts: boolean,
+  servedCaching: ServerChoices['servedCaching'] = 'no-store',
+  chunked = false,
+): void {
   app.addHook('onSend', async (_request, reply, payload) => {
-    reply.header('Cache-Control', 'no-store');
+    if (servedCaching === 'vary-authorization' && reply.statusCode === 200) {
+      reply.header('Cache-Control', 'max-age=60');
+      reply.header('Vary', 'Authorization');
+    } else reply.header('Cache-Control', 'no-store');
     if (hsts) reply.header('Strict-Transport-Security', 'max-age=63072000; includeSubDomains');
     return chunked && typeof payload === 'string' ? inChunks(payload) : payload;
   });
@@ -90,23 +98,30 @@ function addResponseHeaders(app: FastifyInstance, hsts: boolean, chunked = false
   });
 }
 
+/**
+ * The API's app. Over HTTPS, forwarding headers name nothing: there is no trusted proxy in front.
+ * Without TLS material it is the plain-HTTP app of the `trusts-forwarded-proto` defect: written
+ * for a TLS-terminating proxy, it trusts X-Forwarded-Proto and refuses only what is not "https".
+ */
 function api(
-  tls: TlsSettings,
+  tls: TlsSettings | undefined,
   directory: KeyDirectory,
   domain: string,
   choices: ServerChoices,
 ): FastifyInstance {
   const pattern = hostPattern(domain);
-  const app = Fastify({
-    https: { ...tls, minVersion: 'TLSv1.2' },
-    logger: false,
-    // Forwarding headers name no tenant here: there is no trusted proxy in front.
-    trustProxy: false,
-    forceCloseConnections: true,
-  });
-  addResponseHeaders(app, true, choices.customerList === 'paged-chunked');
+  const common = { logger: false, forceCloseConnections: true } as const;
+  const app: FastifyInstance = tls
+    ? Fastify({ ...common, https: { ...tls, minVersion: 'TLSv1.2' }, trustProxy: false })
+    : Fastify({ ...common, trustProxy: true });
+  addResponseHeaders(app, tls !== undefined, choices.servedCaching, choices.customerList === 'paged-chunked');
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    // request.protocol is X-Forwarded-Proto's when the proxy is trusted.
+    if (request.protocol !== 'https') {
+      reply.header('Connection', 'close');
+      return sendError(reply, 403, 'https_required', 'This API is served over HTTPS only.');
+    }
     const socket = request.raw.socket as TLSSocket;
     const servername = choices.sniMustMatchHost ? socket.servername : undefined;
     const addressed = addressing(request.raw.headersDistinct.host, servername, pattern);
@@ -213,6 +228,7 @@ export async function startIndependentServer(
   const directory = new KeyDirectory();
   const apps = [api(tlsSettings(chosen.certificate, domain, certificates), directory, domain, chosen)];
   if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
+  if (chosen.plainHttp === 'trusts-forwarded-proto') apps.push(api(undefined, directory, domain, chosen));
   const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
   return {
     port,

@@ -17,7 +17,7 @@ interface Shown {
   /** The request that shows a choice; `plain` sends it over plain HTTP. */
   request: Omit<Probe, 'port' | 'ca'> & { plain?: boolean };
   /** The answer, or the `code` of the error with which the request failed. */
-  answer: Pick<ProbeAnswer, 'status' | 'code'> | { failure: string };
+  answer: Pick<ProbeAnswer, 'status' | 'code' | 'cacheControl' | 'vary'> | { failure: string };
 }
 
 interface Variant {
@@ -106,6 +106,18 @@ const VARIANTS: Variant[] = [
     ],
   },
   {
+    name: '200s kept out of shared caches by Vary: Authorization, not no-store (CACHE-SERVED-NOT-SHARED passes, ERROR-NO-STORE advises)',
+    choices: { servedCaching: 'vary-authorization' },
+    shownBy: (keys) => [
+      {
+        what: 'a served request',
+        request: { host: ACME, headers: [...JSON_HEADERS, bearer(keys.acmeLiveFull)] },
+        answer: { status: 200, code: undefined, cacheControl: 'max-age=60', vary: 'Authorization' },
+      },
+    ],
+    warnings: ['ERROR-NO-STORE'],
+  },
+  {
     name: 'Content-Type: application/json required before authentication (spec §5 Scheme 3)',
     choices: { requireJsonContentType: true },
     shownBy: (keys) => [
@@ -143,7 +155,9 @@ describe('each other correct choice of the independent implementation is CONFORM
               ? probe({ ...sent, port: server.plainHttpPort ?? 0 })
               : probe({ ...sent, port: server.port, ca: server.caPem })
           ).then(
-            ({ status, code }) => ({ status, code }),
+            // The caching fields are compared only where the variant is about them.
+            ({ status, code, cacheControl, vary }) =>
+              'cacheControl' in answer ? { status, code, cacheControl, vary } : { status, code },
             (error: NodeJS.ErrnoException) => ({ failure: error.code ?? error.message }),
           );
           assert.deepEqual(shown, answer, what);

@@ -1,0 +1,140 @@
+// Defects on shapes the reference server does not have, to prove that the suite catches them by
+// the rules written for them, and fails nothing else that is not a consequence of the defect:
+//
+// - the independent implementation with a plain-HTTP listener whose app was written for a
+//   TLS-terminating proxy and trusts X-Forwarded-Proto (server.ts, `trusts-forwarded-proto`);
+// - the independent implementation behind a shared caching front that keys its cache on the Host
+//   name and the URL and ignores Authorization (host-front.ts, `cacheByHostAndUrl`).
+//
+// A direct request first shows each defect, so that a verdict is about that defect.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runConformance } from '../support/conformance-run.ts';
+import { startHostFront, type HostFront } from './host-front.ts';
+import { writeIndependentTarget } from './independent-target.ts';
+import { startIndependentServer, type IndependentServer } from './server.ts';
+import { assertNotConformant, probe, type ProbeAnswer } from './run-support.ts';
+
+const ACME = 'acme.api.localhost';
+const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
+
+describe('a plain-HTTP listener whose app trusts X-Forwarded-Proto (written for a proxy)', () => {
+  let server: IndependentServer;
+
+  before(async () => {
+    server = await startIndependentServer({ plainHttp: 'trusts-forwarded-proto' });
+  });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  test('plain HTTP with a valid key is refused, and served as soon as X-Forwarded-Proto says https', async () => {
+    const plain = (headers: [string, string][]) =>
+      probe({
+        port: server.plainHttpPort ?? 0,
+        host: ACME,
+        headers: [bearer(server.keys.acmeLiveProbe), ...headers],
+      });
+    const refused = await plain([]);
+    assert.deepEqual([refused.status, refused.code], [403, 'https_required']);
+    const served = await plain([['X-Forwarded-Proto', 'https']]);
+    assert.equal(served.status, 200);
+    assert.match(served.body, /"customers"/);
+    // Only that header: the others of the rule name nothing Fastify reads.
+    const forwarded = await plain([['Forwarded', 'proto=https']]);
+    assert.equal(forwarded.status, 403);
+  });
+
+  test('NOT CONFORMANT by TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED alone', async () => {
+    const target = await writeIndependentTarget(server);
+    const run = await runConformance(['--target', target.file], target.env);
+    // TRANSPORT-PLAIN-HTTP-KEY-REJECTED sends the same key without the header: refused, a pass.
+    assertNotConformant(run, { 'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED': 'fail' });
+    const result = run.report?.rules.find(
+      (rule) => rule.id === 'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED',
+    );
+    assert.match(result?.message ?? '', /X-Forwarded-Proto: https/);
+  });
+});
+
+/**
+ * Against a warm caching front (every base URL's customers served once before the run, as in
+ * production), the failures do not depend on the order of the rules:
+ * - TENANT-CACHED-ANSWER-NOT-SHARED: the rule written for this defect;
+ * - every rule whose refused request is a GET of exactly {base_url}/customers (acme's, or the
+ *   sandbox's for ENV-PRODUCTION-KEY-ON-SANDBOX-REJECTED): the cache answers the stored 200 with
+ *   acme's customers instead of the refusal (the HTTP ones, which check the 401/403, warn);
+ * - TENANT-SNI-HOST-MISMATCH-NO-DATA: acme's key on a connection opened for acme with
+ *   `Host: globex…` gets the 200 stored for globex's URL; the front answers that mismatch without
+ *   421 (TENANT-SNI-HOST-MISMATCH-421 warns, as it does behind the front without a cache).
+ * Rules whose requests carry a query, or go to a host nothing was served on, or whose refused and
+ * served answers both become the cached 200 (TENANT-CROSS-KEY-INDISTINGUISHABLE), pass; so do the
+ * header rules: the cached answer keeps the upstream's no-store and HSTS.
+ */
+const CACHING_FRONT_VERDICTS = {
+  'TENANT-CACHED-ANSWER-NOT-SHARED': 'fail',
+  'AUTH-MISSING-HEADER': 'fail',
+  'AUTH-MISSING-HEADER-401': 'warning',
+  'AUTH-OTHER-SCHEME-REJECTED': 'fail',
+  'AUTH-QUOTED-KEY-REJECTED': 'fail',
+  'AUTH-MALFORMED-BEARER-REJECTED': 'fail',
+  'AUTH-DUPLICATE-HEADER-REJECTED': 'fail',
+  'KEY-UNKNOWN-REJECTED': 'fail',
+  'KEY-ALTERED-REJECTED': 'fail',
+  'KEY-REVOKED-REJECTED': 'fail',
+  'KEY-INVALID-401': 'warning',
+  'TENANT-CROSS-KEY-REJECTED': 'fail',
+  'ENV-SANDBOX-KEY-ON-PRODUCTION-REJECTED': 'fail',
+  'ENV-PRODUCTION-KEY-ON-SANDBOX-REJECTED': 'fail',
+  'PERM-INSUFFICIENT-REJECTED': 'fail',
+  'PERM-INSUFFICIENT-403': 'warning',
+  'TENANT-SNI-HOST-MISMATCH-NO-DATA': 'fail',
+  'TENANT-SNI-HOST-MISMATCH-421': 'warning',
+} as const;
+
+describe('a shared caching front keyed on Host and URL, Authorization ignored', () => {
+  let server: IndependentServer;
+  let front: HostFront;
+  let warmed: ProbeAnswer[];
+
+  const get = (host: string, headers: [string, string][] = []): Promise<ProbeAnswer> =>
+    probe({ port: front.port, ca: front.caPem, host, headers });
+
+  before(async () => {
+    server = await startIndependentServer();
+    front = await startHostFront({
+      upstreamPort: server.port,
+      upstreamCa: server.caPem,
+      cacheByHostAndUrl: true,
+    });
+    // Warm the cache for every base URL of the target, each with its own key.
+    warmed = [
+      await get(ACME, [bearer(server.keys.acmeLiveFull)]),
+      await get('globex.api.localhost', [bearer(server.keys.globexLiveFull)]),
+      await get('acme.sandbox.api.localhost', [bearer(server.keys.acmeTestFull)]),
+    ];
+  });
+
+  after(async () => {
+    await front?.close();
+    await server?.close();
+  });
+
+  test('a keyless request gets the 200 the front stored for a valid key', async () => {
+    assert.deepEqual(
+      warmed.map((answer) => answer.status),
+      [200, 200, 200],
+    );
+    assert.deepEqual(await get(ACME), warmed[0]);
+  });
+
+  test('NOT CONFORMANT by TENANT-CACHED-ANSWER-NOT-SHARED and the rules refused on the cached URLs', async () => {
+    const target = await writeIndependentTarget(server, {
+      ...front,
+      name: 'independent implementation behind a caching front',
+    });
+    const run = await runConformance(['--target', target.file], target.env);
+    assertNotConformant(run, CACHING_FRONT_VERDICTS);
+  });
+});
