@@ -1,0 +1,128 @@
+// The independent implementation behind a rate-limiting gateway that answers 429
+// `{"error":{"code":"rate_limited",…}}` before authentication, per client address. A correct
+// deployment: the suite must wait and resend, never judge a 429, and slow down once told to —
+// CONFORMANT under both profiles with every rule passed. The front counts what it saw; each run
+// reports the counts (t.diagnostic) and must keep within the bounds below.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runConformance } from '../support/conformance-run.ts';
+import type { RateLimit } from './rate-limit.ts';
+import { ACCEPTANCE_LIMIT, startRateLimitedFront } from './rate-limited-front.ts';
+import { assertConformant, probe } from './run-support.ts';
+import { startIndependentServer, type IndependentServer } from './server.ts';
+
+const PROFILES = ['default', 'strict'] as const;
+/** Requests sent at once to show the limit: more than any limit here lets through in a second. */
+const BURST_PROBES = 40;
+
+interface Shape {
+  name: string;
+  limit: RateLimit;
+  /** The Retry-After a 429 carries, or undefined for none. */
+  retryAfter: string | undefined;
+  /**
+   * After the front's first 429: at most this many more 429s, and at most `maxPerSecond`
+   * requests in any one second.
+   */
+  bounds: { refusedAfterFirst: number; maxPerSecond: number };
+}
+
+// Without rate-limit headers the suite learns the limit only from 429s: after the first one it
+// knows it went too fast, not how fast it may go, and its estimate of the rate may be too high
+// until a few more 429s correct it. The bound allows that: at most one second's worth of the
+// limit in further 429s (5), and never more than twice the limit in any second (10). A suite that
+// only resends at once, without slowing down, exceeds it (measured on a 2-core machine under load:
+// 8 to 27 more 429s, 14 to 20 requests in a second).
+const ESTIMATING = { refusedAfterFirst: 5, maxPerSecond: 10 };
+
+const SHAPES: Shape[] = [
+  {
+    name: 'a token bucket of 5 requests/s, burst 10, 429 with Retry-After: 1 (the acceptance case)',
+    limit: ACCEPTANCE_LIMIT,
+    retryAfter: '1',
+    bounds: ESTIMATING,
+  },
+  {
+    name: 'a token bucket of 5 requests/s, burst 10, 429 without Retry-After',
+    limit: { kind: 'token-bucket', ratePerSecond: 5, burst: 10, retryAfter: false },
+    retryAfter: undefined,
+    bounds: ESTIMATING,
+  },
+  {
+    // Every answer says the policy (10 a second), what remains of it and when it resets: the suite
+    // can know the rate exactly, so once it paces no request may be refused.
+    name: '10 requests a fixed second, told on every answer by RateLimit-Policy, RateLimit and X-RateLimit-* headers',
+    limit: { kind: 'fixed-window', perSecond: 10 },
+    retryAfter: undefined,
+    // A fixed window admits 10 at the end of one second and 10 more at the start of the next.
+    bounds: { refusedAfterFirst: 0, maxPerSecond: 20 },
+  },
+];
+
+for (const shape of SHAPES) {
+  describe(`behind a rate-limiting front: ${shape.name}`, () => {
+    let server: IndependentServer;
+
+    before(async () => {
+      server = await startIndependentServer();
+    });
+
+    after(async () => {
+      await server.close();
+    });
+
+    test('the front answers 429 rate_limited before authentication once the limit is reached', async () => {
+      const front = await startRateLimitedFront(server, shape.limit);
+      try {
+        // No key: what the implementation answers is 401; what the front answers is 429.
+        const answers = await Promise.all(
+          Array.from({ length: BURST_PROBES }, () =>
+            probe({ port: front.port, ca: front.caPem, host: 'acme.api.localhost' }),
+          ),
+        );
+        const codes = new Set(answers.map(({ status, code }) => `${status} ${code ?? ''}`));
+        assert.deepEqual([...codes].sort(), ['401 missing_authorization_header', '429 rate_limited']);
+        const refused = answers.find(({ status }) => status === 429);
+        assert.equal(refused?.headers['retry-after'], shape.retryAfter);
+        if (shape.limit.kind === 'fixed-window') {
+          assert.equal(refused?.headers['ratelimit-policy'], '10;w=1');
+          assert.match(String(refused?.headers.ratelimit), /^limit=10, remaining=0, reset=1$/);
+          assert.equal(refused?.headers['x-ratelimit-remaining'], '0');
+        }
+        assert.equal(front.counters.counts().requests, BURST_PROBES);
+      } finally {
+        await front.close();
+      }
+    });
+
+    for (const profile of PROFILES) {
+      test(`--profile ${profile}: CONFORMANT, every rule passed, within the front's bounds after its first 429`, async (t) => {
+        const front = await startRateLimitedFront(server, shape.limit);
+        try {
+          const run = await runConformance(
+            ['--target', front.target.file, '--profile', profile],
+            front.target.env,
+          );
+          const counts = front.counters.counts();
+          t.diagnostic(`front counters: ${JSON.stringify(counts)}`);
+          assertConformant(run);
+          if (shape.limit.kind === 'token-bucket')
+            assert.ok(
+              counts.refused > 0,
+              'the suite met the limit: without headers it cannot know it in advance',
+            );
+          assert.ok(
+            counts.refusedAfterFirst <= shape.bounds.refusedAfterFirst,
+            `${counts.refusedAfterFirst} 429s after the first, at most ${shape.bounds.refusedAfterFirst} allowed`,
+          );
+          assert.ok(
+            counts.maxPerSecondAfterFirst <= shape.bounds.maxPerSecond,
+            `${counts.maxPerSecondAfterFirst} requests in one second after the first 429, at most ${shape.bounds.maxPerSecond} allowed`,
+          );
+        } finally {
+          await front.close();
+        }
+      });
+    }
+  });
+}
