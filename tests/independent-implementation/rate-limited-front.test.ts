@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { ACCEPTANCE_LIMIT, startRateLimitedFront } from './rate-limited-front.ts';
-import { assertConformant, probe } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probe } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const PROFILES = ['default', 'strict'] as const;
@@ -109,6 +109,7 @@ for (const shape of SHAPES) {
           const counts = front.counters.counts();
           t.diagnostic(`front counters: ${JSON.stringify(counts)}`);
           assertConformant(run);
+          assertNoKeyInReports(run, front.target.env);
           if (shape.limit.kind === 'token-bucket')
             assert.ok(
               counts.refused > 0,
