@@ -39,6 +39,11 @@ import { preflightFromEnvironment } from './global-setup.ts';
 import { ANNOTATION } from './annotations.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/settings.ts';
+import { requestTimeoutMs } from '../requests/answer-watch.ts';
+import { writeBundle } from '../attestation/bundle.ts';
+import { badgeMarkdown } from '../attestation/badge.ts';
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { bundleSettings } from './attestation-options.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
 
@@ -47,6 +52,7 @@ export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
+  #playwrightSettings: { retries: number; repeatEach: number } | undefined;
   #startedAt = new Date();
   readonly #painter = paint(colourWanted(process.stdout));
   readonly #outcomes = new Map<string, TestOutcome[]>();
@@ -68,6 +74,8 @@ export default class ConformanceReporter implements Reporter {
     this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
     this.#declaredTarget = declaredTargetOf(config.projects[0]);
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
+    const project = config.projects[0];
+    if (project) this.#playwrightSettings = { retries: project.retries, repeatEach: project.repeatEach };
     for (const test of suite.allTests()) {
       const ruleId = ruleIdOf(test);
       if (ruleId) this.#selected.add(ruleId);
@@ -135,6 +143,8 @@ export default class ConformanceReporter implements Reporter {
       );
       return Promise.resolve({ status: reached ? 'passed' : 'failed' });
     }
+    // Set for the run, or for the merge of its shards.
+    const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
     const report = buildReport(this.#outcomes, {
       target: metadata.target,
       profile: metadata.profile,
@@ -143,6 +153,13 @@ export default class ConformanceReporter implements Reporter {
       ...(this.#shard ? { shard: this.#shard } : {}),
       setupProblems: preflight ? [...preflight.blocking, ...preflight.unavailable] : [],
       setupError: preflight !== undefined && !preflight.ok,
+      options: {
+        failOnIncomplete,
+        requestTimeoutSeconds: requestTimeoutMs() / 1000,
+        ...this.#playwrightSettings,
+        selectedRules: this.#selected.size,
+      },
+      ...(preflight?.tls ? { tls: preflight.tls } : {}),
     });
     const files = writeReports(
       report,
@@ -151,9 +168,8 @@ export default class ConformanceReporter implements Reporter {
     );
     const reportFiles = [...files.map((file, index) => (index === 0 ? file : basename(file))), 'html/'];
     console.log(summary(report, { selected: this.#selected, reportFiles, painter: this.#painter }));
+    this.#writeBundleIfWanted(report);
     if (this.#runErrors.length > 0) console.error(`The run did not complete: ${this.#runErrors.join('; ')}`);
-    // Set for the run, or for the merge of its shards.
-    const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
     // The verdict, not Playwright's count of failed tests, decides the exit code; a run that broke
     // outside the tests, or was interrupted, cannot be trusted.
     const broken =
@@ -167,6 +183,19 @@ export default class ConformanceReporter implements Reporter {
           ? 'passed'
           : 'failed';
     return Promise.resolve({ status });
+  }
+
+  /** bundle/ (conformance/attestation/): with --bundle or --sign-key, and by default under strict. */
+  #writeBundleIfWanted(report: ConformanceReport): void {
+    const settings = bundleSettings(report.profile);
+    if (!settings.wanted) return;
+    const bundle = writeBundle(report, this.#outputDir, settings.signingKey);
+    console.log(
+      [
+        `Bundle: ${bundle.directory} (${bundle.signedBy ? `signed by key ${bundle.signedBy}` : 'not signed: pass --sign-key FILE to sign it'}); check it with: tenant-auth-conformance verify ${bundle.directory}`,
+        `Badge for a README: ${badgeMarkdown(report)}`,
+      ].join('\n'),
+    );
   }
 
   #preflightStopped(): boolean {

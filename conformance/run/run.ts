@@ -14,6 +14,7 @@ import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS } from '../requests/answer-watch.ts';
 import { exitCodeOf } from './exit-code.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
+import { ATTESTATION_OPTIONS_HELP, applyAttestationOptions } from './attestation-options.ts';
 import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
 
 const HELP = `Usage: tenant-auth-conformance run [options] [playwright test options]
@@ -39,6 +40,9 @@ Options:
                      no report is written
   --help             print this help
 
+The run's certificate (README, "Certify an implementation"; check one with \`verify DIR\`):
+${ATTESTATION_OPTIONS_HELP}
+
 ${PLAYWRIGHT_OPTIONS_HELP}
 --list prints the rules selected and writes no report.
 Reports: DIR/conformance.html, conformance.md, conformance.json, junit.xml, exchanges.har and
@@ -56,7 +60,7 @@ export function main(argv: readonly string[]): number {
     console.error(`${error.message}\nRun with --help for the options.`);
     return EXIT_CODE.usage;
   }
-  const { values, passThrough } = options;
+  const { values, passThrough, attestation } = options;
   if (values.help) {
     console.log(HELP);
     return EXIT_CODE.ok;
@@ -68,6 +72,11 @@ export function main(argv: readonly string[]): number {
   if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
   if (values.requestTimeout !== undefined) env[ENV.requestTimeout] = values.requestTimeout;
   if (values.preflightOnly) env[ENV.preflightOnly] = '1';
+  const attestationProblem = applyAttestationOptions(attestation, env, (path) => resolve(path));
+  if (attestationProblem !== undefined) {
+    console.error(attestationProblem);
+    return EXIT_CODE.usage;
+  }
   const profile = env[ENV.profile];
   if (profile !== undefined && profile !== 'default' && profile !== 'strict') {
     console.error(`Invalid ${ENV.profile} "${profile}" in the environment: use default or strict.`);
