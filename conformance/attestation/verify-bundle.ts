@@ -40,8 +40,19 @@ export interface Verification {
 export function verifyBundle(directory: string, publicKey?: KeyObject): Verification {
   const names = bundleEntries(directory);
   const problems: string[] = [];
-  const read = (name: string): Buffer | undefined =>
-    names.includes(name) ? readFileSync(join(directory, name)) : undefined;
+  const unreadable = new Set<string>();
+  const read = (name: string): Buffer | undefined => {
+    // A sub-directory (listed with a trailing slash) has no bytes: it is only ever an addition.
+    if (!names.includes(name) || name.endsWith('/')) return undefined;
+    try {
+      return readFileSync(join(directory, name));
+    } catch (error) {
+      if (!unreadable.has(name))
+        problems.push(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+      unreadable.add(name);
+      return undefined;
+    }
+  };
 
   // Every file against SHA256SUMS; nothing unlisted.
   const manifestBytes = read(ATTESTATION_FILES.manifest);
