@@ -127,7 +127,7 @@ export function verifyBundle(directory: string, publicKey?: KeyObject): Verifica
 
 /** The bundle's file names; a sub-directory or other entry counts as an added file. */
 function bundleEntries(directory: string): string[] {
-  let isDirectory = false;
+  let isDirectory: boolean;
   try {
     isDirectory = statSync(directory).isDirectory();
   } catch {

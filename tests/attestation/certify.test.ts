@@ -57,7 +57,7 @@ before(async () => {
   await cli(['keygen', '--out', join(keys, 'stranger')]);
   const work = mkdtempSync(join(tmpdir(), 'certify-target-'));
   const target = join(work, 'target.json');
-  const ports = { https: server.server.httpsPort, http: server.server.httpPort };
+  const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
   writeFileSync(
     target,
     JSON.stringify(
