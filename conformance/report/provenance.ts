@@ -39,3 +39,45 @@ export function sourceCommit(root: string = PACKAGE_ROOT): SourceCommit {
     return {};
   }
 }
+
+/**
+ * What the human-readable reports show of the above, and of the certificates and options, as
+ * (name, value) rows: the kit (with its commit), the catalog, the options, each host's certificate.
+ */
+export function provenanceFields(report: ConformanceReport): [string, string][] {
+  const commit = report.suite.commit
+    ? `, commit ${report.suite.commit}${report.suite.sourceModified ? ' with local changes' : ''}`
+    : '';
+  const options = report.options;
+  return [
+    ['Suite', `${report.suite.name} ${report.suite.version}${commit}`],
+    ...(report.catalog
+      ? [
+          ['Rule catalog', `${report.catalog.rules} rules, sha256 ${report.catalog.sha256}`] as [
+            string,
+            string,
+          ],
+        ]
+      : []),
+    ...(options
+      ? [
+          [
+            'Options',
+            [
+              `${options.selectedRules} rules selected`,
+              `request timeout ${options.requestTimeoutSeconds} s`,
+              `fail on incomplete: ${options.failOnIncomplete ? 'yes' : 'no'}`,
+              ...(options.retries ? [`retries ${options.retries}`] : []),
+              ...(options.repeatEach !== undefined && options.repeatEach > 1
+                ? [`repeat each ${options.repeatEach}`]
+                : []),
+            ].join(', '),
+          ] as [string, string],
+        ]
+      : []),
+    ...(report.tls ?? []).map((tls): [string, string] => [
+      `Certificate of ${tls.field}`,
+      `${tls.host}: SHA-256 ${tls.fingerprint256}; ${tls.subject}, issued by ${tls.issuer}, valid ${tls.validFrom} to ${tls.validTo}; ALPN ${tls.alpn.agreed ?? 'none agreed'} (offered ${tls.alpn.offered.join(', ')})`,
+    ]),
+  ];
+}
