@@ -24,6 +24,11 @@ export const KEYGEN_OPENSSL =
 
 export function loadPrivateKey(file: string): KeyObject {
   const pem = readKeyFile(file);
+  // A run has no one to type a passphrase: the key is protected by where it is kept instead.
+  if (pem.includes('-----BEGIN ENCRYPTED PRIVATE KEY-----'))
+    throw new KeyFileError(
+      `${file} is encrypted with a passphrase, which a run cannot ask for: keep the key in a secret store and write it unencrypted for the run (openssl pkey -in ${file} -out signing.key).`,
+    );
   return ed25519(
     parsePem(pem, file, 'private', () => createPrivateKey(pem)),
     file,

@@ -43,6 +43,7 @@ import { requestTimeoutMs } from '../requests/answer-watch.ts';
 import { writeBundle } from '../attestation/bundle.ts';
 import { badgeMarkdown } from '../attestation/badge.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { KeyFileError } from '../attestation/signing-key.ts';
 import { bundleSettings } from './attestation-options.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
@@ -187,7 +188,15 @@ export default class ConformanceReporter implements Reporter {
 
   /** bundle/ (conformance/attestation/): with --bundle or --sign-key, and by default under strict. */
   #writeBundleIfWanted(report: ConformanceReport): void {
-    const settings = bundleSettings(report.profile);
+    let settings: ReturnType<typeof bundleSettings>;
+    try {
+      settings = bundleSettings(report.profile);
+    } catch (error) {
+      // The runner checked the key before the run; merge, or a key file gone since, ends here.
+      if (!(error instanceof KeyFileError)) throw error;
+      console.error(`No bundle written: ${error.message}`);
+      return;
+    }
     if (!settings.wanted) return;
     const bundle = writeBundle(report, this.#outputDir, settings.signingKey);
     console.log(

@@ -5,7 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -190,6 +190,19 @@ describe('certify: keygen, a signed run, verify', () => {
       /^--sign-key: .*vendor\.pub is not a PEM private key: give an Ed25519 private key in PEM/m,
     );
     assert.doesNotMatch(wrong.stdout, /Conformance run/);
+    const encrypted = join(keys, 'encrypted.key');
+    writeFileSync(
+      encrypted,
+      generateKeyPairSync('ed25519').privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+        cipher: 'aes-256-cbc',
+        passphrase: 'a passphrase',
+      }),
+    );
+    const withPassphrase = await cli(['run', '--sign-key', encrypted]);
+    assert.equal(withPassphrase.code, 2);
+    assert.match(withPassphrase.stderr, /is encrypted with a passphrase, which a run cannot ask for/);
     const both = await cli(['run', '--bundle', '--no-bundle']);
     assert.equal(both.code, 2);
     assert.match(both.stderr, /--no-bundle cannot be given with --bundle or --sign-key/);
