@@ -10,6 +10,7 @@ import { FILTER_SCRIPT, STYLE } from './html-assets.ts';
 import { VERDICT_LABEL } from './markdown.ts';
 import { retriesText, trafficLine } from './traffic.ts';
 import { setupErrorOf } from './setup-error.ts';
+import { provenanceFields } from './provenance.ts';
 
 const LEVELS = ['MUST', 'HTTP', 'ADVISORY'] as const;
 const OUTCOMES = ['fail', 'error', 'warning', 'not-evaluated', 'pass'] as const;
@@ -60,7 +61,7 @@ function banner(report: ConformanceReport): string {
   const fields: [string, string][] = [
     ['Target', `${report.target.name} — ${report.target.baseUrl} (${report.target.mode})`],
     ['Profile', report.profile],
-    ['Suite', `${report.suite.name} ${report.suite.version}`],
+    ...provenanceFields(report),
     ['Spec', `${report.spec.file}, sha256 ${report.spec.sha256.slice(0, 12)}…`],
     [
       'Date',

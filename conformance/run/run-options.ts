@@ -2,6 +2,7 @@
 // passes on. Anything else is refused with the list of valid options (exit 2) rather than handed
 // to Playwright, where a typo would change what runs without a word.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { ATTESTATION_OPTIONS, attestationValues, type AttestationValues } from './attestation-options.ts';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -21,6 +22,7 @@ const OWN_OPTIONS = {
   'retry-budget': { type: 'string' },
   'max-rps': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  ...ATTESTATION_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
 /**
@@ -60,6 +62,8 @@ export interface RunOptions {
     maxRps?: string;
     help: boolean;
   };
+  /** --bundle, --no-bundle, --sign-key (attestation-options.ts). */
+  attestation: AttestationValues;
   /** The arguments for `playwright test`, as the user wrote them. */
   passThrough: string[];
 }
@@ -113,6 +117,7 @@ export function splitOptions(argv: readonly string[]): RunOptions {
       help: values.help === true,
     },
     passThrough,
+    attestation: attestationValues(values),
   };
 }
 
