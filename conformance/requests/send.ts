@@ -13,7 +13,8 @@ import {
 } from './exchange.ts';
 import { notSent, recordAnswer, stoppedReason } from './answer-watch.ts';
 import { announcedRate, isTransient, RATE_LIMITED, retryDelayMs } from './transient.ts';
-import { slowDown, spendRetryBudget, takeSlot, trafficLimits, withTraffic } from './traffic.ts';
+import { ENV } from '../env.ts';
+import { keepUnder, slowDown, spendRetryBudget, takeSlot, trafficLimits, withTraffic } from './traffic.ts';
 
 /** Puts one request on the wire and reads its answer, or says why there was none. */
 export type Transmit = (request: RequestSummary, timeoutMs: number) => Promise<Exchange>;
@@ -38,6 +39,7 @@ export async function makeExchange(
   for (;;) {
     await sleep(withTraffic((state) => takeSlot(state, Date.now())));
     const exchange = await transmit(sent, settings.timeoutMs);
+    if (exchange.kind === 'response') heedAnnouncedRate(exchange);
     if (exchange.kind === 'failure' || !isTransient(exchange)) {
       recordAnswer(exchange.kind === 'response', request.refusalExpected === true);
       return told(attempts.length > 0 ? { ...exchange, attempts } : exchange, settings);
@@ -54,6 +56,18 @@ export async function makeExchange(
     await sleep(waitMs);
     sent = retryOf(request);
   }
+}
+
+/** The announced rate this process last applied, and to which run's state: written only when it changes. */
+let heeded: string | undefined;
+
+/** A rate limit told on any answer (RateLimit-Policy) paces the run before it meets a 429. */
+function heedAnnouncedRate(exchange: ResponseExchange): void {
+  const rate = announcedRate(exchange.headers);
+  const key = `${process.env[ENV.trafficFile] ?? ''} ${rate}`;
+  if (rate === undefined || key === heeded) return;
+  heeded = key;
+  withTraffic((state) => keepUnder(state, rate));
 }
 
 /** Slows the run on a 429, and spends the wait from the retry budget if it is there. */

@@ -26,6 +26,8 @@ export interface TrafficState {
 const RECENT_MS = 2_000;
 /** 429s closer together than this are one burst (the workers' requests in flight at once). */
 const COOL_DOWN_MS = 1_000;
+/** Of an announced rate, the share the run uses: the target's clock and window are not the suite's. */
+const ANNOUNCED_SHARE = 0.9;
 /** The slowest pace an estimate sets; below it a run would take longer than anyone waits. */
 const MIN_RATE = 0.5;
 
@@ -115,8 +117,7 @@ export function slowDown(
   const current = state.intervalMs > 0 ? 1000 / state.intervalMs : Infinity;
   let rate: number;
   if (announcedRate !== undefined) {
-    // A little under the announced rate: the target's clock and window are not the suite's.
-    rate = announcedRate * 0.9;
+    rate = announcedRate * ANNOUNCED_SHARE;
   } else if (state.limitedAt === 0) {
     rate = state.recentSends.filter((time) => time > now - 1000 && time <= now).length / 4;
   } else if (now - state.limitedAt >= COOL_DOWN_MS) {
@@ -127,6 +128,16 @@ export function slowDown(
   state.limitedAt = now;
   state.sentSinceLimited = 0;
   state.intervalMs = 1000 / Math.max(MIN_RATE, Math.min(current, rate));
+}
+
+/**
+ * A rate the target announces on any answer (RateLimit-Policy): the run keeps just under it from
+ * then on, before any 429 — never faster than the pace already set.
+ */
+export function keepUnder(state: TrafficState, announcedRate: number): void {
+  const current = state.intervalMs > 0 ? 1000 / state.intervalMs : Infinity;
+  const rate = Math.min(current, announcedRate * ANNOUNCED_SHARE);
+  state.intervalMs = 1000 / Math.max(MIN_RATE, rate);
 }
 
 /** Spends `waitMs` of the retry budget if it is there; false when the run has no more to wait. */

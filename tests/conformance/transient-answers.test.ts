@@ -23,24 +23,30 @@ import { Checks, Inconclusive } from '../../conformance/judging/checks.ts';
 import { KeyNamer } from '../../conformance/redaction/shown-keys.ts';
 import { ENV } from '../../conformance/env.ts';
 
+interface Step {
+  status: number;
+  retryAfter?: string;
+  headers?: Record<string, string>;
+}
+
 /** Answers each request with the next scripted status (then 200), counting what it got. */
 class ScriptedServer {
   readonly server: Server;
   received: number[] = [];
-  #script: { status: number; retryAfter?: string }[] = [];
+  #script: Step[] = [];
 
   constructor() {
     this.server = createServer((request, response) => {
       this.received.push(Date.now());
       const next = this.#script.shift() ?? { status: 200 };
-      const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+      const headers: Record<string, string> = { 'Content-Type': 'application/json', ...next.headers };
       if (next.retryAfter !== undefined) headers['Retry-After'] = next.retryAfter;
       const body = next.status === 200 ? '{"data":[]}' : `{"error":{"code":"s${next.status}"}}`;
       response.writeHead(next.status, headers).end(body);
     });
   }
 
-  script(steps: { status: number; retryAfter?: string }[]): void {
+  script(steps: Step[]): void {
     this.#script = [...steps];
     this.received = [];
   }
@@ -198,4 +204,13 @@ test('the budget is spent only while it lasts', () => {
   assert.equal(spendRetryBudget(state, 700, 1000), true);
   assert.equal(spendRetryBudget(state, 400, 1000), false);
   assert.equal(state.waitedMs, 700);
+});
+
+test('a rate announced on a served answer paces the run before any 429', async () => {
+  scripted.script([{ status: 200, headers: { 'RateLimit-Policy': '20;w=1' } }]);
+  const interval = await withRun({}, async () => {
+    await send();
+    return withTraffic((state) => state.intervalMs);
+  });
+  assert.equal(Math.round(1000 / interval), 18, 'just under the announced 20 requests/s');
 });
