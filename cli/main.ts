@@ -44,6 +44,14 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'merge the blob reports of sharded runs into one set of reports',
     load: () => import('./commands/merge.ts'),
   },
+  verify: {
+    summary: "check a run's bundle: digests, statement and signature; print what it certifies",
+    load: () => import('./commands/verify.ts'),
+  },
+  keygen: {
+    summary: 'make an Ed25519 key pair for signing bundles (run --sign-key)',
+    load: () => import('./commands/keygen.ts'),
+  },
   'client-report': {
     summary: "judge the clients in the reference server's journal (CLIENT CONFORMANT or not)",
     load: () => import('./commands/client-report.ts'),

@@ -44,3 +44,11 @@ export const REPORT_ENV = {
   directory: 'CONFORMANCE_REPORT_DIR',
   failOnIncomplete: 'CONFORMANCE_FAIL_ON_INCOMPLETE',
 } as const;
+
+/** The run's certificate (conformance/attestation/): whether to write bundle/, and the key to sign it. */
+export const ATTESTATION_ENV = {
+  /** `1`: write bundle/ (`--bundle`); `0`: do not, even under strict (`--no-bundle`). */
+  bundle: 'CONFORMANCE_BUNDLE',
+  /** The path of the Ed25519 private key file (`--sign-key`); never the key itself. */
+  signKey: 'CONFORMANCE_SIGN_KEY',
+} as const;

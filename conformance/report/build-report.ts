@@ -7,12 +7,14 @@ import type {
   ConformanceReport,
   RuleResult,
   SetupProblem,
+  TlsEvidence,
 } from '../../schemas/generated/conformance-report.ts';
 import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
 import { RULES } from '../catalog/rules.ts';
 import type { Profile } from '../target/target.ts';
 import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
 import type { Traffic } from './traffic.ts';
+import { catalogDigest, sourceCommit } from './provenance.ts';
 
 export const SPEC_FILE = 'spec/access-and-authentication.txt';
 
@@ -30,6 +32,10 @@ export interface RunDescription {
   traffic?: Traffic;
   /** Each protocol's outcomes of each rule, when the run checked the rules over several. */
   byProtocol?: ReadonlyMap<string, ReadonlyMap<string, readonly TestOutcome[]>>;
+  /** The settings besides the profile that can change a verdict or the exit code. */
+  options?: ConformanceReport['options'];
+  /** The certificate and protocol of each declared host, from the preflight. */
+  tls?: TlsEvidence[];
 }
 
 export function buildReport(
@@ -63,15 +69,18 @@ export function buildReport(
   const count = (verdict: RuleResult['verdict']): number =>
     rules.filter((rule) => rule.verdict === verdict).length;
   return {
-    suite: { name: packageJson().name, version: packageJson().version },
+    suite: { name: packageJson().name, version: packageJson().version, ...sourceCommit() },
     spec: {
       file: SPEC_FILE,
       sha256: createHash('sha256')
         .update(readFileSync(resolve(ROOT, SPEC_FILE)))
         .digest('hex'),
     },
+    catalog: catalogDigest(),
     target: run.target,
     profile: run.profile,
+    ...(run.options ? { options: run.options } : {}),
+    ...(run.tls?.length ? { tls: run.tls } : {}),
     ...(run.shard ? { shard: run.shard } : {}),
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(run.durationMs),

@@ -7,7 +7,49 @@ import { VERDICT_LABEL } from './markdown.ts';
 export interface Matrix {
   columns: string[];
   verdicts: string[];
+  /** What each report tested with and against: kit, rule catalog, each host's certificate. */
+  provenance: { label: string; cells: string[]; differs: boolean }[];
   rows: { id: string; level: string; cells: string[] }[];
+}
+
+const NOT_RECORDED = 'not recorded';
+
+/**
+ * Two reports can only be read side by side knowing whether they ran the same rules against the
+ * same deployment: a different catalog digest or certificate fingerprint is shown, and named.
+ */
+function provenanceRows(reports: readonly ConformanceReport[]): Matrix['provenance'] {
+  const row = (label: string, cell: (report: ConformanceReport) => string): Matrix['provenance'][number] => {
+    const cells = reports.map(cell);
+    return { label, cells, differs: new Set(cells).size > 1 };
+  };
+  const fields = [...new Set(reports.flatMap((report) => (report.tls ?? []).map((tls) => tls.field)))];
+  return [
+    row('Kit', (report) =>
+      [
+        report.suite.version,
+        report.suite.commit?.slice(0, 12),
+        report.suite.sourceModified ? 'modified' : undefined,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    ),
+    row('Rule catalog (sha256)', (report) => report.catalog?.sha256.slice(0, 16) ?? NOT_RECORDED),
+    ...fields.map((field) =>
+      row(`Certificate of ${field} (SHA-256)`, (report) => {
+        const tls = report.tls?.find((candidate) => candidate.field === field);
+        return tls ? `${tls.fingerprint256.slice(0, 23)}…` : NOT_RECORDED;
+      }),
+    ),
+  ];
+}
+
+/** The sentence under a matrix whose reports tested different things, or nothing. */
+export function provenanceWarning(matrix: Matrix): string | undefined {
+  const differing = matrix.provenance.filter((row) => row.differs).map((row) => row.label);
+  return differing.length > 0
+    ? `These reports differ in what was tested: ${differing.join('; ')}. A different catalog means different rules; a different certificate, possibly a different deployment.`
+    : undefined;
 }
 
 /** A column's default label: target, profile and start time, numbered if two are still alike. */
@@ -37,6 +79,7 @@ export function comparisonMatrix(
   return {
     columns: [...labels],
     verdicts: reports.map((report) => report.verdict),
+    provenance: provenanceRows(reports),
     rows: ids.map((id) => {
       const level = reports.flatMap((report) => report.rules).find((rule) => rule.id === id)?.level ?? '';
       const cells = reports.map((report) => {
@@ -56,8 +99,13 @@ export function matrixMarkdown(matrix: Matrix): string {
     `| Rule | Level | ${matrix.columns.map(cell).join(' | ')} |`,
     `|---|---|${matrix.columns.map(() => '---').join('|')}|`,
     `| **Verdict** | | ${matrix.verdicts.map((verdict) => `**${verdict}**`).join(' | ')} |`,
+    ...matrix.provenance.map(
+      (row) =>
+        `| *${row.label}*${row.differs ? ' **differs**' : ''} | | ${row.cells.map(cell).join(' | ')} |`,
+    ),
     ...matrix.rows.map((row) => `| ${row.id} | ${row.level} | ${row.cells.join(' | ')} |`),
     '',
+    ...(provenanceWarning(matrix) ? [`**${provenanceWarning(matrix)}**`, ''] : []),
     '"—": the rule is not in that report (an older catalog).',
     '',
   ].join('\n');
@@ -74,6 +122,15 @@ export function matrixHtml(matrix: Matrix): string {
           .join('')}</tr>`,
     )
     .join('\n');
+  const provenance = matrix.provenance
+    .map(
+      (row) =>
+        `<tr class="${row.differs ? 'differs' : 'same'}"><th scope="row"><em>${escape(row.label)}</em>${row.differs ? ' <strong>differs</strong>' : ''}</th><td></td>${row.cells
+          .map((text) => `<td><code>${escape(text)}</code></td>`)
+          .join('')}</tr>`,
+    )
+    .join('\n');
+  const warning = provenanceWarning(matrix);
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Conformance comparison</title>
 <style>
@@ -81,14 +138,17 @@ body { font-family: system-ui, sans-serif; margin: 2rem; }
 table { border-collapse: collapse; } th, td { border: 1px solid #ccc; padding: .3rem .6rem; text-align: left; }
 .pass { background: #e6f4ea; } .fail, .error { background: #fce8e6; font-weight: bold; }
 .warning { background: #fef7e0; } .not-evaluated { background: #f1f3f4; }
+.differs { background: #fce8e6; }
 </style></head><body>
 <h1>Conformance comparison</h1>
 <table>
 <thead><tr><th>Rule</th><th>Level</th>${matrix.columns.map((column) => `<th>${escape(column)}</th>`).join('')}</tr></thead>
 <tbody>
 <tr><th scope="row">Verdict</th><td></td>${matrix.verdicts.map((verdict) => `<td><strong>${escape(verdict)}</strong></td>`).join('')}</tr>
+${provenance}
 ${rows}
 </tbody></table>
+${warning ? `<p class="differs"><strong>${escape(warning)}</strong></p>` : ''}
 <p>"—": the rule is not in that report (an older catalog).</p>
 </body></html>
 `;

@@ -11,6 +11,7 @@ import { VERDICT_LABEL } from './markdown.ts';
 import { retriesText, trafficLine } from './traffic.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { setupErrorOf } from './setup-error.ts';
+import { provenanceFields } from './provenance.ts';
 
 const LEVELS = ['MUST', 'HTTP', 'ADVISORY'] as const;
 const OUTCOMES = ['fail', 'error', 'warning', 'not-evaluated', 'pass'] as const;
@@ -61,7 +62,7 @@ function banner(report: ConformanceReport): string {
   const fields: [string, string][] = [
     ['Target', `${report.target.name} — ${report.target.baseUrl} (${report.target.mode})`],
     ['Profile', report.profile],
-    ['Suite', `${report.suite.name} ${report.suite.version}`],
+    ...provenanceFields(report),
     ['Spec', `${report.spec.file}, sha256 ${report.spec.sha256.slice(0, 12)}…`],
     [
       'Date',

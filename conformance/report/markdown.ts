@@ -5,6 +5,7 @@ import { curlCommand } from './curl.ts';
 import { answerLine, requestLine } from './evidence-text.ts';
 import { retriesText, trafficLine } from './traffic.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
+import { provenanceFields } from './provenance.ts';
 
 export const VERDICT_LABEL: Record<RuleResult['verdict'], string> = {
   pass: 'pass',
@@ -24,7 +25,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `|---|---|`,
     `| Target | ${escapeCell(report.target.name)} (${report.target.mode}), ${escapeCell(report.target.baseUrl)} |`,
     `| Profile | ${report.profile} |`,
-    `| Suite | ${report.suite.name} ${report.suite.version} |`,
+    ...provenanceFields(report).map(([name, value]) => `| ${name} | ${escapeCell(value)} |`),
     `| Spec | ${report.spec.file}, sha256 ${report.spec.sha256} |`,
     `| Started | ${report.startedAt} |`,
     `| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`,

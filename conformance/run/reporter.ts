@@ -38,9 +38,16 @@ import { ENV, REPORT_ENV } from '../env.ts';
 import { pacedRateOfRun, preflightFromEnvironment } from './global-setup.ts';
 import { retriesByRule, trafficOf } from '../report/traffic.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
+import { trafficLimits } from '../requests/traffic.ts';
 import { ANNOTATION } from './annotations.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/settings.ts';
+import { requestTimeoutMs } from '../requests/answer-watch.ts';
+import { writeBundle } from '../attestation/bundle.ts';
+import { badgeMarkdown } from '../attestation/badge.ts';
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { KeyFileError } from '../attestation/signing-key.ts';
+import { bundleSettings } from './attestation-options.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
 
@@ -49,6 +56,7 @@ export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
+  #playwrightSettings: { retries: number; repeatEach: number } | undefined;
   #startedAt = new Date();
   readonly #painter = paint(colourWanted(process.stdout));
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
@@ -71,6 +79,8 @@ export default class ConformanceReporter implements Reporter {
     this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
     this.#declaredTarget = declaredTargetOf(config.projects[0]);
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
+    const project = config.projects[0];
+    if (project) this.#playwrightSettings = { retries: project.retries, repeatEach: project.repeatEach };
     for (const test of suite.allTests()) {
       const ruleId = ruleIdOf(test);
       if (ruleId) this.#selected.add(ruleId);
@@ -136,6 +146,8 @@ export default class ConformanceReporter implements Reporter {
       );
       return Promise.resolve({ status: reached ? 'passed' : 'failed' });
     }
+    // Set for the run, or for the merge of its shards.
+    const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
     const report = buildReport(this.#outcomes.byRule(), {
       target: metadata.target,
       profile: metadata.profile,
@@ -147,6 +159,14 @@ export default class ConformanceReporter implements Reporter {
       retriesByRule: retriesByRule(this.#exchanges),
       traffic: trafficOf(this.#exchanges, pacedRateOfRun()),
       ...(this.#outcomes.protocols().length > 1 ? { byProtocol: this.#outcomes.byProtocol() } : {}),
+      options: {
+        failOnIncomplete,
+        requestTimeoutSeconds: requestTimeoutMs() / 1000,
+        ...trafficOptions(),
+        ...this.#playwrightSettings,
+        selectedRules: this.#selected.size,
+      },
+      ...(preflight?.tls ? { tls: preflight.tls } : {}),
     });
     const files = writeReports(
       report,
@@ -155,9 +175,8 @@ export default class ConformanceReporter implements Reporter {
     );
     const reportFiles = [...files.map((file, index) => (index === 0 ? file : basename(file))), 'html/'];
     console.log(summary(report, { selected: this.#selected, reportFiles, painter: this.#painter }));
+    this.#writeBundleIfWanted(report);
     if (this.#runErrors.length > 0) console.error(`The run did not complete: ${this.#runErrors.join('; ')}`);
-    // Set for the run, or for the merge of its shards.
-    const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
     // The verdict, not Playwright's count of failed tests, decides the exit code; a run that broke
     // outside the tests, or was interrupted, cannot be trusted.
     const broken =
@@ -171,6 +190,27 @@ export default class ConformanceReporter implements Reporter {
           ? 'passed'
           : 'failed';
     return Promise.resolve({ status });
+  }
+
+  /** bundle/ (conformance/attestation/): with --bundle or --sign-key, and by default under strict. */
+  #writeBundleIfWanted(report: ConformanceReport): void {
+    let settings: ReturnType<typeof bundleSettings>;
+    try {
+      settings = bundleSettings(report.profile);
+    } catch (error) {
+      // The runner checked the key before the run; merge, or a key file gone since, ends here.
+      if (!(error instanceof KeyFileError)) throw error;
+      console.error(`No bundle written: ${error.message}`);
+      return;
+    }
+    if (!settings.wanted) return;
+    const bundle = writeBundle(report, this.#outputDir, settings.signingKey);
+    console.log(
+      [
+        `Bundle: ${bundle.directory} (${bundle.signedBy ? `signed by key ${bundle.signedBy}` : 'not signed: pass --sign-key FILE to sign it'}); check it with: tenant-auth-conformance verify ${bundle.directory}`,
+        `Badge for a README: ${badgeMarkdown(report)}`,
+      ].join('\n'),
+    );
   }
 
   #preflightStopped(): boolean {
@@ -255,4 +295,14 @@ function showEveryString(value: unknown, namer: KeyNamer): unknown {
       Object.entries(value).map(([key, item]) => [key, showEveryString(item, namer)]),
     );
   return value;
+}
+
+/** The run's retry and pace settings, as the report's options record them. */
+function trafficOptions(): { maxRetries: number; retryBudgetSeconds: number; maxRequestsPerSecond?: number } {
+  const limits = trafficLimits();
+  return {
+    maxRetries: limits.maxRetries,
+    retryBudgetSeconds: limits.retryBudgetMs / 1000,
+    ...(limits.maxRps !== undefined ? { maxRequestsPerSecond: limits.maxRps } : {}),
+  };
 }

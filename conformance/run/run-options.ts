@@ -3,6 +3,7 @@
 // to Playwright, where a typo would change what runs without a word.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseProtocols, type Protocol } from '../requests/protocols.ts';
+import { ATTESTATION_OPTIONS, attestationValues, type AttestationValues } from './attestation-options.ts';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -23,6 +24,7 @@ const OWN_OPTIONS = {
   'max-rps': { type: 'string' },
   protocols: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
+  ...ATTESTATION_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
 
 /**
@@ -63,6 +65,8 @@ export interface RunOptions {
     protocols?: Protocol[];
     help: boolean;
   };
+  /** --bundle, --no-bundle, --sign-key (attestation-options.ts). */
+  attestation: AttestationValues;
   /** The arguments for `playwright test`, as the user wrote them. */
   passThrough: string[];
 }
@@ -119,6 +123,7 @@ export function splitOptions(argv: readonly string[]): RunOptions {
       help: values.help === true,
     },
     passThrough,
+    attestation: attestationValues(values),
   };
 }
 

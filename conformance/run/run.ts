@@ -17,6 +17,7 @@ import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from '../requests/answer
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BUDGET_SECONDS } from '../requests/traffic.ts';
 import { exitCodeOf } from './exit-code.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
+import { ATTESTATION_OPTIONS_HELP, applyAttestationOptions } from './attestation-options.ts';
 import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
 
 const HELP = `Usage: tenant-auth-conformance run [options] [playwright test options]
@@ -54,6 +55,9 @@ Options:
                      env ${ENV.maxRps}
   --help             print this help
 
+The run's certificate (README, "Certify an implementation"; check one with \`verify DIR\`):
+${ATTESTATION_OPTIONS_HELP}
+
 ${PLAYWRIGHT_OPTIONS_HELP}
 --list prints the rules selected and writes no report.
 Reports: DIR/conformance.html, conformance.md, conformance.json, junit.xml, exchanges.har and
@@ -71,7 +75,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`${error.message}\nRun with --help for the options.`);
     return EXIT_CODE.usage;
   }
-  const { values, passThrough } = options;
+  const { values, passThrough, attestation } = options;
   if (values.help) {
     console.log(HELP);
     return EXIT_CODE.ok;
@@ -86,6 +90,11 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (values.maxRetries !== undefined) env[ENV.maxRetries] = values.maxRetries;
   if (values.retryBudget !== undefined) env[ENV.retryBudget] = values.retryBudget;
   if (values.maxRps !== undefined) env[ENV.maxRps] = values.maxRps;
+  const attestationProblem = applyAttestationOptions(attestation, env, (path) => resolve(path));
+  if (attestationProblem !== undefined) {
+    console.error(attestationProblem);
+    return EXIT_CODE.usage;
+  }
   const profile = env[ENV.profile];
   if (profile !== undefined && profile !== 'default' && profile !== 'strict') {
     console.error(`Invalid ${ENV.profile} "${profile}" in the environment: use default or strict.`);

@@ -11,6 +11,7 @@ import { lookupWith, type HostMap } from '../requests/host-map.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
 import type { ResolvedTarget } from './target.ts';
 import type { SetupProblem } from '../../schemas/generated/conformance-report.ts';
+import { ALPN_OFFERED, tlsEvidenceOf, type TlsEvidence } from './tls-evidence.ts';
 
 /** One failed stage, as every report shows it (schemas/conformance-report.schema.json). */
 export type PreflightProblem = SetupProblem;
@@ -24,6 +25,8 @@ export interface PreflightResult {
   blocking: PreflightProblem[];
   /** Problems of another declared URL: the rules that need it are not evaluated. */
   unavailable: PreflightProblem[];
+  /** The certificate and protocol of each declared URL whose handshake verified. */
+  tls?: TlsEvidence[];
 }
 
 const DECLARED_URLS: readonly DeclaredUrl[] = ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'];
@@ -36,9 +39,20 @@ export async function runPreflight(target: ResolvedTarget, timeoutMs: number): P
     const url = target[field];
     return url === undefined ? [] : [{ field, url }];
   });
+  const tls: TlsEvidence[] = [];
   const found = await Promise.all(
     checks.map(async ({ field, url }): Promise<PreflightProblem[]> => {
-      const problem = await reach(url, { hosts: target.hosts, ca, timeoutMs, caFileSet: !!target.caFile });
+      const problem = await reach(url, {
+        hosts: target.hosts,
+        ca,
+        timeoutMs,
+        caFileSet: !!target.caFile,
+        onVerified: (socket) => {
+          const { host } = new URL(url);
+          const evidence = tlsEvidenceOf(socket, field, host.includes(':') ? host : `${host}:443`);
+          if (evidence) tls.push(evidence);
+        },
+      });
       return problem
         ? [{ url, field, stage: problem.stage, problem: problem.problem, fix: problem.fix }]
         : [];
@@ -46,7 +60,9 @@ export async function runPreflight(target: ResolvedTarget, timeoutMs: number): P
   ).then((lists) => lists.flat());
   const blocking = found.filter((problem) => problem.field === 'baseUrl');
   const unavailable = found.filter((problem) => problem.field !== 'baseUrl');
-  return { ok: blocking.length === 0, blocking, unavailable };
+  // In the order the URLs are declared, whichever handshake ended first.
+  tls.sort((a, b) => DECLARED_URLS.indexOf(a.field) - DECLARED_URLS.indexOf(b.field));
+  return { ok: blocking.length === 0, blocking, unavailable, ...(tls.length > 0 ? { tls } : {}) };
 }
 
 /** The CA file the target names: the schema cannot check that it exists and holds a certificate. */
@@ -92,6 +108,8 @@ export interface ReachOptions {
   timeoutMs: number;
   /** Whether the target file names a CA file: it changes the advice for an untrusted chain. */
   caFileSet: boolean;
+  /** Called with the socket of a handshake that verified, before anything is sent on it. */
+  onVerified?: (socket: TLSSocket) => void;
 }
 
 /**
@@ -136,6 +154,7 @@ export async function reach(
   const tls = await handshake(socket, hostname, options);
   if ('problem' in tls)
     return { ...at('TLS', tls.problem, tls.fix), ...(tls.certificate ? { certificate: true } : {}) };
+  options.onVerified?.(tls.socket);
   if (upTo === 'TLS') {
     tls.socket.destroy();
     return undefined;
@@ -197,6 +216,7 @@ function handshake(tcp: Socket, hostname: string, options: ReachOptions): Promis
       servername: hostname,
       ca: options.ca,
       rejectUnauthorized: false,
+      ALPNProtocols: [...ALPN_OFFERED],
     });
     const timer = setTimeout(() => {
       socket.destroy();

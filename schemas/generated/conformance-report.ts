@@ -16,7 +16,54 @@ export interface ConformanceReport {
   suite: {
     name: string;
     version: string;
+    /**
+     * The kit's source commit, when it ran from a clone of its repository.
+     */
+    commit?: string;
+    /**
+     * True when the clone had changes to tracked files: the kit that ran is not exactly that commit.
+     */
+    sourceModified?: boolean;
   };
+  /**
+   * The rule catalog as run: the SHA-256 of the JSON array of every rule's id, level and statement, in catalog order (conformance/attestation/catalog-digest.ts).
+   */
+  catalog?: {
+    sha256: string;
+    rules: number;
+  };
+  /**
+   * Every setting of the run, besides the profile, that can change a verdict or the exit code.
+   */
+  options?: {
+    failOnIncomplete: boolean;
+    requestTimeoutSeconds: number;
+    /**
+     * Playwright's retries of a failed test.
+     */
+    retries?: number;
+    repeatEach?: number;
+    /**
+     * --max-retries: how often one request was sent again after a transient answer, at most.
+     */
+    maxRetries?: number;
+    /**
+     * --retry-budget: the most the run waited before retries.
+     */
+    retryBudgetSeconds?: number;
+    /**
+     * --max-rps, when set.
+     */
+    maxRequestsPerSecond?: number;
+    /**
+     * How many rules of the catalog the run selected (--grep, --shard); the others are not evaluated.
+     */
+    selectedRules: number;
+  };
+  /**
+   * For each declared HTTPS base URL the preflight reached: the certificate the target presented and the protocol agreed.
+   */
+  tls?: TlsEvidence[];
   spec: {
     file: string;
     sha256: string;
@@ -91,6 +138,34 @@ export interface ConformanceReport {
    * What the preflight found: for SETUP ERROR why the run could not start; otherwise the declared URLs that could not be reached, whose rules are not evaluated.
    */
   setupProblems?: SetupProblem[];
+}
+/**
+ * The leaf certificate of one host, from the preflight's verified TLS handshake.
+ */
+export interface TlsEvidence {
+  field: 'baseUrl' | 'otherTenantBaseUrl' | 'sandboxBaseUrl';
+  /**
+   * host:port
+   */
+  host: string;
+  /**
+   * SHA-256 of the certificate's DER, as openssl x509 -fingerprint -sha256 prints it.
+   */
+  fingerprint256: string;
+  subject: string;
+  issuer: string;
+  validFrom: string;
+  validTo: string;
+  /**
+   * The suite's clients speak HTTP/1.1 and send no ALPN extension; the preflight offers http/1.1 only, so that the server confirms that protocol without being asked for another (h2 could reach a different stack).
+   */
+  alpn: {
+    offered: string[];
+    /**
+     * null: the server agreed no protocol by ALPN.
+     */
+    agreed: string | null;
+  };
 }
 export interface RuleResult {
   id: string;

@@ -14,7 +14,7 @@ import { REPO_ROOT } from '../support/conformance-run.ts';
 const MAIN = join(REPO_ROOT, 'cli', 'main.ts');
 /** By URL: the commands run in other directories, where `tsx` alone would not resolve. */
 const TSX = import.meta.resolve('tsx');
-const SUBCOMMANDS = ['run', 'serve', 'rules', 'init', 'keys', 'compare', 'merge'];
+const SUBCOMMANDS = ['run', 'serve', 'rules', 'init', 'keys', 'compare', 'merge', 'verify', 'keygen'];
 const TIMEOUT_MS = 60_000;
 
 interface Result {

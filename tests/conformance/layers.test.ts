@@ -20,7 +20,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   judging: ['catalog', 'redaction', 'requests', 'target', 'env.ts'],
   report: ['catalog', 'redaction', 'requests', 'target', 'env.ts'],
   'client-report': ['catalog', 'redaction', 'requests', 'report', 'env.ts'],
-  run: ['catalog', 'redaction', 'requests', 'target', 'judging', 'report', 'env.ts'],
+  attestation: ['catalog', 'redaction', 'requests', 'target', 'report', 'env.ts'],
+  run: ['catalog', 'redaction', 'requests', 'target', 'judging', 'report', 'attestation', 'env.ts'],
 };
 
 function modules(dir: string): string[] {

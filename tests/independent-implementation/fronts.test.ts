@@ -10,9 +10,10 @@ import { runConformance } from '../support/conformance-run.ts';
 import { startGateFront, type GateFront } from './gate-front.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { restartingPodGate, UNAVAILABLE_EVERY } from './restarting-pod.ts';
-import { assertConformant, probe } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probe, type ProbeAnswer } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 import { PAGE_SIZE } from './customer-pages.ts';
+import type { ServerChoices } from './choices.ts';
 
 const PROFILES = ['default', 'strict'] as const;
 
@@ -40,6 +41,17 @@ function certificateNames(options: { port: number; ca: string; servername?: stri
 }
 const ACME = 'acme.api.localhost';
 const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
+
+/** GET `path` (default /v1/customers) straight from the implementation, with acme's full key. */
+function asAcme(server: IndependentServer, path?: string): Promise<ProbeAnswer> {
+  return probe({
+    port: server.port,
+    ca: server.caPem,
+    host: ACME,
+    path,
+    headers: [bearer(server.keys.acmeLiveFull)],
+  });
+}
 
 describe('behind a load balancer whose pod restarts: every fifth request 503, no Retry-After', () => {
   let server: IndependentServer;
@@ -88,13 +100,14 @@ describe('behind a load balancer whose pod restarts: every fifth request 503, no
   });
 
   for (const profile of PROFILES) {
-    test(`--profile ${profile}: CONFORMANT, every rule passed; no 503 is judged`, async (t) => {
+    test(`--profile ${profile}: CONFORMANT, every rule passed, no key in any report; no 503 is judged`, async (t) => {
       const { front, counters, target } = await startFront();
       try {
         const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
         const counts = counters.counts();
         t.diagnostic(`front counters: ${JSON.stringify(counts)}`);
         assertConformant(run);
+        assertNoKeyInReports(run, target.env);
         assert.ok(counts.refused > 0, 'the front answered some requests 503: the shape was met');
       } finally {
         await front.close();
@@ -103,97 +116,89 @@ describe('behind a load balancer whose pod restarts: every fifth request 503, no
   }
 });
 
-describe('TLS that picks a certificate per tenant host by SNI, with no default certificate', () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
+/**
+ * The implementation with `choices`: `shown` first shows the choice by direct requests, then a
+ * run under each profile must be CONFORMANT with every rule passed.
+ */
+function conformantVariant(
+  name: string,
+  choices: Partial<ServerChoices>,
+  shown: { what: string; by: (server: IndependentServer) => Promise<void> },
+): void {
+  describe(name, () => {
+    let server: IndependentServer;
+    let target: WrittenTarget;
 
-  before(async () => {
-    server = await startIndependentServer({ certificate: 'per-host-by-sni' });
-    target = await writeIndependentTarget(server);
-  });
-
-  after(async () => {
-    await server.close();
-  });
-
-  test('each tenant host gets a certificate of its own; no SNI, or an unknown name, gets no handshake', async () => {
-    const names = (servername?: string) =>
-      certificateNames({ port: server.port, ca: server.caPem, servername });
-    assert.equal(await names(ACME), 'DNS:acme.api.localhost');
-    assert.equal(await names('globex.sandbox.api.localhost'), 'DNS:globex.sandbox.api.localhost');
-    assert.equal(await names(undefined), 'handshake failed');
-    assert.equal(await names('initech.api.localhost'), 'handshake failed');
-    const served = await probe({
-      port: server.port,
-      ca: server.caPem,
-      host: ACME,
-      headers: [bearer(server.keys.acmeLiveFull)],
+    before(async () => {
+      server = await startIndependentServer(choices);
+      target = await writeIndependentTarget(server);
     });
-    assert.equal(served.status, 200);
+
+    after(async () => {
+      await server.close();
+    });
+
+    test(shown.what, () => shown.by(server));
+
+    for (const profile of PROFILES) {
+      test(`--profile ${profile}: CONFORMANT, every rule passed, no key in any report`, async () => {
+        const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
+        assertConformant(run);
+        assertNoKeyInReports(run, target.env);
+      });
+    }
   });
+}
 
-  for (const profile of PROFILES) {
-    test(`--profile ${profile}: CONFORMANT, every rule passed`, async () => {
-      const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
-      assertConformant(run);
-    });
-  }
-});
+conformantVariant(
+  'TLS that picks a certificate per tenant host by SNI, with no default certificate',
+  { certificate: 'per-host-by-sni' },
+  {
+    what: 'each tenant host gets a certificate of its own; no SNI, or an unknown name, gets no handshake',
+    by: async (server) => {
+      const names = (servername?: string) =>
+        certificateNames({ port: server.port, ca: server.caPem, servername });
+      assert.equal(await names(ACME), 'DNS:acme.api.localhost');
+      assert.equal(await names('globex.sandbox.api.localhost'), 'DNS:globex.sandbox.api.localhost');
+      assert.equal(await names(undefined), 'handshake failed');
+      assert.equal(await names('initech.api.localhost'), 'handshake failed');
+      const served = await asAcme(server);
+      assert.equal(served.status, 200);
+    },
+  },
+);
 
-describe(`chunked answers and a paged customer list (${PAGE_SIZE} customer a page, has_more, a next link)`, () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
-
-  before(async () => {
-    server = await startIndependentServer({ customerList: 'paged-chunked' });
-    target = await writeIndependentTarget(server);
-  });
-
-  after(async () => {
-    await server.close();
-  });
-
-  test('GET /customers serves the first page only, chunked, and the next link serves the rest', async () => {
-    const first = await probe({
-      port: server.port,
-      ca: server.caPem,
-      host: ACME,
-      headers: [bearer(server.keys.acmeLiveFull)],
-    });
-    assert.equal(first.status, 200);
-    assert.equal(first.headers['transfer-encoding'], 'chunked');
-    assert.equal(first.headers['content-length'], undefined);
-    const page = JSON.parse(first.body) as { customers: unknown[]; has_more: boolean; next: string };
-    assert.equal(page.customers.length, PAGE_SIZE);
-    assert.equal(page.has_more, true);
-    const second = await probe({
-      port: server.port,
-      ca: server.caPem,
-      host: ACME,
-      path: page.next,
-      headers: [bearer(server.keys.acmeLiveFull)],
-    });
-    assert.equal(second.status, 200);
-    assert.equal((JSON.parse(second.body) as { has_more: boolean }).has_more, false);
-    // A cursor of acme's list reads nothing of globex's.
-    const elsewhere = await probe({
-      port: server.port,
-      ca: server.caPem,
-      host: 'globex.api.localhost',
-      path: page.next,
-      headers: [bearer(server.keys.globexLiveFull)],
-    });
-    assert.equal(elsewhere.code, 'invalid_cursor');
-    const rejected = await probe({ port: server.port, ca: server.caPem, host: ACME });
-    assert.equal(rejected.headers['transfer-encoding'], 'chunked', 'errors are chunked too');
-  });
-
-  for (const profile of PROFILES) {
-    // TENANT-OWN-DATA-ONLY is not evaluated unless the other tenant's first page gave values to
-    // recognise: its pass shows the suite learned each tenant's data from a page.
-    test(`--profile ${profile}: CONFORMANT, every rule passed`, async () => {
-      const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
-      assertConformant(run);
-    });
-  }
-});
+// TENANT-OWN-DATA-ONLY is not evaluated unless the other tenant's answer gave values to
+// recognise: its pass shows that the suite learned each tenant's data from a first page. It learns
+// from that page only (conformance/judging/knowledge.ts makes one GET per tenant and follows no
+// `next`): a record of a later page is not known to it.
+conformantVariant(
+  `chunked answers and a paged customer list (${PAGE_SIZE} customer a page, has_more, a next link)`,
+  { customerList: 'paged-chunked' },
+  {
+    what: 'GET /customers serves the first page only, chunked, and the next link serves the rest',
+    by: async (server) => {
+      const first = await asAcme(server);
+      assert.equal(first.status, 200);
+      assert.equal(first.headers['transfer-encoding'], 'chunked');
+      assert.equal(first.headers['content-length'], undefined);
+      const page = JSON.parse(first.body) as { customers: unknown[]; has_more: boolean; next: string };
+      assert.equal(page.customers.length, PAGE_SIZE);
+      assert.equal(page.has_more, true);
+      const second = await asAcme(server, page.next);
+      assert.equal(second.status, 200);
+      assert.equal((JSON.parse(second.body) as { has_more: boolean }).has_more, false);
+      // A cursor of acme's list reads nothing of globex's.
+      const elsewhere = await probe({
+        port: server.port,
+        ca: server.caPem,
+        host: 'globex.api.localhost',
+        path: page.next,
+        headers: [bearer(server.keys.globexLiveFull)],
+      });
+      assert.equal(elsewhere.code, 'invalid_cursor');
+      const rejected = await probe({ port: server.port, ca: server.caPem, host: ACME });
+      assert.equal(rejected.headers['transfer-encoding'], 'chunked', 'errors are chunked too');
+    },
+  },
+);

@@ -6,9 +6,9 @@
 // terminates TLS with a certificate of its own for `*.api.{domain}` and `*.sandbox.api.{domain}`.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Agent, createServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
 import { makeCertificates } from './certificates.ts';
+import { listenOnLoopback } from './loopback-listener.ts';
 import { endToEnd, forward } from './forwarding.ts';
 
 /** An answer the front gives itself. */
@@ -71,16 +71,6 @@ export async function startGateFront(options: GateFrontOptions): Promise<GateFro
   };
 
   const server = createServer({ key: certificates.key, cert: certificates.cert }, handle);
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    caPem: certificates.caPem,
-    close: () =>
-      new Promise<void>((closed) => {
-        server.closeAllConnections();
-        agent.destroy();
-        server.close(() => closed());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server, () => agent.destroy());
+  return { port, caPem: certificates.caPem, close };
 }

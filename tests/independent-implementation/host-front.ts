@@ -6,8 +6,8 @@
 // drops only the hop-by-hop ones. The upstream therefore sees SNI = Host = the client's Host.
 import { createServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { makeCertificates } from './certificates.ts';
+import { listenOnLoopback } from './loopback-listener.ts';
 import { endToEnd, forward } from './forwarding.ts';
 
 export interface HostFront {
@@ -86,15 +86,6 @@ export async function startHostFront(options: HostFrontOptions): Promise<HostFro
   };
 
   const server = createServer({ key: certificates.key, cert: certificates.cert }, route);
-  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
-  const { port } = server.address() as AddressInfo;
-  return {
-    port,
-    caPem: certificates.caPem,
-    close: () =>
-      new Promise<void>((closed) => {
-        server.closeAllConnections();
-        server.close(() => closed());
-      }),
-  };
+  const { port, close } = await listenOnLoopback(server);
+  return { port, caPem: certificates.caPem, close };
 }

@@ -9,6 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceRun } from '../support/conformance-run.ts';
+import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
 
 /**
  * A loopback port with nothing listening: bound by the system, then released. Plain HTTP
@@ -69,6 +70,13 @@ function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<stri
   });
   assert.deepEqual(unexpected, [], `Rules with another verdict than expected.\n${run.stderr}`);
   assert.equal(rules.length, RULES.length, 'one verdict per rule of the catalog, no more');
+}
+
+/** No key of `env` (the run's environment) in any file the run wrote. */
+export function assertNoKeyInReports(run: ConformanceRun, env: Record<string, string>): void {
+  const { findings, filesScanned } = scanDirectory(run.reportDir, secretForms(env));
+  assert.ok(filesScanned > 0, 'the run wrote reports');
+  assert.deepEqual(findings, []);
 }
 
 export interface Probe {

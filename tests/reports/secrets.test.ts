@@ -6,6 +6,7 @@
 // shows that the same scan finds a key in each report file.)
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +21,9 @@ let server: TestServer;
 let untrusted: TestServer;
 let run: ConformanceRun;
 const keys = fixtureKeyEnvironment();
+/** The key the run signs its bundle with: a secret too, which must never be copied or printed. */
+const signingKeyPem = generateKeyPairSync('ed25519').privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const signingKeyBody = signingKeyPem.split('\n')[1] ?? '';
 
 before(async () => {
   server = await startTestServer();
@@ -52,7 +56,10 @@ before(async () => {
       profile: 'strict',
     }),
   );
-  run = await runConformance(['--target', file], keys);
+  const signingKey = join(work, 'signing.key');
+  writeFileSync(signingKey, signingKeyPem, { mode: 0o600 });
+  // Strict writes the bundle by default; signed, it also holds the envelope and the public key.
+  run = await runConformance(['--target', file, '--sign-key', signingKey], keys);
 });
 
 after(async () => {
@@ -79,11 +86,16 @@ test('the misconfigured target fails, with evidence recorded', () => {
 });
 
 test('no key value, plain or base64, appears in any file the run wrote or in its output', () => {
-  const forms = secretForms(keys);
-  for (const name of Object.values(REPORT_FILES))
+  const forms = { ...secretForms(keys), 'the signing key': signingKeyBody };
+  assert.ok(signingKeyBody.length >= 40, 'the signing key has a body to search for');
+  for (const name of Object.values(REPORT_FILES)) {
     assert.ok(existsSync(join(run.reportDir, name)), `${name} was written (and so scanned)`);
+    assert.ok(existsSync(join(run.reportDir, 'bundle', name)), `bundle/${name} was written (and so scanned)`);
+  }
+  for (const name of ['statement.json', 'statement.dsse.json', 'signer.pub.pem', 'SHA256SUMS', 'badge.svg'])
+    assert.ok(existsSync(join(run.reportDir, 'bundle', name)), `bundle/${name} was written (and so scanned)`);
   const { findings, filesScanned } = scanDirectory(run.reportDir, forms);
-  assert.ok(filesScanned >= 8, `expected the reports to be there, scanned ${filesScanned} files`);
+  assert.ok(filesScanned >= 18, `expected the reports and the bundle to be there, scanned ${filesScanned} files`);
   findings.push(...scanText('stdout', run.stdout, forms), ...scanText('stderr', run.stderr, forms));
   assert.deepEqual(findings, []);
 });
