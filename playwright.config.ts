@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/requests/ca-trust.ts';
 import { trafficLimits } from './conformance/requests/traffic.ts';
+import { PROTOCOL_NAME, parseProtocols, type Protocol } from './conformance/requests/protocols.ts';
 import { ENV, REPORT_ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
 import type { TargetDeclaration } from './conformance/target/target.ts';
@@ -35,6 +36,8 @@ const caBundle = caBundleFor(target?.caFile);
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
 const reports = reportDirectory();
+const parsedProtocols = parseProtocols(process.env[ENV.protocols] ?? 'h1');
+const protocols = 'protocols' in parsedProtocols ? parsedProtocols.protocols : ['h1' as const];
 const EMBEDDED_SERVER_OPTIONS = [
   '--port',
   '0',
@@ -48,7 +51,7 @@ const EMBEDDED_SERVER_OPTIONS = [
 const metadata: RunMetadata | undefined =
   target && runMetadataOf(target, process.env[REPORT_ENV.failOnIncomplete] === '1');
 
-export default defineConfig<object, { declaredTarget: TargetDeclaration | undefined }>({
+export default defineConfig<object, { declaredTarget: TargetDeclaration | undefined; protocol: Protocol }>({
   testDir: './specs',
   // Mints the keys a target with `keyMinting` asks for, and revokes them after the run.
   // Absolute paths of this tree's own extension: TypeScript in the repository, compiled when installed.
@@ -77,6 +80,11 @@ export default defineConfig<object, { declaredTarget: TargetDeclaration | undefi
     screenshot: 'off',
     video: 'off',
   },
+  // One project per protocol the run speaks over TLS, when it speaks more than HTTP/1.1: each rule
+  // is then judged over each (run.ts decides which, from --protocols or the target's ALPN).
+  ...(protocols.length > 1
+    ? { projects: protocols.map((protocol) => ({ name: PROTOCOL_NAME[protocol], use: { protocol } })) }
+    : {}),
   webServer: embedded
     ? {
         // Its own key store stays in memory: keys revoked in a local panel must not change a verdict.

@@ -31,6 +31,8 @@ export const ENV = {
   maxRetries: 'CONFORMANCE_MAX_RETRIES',
   /** `--retry-budget`: seconds of waiting before retries, for the whole run. */
   retryBudget: 'CONFORMANCE_RETRY_BUDGET',
+  /** The protocols the run speaks over TLS (`--protocols`, or what the target offers): h1,h2. */
+  protocols: 'CONFORMANCE_PROTOCOLS',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
   /** The embedded server's certificate directory (the reference server's own variable). */

@@ -27,7 +27,7 @@ ${Object.entries(CREDENTIAL_VARIABLES)
 
 ${EXIT_CODES_HELP}`;
 
-export function main(argv: string[]): number {
+export async function main(argv: string[]): Promise<number> {
   const { values, tokens } = parseArgs({
     args: argv,
     options: Object.fromEntries(URL_OPTIONS.map((name) => [name, { type: 'string' as const }])),
@@ -36,7 +36,7 @@ export function main(argv: string[]): number {
     tokens: true,
   });
   if (argv.includes('--help')) {
-    const code = runConformance(['--help']);
+    const code = await runConformance(['--help']);
     console.log(URL_HELP);
     return code;
   }
@@ -77,7 +77,7 @@ export function main(argv: string[]): number {
         ? []
         : [argv[token.index] ?? ''],
     );
-    return runConformance(['--target', file, ...rest]);
+    return await runConformance(['--target', file, ...rest]);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

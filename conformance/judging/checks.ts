@@ -63,6 +63,7 @@ export class Checks {
       requestHeaders: recorded.request.headers,
       ...(recorded.request.body !== undefined ? { requestBody: recorded.request.body } : {}),
       exchange: recorded.id,
+      ...(recorded.request.httpVersion ? { protocol: recorded.request.httpVersion } : {}),
       ...(exchange.attempts
         ? {
             attempts: exchange.attempts.map((attempt) => ({
@@ -100,7 +101,8 @@ export class Checks {
   /** One line per exchange, for failure messages. */
   describe(exchange: Exchange): string {
     const evidence = this.evidence(exchange);
-    const request = `${evidence.method} ${evidence.url}${evidence.note ? ` (${evidence.note})` : ''}`;
+    const over = evidence.protocol ? ` over ${evidence.protocol}` : '';
+    const request = `${evidence.method} ${evidence.url}${over}${evidence.note ? ` (${evidence.note})` : ''}`;
     const tries = evidence.attempts?.length
       ? ` (after ${evidence.attempts.map((attempt) => attempt.status).join(', ')}, each retried)`
       : '';

@@ -1,6 +1,6 @@
 // What the suite learns of each tenant's data before judging any answer: the distinctive values
 // of the tenant under test and of the other tenant, each from its own authorised response.
-import type { ApiClient } from '../requests/api-client.ts';
+import type { Api } from '../requests/api-client.ts';
 import { jsonBody } from '../requests/exchange.ts';
 import type { ResolvedTarget } from '../target/target.ts';
 import {
@@ -25,7 +25,7 @@ export interface Knowledge {
 
 type Learned = { json: unknown } | { unanswered: string } | undefined;
 
-export async function learnTenants(api: ApiClient, target: ResolvedTarget): Promise<Knowledge> {
+export async function learnTenants(api: Api, target: ResolvedTarget): Promise<Knowledge> {
   const ownKey = target.credentials.fullAccess ?? target.credentials.readOnly;
   const otherKey = target.credentials.otherTenant;
   const [noiseDocument, ownDocument, otherDocument] = await Promise.all([
@@ -66,7 +66,7 @@ export async function learnTenants(api: ApiClient, target: ResolvedTarget): Prom
   return knowledge;
 }
 
-async function documentAt(api: ApiClient, baseUrl: string, key: string | undefined): Promise<Learned> {
+async function documentAt(api: Api, baseUrl: string, key: string | undefined): Promise<Learned> {
   const url = `${baseUrl}/customers`;
   const exchange = await api.get(url, key ? { headers: { Authorization: `Bearer ${key}` } } : {});
   if (exchange.kind === 'failure') return { unanswered: `GET ${url}: ${exchange.error}` };

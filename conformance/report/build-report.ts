@@ -30,6 +30,8 @@ export interface RunDescription {
   /** Requests each rule sent again after a transient answer (report/traffic.ts). */
   retriesByRule?: ReadonlyMap<string, number>;
   traffic?: Traffic;
+  /** Each protocol's outcomes of each rule, when the run checked the rules over several. */
+  byProtocol?: ReadonlyMap<string, ReadonlyMap<string, readonly TestOutcome[]>>;
   /** The settings besides the profile that can change a verdict or the exit code. */
   options?: ConformanceReport['options'];
   /** The certificate and protocol of each declared host, from the preflight. */
@@ -44,6 +46,14 @@ export function buildReport(
   const rules: RuleResult[] = (run.setupError ? [] : RULES).map((rule) => {
     const detail = ruleVerdict(outcomesByRule.get(rule.id) ?? []);
     const retries = run.retriesByRule?.get(rule.id);
+    const protocols = run.byProtocol
+      ? Object.fromEntries(
+          [...run.byProtocol].map(([protocol, byRule]) => [
+            protocol,
+            ruleVerdict(byRule.get(rule.id) ?? []).verdict,
+          ]),
+        )
+      : undefined;
     return {
       id: rule.id,
       level: rule.level,
@@ -53,6 +63,7 @@ export function buildReport(
       ...(detail.message !== undefined ? { message: detail.message } : {}),
       ...(detail.evidence !== undefined ? { evidence: detail.evidence } : {}),
       ...(retries ? { retries } : {}),
+      ...(protocols ? { protocols } : {}),
     };
   });
   const count = (verdict: RuleResult['verdict']): number =>
@@ -82,6 +93,20 @@ export function buildReport(
       error: count('error'),
     },
     ...(run.traffic ? { traffic: run.traffic } : {}),
+    ...(run.byProtocol && !run.setupError
+      ? {
+          protocols: [...run.byProtocol.keys()].map((name) => ({
+            name,
+            verdict: overallVerdict(
+              rules.map((rule) => ({
+                level: rule.level,
+                verdict: rule.protocols?.[name] ?? 'not-evaluated',
+              })),
+              run.profile,
+            ),
+          })),
+        }
+      : {}),
     rules,
     ...(run.setupProblems?.length ? { setupProblems: run.setupProblems } : {}),
   };

@@ -6,6 +6,7 @@ import type { ConformanceReport, RuleResult } from '../../schemas/generated/conf
 import { VERDICT_LABEL } from './markdown.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { trafficLine } from './traffic.ts';
+import { protocolsLine } from './outcomes-by-protocol.ts';
 
 export interface Paint {
   verdict(verdict: RuleResult['verdict'], text: string): string;
@@ -111,6 +112,7 @@ export function summary(report: ConformanceReport, options: SummaryOptions): str
     ...(attention.length + notRun.length > 0 ? ['', ...attention, ...notRun] : []),
     ...setup,
     '',
+    ...(report.protocols ? [`Protocols: ${protocolsLine(report) ?? ''}.`] : []),
     ...(report.traffic ? [`Traffic: ${trafficLine(report.traffic) ?? ''}.`] : []),
     `${painter.overall(report.verdict, `VERDICT: ${report.verdict}`)} (${report.target.name}, profile ${report.profile})`,
     `Reports: ${[first, ...others].filter(Boolean).join(', ')}`,

@@ -19,6 +19,7 @@ export function curlCommand(evidence: Evidence, target: CurlTarget): string {
   const parts = ['curl', '--include', '--max-time', '15'];
   if (evidence.method !== 'GET' || evidence.requestBody !== undefined)
     parts.push('--request', shellQuote(evidence.method));
+  if (evidence.protocol === 'HTTP/2') parts.push('--http2');
   if (url.protocol === 'https:' && target.caFile) parts.push('--cacert', shellQuote(target.caFile));
   const address = target.hosts ? mappedAddress(url.hostname, target.hosts) : undefined;
   if (address !== undefined) parts.push('--resolve', shellQuote(`${url.hostname}:${port}:${address}`));

@@ -4,7 +4,8 @@ import type { Evidence } from '../../schemas/generated/conformance-report.ts';
 import { curlCommand, type CurlTarget } from './curl.ts';
 
 export function requestLine(evidence: Evidence): string {
-  return `${evidence.method} ${evidence.url}${evidence.note ? ` (${evidence.note})` : ''}`;
+  const over = evidence.protocol ? ` over ${evidence.protocol}` : '';
+  return `${evidence.method} ${evidence.url}${over}${evidence.note ? ` (${evidence.note})` : ''}`;
 }
 
 export function answerLine(evidence: Evidence): string {

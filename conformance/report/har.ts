@@ -81,7 +81,7 @@ function harEntry({ madeBy, exchange }: RunExchange): HarEntry {
     request: {
       method: request.method,
       url: request.url,
-      httpVersion: 'HTTP/1.1',
+      httpVersion: request.httpVersion ?? 'HTTP/1.1',
       cookies: [],
       headers: request.headers,
       queryString: queryOf(request.url),
@@ -100,7 +100,7 @@ function harEntry({ madeBy, exchange }: RunExchange): HarEntry {
       ? {
           status: response.status,
           statusText: STATUS_CODES[response.status] ?? '',
-          httpVersion: 'HTTP/1.1',
+          httpVersion: request.httpVersion ?? 'HTTP/1.1',
           cookies: [],
           headers: response.headers,
           content: {

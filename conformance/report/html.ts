@@ -9,6 +9,7 @@ import { answerLine } from './evidence-text.ts';
 import { FILTER_SCRIPT, STYLE } from './html-assets.ts';
 import { VERDICT_LABEL } from './markdown.ts';
 import { retriesText, trafficLine } from './traffic.ts';
+import { protocolsLine } from './outcomes-by-protocol.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { provenanceFields } from './provenance.ts';
 
@@ -68,6 +69,7 @@ function banner(report: ConformanceReport): string {
       `${report.startedAt.replace('T', ' ').replace(/\.\d+Z$/, 'Z')}, ${(report.durationMs / 1000).toFixed(1)} s`,
     ],
     ...(report.shard ? [['Shard', report.shard] as [string, string]] : []),
+    ...(report.protocols ? [['Protocols', protocolsLine(report) ?? ''] as [string, string]] : []),
     ...(report.traffic ? [['Traffic', trafficLine(report.traffic) ?? ''] as [string, string]] : []),
   ];
   const setupError = setupErrorOf(report);

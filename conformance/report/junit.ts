@@ -8,6 +8,7 @@ import type { ConformanceReport, RuleResult } from '../../schemas/generated/conf
 import { evidenceLines } from './evidence-text.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { trafficLine } from './traffic.ts';
+import { protocolsLine } from './outcomes-by-protocol.ts';
 
 export type Element = Record<string, unknown>;
 
@@ -95,6 +96,7 @@ function runProperties(report: ConformanceReport): Element {
       { '@name': 'profile', '@value': report.profile },
       { '@name': 'suite', '@value': `${report.suite.name} ${report.suite.version}` },
       { '@name': 'started', '@value': report.startedAt },
+      ...(report.protocols ? [{ '@name': 'protocols', '@value': protocolsLine(report) ?? '' }] : []),
       ...(report.traffic
         ? [{ '@name': 'traffic', '@value': xmlSafe(trafficLine(report.traffic) ?? '') }]
         : []),

@@ -4,6 +4,7 @@ import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/gene
 import { curlCommand } from './curl.ts';
 import { answerLine, requestLine } from './evidence-text.ts';
 import { retriesText, trafficLine } from './traffic.ts';
+import { protocolsLine } from './outcomes-by-protocol.ts';
 import { provenanceFields } from './provenance.ts';
 
 export const VERDICT_LABEL: Record<RuleResult['verdict'], string> = {
@@ -29,6 +30,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| Started | ${report.startedAt} |`,
     `| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`,
     ...(report.shard ? [`| Shard | ${report.shard} |`] : []),
+    ...(report.protocols ? [`| Protocols | ${protocolsLine(report) ?? ''} |`] : []),
     ...(report.traffic ? [`| Traffic | ${escapeCell(trafficLine(report.traffic) ?? '')} |`] : []),
     `| Rules | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.warning} warning, ${report.summary.notEvaluated} not evaluated, ${report.summary.error} error |`,
     ...setupSection(report),
@@ -39,7 +41,13 @@ export function renderMarkdown(report: ConformanceReport): string {
     '|---|---|---|---|---|',
     ...report.rules.map(
       (rule) =>
-        `| ${rule.id} | ${rule.level} | ${VERDICT_LABEL[rule.verdict]}${rule.retries ? ` (${retriesText(rule.retries)})` : ''} | ${escapeCell(rule.source)} | ${escapeCell(rule.statement)} |`,
+        `| ${rule.id} | ${rule.level} | ${VERDICT_LABEL[rule.verdict]}${
+          rule.protocols && rule.verdict !== 'pass'
+            ? ` (${Object.entries(rule.protocols)
+                .map(([name, verdict]) => `${name} ${VERDICT_LABEL[verdict]}`)
+                .join(', ')})`
+            : ''
+        }${rule.retries ? ` (${retriesText(rule.retries)})` : ''} | ${escapeCell(rule.source)} | ${escapeCell(rule.statement)} |`,
     ),
   ];
   const noteworthy = report.rules.filter((rule) => rule.verdict !== 'pass');

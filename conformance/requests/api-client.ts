@@ -19,7 +19,12 @@ export interface GetOptions {
   refusalExpected?: boolean;
 }
 
-export class ApiClient {
+/** What a rule asks of the API: a GET, answered or not (api-client.ts over HTTP/1.1, raw-api.ts over HTTP/2). */
+export interface Api {
+  get(url: string, options?: GetOptions): Promise<Exchange>;
+}
+
+export class ApiClient implements Api {
   readonly #context: APIRequestContext;
   readonly #onExchange: ExchangeListener | undefined;
 

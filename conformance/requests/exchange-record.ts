@@ -14,7 +14,15 @@ export interface RecordedExchange {
   /** ISO time the request started. */
   startedAt: string;
   durationMs: number;
-  request: { method: string; url: string; headers: NameValue[]; body?: string; note?: string };
+  request: {
+    method: string;
+    url: string;
+    headers: NameValue[];
+    body?: string;
+    note?: string;
+    /** Absent: HTTP/1.1. */
+    httpVersion?: 'HTTP/2';
+  };
   /** Absent when no HTTP answer came. */
   response?: { status: number; headers: NameValue[]; body: string; bodyTruncated?: true };
   /** Why no HTTP answer came: refused, reset, TLS failure, time-out, only transient answers. */
@@ -44,6 +52,7 @@ export function recordExchange(exchange: Exchange, namer: KeyNamer): RecordedExc
       headers: request.headers.map(([name, value]) => ({ name, value: namer.show(value) })),
       ...(request.body !== undefined ? { body: namer.show(request.body) } : {}),
       ...(request.note !== undefined ? { note: namer.show(request.note) } : {}),
+      ...(request.protocol === 'h2' ? { httpVersion: 'HTTP/2' as const } : {}),
     },
   };
   if (exchange.kind === 'failure')

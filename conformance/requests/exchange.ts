@@ -15,6 +15,8 @@ export interface RequestSummary {
   body?: string;
   /** What makes this request special, e.g. "Host: globex… over a connection for acme…". */
   note?: string;
+  /** Sent over HTTP/2; absent: HTTP/1.1 (requests/protocols.ts). */
+  protocol?: 'h2';
   /**
    * The rule takes a refusal of this request as a pass (plain HTTP; a host that should not
    * exist), so getting no answer here says nothing of whether the target is still up.
@@ -74,7 +76,7 @@ export function startRequest(
   method: string,
   url: string,
   headers: [string, string][],
-  extra: { body?: string; note?: string; refusalExpected?: boolean } = {},
+  extra: { body?: string; note?: string; refusalExpected?: boolean; protocol?: 'h1' | 'h2' } = {},
 ): RequestSummary {
   return {
     id: randomUUID(),
@@ -85,6 +87,7 @@ export function startRequest(
     ...(extra.body !== undefined && extra.body !== '' ? { body: extra.body } : {}),
     ...(extra.note !== undefined ? { note: extra.note } : {}),
     ...(extra.refusalExpected ? { refusalExpected: true } : {}),
+    ...(extra.protocol === 'h2' ? { protocol: 'h2' as const } : {}),
   };
 }
 

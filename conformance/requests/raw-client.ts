@@ -14,7 +14,9 @@ import {
 } from './exchange.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
 import { requestTimeoutMs } from './answer-watch.ts';
-import { makeExchange } from './send.ts';
+import { makeExchange, type Transmit } from './send.ts';
+import { expressibleOverH2, transmitH2 } from './h2-transmit.ts';
+import type { Protocol } from './protocols.ts';
 import { trustedCas } from './ca-trust.ts';
 
 export interface RawRequest {
@@ -34,6 +36,8 @@ export interface RawClientOptions {
   caFile?: string;
   timeoutMs?: number;
   onExchange?: ExchangeListener;
+  /** HTTPS requests over HTTP/2 (plain HTTP stays HTTP/1.1); default HTTP/1.1. */
+  protocol?: Protocol;
 }
 
 const MAX_BODY_BYTES = 256 * 1024;
@@ -44,6 +48,7 @@ export class RawClient {
   readonly #secureContext: SecureContext | undefined;
   readonly #timeoutMs: number;
   readonly #onExchange: ExchangeListener | undefined;
+  readonly #protocol: Protocol;
 
   /** With `shared`, its host map and CA are used instead of reading them again. */
   constructor(options: RawClientOptions, shared?: RawClient) {
@@ -52,6 +57,11 @@ export class RawClient {
     this.#secureContext = shared ? shared.#secureContext : secureContextOf(trustedCas(options.caFile));
     this.#timeoutMs = options.timeoutMs ?? requestTimeoutMs();
     this.#onExchange = options.onExchange;
+    this.#protocol = shared ? shared.#protocol : (options.protocol ?? 'h1');
+  }
+
+  get protocol(): Protocol {
+    return this.#protocol;
   }
 
   /** The same client (its CA read once), telling `onExchange` of every exchange it completes. */
@@ -72,12 +82,29 @@ export class RawClient {
       ...given.map(([name, value]): [string, string] => [name, value]),
       ...contentType,
     ];
+    // Two fields of one name are one HTTP/1.1 request's business: node's HTTP/2 client sends a
+    // name once, so such a request goes over HTTP/1.1, and says so.
+    const overH2 = this.#protocol === 'h2' && url.protocol === 'https:';
+    const h2 = overH2 && expressibleOverH2(headers);
+    const note = overH2 && !h2 ? [raw.note, 'over HTTP/1.1: HTTP/2 sends each field name once'] : [raw.note];
     const summary = startRequest(raw.method ?? 'GET', raw.url, headers, {
       body: raw.body,
-      note: raw.note,
+      note: note.filter(Boolean).join('; ') || undefined,
       refusalExpected: raw.refusalExpected,
+      protocol: h2 ? 'h2' : 'h1',
     });
-    return makeExchange(summary, (sent, timeoutMs) => this.#send(url, raw.body, sent, timeoutMs), {
+    const transmit: Transmit = h2
+      ? (sent, timeoutMs) =>
+          transmitH2(
+            url,
+            sent,
+            raw.body,
+            timeoutMs,
+            { lookup: this.#lookup, secureContext: this.#secureContext },
+            MAX_BODY_BYTES,
+          )
+      : (sent, timeoutMs) => this.#send(url, raw.body, sent, timeoutMs);
+    return makeExchange(summary, transmit, {
       timeoutMs: this.#timeoutMs,
       onExchange: this.#onExchange,
     });

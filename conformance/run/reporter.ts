@@ -37,6 +37,7 @@ import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
 import { ENV, REPORT_ENV } from '../env.ts';
 import { pacedRateOfRun, preflightFromEnvironment } from './global-setup.ts';
 import { retriesByRule, trafficOf } from '../report/traffic.ts';
+import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { trafficLimits } from '../requests/traffic.ts';
 import { ANNOTATION } from './annotations.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
@@ -58,7 +59,8 @@ export default class ConformanceReporter implements Reporter {
   #playwrightSettings: { retries: number; repeatEach: number } | undefined;
   #startedAt = new Date();
   readonly #painter = paint(colourWanted(process.stdout));
-  readonly #outcomes = new Map<string, TestOutcome[]>();
+  /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
+  readonly #outcomes = new OutcomesByProtocol();
   readonly #selected = new Set<string>();
   readonly #exchanges: RunExchange[] = [];
   readonly #secondsByRule = new Map<string, number>();
@@ -115,13 +117,11 @@ export default class ConformanceReporter implements Reporter {
     this.#collectExchanges(ruleId, result);
     this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
     const outcome = this.#outcomeOf(test, result);
-    const outcomes = this.#outcomes.get(ruleId) ?? [];
-    // A retried test counts once: its last result.
-    if (result.retry > 0) outcomes.pop();
-    outcomes.push(outcome);
-    this.#outcomes.set(ruleId, outcomes);
+    const protocol = test.parent.project()?.name ?? '';
+    this.#outcomes.add(protocol, ruleId, outcome, result.retry > 0);
     const rule = ruleById(ruleId as RuleId);
-    console.log(ruleLine({ ...rule, verdict: ruleVerdict([outcome]).verdict }, this.#painter));
+    const shown = protocol ? { ...rule, id: `${rule.id} (${protocol})` } : rule;
+    console.log(ruleLine({ ...shown, verdict: ruleVerdict([outcome]).verdict }, this.#painter));
   }
 
   onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
@@ -148,7 +148,7 @@ export default class ConformanceReporter implements Reporter {
     }
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
-    const report = buildReport(this.#outcomes, {
+    const report = buildReport(this.#outcomes.byRule(), {
       target: metadata.target,
       profile: metadata.profile,
       startedAt: result.startTime ?? this.#startedAt,
@@ -158,6 +158,7 @@ export default class ConformanceReporter implements Reporter {
       setupError: preflight !== undefined && !preflight.ok,
       retriesByRule: retriesByRule(this.#exchanges),
       traffic: trafficOf(this.#exchanges, pacedRateOfRun()),
+      ...(this.#outcomes.protocols().length > 1 ? { byProtocol: this.#outcomes.byProtocol() } : {}),
       options: {
         failOnIncomplete,
         requestTimeoutSeconds: requestTimeoutMs() / 1000,

@@ -2,6 +2,7 @@
 // passes on. Anything else is refused with the list of valid options (exit 2) rather than handed
 // to Playwright, where a typo would change what runs without a word.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseProtocols, type Protocol } from '../requests/protocols.ts';
 import { ATTESTATION_OPTIONS, attestationValues, type AttestationValues } from './attestation-options.ts';
 
 export class UsageError extends Error {
@@ -21,6 +22,7 @@ const OWN_OPTIONS = {
   'max-retries': { type: 'string' },
   'retry-budget': { type: 'string' },
   'max-rps': { type: 'string' },
+  protocols: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...ATTESTATION_OPTIONS,
 } as const satisfies ParseArgsConfig['options'];
@@ -60,6 +62,7 @@ export interface RunOptions {
     maxRetries?: string;
     retryBudget?: string;
     maxRps?: string;
+    protocols?: Protocol[];
     help: boolean;
   };
   /** --bundle, --no-bundle, --sign-key (attestation-options.ts). */
@@ -95,6 +98,8 @@ export function splitOptions(argv: readonly string[]): RunOptions {
   checkNumber('--max-retries', values['max-retries'], { min: 0, max: 20, integer: true, unit: 'retries' });
   checkNumber('--retry-budget', values['retry-budget'], { min: 0, max: 3600, unit: 'seconds' });
   checkNumber('--max-rps', values['max-rps'], { min: 0.1, max: 10_000, unit: 'requests per second' });
+  const protocols = values.protocols === undefined ? undefined : parseProtocols(values.protocols);
+  if (protocols && 'error' in protocols) throw new UsageError(`Invalid --protocols: ${protocols.error}.`);
   const passThrough = tokens.flatMap((token) => {
     if (token.kind === 'option-terminator') return [];
     if (token.kind === 'positional') return [token.value];
@@ -114,6 +119,7 @@ export function splitOptions(argv: readonly string[]): RunOptions {
       maxRetries: values['max-retries'],
       retryBudget: values['retry-budget'],
       maxRps: values['max-rps'],
+      ...(protocols ? { protocols: protocols.protocols } : {}),
       help: values.help === true,
     },
     passThrough,

@@ -9,9 +9,11 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV, REPORT_ENV } from '../env.ts';
-import { TargetError, resolveTarget } from '../target/target.ts';
+import { TargetError, resolveTarget, type ResolvedTarget } from '../target/target.ts';
+import { offeredProtocols, parseProtocols, type Protocol } from '../requests/protocols.ts';
+import { trustedCas } from '../requests/ca-trust.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS } from '../requests/answer-watch.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from '../requests/answer-watch.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BUDGET_SECONDS } from '../requests/traffic.ts';
 import { exitCodeOf } from './exit-code.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
@@ -45,6 +47,9 @@ Options:
   --retry-budget SECONDS
                      the most the whole run waits before retries (default
                      ${DEFAULT_RETRY_BUDGET_SECONDS}); env ${ENV.retryBudget}
+  --protocols LIST   h1, h2 or h1,h2: the protocols every rule is checked over (default: each
+                     one the target offers by ALPN; the embedded reference server: h1);
+                     env ${ENV.protocols}
   --max-rps N        never more than N requests per second, from the start (default: as fast as
                      the target allows; after a 429 the run slows to the rate it allows);
                      env ${ENV.maxRps}
@@ -61,7 +66,7 @@ html/ (Playwright's HTML report, for debugging the suite).
 ${EXIT_CODE_HELP}`;
 
 /** The run with command-line arguments `argv` (without node and the script); returns the exit code. */
-export function main(argv: readonly string[]): number {
+export async function main(argv: readonly string[]): Promise<number> {
   let options;
   try {
     options = splitOptions(argv);
@@ -96,15 +101,24 @@ export function main(argv: readonly string[]): number {
     return EXIT_CODE.usage;
   }
   const targetFile = env[ENV.targetFile];
+  let target: ResolvedTarget | undefined;
   if (targetFile) {
     try {
-      resolveTarget(resolve(targetFile), env);
+      target = resolveTarget(resolve(targetFile), env);
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;
       console.error(error.message);
       return EXIT_CODE.usage;
     }
   }
+  const protocolsText = env[ENV.protocols];
+  const fromEnvironment = protocolsText === undefined ? undefined : parseProtocols(protocolsText);
+  if (fromEnvironment && 'error' in fromEnvironment) {
+    console.error(`Invalid ${ENV.protocols} in the environment: ${fromEnvironment.error}.`);
+    return EXIT_CODE.usage;
+  }
+  const protocols = values.protocols ?? fromEnvironment?.protocols ?? (await protocolsOffered(target, env));
+  env[ENV.protocols] = protocols.join(',');
   const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
   env[ENV.outcomeFile] = join(work, 'outcome.json');
   try {
@@ -126,4 +140,20 @@ export function main(argv: readonly string[]): number {
     rmSync(work, { recursive: true, force: true });
   }
 }
-if (isMainModule(import.meta.url)) process.exitCode = main(process.argv.slice(2));
+/**
+ * What the target agrees to by ALPN; the embedded reference server speaks HTTP/1.1. The preflight
+ * (in global set-up) then says why a target could not be reached, if it can't.
+ */
+async function protocolsOffered(
+  target: ResolvedTarget | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<Protocol[]> {
+  if (!target) return ['h1'];
+  return offeredProtocols(target.baseUrl, {
+    hosts: target.hosts,
+    ca: trustedCas(target.caFile),
+    timeoutMs: requestTimeoutMs(env),
+  });
+}
+
+if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

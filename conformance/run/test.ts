@@ -3,7 +3,9 @@
 // "not evaluated" when the target lacks an input, and applies the rule's level — a failed MUST
 // fails the run, a failed HTTP rule fails it under `strict`, anything else becomes a warning.
 import { test as base, type TestInfo } from '@playwright/test';
-import { ApiClient } from '../requests/api-client.ts';
+import { ApiClient, type Api } from '../requests/api-client.ts';
+import { RawApi } from '../requests/raw-api.ts';
+import type { Protocol } from '../requests/protocols.ts';
 import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
 import { missingInputs, notEvaluatedReason } from '../target/inputs.ts';
@@ -21,7 +23,7 @@ import { preflightFromEnvironment } from './global-setup.ts';
 import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../target/preflight.ts';
 
 export interface RuleContext {
-  api: ApiClient;
+  api: Api;
   raw: RawClient;
   check: Checks;
   target: ResolvedTarget;
@@ -50,6 +52,11 @@ interface WorkerFixtures {
    * (mutation/), where most variants fail a few rules; empty for a conformance run.
    */
   expectedToFail: readonly RuleId[];
+  /**
+   * Option: the protocol this project's rules speak over TLS (playwright.config.ts makes a
+   * project per protocol the target offers). Plain-HTTP probes stay HTTP/1.1 either way.
+   */
+  protocol: Protocol;
   /** Option: the run's target as the config declared it (conformance/run/run-target.ts), without keys. */
   declaredTarget: TargetDeclaration | undefined;
   /** The declared target bound to its keys, in this worker's environment. */
@@ -62,19 +69,20 @@ interface WorkerFixtures {
   proxyUrl: string | undefined;
   /** The exchanges by which this worker learned the tenants' data (see knowledge.ts). */
   learningExchanges: Exchange[];
-  apiWorker: ApiClient;
+  apiWorker: Api;
   knowledge: Knowledge;
 }
 
 interface TestFixtures {
   /** Every exchange of the current test, for exchanges.har. */
   exchanges: Exchange[];
-  api: ApiClient;
+  api: Api;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   runEnvironment: [undefined, { option: true, scope: 'worker' }],
   expectedToFail: [[], { option: true, scope: 'worker' }],
+  protocol: ['h1', { option: true, scope: 'worker' }],
   declaredTarget: [undefined, { option: true, scope: 'worker' }],
   target: [
     async ({ runEnvironment, declaredTarget }, use) => {
@@ -94,8 +102,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   raw: [
-    async ({ target }, use) => {
-      await use(new RawClient({ hosts: target.hosts, caFile: target.caFile }));
+    async ({ target, protocol }, use) => {
+      await use(new RawClient({ hosts: target.hosts, caFile: target.caFile, protocol }));
     },
     { scope: 'worker' },
   ],
@@ -122,9 +130,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   apiWorker: [
-    async ({ playwright, proxyUrl, learningExchanges }, use) => {
+    async ({ playwright, proxyUrl, learningExchanges, raw }, use) => {
+      const listener = (exchange: Exchange): number => learningExchanges.push(exchange);
+      if (raw.protocol === 'h2') return use(new RawApi(raw.listening(listener)));
       const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
-      await use(new ApiClient(context, (exchange) => learningExchanges.push(exchange)));
+      await use(new ApiClient(context, listener));
       await context.dispose();
     },
     { scope: 'worker' },
@@ -142,9 +152,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   exchanges: async ({}, use) => {
     await use([]);
   },
-  api: async ({ playwright, proxyUrl, exchanges }, use) => {
+  api: async ({ playwright, proxyUrl, exchanges, raw }, use) => {
+    const listener = (exchange: Exchange): number => exchanges.push(exchange);
+    if (raw.protocol === 'h2') return use(new RawApi(raw.listening(listener)));
     const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
-    await use(new ApiClient(context, (exchange) => exchanges.push(exchange)));
+    await use(new ApiClient(context, listener));
     await context.dispose();
   },
 });

@@ -124,6 +124,13 @@ export interface ConformanceReport {
     pacedRequestsPerSecond?: number;
   };
   /**
+   * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them).
+   */
+  protocols?: {
+    name: string;
+    verdict: OverallVerdict;
+  }[];
+  /**
    * Every rule of the catalog; empty when the verdict is SETUP ERROR.
    */
   rules: RuleResult[];
@@ -175,6 +182,12 @@ export interface RuleResult {
    * Requests of this rule sent again after a transient answer (absent: none).
    */
   retries?: number;
+  /**
+   * The rule's verdict over each protocol the run checked it over (HTTP/1.1, HTTP/2), when more than one; its verdict is over all of them.
+   */
+  protocols?: {
+    [k: string]: RuleVerdict;
+  };
 }
 export interface Evidence {
   method: string;
@@ -199,6 +212,10 @@ export interface Evidence {
    * The id (_id) of this exchange's entry in exchanges.har.
    */
   exchange?: string;
+  /**
+   * The HTTP version the request was sent over, when not HTTP/1.1.
+   */
+  protocol?: string;
   /**
    * Earlier tries of the same request whose answers were transient (429, 502, 503, 504) and not judged, oldest first; each is an entry of exchanges.har.
    */

@@ -42,6 +42,12 @@ export interface ServerChoices {
    * advisory deviation, since the answer may be kept by the client's own cache).
    */
   servedCaching: 'no-store' | 'vary-authorization';
+  /**
+   * HTTP/2 besides HTTP/1.1, chosen by ALPN on the one HTTPS listener. `reads-host-field` is a
+   * defect, not a choice (http2.test.ts): over HTTP/2 the app looks for a `host` field, which
+   * HTTP/2 clients leave out (the host is `:authority`), so no HTTP/2 request finds its tenant.
+   */
+  http2: boolean | 'reads-host-field';
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {
@@ -56,4 +62,5 @@ export const DEFAULT_CHOICES: ServerChoices = {
   customerList: 'whole',
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
+  http2: false,
 };

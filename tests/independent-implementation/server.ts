@@ -111,9 +111,17 @@ function api(
 ): FastifyInstance {
   const pattern = hostPattern(domain);
   const common = { logger: false, forceCloseConnections: true } as const;
-  const app: FastifyInstance = tls
-    ? Fastify({ ...common, https: { ...tls, minVersion: 'TLSv1.2' }, trustProxy: false })
-    : Fastify({ ...common, trustProxy: true });
+  const app: FastifyInstance = !tls
+    ? Fastify({ ...common, trustProxy: true })
+    : choices.http2
+      ? // HTTP/2 and HTTP/1.1 by ALPN on one listener; Fastify types that as another kind of app.
+        (Fastify({
+          logger: false,
+          http2: true,
+          https: { ...tls, allowHTTP1: true, minVersion: 'TLSv1.2' },
+          trustProxy: false,
+        }) as unknown as FastifyInstance)
+      : Fastify({ ...common, https: { ...tls, minVersion: 'TLSv1.2' }, trustProxy: false });
   addResponseHeaders(app, tls !== undefined, choices.servedCaching, choices.customerList === 'paged-chunked');
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
@@ -124,7 +132,10 @@ function api(
     }
     const socket = request.raw.socket as TLSSocket;
     const servername = choices.sniMustMatchHost ? socket.servername : undefined;
-    const addressed = addressing(request.raw.headersDistinct.host, servername, pattern);
+    // Over HTTP/2 the host is the :authority pseudo-header (RFC 9113 §8.3.1).
+    const overH2 = request.raw.httpVersion === '2.0' && choices.http2 !== 'reads-host-field';
+    const hosts = fieldValues(request.raw.rawHeaders, overH2 ? ':authority' : 'host');
+    const addressed = addressing(hosts, servername, pattern);
     if (addressed.kind === 'misdirected')
       return sendError(reply, 421, 'misdirected_request', 'This connection is not for the requested host.');
     if (addressed.kind === 'unknown-host')
@@ -135,7 +146,10 @@ function api(
     if (choices.requireJsonContentType && contentType !== 'application/json')
       return sendError(reply, 415, 'unsupported_media_type', 'Send Content-Type: application/json.');
 
-    const presented = presentedKey(request.raw.headersDistinct.authorization, choices.schemeCaseInsensitive);
+    const presented = presentedKey(
+      fieldValues(request.raw.rawHeaders, 'authorization'),
+      choices.schemeCaseInsensitive,
+    );
     if (presented.kind === 'ambiguous') {
       if (choices.duplicateAuthorization === 'invalid-key') return authError(reply, 'invalid_api_key');
       return sendError(reply, 400, 'invalid_request', 'Send exactly one Authorization header.');
@@ -162,6 +176,14 @@ function api(
     return page ?? sendError(reply, 400, 'invalid_cursor', 'The cursor is not one this list issued.');
   });
   return app;
+}
+
+/** Every value of the field `name` (lower case), in order: what HTTP/1.1 and HTTP/2 requests both keep. */
+function fieldValues(rawHeaders: readonly string[], name: string): string[] | undefined {
+  const values: string[] = [];
+  for (let index = 0; index + 1 < rawHeaders.length; index += 2)
+    if (rawHeaders[index]?.toLowerCase() === name) values.push(rawHeaders[index + 1] ?? '');
+  return values.length > 0 ? values : undefined;
 }
 
 /** Plain HTTP never authenticates and never redirects: 403 to everything, then close. */

@@ -249,3 +249,42 @@ test('retries and the run’s traffic show in every format: JSON, Markdown, HTML
   assert.ok(comments.some((comment) => comment.includes('transient answer, not judged: sent again after 1000 ms')));
   assert.ok(comments.some((comment) => /try 2 \(earlier tries: /.test(comment)));
 });
+
+test('a run over HTTP/1.1 and HTTP/2: every format names the verdict per protocol, evidence its protocol', () => {
+  const { report, exchanges } = sampleRun();
+  const overBoth: ConformanceReport = {
+    ...report,
+    protocols: [
+      { name: 'HTTP/1.1', verdict: 'CONFORMANT' },
+      { name: 'HTTP/2', verdict: 'NOT CONFORMANT' },
+    ],
+    rules: report.rules.map((rule) =>
+      rule.id === 'AUTH-QUOTED-KEY-REJECTED'
+        ? {
+            ...rule,
+            protocols: { 'HTTP/1.1': 'pass', 'HTTP/2': 'fail' },
+            evidence: (rule.evidence ?? []).map((evidence) => ({ ...evidence, protocol: 'HTTP/2' })),
+          }
+        : rule,
+    ),
+  };
+  const line = 'HTTP/1.1 CONFORMANT; HTTP/2 NOT CONFORMANT';
+  const markdown = renderMarkdown(overBoth);
+  assert.ok(markdown.includes(`| Protocols | ${line} |`));
+  assert.match(markdown, /\| AUTH-QUOTED-KEY-REJECTED \| MUST \| FAIL \(HTTP\/1\.1 pass, HTTP\/2 FAIL\) \|/);
+  assert.match(markdown, /GET \S+ over HTTP\/2/);
+  assert.ok(renderHtml(overBoth, { harEntries: new Map() }).includes(`<dt>Protocols</dt><dd>${line}</dd>`));
+  assert.ok(parsedJunit(overBoth).xml.includes(`<property name="protocols" value="${line}"/>`));
+  assert.ok(summary(overBoth, { selected: new Set(), reportFiles: [], painter: paint(false) }).includes(`Protocols: ${line}.`));
+  const evidence = overBoth.rules.find((rule) => rule.id === 'AUTH-QUOTED-KEY-REJECTED')?.evidence?.[0];
+  assert.ok(evidence && curlCommand(evidence, overBoth.target).startsWith('curl --include --max-time 15 --http2 '));
+
+  const overH2 = exchanges.map(({ madeBy, exchange }) => ({
+    madeBy,
+    exchange: { ...exchange, request: { ...exchange.request, httpVersion: 'HTTP/2' as const } },
+  }));
+  for (const entry of buildHar(overH2, report.suite).log.entries) {
+    assert.equal(entry.request.httpVersion, 'HTTP/2');
+    assert.equal(entry.response.httpVersion, 'HTTP/2');
+  }
+});

@@ -1,0 +1,55 @@
+// The HTTP versions the suite speaks to a target over TLS, and how it learns which ones the target
+// offers: by ALPN, as every mainstream client does (curl, browsers, Go, .NET and Java offer h2
+// first). A rule is run once per protocol, so that a deployment whose HTTP/2 path differs from its
+// HTTP/1.1 path (another front, routing on :authority, a header normaliser) is judged on both.
+import { connect as tlsConnect } from 'node:tls';
+import { lookupWith, type HostMap } from './host-map.ts';
+
+export type Protocol = 'h1' | 'h2';
+
+export const PROTOCOLS: readonly Protocol[] = ['h1', 'h2'];
+
+/** How reports name a protocol (HAR's httpVersion, curl's flags). */
+export const PROTOCOL_NAME: Readonly<Record<Protocol, string>> = { h1: 'HTTP/1.1', h2: 'HTTP/2' };
+
+/** `h1,h2` as given to --protocols; undefined with the reason when it names anything else. */
+export function parseProtocols(text: string): { protocols: Protocol[] } | { error: string } {
+  const names = text
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = names.filter((name) => !(PROTOCOLS as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0)
+    return { error: `name h1, h2 or both, separated by a comma (got "${text}")` };
+  return { protocols: PROTOCOLS.filter((protocol) => names.includes(protocol)) };
+}
+
+/**
+ * The protocols `url`'s host agrees to by ALPN when offered both: HTTP/1.1 always (the suite's
+ * other clients speak it, and a TLS server without ALPN speaks it), HTTP/2 when it picks h2. A
+ * handshake that fails says nothing: HTTP/1.1 only, and the preflight tells what went wrong.
+ */
+export function offeredProtocols(
+  url: string,
+  options: { hosts: HostMap; ca: string[] | undefined; timeoutMs: number },
+): Promise<Protocol[]> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = tlsConnect({
+      host: hostname,
+      port: Number(port || 443),
+      servername: hostname,
+      lookup: lookupWith(options.hosts),
+      ...(options.ca ? { ca: options.ca } : {}),
+      ALPNProtocols: ['h2', 'http/1.1'],
+      timeout: options.timeoutMs,
+    });
+    const done = (protocols: Protocol[]): void => {
+      socket.destroy();
+      resolve(protocols);
+    };
+    socket.once('secureConnect', () => done(socket.alpnProtocol === 'h2' ? ['h1', 'h2'] : ['h1']));
+    socket.once('error', () => done(['h1']));
+    socket.once('timeout', () => done(['h1']));
+  });
+}

@@ -1,0 +1,107 @@
+// The raw client over HTTP/2 (conformance/requests/h2-transmit.ts): the Host a rule sets is the
+// request's :authority, the fields go as the rule set them, the answer reads like an HTTP/1.1
+// one; a request HTTP/2 cannot carry as it is (two fields of one name) goes over HTTP/1.1 and
+// says so; what ALPN offers decides the protocols of a run.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RawClient } from '../../conformance/requests/raw-client.ts';
+import { offeredProtocols, parseProtocols } from '../../conformance/requests/protocols.ts';
+import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+
+const HOSTS = { '*.localhost': '127.0.0.1' };
+let server: Http2SecureServer;
+let h1Only: HttpsServer;
+let caFile: string;
+
+/** Echoes what it got: the protocol, :authority, SNI and every field line. */
+function echoServer(key: string, cert: string): Http2SecureServer {
+  return createSecureServer({ key, cert, allowHTTP1: true }, (request, response) => {
+    const sni = (request.socket as unknown as { servername?: string }).servername;
+    response.writeHead(200, { 'content-type': 'application/json', 'x-echo': 'yes' });
+    response.end(
+      JSON.stringify({
+        version: request.httpVersion,
+        authority: request.headers[':authority'] ?? request.headers.host,
+        sni,
+        raw: request.rawHeaders,
+      }),
+    );
+  });
+}
+
+async function listen(instance: Http2SecureServer | HttpsServer): Promise<number> {
+  await new Promise<void>((listening) => instance.listen(0, '127.0.0.1', listening));
+  return (instance.address() as AddressInfo).port;
+}
+
+let port = 0;
+let h1Port = 0;
+before(async () => {
+  const directory = mkdtempSync(join(tmpdir(), 'h2-client-'));
+  const certificates = await ensureCertificates(directory, 'localhost');
+  caFile = certificates.caPath;
+  server = echoServer(certificates.key, certificates.cert);
+  h1Only = createHttpsServer({ key: certificates.key, cert: certificates.cert }, (_request, response) =>
+    response.end('{}'),
+  );
+  [port, h1Port] = [await listen(server), await listen(h1Only)];
+});
+after(() => {
+  server.close();
+  h1Only.close();
+});
+
+test('over HTTP/2 the rule’s Host is the :authority, on a connection whose SNI is the URL’s', async () => {
+  const client = new RawClient({ hosts: HOSTS, caFile, protocol: 'h2' });
+  const exchange = await client.send({
+    url: `https://acme.api.localhost:${port}/v1/customers`,
+    hostHeader: `globex.api.localhost:${port}`,
+    headers: [['Authorization', 'Bearer x']],
+  });
+  assert.equal(exchange.kind, 'response');
+  if (exchange.kind !== 'response') return;
+  const echoed = JSON.parse(exchange.bodyText) as {
+    version: string;
+    authority: string;
+    sni: string;
+    raw: string[];
+  };
+  assert.equal(echoed.version, '2.0');
+  assert.equal(echoed.authority, `globex.api.localhost:${port}`);
+  assert.equal(echoed.sni, 'acme.api.localhost');
+  assert.ok(echoed.raw.includes('authorization') && !echoed.raw.includes('host'));
+  assert.equal(exchange.headers['x-echo'], 'yes');
+  assert.equal(exchange.request.protocol, 'h2');
+});
+
+test('two fields of one name go over HTTP/1.1, and the request says so', async () => {
+  const client = new RawClient({ hosts: HOSTS, caFile, protocol: 'h2' });
+  const exchange = await client.send({
+    url: `https://acme.api.localhost:${port}/v1/customers`,
+    headers: [
+      ['Authorization', 'Bearer a'],
+      ['Authorization', 'Bearer b'],
+    ],
+  });
+  assert.equal(
+    exchange.kind === 'response' && (JSON.parse(exchange.bodyText) as { version: string }).version,
+    '1.1',
+  );
+  assert.equal(exchange.request.protocol, undefined);
+  assert.match(exchange.request.note ?? '', /over HTTP\/1\.1/);
+});
+
+test('ALPN decides the protocols of a run; --protocols names h1, h2 or both', async () => {
+  const options = { hosts: HOSTS, ca: [readFileSync(caFile, 'utf8')], timeoutMs: 5000 };
+  assert.deepEqual(await offeredProtocols(`https://acme.api.localhost:${port}/v1`, options), ['h1', 'h2']);
+  assert.deepEqual(await offeredProtocols(`https://acme.api.localhost:${h1Port}/v1`, options), ['h1']);
+  assert.deepEqual(parseProtocols('h2, H1'), { protocols: ['h1', 'h2'] });
+  assert.ok('error' in parseProtocols('h3'));
+  assert.ok('error' in parseProtocols(''));
+});

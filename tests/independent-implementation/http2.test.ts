@@ -1,0 +1,87 @@
+// The independent implementation with HTTP/2 on (by ALPN, beside HTTP/1.1 on one listener): the
+// suite learns it from the handshake and checks every rule over both protocols, CONFORMANT with
+// each; and the same implementation with a defect only its HTTP/2 path has is NOT CONFORMANT over
+// HTTP/2 alone, which the report says protocol by protocol.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runConformance } from '../support/conformance-run.ts';
+import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { assertConformant, assertNoKeyInReports } from './run-support.ts';
+import { startIndependentServer, type IndependentServer } from './server.ts';
+
+/** How many of the run's exchanges went over each HTTP version (exchanges.har). */
+function versionsOf(reportDir: string): Record<string, number> {
+  const har = JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as {
+    log: { entries: { request: { httpVersion: string }; response: { httpVersion: string } }[] };
+  };
+  const counts: Record<string, number> = {};
+  for (const { request, response } of har.log.entries) {
+    counts[request.httpVersion] = (counts[request.httpVersion] ?? 0) + 1;
+    if (response.httpVersion) assert.equal(response.httpVersion, request.httpVersion);
+  }
+  return counts;
+}
+
+describe('an implementation that offers HTTP/2 by ALPN', () => {
+  let server: IndependentServer;
+  let target: WrittenTarget;
+
+  before(async () => {
+    server = await startIndependentServer({ http2: true });
+    target = await writeIndependentTarget(server);
+  });
+  after(() => server.close());
+
+  for (const profile of ['default', 'strict'] as const) {
+    test(`--profile ${profile}: every rule checked over HTTP/1.1 and HTTP/2, CONFORMANT over each`, async () => {
+      const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
+      assertConformant(run);
+      assert.deepEqual(run.report?.protocols, [
+        { name: 'HTTP/1.1', verdict: 'CONFORMANT' },
+        { name: 'HTTP/2', verdict: 'CONFORMANT' },
+      ]);
+      for (const rule of run.report?.rules ?? [])
+        assert.deepEqual(rule.protocols, { 'HTTP/1.1': 'pass', 'HTTP/2': 'pass' }, rule.id);
+      const versions = versionsOf(run.reportDir);
+      assert.ok((versions['HTTP/2'] ?? 0) > 30, `requests went over HTTP/2: ${JSON.stringify(versions)}`);
+      assertNoKeyInReports(run, target.env);
+    });
+  }
+
+  test('--protocols h1: HTTP/1.1 only, as before', async () => {
+    const run = await runConformance(['--target', target.file, '--protocols', 'h1'], target.env);
+    assertConformant(run);
+    assert.equal(run.report?.protocols, undefined);
+    assert.deepEqual(Object.keys(versionsOf(run.reportDir)), ['HTTP/1.1']);
+  });
+});
+
+describe('an implementation whose HTTP/2 path looks for a host field HTTP/2 does not send', () => {
+  let server: IndependentServer;
+  let target: WrittenTarget;
+
+  before(async () => {
+    server = await startIndependentServer({ http2: 'reads-host-field' });
+    target = await writeIndependentTarget(server);
+  });
+  after(() => server.close());
+
+  test('NOT CONFORMANT over HTTP/2, CONFORMANT over HTTP/1.1; each failure says over which', async () => {
+    const run = await runConformance(['--target', target.file], target.env);
+    assert.equal(run.report?.verdict, 'NOT CONFORMANT');
+    assert.equal(run.exitCode, 1);
+    assert.deepEqual(run.report?.protocols, [
+      { name: 'HTTP/1.1', verdict: 'CONFORMANT' },
+      { name: 'HTTP/2', verdict: 'NOT CONFORMANT' },
+    ]);
+    const served = run.report?.rules.find((rule) => rule.id === 'KEY-VALID-SERVED');
+    assert.equal(served?.verdict, 'fail');
+    assert.deepEqual(served?.protocols, { 'HTTP/1.1': 'pass', 'HTTP/2': 'fail' });
+    assert.match(served?.message ?? '', /^over HTTP\/2: /);
+    assert.equal(served?.evidence?.[0]?.protocol, 'HTTP/2');
+    for (const rule of run.report?.rules ?? [])
+      assert.notEqual(rule.protocols?.['HTTP/1.1'], 'fail', `${rule.id} passes over HTTP/1.1`);
+  });
+});
