@@ -149,11 +149,14 @@ async function protocolsOffered(
   env: NodeJS.ProcessEnv,
 ): Promise<Protocol[]> {
   if (!target) return ['h1'];
-  return offeredProtocols(target.baseUrl, {
-    hosts: target.hosts,
-    ca: trustedCas(target.caFile),
-    timeoutMs: requestTimeoutMs(env),
-  });
+  let ca: string[] | undefined;
+  try {
+    ca = trustedCas(target.caFile);
+  } catch {
+    // An unreadable CA file is the preflight's to report, with its fix.
+    return ['h1'];
+  }
+  return offeredProtocols(target.baseUrl, { hosts: target.hosts, ca, timeoutMs: requestTimeoutMs(env) });
 }
 
 if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

@@ -256,7 +256,8 @@ describe('after the preflight: no answer is an ERROR, never a failure', () => {
     // target that stops answering once the run has started.
     let connections = 0;
     fading = createTcpServer((client) => {
-      if (++connections > 1) return;
+      // The runner's ALPN handshake, then the preflight's and the rules' connection: no more.
+      if (++connections > 2) return;
       const upstream = connectTcp(server.httpsPort, '127.0.0.1');
       client.pipe(upstream).pipe(client);
       client.on('error', () => upstream.destroy());
