@@ -89,7 +89,7 @@ export interface RunningReferenceServer {
    * The HTTPS listener's request handler, the one every request goes through: for measuring the
    * server's own work per request in one process (bench/own-work.ts), without TLS or sockets.
    */
-  requestListener(req: IncomingMessage, res: ServerResponse): void;
+  requestListener: (req: IncomingMessage, res: ServerResponse) => void;
   close(): Promise<void>;
 }
 
