@@ -32,8 +32,14 @@ export const MAX_JOURNAL_ENTRIES = 100_000;
 /** The journal of requests that named no served tenant. */
 export const NO_TENANT = '(none)';
 
-/** An entry as held: the time as a number, turned into text only when read. */
-export type RecordedEntry = Omit<JournalEntry, 'time'> & { timeMs: number };
+/**
+ * An entry as held: the time as a number, turned into text only when read, and an unknown key's
+ * digest in place of its fingerprint, which is made from it when read (key-naming.ts).
+ */
+export type RecordedEntry = Omit<JournalEntry, 'time' | 'keyFingerprint'> & {
+  timeMs: number;
+  keyDigest?: string | undefined;
+};
 
 export interface JournalFilter {
   tenant?: string;
@@ -87,7 +93,7 @@ export class Journal {
       userAgent: headers.userAgent,
       authorization: 'bearer',
       key: facts.keyId,
-      keyFingerprint: undefined,
+      keyDigest: undefined,
       keyEnvironment: facts.environment as Environment | undefined,
       keyRevoked: false,
       contentType: headers.contentType,
@@ -165,7 +171,7 @@ export class Journal {
       data.push(...ring.entries().filter((entry) => matches(entry, filter)));
     }
     data.sort((a, b) => a.timeMs - b.timeMs);
-    return { object: 'journal', tenants, data: data.map(entryAnswer) };
+    return { object: 'journal', tenants, data: data.map((entry) => this.#entryAnswer(entry)) };
   }
 
   /** Forgets the entries `filter` selects; returns how many. Exposure marks stay until revocation. */
@@ -177,6 +183,19 @@ export class Journal {
     }
     this.#entries -= removed;
     return removed;
+  }
+
+  /** An entry as the admin API answers it: the time as text, the fingerprint, no field that is not set. */
+  #entryAnswer(entry: RecordedEntry): JournalEntry {
+    const { timeMs, ...facts } = entry;
+    const answer: Record<string, unknown> = { time: new Date(timeMs).toISOString() };
+    for (const [name, value] of Object.entries(facts)) {
+      if (value === undefined) continue;
+      // In the fingerprint's place, so that the fields keep their order.
+      if (name === 'keyDigest') answer.keyFingerprint = this.#namer.fingerprint(value as string);
+      else answer[name] = value;
+    }
+    return answer as unknown as JournalEntry;
   }
 
   #describeUrl(entry: RecordedEntry, url: string): string | undefined {
@@ -213,7 +232,7 @@ export class Journal {
     const token = credential.token ?? urlKey;
     const named = token === undefined ? undefined : this.#namer.name(token, scope);
     entry.key = named?.key;
-    entry.keyFingerprint = named?.keyFingerprint;
+    entry.keyDigest = named?.keyDigest;
     entry.keyEnvironment = named?.keyEnvironment;
     entry.keyRevoked = named?.keyRevoked;
   }
@@ -267,12 +286,4 @@ function matches(entry: RecordedEntry, filter: JournalFilter): boolean {
     (filter.sinceMs === undefined || entry.timeMs >= filter.sinceMs) &&
     (filter.untilMs === undefined || entry.timeMs <= filter.untilMs)
   );
-}
-
-/** An entry as the admin API answers it: the time as text, and no field that is not set. */
-function entryAnswer(entry: RecordedEntry): JournalEntry {
-  const { timeMs, ...facts } = entry;
-  const answer = { time: new Date(timeMs).toISOString(), ...facts } as Record<string, unknown>;
-  for (const name of Object.keys(answer)) if (answer[name] === undefined) delete answer[name];
-  return answer as unknown as JournalEntry;
 }
