@@ -28,6 +28,8 @@ const BATCH = 200;
 const DOMAIN = 'localhost';
 const HOST = `acme.api.${DOMAIN}`;
 const GOAL_US = 5;
+/** `BENCH_OWN_JOURNAL=off`: the server without its client journal, to see the journal's share. */
+const JOURNAL_OFF = process.env.BENCH_OWN_JOURNAL === 'off';
 
 interface Scenario {
   name: string;
@@ -169,7 +171,7 @@ function section(rows: readonly Row[], date: string): string {
     OWN_WORK_HEADING,
     '',
     `Written by \`npm run bench:own-work\` (bench/own-work.ts) on ${date}: the compiled server's request`,
-    'handler (dist/, journal on, access log off, no data directory) and a bare handler writing the same',
+    `handler (dist/, journal ${JOURNAL_OFF ? 'off' : 'on'}, access log off, no data directory) and a bare handler writing the same`,
     'bytes answer the same requests in one process, on real `IncomingMessage` and `ServerResponse` objects',
     `over a socket that discards the bytes (no TLS); ${ROUNDS} rounds of ${REQUESTS_PER_ROUND.toLocaleString('en-US')} requests each, in batches of ${BATCH} that take turns.`,
     "Own work = reference − bare per request, the median of the rounds' differences with their lowest and",
@@ -216,6 +218,7 @@ async function main(): Promise<void> {
     domain: DOMAIN,
     fixtures,
     certDir,
+    ...(JOURNAL_OFF ? { journalCapacity: 0 } : {}),
   });
   try {
     const scenarios: Scenario[] = [

@@ -173,7 +173,8 @@ describe('answer bytes of every API scenario', () => {
     assert.equal(reply.status, 200, reply.body);
     const journal = maskedJournal(reply.body);
     if (UPDATE) writeFileSync(JOURNAL_GOLDEN_FILE, `${JSON.stringify(journal, null, 2)}\n`);
-    assert.deepEqual(journal, JSON.parse(readFileSync(JOURNAL_GOLDEN_FILE, 'utf8')));
+    // As text: the order of each entry's fields is part of the admin API's answer too.
+    assert.equal(`${JSON.stringify(journal, null, 2)}\n`, readFileSync(JOURNAL_GOLDEN_FILE, 'utf8'));
   });
 });
 
