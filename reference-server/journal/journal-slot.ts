@@ -41,26 +41,20 @@ type AnswerField = Exclude<keyof JournalEntry, 'time'>;
  * API request's fields, a plain-HTTP request's with what was learnt of it after, a bare TLS
  * connection's), which the admin API has always answered.
  */
+const SCOPE: readonly AnswerField[] = ['tenant', 'environment'];
+const REQUEST: readonly AnswerField[] = ['method', 'path', 'status', 'errorCode', 'userAgent'];
+const KEY: readonly AnswerField[] = ['key', 'keyFingerprint', 'keyEnvironment', 'keyRevoked'];
+const MEDIA: readonly AnswerField[] = ['contentType', 'accept', 'hasBody'];
 const FIELD_ORDER: Record<JournalEntry['transport'], readonly AnswerField[]> = {
   https: [
     'transport',
-    'tenant',
-    'environment',
+    ...SCOPE,
     'host',
     'sni',
-    'method',
-    'path',
-    'status',
-    'errorCode',
-    'userAgent',
+    ...REQUEST,
     'authorization',
-    'key',
-    'keyFingerprint',
-    'keyEnvironment',
-    'keyRevoked',
-    'contentType',
-    'accept',
-    'hasBody',
+    ...KEY,
+    ...MEDIA,
     'urlCredentials',
     'tenantFields',
   ],
@@ -68,25 +62,15 @@ const FIELD_ORDER: Record<JournalEntry['transport'], readonly AnswerField[]> = {
     'transport',
     'host',
     'sni',
-    'method',
-    'path',
-    'status',
-    'errorCode',
-    'userAgent',
+    ...REQUEST,
     'authorization',
-    'contentType',
-    'accept',
-    'hasBody',
+    ...MEDIA,
     'tenantFields',
     'urlCredentials',
-    'tenant',
-    'environment',
-    'key',
-    'keyFingerprint',
-    'keyEnvironment',
-    'keyRevoked',
+    ...SCOPE,
+    ...KEY,
   ],
-  tls: ['transport', 'host', 'sni', 'authorization', 'contentType', 'accept', 'hasBody'],
+  tls: ['transport', 'host', 'sni', 'authorization', ...MEDIA],
 };
 
 /** @param fingerprint an unknown key's fingerprint, from its digest. */
@@ -102,4 +86,13 @@ export function slotAnswer(slot: JournalSlot, fingerprint: (keyDigest: string) =
     if (value !== undefined) answer[name] = value;
   }
   return answer as unknown as JournalEntry;
+}
+
+const BLANK = new JournalSlot();
+
+/** Every field of `slot` back to its initial value but its write's number: for an entry that sets few. */
+export function clearSlot(slot: JournalSlot): void {
+  const write = slot.write;
+  Object.assign(slot, BLANK);
+  slot.write = write;
 }

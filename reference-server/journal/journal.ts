@@ -21,7 +21,7 @@ import type { TenantData } from '../store/tenant-data.ts';
 import { watchBody } from './body-facts.ts';
 import { scanHeaders } from './header-scan.ts';
 import { KeyNamer, presentedCredential, UNKNOWN_KEY } from './key-naming.ts';
-import { JournalSlot, slotAnswer } from './journal-slot.ts';
+import { clearSlot, JournalSlot, slotAnswer } from './journal-slot.ts';
 import { Ring } from './ring.ts';
 import { urlFacts } from './url-facts.ts';
 
@@ -140,27 +140,11 @@ export class Journal {
     socket.once('close', () => {
       if (this.#requestedWithoutSni.has(socket)) return;
       const slot = this.#claim(undefined);
+      clearSlot(slot);
       slot.timeMs = opened;
       slot.transport = 'tls';
-      slot.tenant = undefined;
-      slot.environment = undefined;
-      slot.host = 'missing';
       slot.sni = 'missing';
-      slot.method = undefined;
-      slot.path = undefined;
-      slot.status = undefined;
-      slot.errorCode = undefined;
-      slot.userAgent = undefined;
       slot.authorization = 'not-applicable';
-      slot.key = undefined;
-      slot.keyDigest = undefined;
-      slot.keyEnvironment = undefined;
-      slot.keyRevoked = undefined;
-      slot.contentType = 'missing';
-      slot.accept = 'missing';
-      slot.hasBody = false;
-      slot.urlCredentials = undefined;
-      slot.tenantFields = undefined;
     });
   }
 
