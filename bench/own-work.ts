@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { IncomingMessage, ServerResponse, STATUS_CODES } from 'node:http';
 import { Duplex } from 'node:stream';
+import { format, resolveConfig } from 'prettier';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
 import { median, range } from './numbers.ts';
 import { replaceSection } from './startup-section.ts';
@@ -238,7 +239,12 @@ async function main(): Promise<void> {
     const text = section(rows, new Date().toISOString());
     process.stdout.write(text);
     if (!process.argv.includes('--no-write')) {
-      writeFileSync(RESULTS_FILE, replaceSection(readFileSync(RESULTS_FILE, 'utf8'), OWN_WORK_HEADING, text));
+      const updated = replaceSection(readFileSync(RESULTS_FILE, 'utf8'), OWN_WORK_HEADING, text);
+      // Formatted as the repository formats Markdown, so that the file passes the format check.
+      writeFileSync(
+        RESULTS_FILE,
+        await format(updated, { ...(await resolveConfig(RESULTS_FILE)), parser: 'markdown' }),
+      );
     }
   } finally {
     await server.close();
