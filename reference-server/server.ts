@@ -85,6 +85,11 @@ export interface RunningReferenceServer {
   panelUrl(tenant: string, environment?: Environment): string;
   /** `https://admin.{domain}:{port}/v1`: the admin API. */
   adminBaseUrl: string;
+  /**
+   * The HTTPS listener's request handler, the one every request goes through: for measuring the
+   * server's own work per request in one process (bench/own-work.ts), without TLS or sockets.
+   */
+  requestListener: (req: IncomingMessage, res: ServerResponse) => void;
   close(): Promise<void>;
 }
 
@@ -226,6 +231,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     panelUrl: (tenant, environment = 'production') =>
       `https://${panelHostname(tenant, environment, options.domain)}:${httpsPort}`,
     adminBaseUrl: `https://${adminHostname(options.domain)}:${httpsPort}/v1`,
+    requestListener: dispatch,
     close: async () => {
       await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
       // After the last request: its last use is written too.

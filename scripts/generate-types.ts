@@ -1,11 +1,13 @@
 // Generates TypeScript types from the JSON Schemas in schemas/, so that one schema is the single
-// source for validation (ajv) and for the types the code is written against.
+// source for validation (ajv) and for the types the code is written against; and the validators
+// the server runs at start-up, ahead of time (start-up-validators-source.ts).
 //   tsx scripts/generate-types.ts          write schemas/generated/*.ts
 //   tsx scripts/generate-types.ts --check  exit 1 if a generated file differs from its schema
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compileFromFile } from 'json-schema-to-typescript';
 import { format, resolveConfig } from 'prettier';
+import { startUpValidatorsSource } from './start-up-validators-source.ts';
 
 const schemasDir = join(import.meta.dirname, '..', 'schemas');
 const generatedDir = join(schemasDir, 'generated');
@@ -27,9 +29,15 @@ async function generate(schemaFile: string): Promise<string> {
 
 const schemaFiles = readdirSync(schemasDir).filter((name) => name.endsWith('.schema.json'));
 const drifted: string[] = [];
-for (const schemaFile of schemaFiles) {
-  const target = join(generatedDir, schemaFile.replace('.schema.json', '.ts'));
-  const expected = await generate(schemaFile);
+const outputs: [string, () => Promise<string> | string][] = [
+  ...schemaFiles.map((schemaFile): [string, () => Promise<string>] => [
+    join(generatedDir, schemaFile.replace('.schema.json', '.ts')),
+    () => generate(schemaFile),
+  ]),
+  [join(generatedDir, 'start-up-validators.ts'), startUpValidatorsSource],
+];
+for (const [target, make] of outputs) {
+  const expected = await make();
   if (checkOnly) {
     if (!existsSync(target) || readFileSync(target, 'utf8') !== expected) drifted.push(target);
   } else {

@@ -1,7 +1,8 @@
 // One pass over a request's header lines for what the client journal records of every request:
 // the user agent, the media types, whether a body is announced, and any tenant id header. It reads
 // `rawHeaders` as the pipeline does (building `req.headers` would cost more than the scan), and
-// compares a name only when its length fits, so that a usual request costs a few comparisons.
+// compares a name only when its length fits, so that a usual request costs a few comparisons. The
+// facts are written into the caller's object (the journal's slot), not into a new one.
 import type { IncomingMessage } from 'node:http';
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
 
@@ -21,7 +22,7 @@ const TENANT_HEADER = /^(?:x[-_])?(?:tenant|company|organization)[-_]id$/i;
 const LONG_RUN = 32;
 const KEY_LIKE = /mbk_[A-Za-z0-9_]*|[A-Za-z0-9]{32,}/g;
 
-export function scanHeaders(req: IncomingMessage): HeaderFacts {
+export function scanHeaders(req: IncomingMessage, into: HeaderFacts): void {
   const raw = req.rawHeaders;
   let userAgent: string | undefined;
   let contentType: string | undefined;
@@ -53,13 +54,11 @@ export function scanHeaders(req: IncomingMessage): HeaderFacts {
       (tenantFields ??= []).push(`header:${name.toLowerCase()}`);
     }
   }
-  return {
-    userAgent: userAgent === undefined ? undefined : safeUserAgent(userAgent),
-    contentType: mediaKind(contentType, false),
-    accept: mediaKind(accept, true),
-    hasBody,
-    tenantFields,
-  };
+  into.userAgent = userAgent === undefined ? undefined : safeUserAgent(userAgent);
+  into.contentType = mediaKind(contentType, false);
+  into.accept = mediaKind(accept, true);
+  into.hasBody = hasBody;
+  into.tenantFields = tenantFields;
 }
 
 /** Whether a header name is `lower` in any letter case; the two usual spellings cost no copy. */

@@ -1,9 +1,11 @@
 // The client journal: what every client sent, on every listener, so that the client report can
 // judge clients against the spec's rules for them (conformance/catalog/client-rules.ts). One bounded ring
 // per served tenant and one for requests that name none; the oldest entry gives way, counted.
-// Recording keeps to facts that cost little (a pass over the header lines, a timestamp); the
-// judging happens later, when a report asks. An entry never holds a key: it names it
-// (key-naming.ts), and the URL keeps its path only, redacted like the access log's.
+// Recording keeps to facts that cost little (a pass over the header lines, a timestamp), written
+// into a slot of fixed shape that the ring reuses (journal-slot.ts), so that a full ring records a
+// request without allocating an entry; the answer is made when the journal is read, and the
+// judging happens when a report asks. An entry never holds a key: it names it (key-naming.ts), and
+// the URL keeps its path only, redacted like the access log's.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -19,6 +21,7 @@ import type { TenantData } from '../store/tenant-data.ts';
 import { watchBody } from './body-facts.ts';
 import { scanHeaders } from './header-scan.ts';
 import { KeyNamer, presentedCredential, UNKNOWN_KEY } from './key-naming.ts';
+import { clearSlot, JournalSlot, slotAnswer } from './journal-slot.ts';
 import { Ring } from './ring.ts';
 import { urlFacts } from './url-facts.ts';
 
@@ -31,9 +34,6 @@ export const DEFAULT_JOURNAL_CAPACITY = 1_000;
 export const MAX_JOURNAL_ENTRIES = 100_000;
 /** The journal of requests that named no served tenant. */
 export const NO_TENANT = '(none)';
-
-/** An entry as held: the time as a number, turned into text only when read. */
-export type RecordedEntry = Omit<JournalEntry, 'time'> & { timeMs: number };
 
 export interface JournalFilter {
   tenant?: string;
@@ -49,9 +49,11 @@ export class Journal {
   readonly #domain: string;
   readonly #data: TenantData;
   readonly #namer: KeyNamer;
-  readonly #rings = new Map<string, Ring<RecordedEntry>>();
+  readonly #rings = new Map<string, Ring<JournalSlot>>();
   readonly #maxEntries: number;
   #entries = 0;
+  /** Entries written so far, numbering each write of a slot (`JournalSlot.write`). */
+  #writes = 0;
   /** Key ids seen on plain HTTP, and when first: exposed until revoked (the panel shows it). */
   readonly #exposed = new Map<string, number>();
   /** Connections opened without SNI that carried a request (so that they are not also recorded bare). */
@@ -72,64 +74,63 @@ export class Journal {
     facts: RequestFacts,
     response: { status: number; errorCode?: string },
   ): void {
-    const headers = scanHeaders(req);
-    const entry: RecordedEntry = {
-      timeMs: Date.now(),
-      transport: 'https',
-      tenant: facts.tenant,
-      environment: facts.environment as Environment | undefined,
-      host: 'tenant',
-      sni: 'match',
-      method: req.method,
-      path: '',
-      status: response.status,
-      errorCode: response.errorCode,
-      userAgent: headers.userAgent,
-      authorization: 'bearer',
-      key: facts.keyId,
-      keyFingerprint: undefined,
-      keyEnvironment: facts.environment as Environment | undefined,
-      keyRevoked: false,
-      contentType: headers.contentType,
-      accept: headers.accept,
-      hasBody: headers.hasBody,
-      urlCredentials: undefined,
-      tenantFields: headers.tenantFields,
-    };
+    const accepted = facts.keyId !== undefined;
+    // A key the pipeline did not accept is described from the request itself (rare, so not hot):
+    // its scope too, which names the ring.
+    const scope: Scope = accepted
+      ? undefined
+      : hostname === undefined
+        ? undefined
+        : resolveApiHost(hostname, this.#domain);
+    const slot = this.#claim(accepted ? facts.tenant : scope?.tenant);
+    slot.timeMs = Date.now();
+    slot.transport = 'https';
+    slot.tenant = facts.tenant;
+    slot.environment = facts.environment as Environment | undefined;
+    slot.host = 'tenant';
+    slot.sni = 'match';
+    slot.method = req.method;
+    slot.status = response.status;
+    slot.errorCode = response.errorCode;
+    slot.authorization = 'bearer';
+    slot.key = facts.keyId;
+    slot.keyDigest = undefined;
+    slot.keyEnvironment = facts.environment as Environment | undefined;
+    slot.keyRevoked = false;
+    slot.urlCredentials = undefined;
+    scanHeaders(req, slot);
     // The usual request: a route's own path, no query. Anything else is looked at closely.
     const url = req.url ?? '';
-    const urlKey = findRoute(url) ? ((entry.path = url), undefined) : this.#describeUrl(entry, url);
-    // A key the pipeline did not accept is described from the request itself (rare, so not hot).
-    if (facts.keyId === undefined) this.#describeRejected(req, hostname, entry, urlKey, true);
-    this.#finish(req, entry);
+    const route = findRoute(url);
+    let urlKey: string | undefined;
+    if (route) slot.path = route.path;
+    else urlKey = this.#describeUrl(slot, url);
+    if (!accepted) this.#describeRejected(req, hostname, scope, slot, urlKey, true);
+    this.#watchBody(req, slot);
   }
 
   /** A request of the plain-HTTP listener, which is always rejected. A key it carries is exposed. */
   recordPlain(req: IncomingMessage, response: { status: number; errorCode?: string }): void {
-    const headers = scanHeaders(req);
-    const entry: RecordedEntry = {
-      timeMs: Date.now(),
-      transport: 'http',
-      host: 'missing',
-      sni: 'not-applicable',
-      method: req.method,
-      path: '',
-      status: response.status,
-      errorCode: response.errorCode,
-      userAgent: headers.userAgent,
-      authorization: 'missing',
-      contentType: headers.contentType,
-      accept: headers.accept,
-      hasBody: headers.hasBody,
-      tenantFields: headers.tenantFields,
-    };
-    const urlKey = this.#describeUrl(entry, req.url ?? '');
-    this.#describeRejected(req, requestHostname(req), entry, urlKey, false);
+    const hostname = requestHostname(req);
+    const scope: Scope = hostname === undefined ? undefined : resolveApiHost(hostname, this.#domain);
+    const slot = this.#claim(scope?.tenant);
+    slot.timeMs = Date.now();
+    slot.transport = 'http';
+    slot.host = 'missing';
+    slot.sni = 'not-applicable';
+    slot.method = req.method;
+    slot.status = response.status;
+    slot.errorCode = response.errorCode;
+    slot.authorization = 'missing';
+    slot.urlCredentials = undefined;
+    scanHeaders(req, slot);
+    const urlKey = this.#describeUrl(slot, req.url ?? '');
+    this.#describeRejected(req, hostname, scope, slot, urlKey, false);
     // Identified only to flag it: the plain listener never authenticates with a key.
-    if (entry.key !== undefined && entry.key !== UNKNOWN_KEY && !this.#exposed.has(entry.key)) {
-      this.#exposed.set(entry.key, entry.timeMs);
+    if (slot.key !== undefined && slot.key !== UNKNOWN_KEY && !this.#exposed.has(slot.key)) {
+      this.#exposed.set(slot.key, slot.timeMs);
     }
-    this.#finish(req, entry);
+    this.#watchBody(req, slot);
   }
 
   /** A new TLS connection: one without SNI is recorded if it closes without carrying a request. */
@@ -138,16 +139,12 @@ export class Journal {
     const opened = Date.now();
     socket.once('close', () => {
       if (this.#requestedWithoutSni.has(socket)) return;
-      this.#push({
-        timeMs: opened,
-        transport: 'tls',
-        host: 'missing',
-        sni: 'missing',
-        authorization: 'not-applicable',
-        contentType: 'missing',
-        accept: 'missing',
-        hasBody: false,
-      });
+      const slot = this.#claim(undefined);
+      clearSlot(slot);
+      slot.timeMs = opened;
+      slot.transport = 'tls';
+      slot.sni = 'missing';
+      slot.authorization = 'not-applicable';
     });
   }
 
@@ -158,14 +155,15 @@ export class Journal {
 
   read(filter: JournalFilter = {}): JournalAnswer {
     const tenants: JournalTenant[] = [];
-    const data: RecordedEntry[] = [];
+    const data: JournalSlot[] = [];
     for (const [tenant, ring] of this.#rings) {
       if (filter.tenant !== undefined && filter.tenant !== tenant) continue;
       tenants.push({ tenant, entries: ring.size, dropped: ring.dropped, capacity: ring.capacity });
       data.push(...ring.entries().filter((entry) => matches(entry, filter)));
     }
     data.sort((a, b) => a.timeMs - b.timeMs);
-    return { object: 'journal', tenants, data: data.map(entryAnswer) };
+    const fingerprint = (keyDigest: string): string => this.#namer.fingerprint(keyDigest);
+    return { object: 'journal', tenants, data: data.map((slot) => slotAnswer(slot, fingerprint)) };
   }
 
   /** Forgets the entries `filter` selects; returns how many. Exposure marks stay until revocation. */
@@ -179,29 +177,29 @@ export class Journal {
     return removed;
   }
 
-  #describeUrl(entry: RecordedEntry, url: string): string | undefined {
+  #describeUrl(slot: JournalSlot, url: string): string | undefined {
     const facts = urlFacts(url);
-    entry.path = facts.path;
-    entry.urlCredentials = facts.urlCredentials;
-    if (facts.tenantFields) entry.tenantFields = [...(entry.tenantFields ?? []), ...facts.tenantFields];
+    slot.path = facts.path;
+    slot.urlCredentials = facts.urlCredentials;
+    if (facts.tenantFields) slot.tenantFields = [...(slot.tenantFields ?? []), ...facts.tenantFields];
     return facts.presentedKey;
   }
 
   #describeRejected(
     req: IncomingMessage,
     hostname: string | undefined,
-    entry: RecordedEntry,
+    scope: Scope,
+    slot: JournalSlot,
     urlKey: string | undefined,
     tls: boolean,
   ): void {
-    const scope: Scope = hostname === undefined ? undefined : resolveApiHost(hostname, this.#domain);
-    entry.tenant = scope?.tenant;
-    entry.environment = scope?.environment;
-    entry.host = hostKind(hostname, scope);
+    slot.tenant = scope?.tenant;
+    slot.environment = scope?.environment;
+    slot.host = hostKind(hostname, scope);
     if (tls) {
       const servername = (req.socket as TLSSocket).servername;
       const sniSent = typeof servername === 'string' && servername !== '';
-      entry.sni = !sniSent
+      slot.sni = !sniSent
         ? 'missing'
         : hostname !== undefined && sniMatches(req, hostname)
           ? 'match'
@@ -209,41 +207,52 @@ export class Journal {
       if (!sniSent) this.#requestedWithoutSni.add(req.socket);
     }
     const credential = presentedCredential(req);
-    entry.authorization = credential.authorization;
+    slot.authorization = credential.authorization;
     const token = credential.token ?? urlKey;
     const named = token === undefined ? undefined : this.#namer.name(token, scope);
-    entry.key = named?.key;
-    entry.keyFingerprint = named?.keyFingerprint;
-    entry.keyEnvironment = named?.keyEnvironment;
-    entry.keyRevoked = named?.keyRevoked;
+    slot.key = named?.key;
+    slot.keyDigest = named?.keyDigest;
+    slot.keyEnvironment = named?.keyEnvironment;
+    slot.keyRevoked = named?.keyRevoked;
   }
 
-  #finish(req: IncomingMessage, entry: RecordedEntry): void {
-    if (entry.hasBody) {
-      watchBody(req, (fields) => (entry.tenantFields = [...(entry.tenantFields ?? []), ...fields]));
-    }
-    this.#push(entry);
+  /** A body's tenant fields are added to the entry once read, unless its slot was written again. */
+  #watchBody(req: IncomingMessage, slot: JournalSlot): void {
+    if (!slot.hasBody) return;
+    const write = slot.write;
+    watchBody(req, (fields) => {
+      if (slot.write === write) slot.tenantFields = [...(slot.tenantFields ?? []), ...fields];
+    });
   }
 
-  #push(entry: RecordedEntry): void {
-    const tenant =
-      entry.tenant !== undefined && this.#data.account(entry.tenant) !== undefined ? entry.tenant : NO_TENANT;
-    let ring = this.#rings.get(tenant);
-    if (!ring) this.#rings.set(tenant, (ring = new Ring(this.#capacity)));
+  /**
+   * The slot of a new entry, in the ring of `tenant` (of no served tenant: the shared one), to be
+   * written whole by the caller.
+   */
+  #claim(tenant: string | undefined): JournalSlot {
+    const name = tenant !== undefined && this.#data.account(tenant) !== undefined ? tenant : NO_TENANT;
+    let ring = this.#rings.get(name);
+    if (!ring) this.#rings.set(name, (ring = new Ring(this.#capacity)));
     // Full in all: the ring makes room itself, or (when it holds nothing) the fullest one does.
     if (this.#entries >= this.#maxEntries && ring.size < ring.capacity) {
       if (ring.dropOldest() || this.#fullestRing()?.dropOldest()) this.#entries -= 1;
     }
     const before = ring.size;
-    ring.push(entry);
+    const slot = ring.claim(newSlot);
     this.#entries += ring.size - before;
+    slot.write = ++this.#writes;
+    return slot;
   }
 
-  #fullestRing(): Ring<RecordedEntry> | undefined {
-    let fullest: Ring<RecordedEntry> | undefined;
+  #fullestRing(): Ring<JournalSlot> | undefined {
+    let fullest: Ring<JournalSlot> | undefined;
     for (const ring of this.#rings.values()) if (!fullest || ring.size > fullest.size) fullest = ring;
     return fullest;
   }
+}
+
+function newSlot(): JournalSlot {
+  return new JournalSlot();
 }
 
 /** The journal of a server, or undefined when its capacity is 0 (the journal is off). */
@@ -261,18 +270,10 @@ function hostKind(hostname: string | undefined, scope: Scope): JournalEntry['hos
   return isIP(hostname.replace(/^\[|\]$/g, '')) !== 0 ? 'ip-literal' : 'other';
 }
 
-function matches(entry: RecordedEntry, filter: JournalFilter): boolean {
+function matches(entry: JournalSlot, filter: JournalFilter): boolean {
   return (
     (filter.keyId === undefined || entry.key === filter.keyId) &&
     (filter.sinceMs === undefined || entry.timeMs >= filter.sinceMs) &&
     (filter.untilMs === undefined || entry.timeMs <= filter.untilMs)
   );
-}
-
-/** An entry as the admin API answers it: the time as text, and no field that is not set. */
-function entryAnswer(entry: RecordedEntry): JournalEntry {
-  const { timeMs, ...facts } = entry;
-  const answer = { time: new Date(timeMs).toISOString(), ...facts } as Record<string, unknown>;
-  for (const name of Object.keys(answer)) if (answer[name] === undefined) delete answer[name];
-  return answer as unknown as JournalEntry;
 }

@@ -1,12 +1,16 @@
 // How the journal names the key a request presented, without keeping it: the key's id when the
 // key store knows it in the host's tenant (in either environment, revoked or not), or "unknown
 // key" with a fingerprint — a truncated keyed SHA-256 under a secret of this process, the same
-// for the same key while the process runs, and not reversible. Naming a key never authenticates a request:
+// for the same key while the process runs, and not reversible. The entry keeps the key's plain
+// SHA-256 (the digest the key store looks keys up by, already computed to identify it) and the
+// fingerprint is made from it when the journal is read, so that recording a request costs one
+// digest, not two. Naming a key never authenticates a request:
 // the answer was decided before, by the pipeline (or, on plain HTTP, is always a rejection).
 import * as crypto from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
 import type { KeyStore } from '../store/api-keys.ts';
+import { secretDigest } from '../store/key-digest.ts';
 import { parseAuthorization } from '../api/authorization-header.ts';
 import { fieldLines } from '../http/field-lines.ts';
 import type { Environment } from '../http/hosts.ts';
@@ -57,7 +61,8 @@ export function presentedCredential(req: IncomingMessage): PresentedCredential {
 
 export interface NamedKey {
   key: string;
-  keyFingerprint: string | undefined;
+  /** The SHA-256 of an unknown key (`secretDigest`), for its fingerprint (`KeyNamer.fingerprint`). */
+  keyDigest: string | undefined;
   keyEnvironment: Environment | undefined;
   keyRevoked: boolean | undefined;
 }
@@ -72,12 +77,13 @@ export class KeyNamer {
 
   /** @param scope the tenant and environment of the request's host, when it names one. */
   name(token: string, scope: { tenant: string; environment: Environment } | undefined): NamedKey {
+    const digest = secretDigest(token);
     if (scope) {
-      const known = this.#keys.identify(scope.tenant, token);
+      const known = this.#keys.identify(scope.tenant, token, digest);
       if (known) {
         return {
           key: known.id,
-          keyFingerprint: undefined,
+          keyDigest: undefined,
           keyEnvironment: known.environment,
           keyRevoked: known.revoked,
         };
@@ -85,10 +91,15 @@ export class KeyNamer {
     }
     return {
       key: UNKNOWN_KEY,
-      keyFingerprint: keyedDigest(this.#secret, token).slice(0, FINGERPRINT_HEX_LENGTH),
+      keyDigest: digest,
       keyEnvironment: environmentByPrefix(token),
       keyRevoked: undefined,
     };
+  }
+
+  /** The fingerprint of an unknown key, from its digest (`NamedKey.keyDigest`). */
+  fingerprint(keyDigest: string): string {
+    return keyedDigest(this.#secret, keyDigest).slice(0, FINGERPRINT_HEX_LENGTH);
   }
 }
 

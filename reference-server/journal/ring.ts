@@ -1,7 +1,8 @@
-// A bounded buffer of the most recent entries: slots written in a circle, so that recording never
-// allocates beyond the entry itself and the oldest entry gives way to the newest, counted as
-// dropped. The slots are made as entries arrive (up to the capacity), not up front: most rings of
-// a server with many tenants stay small.
+// A bounded buffer of the most recent entries: slots written in a circle, so that the oldest entry
+// gives way to the newest, counted as dropped. An entry is either pushed, or written in place into
+// the slot `claim` hands out: then a full ring reuses its oldest entry's object and recording
+// allocates nothing. The slots are made as entries arrive (up to the capacity), not up front: most
+// rings of a server with many tenants stay small.
 
 export class Ring<T> {
   readonly capacity: number;
@@ -26,6 +27,28 @@ export class Ring<T> {
     if (index === this.#slots.length) this.#slots.push(entry);
     else this.#slots[index] = entry;
     this.#size += 1;
+  }
+
+  /**
+   * The slot of the next entry, to be overwritten whole by the caller: the oldest entry's when the
+   * ring is full (counted as dropped), otherwise a free one, made by `make` when it has none yet.
+   */
+  claim(make: () => T): T {
+    if (this.#size === this.capacity) {
+      const oldest = this.#slots[this.#head] as T;
+      this.#head = (this.#head + 1) % this.capacity;
+      this.#dropped += 1;
+      return oldest;
+    }
+    const index = (this.#head + this.#size) % this.capacity;
+    let slot = this.#slots[index];
+    if (slot === undefined) {
+      slot = make();
+      if (index === this.#slots.length) this.#slots.push(slot);
+      else this.#slots[index] = slot;
+    }
+    this.#size += 1;
+    return slot;
   }
 
   /** Drops the oldest entry (counted), to make room elsewhere; false when the ring is empty. */

@@ -3,12 +3,10 @@
 // that is neither goes to the API pipeline, which answers it as before (an API host, or 421).
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { logAnswered, type AccessLogSink } from '../http/access-log.ts';
-import { handleAdminRequest, type AdminContext } from '../admin-api/admin-api.ts';
+import type { AdminContext } from '../admin-api/admin-api.ts';
 import { apiError } from '../api/errors.ts';
 import { isAdminHostname, resolvePanelHost, type PanelHost } from '../http/hosts.ts';
-import { handlePanelRequest } from '../panel/panel.ts';
 import type { PanelContext } from '../panel/visit.ts';
-import { writePanelResponse } from '../panel/panel-response.ts';
 import { sniMatches, type RequestFacts } from '../api/request-pipeline.ts';
 import { writeApiResponse } from '../api/response-writer.ts';
 
@@ -31,6 +29,32 @@ export interface SiteContexts {
   log: AccessLogSink;
 }
 
+/**
+ * The panel's and the admin API's handlers, loaded on the first request to either: the API's
+ * requests never need them, and a server starts sooner without loading them (pages, forms, the
+ * admin API's routes and schemas).
+ */
+let siteHandlers:
+  | Promise<{
+      handleAdminRequest: typeof import('../admin-api/admin-api.ts').handleAdminRequest;
+      handlePanelRequest: typeof import('../panel/panel.ts').handlePanelRequest;
+      writePanelResponse: typeof import('../panel/panel-response.ts').writePanelResponse;
+    }>
+  | undefined;
+
+function loadSiteHandlers(): NonNullable<typeof siteHandlers> {
+  siteHandlers ??= Promise.all([
+    import('../admin-api/admin-api.ts'),
+    import('../panel/panel.ts'),
+    import('../panel/panel-response.ts'),
+  ]).then(([admin, panel, panelResponse]) => ({
+    handleAdminRequest: admin.handleAdminRequest,
+    handlePanelRequest: panel.handlePanelRequest,
+    writePanelResponse: panelResponse.writePanelResponse,
+  }));
+  return siteHandlers;
+}
+
 export async function serveSite(
   req: IncomingMessage,
   res: ServerResponse,
@@ -48,6 +72,7 @@ export async function serveSite(
       writeApiResponse(res, response, 'https');
       ({ status, errorCode } = response);
     } else if (site.kind === 'admin') {
+      const { handleAdminRequest } = await loadSiteHandlers();
       const response = await handleAdminRequest(req, contexts.admin, facts);
       writeApiResponse(
         res,
@@ -56,6 +81,7 @@ export async function serveSite(
       );
       ({ status, errorCode } = response);
     } else {
+      const { handlePanelRequest, writePanelResponse } = await loadSiteHandlers();
       const response = await handlePanelRequest(req, site.host, contexts.panel, facts);
       writePanelResponse(res, response, req.method);
       status = response.status;

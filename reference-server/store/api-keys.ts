@@ -135,9 +135,9 @@ export class KeyStore {
    * The key of this tenant, in either environment, that `presented` is, revoked or not: only to
    * name it in the client journal (../journal/key-naming.ts), never to authenticate a request. One
    * digest serves both environments; the HMAC only while a scope holds keys not yet digested.
+   * @param digest `secretDigest(presented)`, when the caller has it already.
    */
-  identify(tenant: string, presented: string): StoredKey | undefined {
-    const digest = secretDigest(presented);
+  identify(tenant: string, presented: string, digest = secretDigest(presented)): StoredKey | undefined {
     let hmac: string | undefined;
     const scopes = this.#byScope.get(tenant);
     if (!scopes) return undefined;

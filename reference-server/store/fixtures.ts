@@ -4,7 +4,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
-import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
+import { describeSchemaErrors } from '../../schemas/schema-errors.ts';
+import { validateFixtures } from '../../schemas/start-up-validators.ts';
 import { KEY_PREFIX_BY_ENVIRONMENT } from './key-format.ts';
 import { PACKAGE_ROOT } from '../package-root.ts';
 
@@ -34,8 +35,7 @@ export function loadFixtures(file: string): Fixtures {
   } catch (error) {
     throw new FixturesError(file, [`is not valid JSON: ${(error as Error).message}`]);
   }
-  const validate = validatorFor<Fixtures>('fixtures.schema.json');
-  if (!validate(data)) throw new FixturesError(file, describeSchemaErrors(validate.errors));
+  if (!validateFixtures(data)) throw new FixturesError(file, describeSchemaErrors(validateFixtures.errors));
   const problems = crossFieldProblems(data);
   if (problems.length > 0) throw new FixturesError(file, problems);
   return data;

@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { KeyStoreFile } from '../../schemas/generated/key-store.ts';
-import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
+import { describeSchemaErrors } from '../../schemas/schema-errors.ts';
+import { validateKeyStore } from '../../schemas/start-up-validators.ts';
 import { KeyStore } from './api-keys.ts';
 import { CoalescingWriter } from './coalescing-writer.ts';
 import {
@@ -122,10 +123,9 @@ function parseKeysFile(path: string, text: string): KeyStoreFile {
   } catch (error) {
     throw new DataDirError(`${path} is not valid JSON (${(error as Error).message}). ${advice}`);
   }
-  const validate = validatorFor<KeyStoreFile>('key-store.schema.json');
-  if (!validate(data)) {
+  if (!validateKeyStore(data)) {
     throw new DataDirError(
-      `${path} is not a key store:\n  ${describeSchemaErrors(validate.errors).join('\n  ')}\n${advice}`,
+      `${path} is not a key store:\n  ${describeSchemaErrors(validateKeyStore.errors).join('\n  ')}\n${advice}`,
     );
   }
   return data;

@@ -58,26 +58,42 @@ function run(command: string, args: string[], cwd: string, env = cleanEnv()): Pr
   );
 }
 
-/** Signals the child's process group and waits for the child to exit (SIGKILL after 10 s). */
+/**
+ * Signals the child's process group and waits until no process of the group is left: the child
+ * (`npx`) and what it started (the served kit, which writes its data directory while it stops)
+ * alike. SIGKILL after 10 s; gives up waiting after 20 s.
+ */
 async function stopped(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  if (child.pid === undefined) return;
+  const group = -child.pid;
   killGroup(child);
-  const timer = setTimeout(() => {
-    if (child.pid !== undefined) {
+  const started = Date.now();
+  let killed = false;
+  while (groupAlive(group) && Date.now() - started < 20_000) {
+    if (!killed && Date.now() - started >= 10_000) {
+      killed = true;
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        process.kill(group, 'SIGKILL');
       } catch {
         // Already gone.
       }
     }
-  }, 10_000);
-  await exited;
-  clearTimeout(timer);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether any process of the group is left (signal 0 only checks). */
+function groupAlive(group: number): boolean {
+  try {
+    process.kill(group, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
+  if (child.pid === undefined) return;
   try {
     process.kill(-child.pid, 'SIGTERM');
   } catch {
@@ -145,8 +161,9 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   after(async () => {
-    // The server writes its data directory while it stops (last uses, the lock): wait for it to
-    // exit before removing the project, or the removal races its last writes.
+    // The server writes its data directory while it stops (last uses, the lock): wait for it, not
+    // only for `npx` in front of it, to exit before removing the project, or the removal races
+    // its last writes.
     if (server) await stopped(server);
     if (!process.env.KEEP_WORK) rmSync(work, { recursive: true, force: true });
   });

@@ -53,6 +53,22 @@ async function withServer(
 }
 
 describe('ring', () => {
+  test('claim hands out a new slot until the ring is full, then the oldest one, counted as dropped', () => {
+    const ring = new Ring<{ value: number }>(2);
+    const made: { value: number }[] = [];
+    const make = (): { value: number } => {
+      made.push({ value: 0 });
+      return made[made.length - 1] as { value: number };
+    };
+    for (let value = 1; value <= 3; value++) ring.claim(make).value = value;
+    assert.equal(made.length, 2, 'no slot made once the ring is full');
+    assert.deepEqual(
+      ring.entries().map((slot) => slot.value),
+      [2, 3],
+    );
+    assert.equal(ring.dropped, 1);
+  });
+
   test('keeps the newest entries, oldest first, and counts the dropped', () => {
     const ring = new Ring<number>(3);
     for (let value = 1; value <= 5; value++) ring.push(value);
