@@ -101,6 +101,24 @@ export function isRefusal(exchange: FailedExchange): boolean {
   return !exchange.notSent && exchange.transient === undefined;
 }
 
+/**
+ * Reads an answer's body, keeping its first `maxBytes` (the rest is read and dropped), and tells
+ * `done` the exchange once it has ended: the same for an HTTP/1.1 response and an HTTP/2 stream.
+ */
+export function readAnswer(
+  body: NodeJS.ReadableStream,
+  maxBytes: number,
+  done: (bodyText: string) => void,
+): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  body.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size <= maxBytes) chunks.push(chunk);
+  });
+  body.on('end', () => done(Buffer.concat(chunks).toString('utf8')));
+}
+
 export function elapsedSince(request: RequestSummary): number {
   return Date.now() - request.startedAt.getTime();
 }

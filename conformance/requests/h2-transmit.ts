@@ -3,7 +3,7 @@
 // as the rule set it, lower-cased as HTTP/2 requires. Certificate verification stays on.
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
 import type { SecureContext } from 'node:tls';
-import { elapsedSince, type Exchange, type RequestSummary } from './exchange.ts';
+import { elapsedSince, readAnswer, type Exchange, type RequestSummary } from './exchange.ts';
 import type { lookupWith } from './host-map.ts';
 
 export interface H2Connection {
@@ -80,20 +80,14 @@ export function transmitH2(
       status = Number(answer[constants.HTTP2_HEADER_STATUS] ?? 0);
       headers = joined(answer);
     });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    stream.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= maxBodyBytes) chunks.push(chunk);
-    });
-    stream.on('end', () =>
+    readAnswer(stream, maxBodyBytes, (bodyText) =>
       finish({
         kind: 'response',
         request: summary,
         durationMs: elapsedSince(summary),
         status,
         headers,
-        bodyText: Buffer.concat(chunks).toString('utf8'),
+        bodyText,
       }),
     );
     if (body) stream.end(body);

@@ -7,6 +7,7 @@ import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { createSecureContext, type SecureContext } from 'node:tls';
 import {
   elapsedSince,
+  readAnswer,
   startRequest,
   type Exchange,
   type ExchangeListener,
@@ -138,20 +139,14 @@ export class RawClient {
         settle(exchange);
       };
       const onResponse = (response: IncomingMessage): void => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size <= MAX_BODY_BYTES) chunks.push(chunk);
-        });
-        response.on('end', () =>
+        readAnswer(response, MAX_BODY_BYTES, (bodyText) =>
           resolve({
             kind: 'response',
             request: summary,
             durationMs: elapsedSince(summary),
             status: response.statusCode ?? 0,
             headers: joinHeaders(response.headersDistinct),
-            bodyText: Buffer.concat(chunks).toString('utf8'),
+            bodyText,
           }),
         );
         response.on('error', (error) => resolve(failed(error)));
