@@ -4,7 +4,7 @@
 // name of its environment variable, anything else resembling a key is redacted.
 import type { Exchange, ResponseExchange } from '../requests/exchange.ts';
 import { errorCode, isJsonContentType, isRefusal } from '../requests/exchange.ts';
-import { recordExchange } from '../requests/exchange-record.ts';
+import { recordExchange, requestLine } from '../requests/exchange-record.ts';
 import type { KeyNamer } from '../redaction/shown-keys.ts';
 import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
 import type { Evidence } from '../../schemas/generated/conformance-report.ts';
@@ -101,8 +101,7 @@ export class Checks {
   /** One line per exchange, for failure messages. */
   describe(exchange: Exchange): string {
     const evidence = this.evidence(exchange);
-    const over = evidence.protocol ? ` over ${evidence.protocol}` : '';
-    const request = `${evidence.method} ${evidence.url}${over}${evidence.note ? ` (${evidence.note})` : ''}`;
+    const request = requestLine(evidence);
     const tries = evidence.attempts?.length
       ? ` (after ${evidence.attempts.map((attempt) => attempt.status).join(', ')}, each retried)`
       : '';

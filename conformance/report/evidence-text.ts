@@ -2,11 +2,7 @@
 // the answer, and the curl command that reproduces it.
 import type { Evidence } from '../../schemas/generated/conformance-report.ts';
 import { curlCommand, type CurlTarget } from './curl.ts';
-
-export function requestLine(evidence: Evidence): string {
-  const over = evidence.protocol ? ` over ${evidence.protocol}` : '';
-  return `${evidence.method} ${evidence.url}${over}${evidence.note ? ` (${evidence.note})` : ''}`;
-}
+import { requestLine } from '../requests/exchange-record.ts';
 
 export function answerLine(evidence: Evidence): string {
   const answer =

@@ -2,7 +2,8 @@
 // evidence of each failure and warning.
 import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/generated/conformance-report.ts';
 import { curlCommand } from './curl.ts';
-import { answerLine, requestLine } from './evidence-text.ts';
+import { answerLine } from './evidence-text.ts';
+import { requestLine } from '../requests/exchange-record.ts';
 import { retriesText, trafficLine } from './traffic.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { provenanceFields } from './provenance.ts';

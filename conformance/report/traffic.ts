@@ -2,10 +2,9 @@
 // run's exchanges (so a merge of shards counts them too), with the pace the run ended at.
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { RunExchange } from './har.ts';
+import { isUnavailable, RATE_LIMITED } from '../requests/transient.ts';
 
 export type Traffic = NonNullable<ConformanceReport['traffic']>;
-
-const UNAVAILABLE = new Set([502, 503, 504]);
 
 /** The transient status of an exchange: a retried answer, or the last try of one never answered otherwise. */
 function transientStatus({ exchange }: RunExchange): number | undefined {
@@ -23,8 +22,8 @@ export function trafficOf(
   if (statuses.length === 0 && pacedRate === undefined) return undefined;
   const waitedMs = retried.reduce((sum, { exchange }) => sum + (exchange.retriedAfterMs ?? 0), 0);
   return {
-    rateLimited: statuses.filter((status) => status === 429).length,
-    unavailable: statuses.filter((status) => UNAVAILABLE.has(status)).length,
+    rateLimited: statuses.filter((status) => status === RATE_LIMITED).length,
+    unavailable: statuses.filter(isUnavailable).length,
     retries: retried.length,
     waitedSeconds: Math.round(waitedMs / 100) / 10,
     ...(pacedRate !== undefined ? { pacedRequestsPerSecond: Math.round(pacedRate * 10) / 10 } : {}),

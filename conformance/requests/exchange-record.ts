@@ -35,6 +35,17 @@ export interface RecordedExchange {
   attempts?: string[];
 }
 
+/** One line naming a request, as every message and report shows it: `GET url over HTTP/2 (note)`. */
+export function requestLine(request: {
+  method: string;
+  url: string;
+  protocol?: string;
+  note?: string;
+}): string {
+  const over = request.protocol ? ` over ${request.protocol}` : '';
+  return `${request.method} ${request.url}${over}${request.note ? ` (${request.note})` : ''}`;
+}
+
 /** Enough to read any answer of the API; a longer body is cut (and says so). */
 const MAX_RECORDED_BODY = 64 * 1024;
 

@@ -114,7 +114,6 @@ export function slowDown(
   announcedRate: number | undefined,
 ): void {
   state.nextSlotAt = Math.max(state.nextSlotAt, now + waitMs);
-  const current = state.intervalMs > 0 ? 1000 / state.intervalMs : Infinity;
   let rate: number;
   if (announcedRate !== undefined) {
     rate = announcedRate * ANNOUNCED_SHARE;
@@ -127,7 +126,7 @@ export function slowDown(
   }
   state.limitedAt = now;
   state.sentSinceLimited = 0;
-  state.intervalMs = 1000 / Math.max(MIN_RATE, Math.min(current, rate));
+  paceAtMost(state, rate);
 }
 
 /**
@@ -135,9 +134,13 @@ export function slowDown(
  * then on, before any 429 — never faster than the pace already set.
  */
 export function keepUnder(state: TrafficState, announcedRate: number): void {
+  paceAtMost(state, announcedRate * ANNOUNCED_SHARE);
+}
+
+/** Requests per second from now on: `rate`, or the pace already set if slower, never below MIN_RATE. */
+function paceAtMost(state: TrafficState, rate: number): void {
   const current = state.intervalMs > 0 ? 1000 / state.intervalMs : Infinity;
-  const rate = Math.min(current, announcedRate * ANNOUNCED_SHARE);
-  state.intervalMs = 1000 / Math.max(MIN_RATE, rate);
+  state.intervalMs = 1000 / Math.max(MIN_RATE, Math.min(current, rate));
 }
 
 /** Spends `waitMs` of the retry budget if it is there; false when the run has no more to wait. */

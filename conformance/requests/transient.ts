@@ -7,8 +7,13 @@ import type { ResponseExchange } from './exchange.ts';
 export const RATE_LIMITED = 429;
 const UNAVAILABLE = new Set([502, 503, 504]);
 
+/** 502, 503, 504: nobody behind the front could answer now. */
+export function isUnavailable(status: number): boolean {
+  return UNAVAILABLE.has(status);
+}
+
 export function isTransient(exchange: ResponseExchange): boolean {
-  return exchange.status === RATE_LIMITED || UNAVAILABLE.has(exchange.status);
+  return exchange.status === RATE_LIMITED || isUnavailable(exchange.status);
 }
 
 /** The first backoff step without Retry-After; each further retry waits about twice as long. */
