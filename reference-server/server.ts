@@ -1,7 +1,6 @@
 // Starts the reference server: the HTTPS API for every tenant host, each tenant's administration
 // panel and the admin API on the same listener (told apart by host), and the plain-HTTP listener
 // that rejects everything. One process serves every tenant.
-import { createServer as createHttpsServer } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
@@ -28,14 +27,10 @@ import { UserDirectory } from './panel/users.ts';
 import { createPlainHttpServer } from './listeners/plain-http.ts';
 import { answerHttpsClientError } from './listeners/https-client-errors.ts';
 import { closeServer, listen } from './listeners/listen.ts';
-import {
-  countEveryHeaderLine,
-  DEFAULT_LIMITS,
-  limitOptions,
-  type ServerLimits,
-} from './listeners/listener-limits.ts';
+import { DEFAULT_LIMITS, type ServerLimits } from './listeners/listener-limits.ts';
+import { connectionCloser, createSecureListener, isHttp2Response } from './listeners/secure-listener.ts';
 import { handleApiRequest, type RequestFacts } from './api/request-pipeline.ts';
-import { fieldLines, hostnameOfLines, hostPortMatches } from './http/field-lines.ts';
+import { hostLines, hostnameOfLines, hostPortMatches } from './http/field-lines.ts';
 import { continueAllowed } from './api/expect-continue.ts';
 import { writeRawError } from './api/response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './listeners/sites.ts';
@@ -64,6 +59,8 @@ export interface ReferenceServerOptions {
   usageFlushMs?: number;
   /** Entries the client journal keeps per tenant (journal/journal.ts); 0 turns it off. */
   journalCapacity?: number;
+  /** Whether the HTTPS listener offers HTTP/2 (by ALPN, beside HTTP/1.1); default true. */
+  http2?: boolean;
   /**
    * Steps that replace the correct ones (api/steps.ts). Only the suite's self-test sets them, to
    * prove with a deliberately broken server that the suite fails (mutation/).
@@ -140,7 +137,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const hosts = fieldLines(req, 'host');
+    const hosts = hostLines(req);
     if (!hostPortMatches(hosts, req.socket.localPort)) {
       // RFC 9110 §7.4, like a host this listener does not serve: the request was meant for another port.
       const response = apiError('misdirected_request');
@@ -153,7 +150,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     if (site) void serveSite(req, res, site, sites);
     else handle(req, res, hostname);
   };
-  const https = createHttpsServer(
+  const https = createSecureListener(
     {
       key: certificates.key,
       cert: certificates.cert,
@@ -164,14 +161,12 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
       minVersion: 'TLSv1.2',
       ciphers: TLS12_CIPHERS,
       honorCipherOrder: true,
-      ...limitOptions(limits),
-      // A connection that never completes TLS (Node's default allows 120 s) is held no longer
-      // than one that never completes its headers.
-      handshakeTimeout: limits.headersTimeoutMs,
     },
+    limits,
+    options.http2 ?? true,
     dispatch,
   );
-  countEveryHeaderLine(https);
+  const httpsConnections = connectionCloser(https);
   // Without a listener Node answers `Expect: <anything but 100-continue>` with an empty 417.
   // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through the
   // pipeline like any other and gets its usual JSON answer.
@@ -183,9 +178,16 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     else res.shouldKeepAlive = false;
     dispatch(req, res);
   });
-  // Without a listener Node drops a CONNECT request's connection without any answer.
-  https.on('connect', (_req: IncomingMessage, socket: Duplex) => {
-    writeRawError(socket, 'method_not_allowed', 'https');
+  // Without a listener Node drops a CONNECT request's connection without any answer (HTTP/1.1)
+  // or answers an empty 405 (HTTP/2, which hands over the stream's response instead of a socket).
+  https.on('connect', (_req: IncomingMessage, socketOrResponse: Duplex | ServerResponse) => {
+    if (isHttp2Response(socketOrResponse))
+      steps.writeResponse(
+        socketOrResponse as unknown as ServerResponse,
+        apiError('method_not_allowed'),
+        'https',
+      );
+    else writeRawError(socketOrResponse as Duplex, 'method_not_allowed', 'https');
   });
   https.on('clientError', answerHttpsClientError);
   // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
@@ -233,7 +235,10 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     adminBaseUrl: `https://${adminHostname(options.domain)}:${httpsPort}/v1`,
     requestListener: dispatch,
     close: async () => {
-      await Promise.all([closeServer(https), plain ? closeServer(plain) : Promise.resolve()]);
+      await Promise.all([
+        closeServer(https, httpsConnections),
+        plain ? closeServer(plain, connectionCloser(plain)) : Promise.resolve(),
+      ]);
       // After the last request: its last use is written too.
       await persisted?.close();
       lock?.release();

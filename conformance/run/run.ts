@@ -48,7 +48,7 @@ Options:
                      the most the whole run waits before retries (default
                      ${DEFAULT_RETRY_BUDGET_SECONDS}); env ${ENV.retryBudget}
   --protocols LIST   h1, h2 or h1,h2: the protocols every rule is checked over (default: each
-                     one the target offers by ALPN; the embedded reference server: h1);
+                     one the target offers by ALPN; the embedded reference server: h1,h2);
                      env ${ENV.protocols}
   --max-rps N        never more than N requests per second, from the start (default: as fast as
                      the target allows; after a 429 the run slows to the rate it allows);
@@ -141,14 +141,14 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
 }
 /**
- * What the target agrees to by ALPN; the embedded reference server speaks HTTP/1.1. The preflight
+ * What the target agrees to by ALPN; the embedded reference server speaks both. The preflight
  * (in global set-up) then says why a target could not be reached, if it can't.
  */
 async function protocolsOffered(
   target: ResolvedTarget | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<Protocol[]> {
-  if (!target) return ['h1'];
+  if (!target) return ['h1', 'h2'];
   let ca: string[] | undefined;
   try {
     ca = trustedCas(target.caFile);

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
-import { fieldLines } from '../http/field-lines.ts';
+import { hostLines } from '../http/field-lines.ts';
 import { ADMIN_HOST_LABEL, adminHostname, hostnameOf } from '../http/hosts.ts';
 import { adminError, type AdminResponse } from './admin-errors.ts';
 
@@ -51,7 +51,7 @@ export function openApiUrl(domain: string, httpsPort: number): string {
  * document then reaches this server's API hosts without being told the domain or the port.
  */
 function servedDomain(req: IncomingMessage): string {
-  const host = fieldLines(req, 'host')[0] ?? '';
+  const host = hostLines(req)[0] ?? '';
   const domain = hostnameOf(host).slice(ADMIN_HOST_LABEL.length + 1);
   const port = /:(\d{1,5})$/.exec(host)?.[1];
   return port === undefined || port === '443' ? domain : `${domain}:${port}`;

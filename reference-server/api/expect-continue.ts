@@ -6,7 +6,7 @@
 // closed after it, since a body may still follow unread.
 import type { IncomingMessage } from 'node:http';
 import { parseAuthorization } from './authorization-header.ts';
-import { fieldLines, hostPortMatches, requestHostname } from '../http/field-lines.ts';
+import { fieldLines, hostLines, hostPortMatches, requestHostname } from '../http/field-lines.ts';
 import { PATHS } from '../panel/paths.ts';
 import { SIGN_IN_COOKIE } from '../panel/sign-in-token.ts';
 import { cookieValue } from '../panel/sessions.ts';
@@ -17,7 +17,7 @@ import { siteOf, type SiteContexts } from '../listeners/sites.ts';
 export function continueAllowed(req: IncomingMessage, api: PipelineContext, sites: SiteContexts): boolean {
   try {
     return (
-      hostPortMatches(fieldLines(req, 'host'), req.socket.localPort) &&
+      hostPortMatches(hostLines(req), req.socket.localPort) &&
       passesAuthentication(req, requestHostname(req), api, sites)
     );
   } catch {

@@ -12,6 +12,8 @@ export interface CliOptions {
   host: string;
   httpsPort: number;
   httpPort: number | null;
+  /** Whether the HTTPS port offers HTTP/2 beside HTTP/1.1. */
+  http2: boolean;
   domain: string;
   fixturesFile: string;
   certDir: string;
@@ -48,6 +50,13 @@ const OPTIONS = {
     default: '8080',
     value: 'PORT|off',
     help: 'plain-HTTP port that rejects every request; "off" disables it',
+  },
+  http2: {
+    flag: 'http2',
+    env: 'REFERENCE_HTTP2',
+    default: 'on',
+    value: 'on|off',
+    help: 'whether the HTTPS port offers HTTP/2 (ALPN h2) beside HTTP/1.1; "off" offers HTTP/1.1 alone',
   },
   host: {
     flag: 'host',
@@ -164,6 +173,10 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, stepsOption?: S
   if (accessLog !== 'stdout' && accessLog !== 'stderr' && accessLog !== 'off') {
     throw new UsageError(`Invalid --access-log "${accessLog}": use stdout, stderr or off.`);
   }
+  const http2 = read('http2');
+  if (http2 !== 'on' && http2 !== 'off') {
+    throw new UsageError(`Invalid --http2 "${http2}": use on or off.`);
+  }
   const dataDir = read('data-dir');
   const replaceSteps = stepsOption ? values[stepsOption.flag] : undefined;
   const problem =
@@ -181,6 +194,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, stepsOption?: S
       host: read('host'),
       httpsPort: port('--port', read('port')),
       httpPort: httpPortText === 'off' ? null : port('--http-port', httpPortText),
+      http2: http2 === 'on',
       domain,
       fixturesFile: read('fixtures'),
       certDir: read('cert-dir'),

@@ -52,6 +52,7 @@ async function start(argv: string[], stepsOption: StepsOption | undefined): Prom
     host: options.host,
     httpsPort: options.httpsPort,
     httpPort: options.httpPort,
+    http2: options.http2,
     domain: options.domain,
     fixtures,
     certDir: options.certDir,
@@ -103,6 +104,7 @@ function banner(
     `  Listening: https port ${server.httpsPort}, http port ${server.httpPort ?? 'off'} on ${options.host}`,
     `  CA certificate: ${server.caPath}`,
     `    trust it with curl --cacert, or NODE_EXTRA_CA_CERTS=${server.caPath} for Node clients`,
+    `  HTTP/2: ${options.http2 ? 'on (ALPN offers h2 and http/1.1)' : 'off (HTTP/1.1 only)'}`,
     server.httpPort === null
       ? '  plain HTTP: off'
       : `  plain HTTP (rejects every request): port ${server.httpPort}`,
@@ -126,6 +128,11 @@ function banner(
       `  export API_KEY="$(${KEYS_COMMAND}${fixturesFlag} ${exampleKey.id})"`,
       `  curl --cacert ${server.caPath}${resolve} -H "Authorization: Bearer $API_KEY" -H "Accept: application/json" ${server.baseUrl(example.id)}/customers`,
       `  curl --cacert ${server.caPath}${resolve} ${server.baseUrl(example.id)}/customers    # no key: 401 missing_authorization_header`,
+      ...(options.http2
+        ? [
+            `  curl --http2 --cacert ${server.caPath}${resolve} -H "Authorization: Bearer $API_KEY" ${server.baseUrl(example.id)}/customers    # over HTTP/2`,
+          ]
+        : []),
       `  ${KEYS_COMMAND}    # lists every key id of the fixtures`,
     );
   }

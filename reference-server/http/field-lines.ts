@@ -23,11 +23,28 @@ export function fieldLines(req: IncomingMessage, name: string): string[] {
 }
 
 /**
- * The host name a request is for: its one `Host` field, without the port, lower case; undefined
- * when the request has no `Host` or more than one (both answered 400 by the API).
+ * The lines naming the host a request is for. HTTP/1.1: its `Host` field lines. HTTP/2: its
+ * `:authority`, and its `host` field if it sends one too (RFC 9113 §8.3.1) — the same authority
+ * both ways counts once, two different ones count as two hosts, which the API answers 400 like two
+ * `Host` lines over HTTP/1.1: a request naming two tenants is served neither's data.
+ */
+export function hostLines(req: IncomingMessage): string[] {
+  const hosts = fieldLines(req, 'host');
+  if (req.httpVersionMajor !== 2) return hosts;
+  const authorities = fieldLines(req, ':authority');
+  const [authority] = authorities;
+  if (authority === undefined) return hosts;
+  const sameAuthority =
+    authorities.length === 1 && hosts.length === 1 && hosts[0]?.toLowerCase() === authority.toLowerCase();
+  return sameAuthority ? authorities : [...authorities, ...hosts];
+}
+
+/**
+ * The host name a request is for: its one host line (`hostLines`), without the port, lower case;
+ * undefined when the request names no host or more than one (both answered 400 by the API).
  */
 export function requestHostname(req: IncomingMessage): string | undefined {
-  return hostnameOfLines(fieldLines(req, 'host'));
+  return hostnameOfLines(hostLines(req));
 }
 
 /** `requestHostname` of the request's `Host` field lines, read already. */

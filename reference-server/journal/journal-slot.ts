@@ -11,6 +11,7 @@ export class JournalSlot {
   write = 0;
   timeMs = 0;
   transport: JournalEntry['transport'] = 'https';
+  protocol: JournalEntry['protocol'] = undefined;
   tenant: string | undefined = undefined;
   environment: Environment | undefined = undefined;
   host: JournalEntry['host'] = 'missing';
@@ -48,6 +49,7 @@ const MEDIA: readonly AnswerField[] = ['contentType', 'accept', 'hasBody'];
 const FIELD_ORDER: Record<JournalEntry['transport'], readonly AnswerField[]> = {
   https: [
     'transport',
+    'protocol',
     ...SCOPE,
     'host',
     'sni',
@@ -60,6 +62,7 @@ const FIELD_ORDER: Record<JournalEntry['transport'], readonly AnswerField[]> = {
   ],
   http: [
     'transport',
+    'protocol',
     'host',
     'sni',
     ...REQUEST,

@@ -85,6 +85,7 @@ export class Journal {
     const slot = this.#claim(accepted ? facts.tenant : scope?.tenant);
     slot.timeMs = Date.now();
     slot.transport = 'https';
+    slot.protocol = protocolOf(req);
     slot.tenant = facts.tenant;
     slot.environment = facts.environment as Environment | undefined;
     slot.host = 'tenant';
@@ -116,6 +117,7 @@ export class Journal {
     const slot = this.#claim(scope?.tenant);
     slot.timeMs = Date.now();
     slot.transport = 'http';
+    slot.protocol = protocolOf(req);
     slot.host = 'missing';
     slot.sni = 'not-applicable';
     slot.method = req.method;
@@ -276,4 +278,9 @@ function matches(entry: JournalSlot, filter: JournalFilter): boolean {
     (filter.sinceMs === undefined || entry.timeMs >= filter.sinceMs) &&
     (filter.untilMs === undefined || entry.timeMs <= filter.untilMs)
   );
+}
+
+/** The journal's name of a request's HTTP version. */
+function protocolOf(req: IncomingMessage): JournalEntry['protocol'] {
+  return req.httpVersionMajor === 2 ? 'h2' : 'h1';
 }

@@ -1,9 +1,11 @@
 // Starting and stopping a listener: `listen` turns a failure into a ListenError that says what to
 // do (the serve command prints it instead of a stack trace), and `closeServer` lets requests in
 // flight finish for a moment before their connections are closed.
-import type { Server as HttpsServer } from 'node:https';
 import type { Server as HttpServer } from 'node:http';
+import type { ConnectionCloser, SecureListener } from './secure-listener.ts';
 import { once } from 'node:events';
+
+type Listener = SecureListener | HttpServer;
 
 /** A listener that could not start, with what to do about it. */
 export class ListenError extends Error {
@@ -28,7 +30,7 @@ function listenAdvice(code: string | undefined): string {
   }
 }
 
-export async function listen(server: HttpsServer | HttpServer, port: number, host: string): Promise<void> {
+export async function listen(server: Listener, port: number, host: string): Promise<void> {
   server.listen(port, host);
   try {
     await once(server, 'listening');
@@ -37,11 +39,12 @@ export async function listen(server: HttpsServer | HttpServer, port: number, hos
   }
 }
 
-export async function closeServer(server: HttpsServer | HttpServer): Promise<void> {
+/** @param connections how to close its connections, set up with the server (`connectionCloser`). */
+export async function closeServer(server: Listener, connections: ConnectionCloser): Promise<void> {
   const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
+  connections.closeIdle();
   // Requests in flight get a moment to finish, then their connections are closed too.
-  const grace = setTimeout(() => server.closeAllConnections(), 2_000);
+  const grace = setTimeout(() => connections.closeAll(), 2_000);
   await closed;
   clearTimeout(grace);
 }

@@ -4,6 +4,7 @@
 import type { NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import { validatorFor } from '../../schemas/validators.ts';
 import type { RequestFacts } from '../api/request-pipeline.ts';
+import { hostLines } from '../http/field-lines.ts';
 import { apiHostname } from '../http/hosts.ts';
 import { readForm } from './forms.ts';
 import { newKeyNotice, revokedNotice } from './key-notices.ts';
@@ -132,7 +133,7 @@ function keysResponse(
   const exposedKeyIds = new Set(
     keys.filter((key) => !key.revoked && journal?.exposedSince(key.id) !== undefined).map((key) => key.id),
   );
-  const port = /:(\d+)$/.exec(visit.req.headers.host ?? '')?.[1];
+  const port = /:(\d+)$/.exec(hostLines(visit.req)[0] ?? '')?.[1];
   const apiBaseUrl = `https://${apiHostname(tenant, environment, visit.context.domain)}${port ? `:${port}` : ''}/v1`;
   return page(status, keysPage(frameOf(visit), { ...content, keys, apiBaseUrl, exposedKeyIds }));
 }

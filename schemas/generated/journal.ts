@@ -24,6 +24,10 @@ export interface JournalEntry {
    */
   transport: 'https' | 'http' | 'tls';
   /**
+   * The request's HTTP version: h1 for HTTP/1.x, h2 for HTTP/2 (negotiated by ALPN). Absent for a bare TLS connection.
+   */
+  protocol?: 'h1' | 'h2';
+  /**
    * The tenant the request's host names (a served tenant only).
    */
   tenant?: string;

@@ -252,21 +252,25 @@ describe('reference server CLI', { concurrency: 2 }, () => {
       assert.equal(cli.stderr().includes('mbk_'), false, cli.stderr());
     });
 
-    test('the curl commands work exactly as printed: 200 with data with a key, 401 without', async () => {
+    test('the curl commands work exactly as printed: 200 with data with a key (over HTTP/1.1 and HTTP/2), 401 without', async () => {
       const exportLine = /^ {2}(export API_KEY=.*)$/m.exec(banner)?.[1];
       const curlLines = [...banner.matchAll(/^ {2}(curl .*\/v1\/customers.*)$/gm)].map(
         (match) => match[1] ?? '',
       );
       assert.ok(exportLine, `an export line in the banner:\n${banner}`);
-      assert.equal(curlLines.length, 2, banner);
-      const [withKey = '', withoutKey = ''] = curlLines;
+      assert.equal(curlLines.length, 3, banner);
+      const [withKey = '', withoutKey = '', overHttp2 = ''] = curlLines;
       assert.match(withKey, /\$API_KEY/);
       assert.doesNotMatch(withoutKey, /API_KEY/);
+      assert.match(overHttp2, /^curl --http2 .*\$API_KEY/);
 
       // The commands run unchanged in a shell; a curlrc in a temporary CURL_HOME only adds the status.
       const curlHome = mkdtempSync(join(workDir, 'curl-home-'));
-      writeFileSync(join(curlHome, '.curlrc'), 'write-out = "\\nHTTP_STATUS=%{http_code}\\n"\n');
-      const run = async (command: string): Promise<{ status: number; body: string }> => {
+      writeFileSync(
+        join(curlHome, '.curlrc'),
+        'write-out = "\\nHTTP_VERSION=%{http_version}\\nHTTP_STATUS=%{http_code}\\n"\n',
+      );
+      const run = async (command: string): Promise<{ status: number; version: string; body: string }> => {
         const { stdout } = await execFileAsync(
           'bash',
           ['-euo', 'pipefail', '-c', `${exportLine}\n${command}`],
@@ -277,9 +281,9 @@ describe('reference server CLI', { concurrency: 2 }, () => {
             timeout: CLI_TIMEOUT_MS,
           },
         );
-        const match = /\nHTTP_STATUS=(\d{3})\n$/.exec(stdout);
+        const match = /\nHTTP_VERSION=([\d.]+)\nHTTP_STATUS=(\d{3})\n$/.exec(stdout);
         assert.ok(match, `curl printed a status: ${stdout.slice(-200)}`);
-        return { status: Number(match[1]), body: stdout.slice(0, match.index) };
+        return { status: Number(match[2]), version: match[1] ?? '', body: stdout.slice(0, match.index) };
       };
 
       const ok = await run(withKey);
@@ -289,6 +293,11 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         customers.data.map((customer) => customer.id),
         fixtures.tenants[0]?.customers.production.map((customer) => customer.id),
       );
+
+      const http2 = await run(overHttp2);
+      assert.equal(http2.version, '2', 'curl --http2 is answered over HTTP/2');
+      assert.equal(http2.status, 200, http2.body);
+      assert.deepEqual(assertCustomersBody(http2.body), customers);
 
       const denied = await run(withoutKey);
       assert.equal(denied.status, 401, denied.body);

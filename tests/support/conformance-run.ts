@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { readTargetFile } from '../../conformance/target/target.ts';
 import { EMBEDDED_TARGET_FILE } from '../../conformance/target/embedded-target.ts';
 import { runSuite, type SuiteRun } from '../../mutation/suite-run.ts';
+import { ENV } from '../../conformance/env.ts';
 
 export { REPO_ROOT, runBounded, type BoundedRun } from '../../mutation/suite-run.ts';
 
@@ -35,14 +36,34 @@ interface JsonSuite {
   }[];
 }
 
-/** Runs `tenant-auth-conformance run` (cli/main.ts) with `args`; bounded by `timeoutMs`. */
+/**
+ * The environment of a run over what the target offers by ALPN, as a user's run without
+ * `--protocols` is: `runConformance` otherwise runs over HTTP/1.1 alone (see there).
+ */
+export const OVER_OFFERED_PROTOCOLS: NodeJS.ProcessEnv = { [ENV.protocols]: undefined };
+
+/**
+ * Runs `tenant-auth-conformance run` (cli/main.ts) with `args`; bounded by `timeoutMs`. Over
+ * HTTP/1.1 alone unless `args` name `--protocols` or `env` names `CONFORMANCE_PROTOCOLS` (even as
+ * undefined: OVER_OFFERED_PROTOCOLS): the reference offers HTTP/2 too, and most tests are about
+ * something else than the protocol — a run over both takes twice the requests.
+ */
 export async function runConformance(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 180_000,
 ): Promise<ConformanceRun> {
   const jsonReport = join(mkdtempSync(join(tmpdir(), 'playwright-json-')), 'playwright.json');
-  const run = await runSuite(args, { PLAYWRIGHT_JSON_OUTPUT_NAME: jsonReport, ...env }, timeoutMs);
+  const protocolsChosen = args.some((arg) => arg.startsWith('--protocols')) || ENV.protocols in env;
+  const run = await runSuite(
+    args,
+    {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: jsonReport,
+      ...(protocolsChosen ? {} : { [ENV.protocols]: 'h1' }),
+      ...env,
+    },
+    timeoutMs,
+  );
   let outcomes: RuleOutcome[] = [];
   try {
     outcomes = outcomesOf(JSON.parse(readFileSync(jsonReport, 'utf8')) as JsonReport);

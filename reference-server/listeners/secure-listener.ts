@@ -1,0 +1,139 @@
+// The HTTPS listener: one TLS port that speaks HTTP/2 or HTTP/1.1, chosen by ALPN, both handed to
+// the same request handler. Node's HTTP/2 compatibility objects (Http2ServerRequest/Response) carry
+// every field the handler reads — `rawHeaders` (pseudo-header fields included), `url`, `method`,
+// `httpVersionMajor`, `socket.localPort`, `socket.servername`, `socket.remoteAddress`, `writeHead`,
+// `end`, `writeContinue` — so no decision of the API, the panel or the admin API has an HTTP/2
+// copy; field-lines.ts reads `:authority` where HTTP/1.1 has `Host`.
+// With HTTP/2 off (`--http2 off`) the listener is node:https's and offers HTTP/1.1 alone.
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+  type ServerHttp2Session,
+} from 'node:http2';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
+import type { SecureContextOptions, TLSSocket } from 'node:tls';
+import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
+
+export type SecureListener = HttpsServer | Http2SecureServer;
+
+/** What one HTTP/2 connection may hold at once: streams, and HPACK-decoded header bytes per request. */
+export const HTTP2_MAX_CONCURRENT_STREAMS = 100;
+/**
+ * RFC 7541 §4.1 counts 32 bytes per field on top of its name and value: a header list within
+ * maxHeaderBytes holds at most this many fields (and Node's default, 128, would refuse a list the
+ * HTTP/1.1 listener accepts).
+ */
+const HPACK_FIELD_OVERHEAD = 32;
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export function createSecureListener(
+  tls: SecureContextOptions & { SNICallback: unknown; minVersion: string; honorCipherOrder: boolean },
+  limits: ServerLimits,
+  http2: boolean,
+  handler: Handler,
+): SecureListener {
+  const options = {
+    ...tls,
+    ...limitOptions(limits),
+    // A connection that never completes TLS (Node's default allows 120 s) is held no longer
+    // than one that never completes its headers.
+    handshakeTimeout: limits.headersTimeoutMs,
+  };
+  if (!http2) {
+    const server = createHttpsServer(options as Parameters<typeof createHttpsServer>[0], handler);
+    countEveryHeaderLine(server);
+    return server;
+  }
+  const server = createSecureServer(
+    {
+      ...(options as Parameters<typeof createSecureServer>[0]),
+      allowHTTP1: true,
+      maxHeaderListPairs: Math.ceil(limits.maxHeaderBytes / HPACK_FIELD_OVERHEAD),
+      settings: {
+        maxConcurrentStreams: HTTP2_MAX_CONCURRENT_STREAMS,
+        maxHeaderListSize: limits.maxHeaderBytes,
+      },
+    },
+    // The compatibility objects stand in for node:http's (see the top of this file).
+    handler as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
+  );
+  keepHttp1Limits(server, limits);
+  closeIdleSessions(server, limits.keepAliveTimeoutMs);
+  return server;
+}
+
+/**
+ * Node's HTTP/2 server takes its HTTP/1.1 connections' limits from properties, not from the options
+ * node:https reads, and sets its own defaults (60 s for the headers, checked every 30 s): the limits
+ * are set here so that an HTTP/1.1 client meets the same ones whichever listener serves it.
+ * Set before `listen`, which starts the checking timer.
+ */
+function keepHttp1Limits(server: Http2SecureServer, limits: ServerLimits): void {
+  const http1 = limitOptions(limits);
+  Object.assign(server, {
+    maxHeaderSize: http1.maxHeaderSize,
+    headersTimeout: http1.headersTimeout,
+    requestTimeout: http1.requestTimeout,
+    keepAliveTimeout: http1.keepAliveTimeout,
+    connectionsCheckingInterval: http1.connectionsCheckingInterval,
+    requireHostHeader: http1.requireHostHeader,
+    maxHeadersCount: 0,
+  });
+}
+
+/**
+ * An HTTP/2 connection with no frame for the keep-alive time is closed (GOAWAY, then the socket):
+ * HTTP/1.1's idle connections are, and Node keeps an idle HTTP/2 session open for ever.
+ */
+function closeIdleSessions(server: Http2SecureServer, idleMs: number): void {
+  server.on('session', (session: ServerHttp2Session) => {
+    session.setTimeout(idleMs, () => session.close());
+  });
+}
+
+/** Whether a response object is an HTTP/2 stream's (`connect` gives one instead of a socket). */
+export function isHttp2Response(value: unknown): value is Http2ServerResponse {
+  return typeof value === 'object' && value !== null && 'stream' in value && 'writeHead' in value;
+}
+
+/**
+ * How to close a listener's connections at shut-down (listen.ts `closeServer`): node:https can do
+ * both itself; the HTTP/2 listener's sessions are closed gracefully (GOAWAY: requests in flight
+ * finish), and every connection it still holds is destroyed at the end of the grace time.
+ */
+export function connectionCloser(server: SecureListener | HttpServer): ConnectionCloser {
+  if (!('closeAllConnections' in server)) return http2ConnectionCloser(server);
+  return { closeIdle: () => server.closeIdleConnections(), closeAll: () => server.closeAllConnections() };
+}
+
+export interface ConnectionCloser {
+  closeIdle(): void;
+  closeAll(): void;
+}
+
+function http2ConnectionCloser(server: Http2SecureServer): ConnectionCloser {
+  const sockets = new Set<TLSSocket>();
+  const sessions = new Set<ServerHttp2Session>();
+  server.on('secureConnection', (socket: TLSSocket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  server.on('session', (session: ServerHttp2Session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+  });
+  return {
+    closeIdle: () => {
+      // Node's HTTP/1.1 half of the server has this one.
+      (server as unknown as { closeIdleConnections(): void }).closeIdleConnections();
+      for (const session of sessions) session.close();
+    },
+    closeAll: () => {
+      for (const socket of sockets) socket.destroy();
+    },
+  };
+}
