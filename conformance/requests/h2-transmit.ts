@@ -1,8 +1,12 @@
-// One request over HTTP/2 on a connection of its own: the `:authority` is the request's Host (so
-// a rule that names another host than the TLS SNI does so the way HTTP/2 does), every other field
-// as the rule set it, lower-cased as HTTP/2 requires. Certificate verification stays on.
+// One request over HTTP/2, on a connection of its own unless given a session: the `:authority` is
+// the request's Host (so a rule that names another host than the TLS SNI does so the way HTTP/2
+// does), every other field as the rule set it, lower-cased as HTTP/2 requires. What Node's client
+// will not send (a name twice, a block over several frames) is written by hand. Certificate
+// verification stays on.
 import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
-import type { SecureContext } from 'node:tls';
+import { connect as tlsConnect, type SecureContext } from 'node:tls';
+import { headerBlock, headersFrames } from './h2-frames.ts';
+import { HeaderBlockSwap } from './h2-header-block-swap.ts';
 import { elapsedSince, readAnswer, type Exchange, type RequestSummary } from './exchange.ts';
 import type { lookupWith } from './host-map.ts';
 
@@ -11,9 +15,8 @@ export interface H2Connection {
   secureContext: SecureContext | undefined;
 }
 
-/** Fields HTTP/2 forbids (RFC 9113 §8.2.2) or carries as a pseudo-header. */
+/** Fields HTTP/2 forbids (RFC 9113 §8.2.2); the first `Host` is sent as `:authority`. */
 const NOT_SENT_AS_FIELDS = new Set([
-  'host',
   'connection',
   'keep-alive',
   'proxy-connection',
@@ -21,10 +24,69 @@ const NOT_SENT_AS_FIELDS = new Set([
   'upgrade',
 ]);
 
-/** Whether HTTP/2 can carry these fields as they are: node's client sends one field per name. */
-export function expressibleOverH2(headers: readonly (readonly [string, string])[]): boolean {
-  const names = headers.map(([name]) => name.toLowerCase()).filter((name) => !NOT_SENT_AS_FIELDS.has(name));
-  return new Set(names).size === names.length;
+export interface H2Options {
+  /** The header block in this many frames: HEADERS, then CONTINUATION frames (default 1). */
+  headerFrames?: number;
+  /** A session to send on instead of a connection of the request's own (left open). */
+  session?: ClientHttp2Session;
+}
+
+/**
+ * The request's header block as HTTP/2 sends it, in order: the pseudo-header fields, then every
+ * field with its name in lower case, repeats included. The first `Host` is the `:authority`
+ * (RFC 9113 §8.3.1); a further `Host` is sent as a `host` field beside it.
+ */
+export function h2Fields(url: URL, summary: RequestSummary): [string, string][] {
+  const fields: [string, string][] = [];
+  let authority: string | undefined;
+  for (const [name, value] of summary.headers) {
+    const lower = name.toLowerCase();
+    if (lower === 'host' && authority === undefined) authority = value;
+    else if (!NOT_SENT_AS_FIELDS.has(lower)) fields.push([lower, value]);
+  }
+  return [
+    [constants.HTTP2_HEADER_METHOD, summary.method],
+    [constants.HTTP2_HEADER_PATH, `${url.pathname}${url.search}`],
+    [constants.HTTP2_HEADER_SCHEME, 'https'],
+    [constants.HTTP2_HEADER_AUTHORITY, authority ?? url.host],
+    ...fields,
+  ];
+}
+
+/**
+ * Whether Node's client can send these fields itself: it sends each name once, and a header block
+ * in one frame. Otherwise the block is written by hand (h2-header-block-swap.ts).
+ */
+function nodeCanSend(fields: readonly (readonly [string, string])[], options: H2Options): boolean {
+  const names = fields.map(([name]) => name);
+  return new Set(names).size === names.length && (options.headerFrames ?? 1) <= 1;
+}
+
+/** Opens an HTTP/2 session to `url`'s origin, its TLS SNI the URL's host. */
+export function openH2Session(
+  url: URL,
+  connection: H2Connection,
+  swap?: (endStream: boolean) => Buffer[],
+): ClientHttp2Session {
+  const tlsOptions = {
+    servername: url.hostname,
+    lookup: connection.lookup,
+    ...(connection.secureContext ? { secureContext: connection.secureContext } : {}),
+  };
+  if (!swap) return connect(url.origin, tlsOptions);
+  return connect(url.origin, {
+    ...tlsOptions,
+    createConnection: () =>
+      new HeaderBlockSwap(
+        tlsConnect({
+          ...tlsOptions,
+          host: url.hostname,
+          port: Number(url.port || 443),
+          ALPNProtocols: ['h2'],
+        }),
+        swap,
+      ),
+  });
 }
 
 export function transmitH2(
@@ -34,24 +96,32 @@ export function transmitH2(
   timeoutMs: number,
   connection: H2Connection,
   maxBodyBytes: number,
+  options: H2Options = {},
 ): Promise<Exchange> {
-  const authority = summary.headers.find(([name]) => name.toLowerCase() === 'host')?.[1] ?? url.host;
-  const fields: Record<string, string> = {
-    [constants.HTTP2_HEADER_METHOD]: summary.method,
-    [constants.HTTP2_HEADER_PATH]: `${url.pathname}${url.search}`,
-    [constants.HTTP2_HEADER_SCHEME]: 'https',
-    [constants.HTTP2_HEADER_AUTHORITY]: authority,
-  };
-  for (const [name, value] of summary.headers)
-    if (!NOT_SENT_AS_FIELDS.has(name.toLowerCase())) fields[name.toLowerCase()] = value;
+  const fields = h2Fields(url, summary);
+  const endStream = body === undefined || body === '';
+  const byHand = !nodeCanSend(fields, options);
+  // Node's client is given each name once; the hand-written block replaces what it sends.
+  const nodeFields = Object.fromEntries(fields.filter(([name]) => !byHand || name.startsWith(':')));
+  const swap = byHand
+    ? (ended: boolean) => headersFrames(1, headerBlock(fields), ended, options.headerFrames ?? 1)
+    : undefined;
 
+  if (byHand && options.session)
+    return Promise.resolve({
+      kind: 'failure',
+      request: summary,
+      durationMs: 0,
+      error: 'a header block written by hand needs a connection of its own (the suite sent nothing)',
+    });
   return new Promise<Exchange>((settle) => {
     let settled = false;
     const finish = (exchange: Exchange): void => {
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      session.destroy();
+      if (options.session) stream.close();
+      else session.destroy();
       settle(exchange);
     };
     const failed = (error: NodeJS.ErrnoException): void =>
@@ -66,13 +136,9 @@ export function transmitH2(
       () => failed(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
       timeoutMs,
     );
-    const session: ClientHttp2Session = connect(url.origin, {
-      servername: url.hostname,
-      lookup: connection.lookup,
-      ...(connection.secureContext ? { secureContext: connection.secureContext } : {}),
-    });
+    const session: ClientHttp2Session = options.session ?? openH2Session(url, connection, swap);
     session.on('error', failed);
-    const stream = session.request(fields, { endStream: body === undefined || body === '' });
+    const stream = session.request(nodeFields, { endStream });
     stream.on('error', failed);
     let status = 0;
     let headers: Record<string, string> = {};
@@ -90,7 +156,7 @@ export function transmitH2(
         bodyText,
       }),
     );
-    if (body) stream.end(body);
+    if (!endStream) stream.end(body);
   });
 }
 

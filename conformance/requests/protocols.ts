@@ -2,7 +2,7 @@
 // offers: by ALPN, as every mainstream client does (curl, browsers, Go, .NET and Java offer h2
 // first). A rule is run once per protocol, so that a deployment whose HTTP/2 path differs from its
 // HTTP/1.1 path (another front, routing on :authority, a header normaliser) is judged on both.
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, createSecureContext, type SecureContext } from 'node:tls';
 import { lookupWith, type HostMap } from './host-map.ts';
 
 export type Protocol = 'h1' | 'h2';
@@ -29,27 +29,47 @@ export function parseProtocols(text: string): { protocols: Protocol[] } | { erro
  * other clients speak it, and a TLS server without ALPN speaks it), HTTP/2 when it picks h2. A
  * handshake that fails says nothing: HTTP/1.1 only, and the preflight tells what went wrong.
  */
-export function offeredProtocols(
+export async function offeredProtocols(
   url: string,
   options: { hosts: HostMap; ca: string[] | undefined; timeoutMs: number },
 ): Promise<Protocol[]> {
+  const agrees = await alpnAgreesToH2(url, {
+    lookup: lookupWith(options.hosts),
+    secureContext: options.ca ? createSecureContext({ ca: options.ca }) : undefined,
+    timeoutMs: options.timeoutMs,
+  });
+  return agrees === true ? ['h1', 'h2'] : ['h1'];
+}
+
+/**
+ * Whether `url`'s host picks h2 when offered h2 and http/1.1 (true or false), or undefined when the
+ * handshake did not complete: then nothing is known of it.
+ */
+export function alpnAgreesToH2(
+  url: string,
+  options: {
+    lookup: ReturnType<typeof lookupWith>;
+    secureContext: SecureContext | undefined;
+    timeoutMs: number;
+  },
+): Promise<boolean | undefined> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = tlsConnect({
       host: hostname,
       port: Number(port || 443),
       servername: hostname,
-      lookup: lookupWith(options.hosts),
-      ...(options.ca ? { ca: options.ca } : {}),
+      lookup: options.lookup,
+      ...(options.secureContext ? { secureContext: options.secureContext } : {}),
       ALPNProtocols: ['h2', 'http/1.1'],
       timeout: options.timeoutMs,
     });
-    const done = (protocols: Protocol[]): void => {
+    const done = (agrees: boolean | undefined): void => {
       socket.destroy();
-      resolve(protocols);
+      resolve(agrees);
     };
-    socket.once('secureConnect', () => done(socket.alpnProtocol === 'h2' ? ['h1', 'h2'] : ['h1']));
-    socket.once('error', () => done(['h1']));
-    socket.once('timeout', () => done(['h1']));
+    socket.once('secureConnect', () => done(socket.alpnProtocol === 'h2'));
+    socket.once('error', () => done(undefined));
+    socket.once('timeout', () => done(undefined));
   });
 }

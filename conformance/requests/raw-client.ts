@@ -5,6 +5,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { createSecureContext, type SecureContext } from 'node:tls';
+import type { Duplex } from 'node:stream';
 import {
   elapsedSince,
   readAnswer,
@@ -16,8 +17,9 @@ import {
 import { lookupWith, type HostMap } from './host-map.ts';
 import { requestTimeoutMs } from './answer-watch.ts';
 import { makeExchange, type Transmit } from './send.ts';
-import { expressibleOverH2, transmitH2 } from './h2-transmit.ts';
-import type { Protocol } from './protocols.ts';
+import { openH2Session, transmitH2, type H2Connection } from './h2-transmit.ts';
+import type { ClientHttp2Session } from 'node:http2';
+import { alpnAgreesToH2, type Protocol } from './protocols.ts';
 import { trustedCas } from './ca-trust.ts';
 
 export interface RawRequest {
@@ -26,8 +28,12 @@ export interface RawRequest {
   /** Sent in this order, repeats included. */
   headers?: readonly (readonly [string, string])[];
   body?: string;
-  /** The Host header; defaults to the URL's host. */
+  /** The Host header (over HTTP/2 the `:authority`); defaults to the URL's host. */
   hostHeader?: string;
+  /** HTTP/2 only: a `host` field sent beside the `:authority` (RFC 9113 §8.3.1). */
+  hostField?: string;
+  /** HTTP/2 only: the header block in this many frames, HEADERS then CONTINUATION (default 1). */
+  headerFrames?: number;
   note?: string;
   refusalExpected?: boolean;
 }
@@ -71,6 +77,11 @@ export class RawClient {
   }
 
   send(raw: RawRequest): Promise<Exchange> {
+    return this.#exchange(raw, undefined);
+  }
+
+  /** @param session over HTTP/2, the session to send on instead of a connection of its own. */
+  #exchange(raw: RawRequest, session: ClientHttp2Session | undefined): Promise<Exchange> {
     const url = new URL(raw.url);
     // Every request carries what spec §5 Scheme 3 asks of clients, as ApiClient's do: a target may
     // refuse a request without it before it looks at anything a rule probes.
@@ -80,14 +91,15 @@ export class RawClient {
       : [['Content-Type', 'application/json']];
     const headers: [string, string][] = [
       ['Host', raw.hostHeader ?? url.host],
+      // Over HTTP/2 a second Host is a `host` field beside the :authority (h2-transmit.ts).
+      ...(raw.hostField === undefined ? [] : [['host', raw.hostField] as [string, string]]),
       ...given.map(([name, value]): [string, string] => [name, value]),
       ...contentType,
     ];
-    // Two fields of one name are one HTTP/1.1 request's business: node's HTTP/2 client sends a
-    // name once, so such a request goes over HTTP/1.1, and says so.
-    const overH2 = this.#protocol === 'h2' && url.protocol === 'https:';
-    const h2 = overH2 && expressibleOverH2(headers);
-    const note = overH2 && !h2 ? [raw.note, 'over HTTP/1.1: HTTP/2 sends each field name once'] : [raw.note];
+    const h2 = this.#protocol === 'h2' && url.protocol === 'https:';
+    const frames = raw.headerFrames ?? 1;
+    const note =
+      frames > 1 ? [raw.note, `header block in ${frames} frames (HEADERS, CONTINUATION)`] : [raw.note];
     const summary = startRequest(raw.method ?? 'GET', raw.url, headers, {
       body: raw.body,
       note: note.filter(Boolean).join('; ') || undefined,
@@ -96,22 +108,54 @@ export class RawClient {
     });
     const transmit: Transmit = h2
       ? (sent, timeoutMs) =>
-          transmitH2(
-            url,
-            sent,
-            raw.body,
-            timeoutMs,
-            { lookup: this.#lookup, secureContext: this.#secureContext },
-            MAX_BODY_BYTES,
-          )
-      : (sent, timeoutMs) => this.#send(url, raw.body, sent, timeoutMs);
+          transmitH2(url, sent, raw.body, timeoutMs, this.#h2Connection(), MAX_BODY_BYTES, {
+            headerFrames: frames,
+            session,
+          })
+      : (sent, timeoutMs) => this.#sendH1(url, raw.body, sent, timeoutMs);
     return makeExchange(summary, transmit, {
       timeoutMs: this.#timeoutMs,
       onExchange: this.#onExchange,
     });
   }
 
-  #send(url: URL, body: string | undefined, summary: RequestSummary, timeoutMs: number): Promise<Exchange> {
+  /**
+   * HTTP/2 only: `requests` one after another on one connection, opened (TLS SNI) for the first
+   * one's URL host — as a client that coalesces connections sends them (RFC 9113 §9.1.1). Each
+   * request's `:authority` is its own URL's host (or `hostHeader`).
+   */
+  async sendOverOneConnection(requests: readonly RawRequest[]): Promise<Exchange[]> {
+    const [first] = requests;
+    if (!first || this.#protocol !== 'h2') throw new Error('sendOverOneConnection: HTTP/2 requests only');
+    const session = openH2Session(new URL(first.url), this.#h2Connection());
+    // A failed connection is every request's failure, told by each exchange: not thrown here.
+    session.on('error', () => {});
+    try {
+      const exchanges: Exchange[] = [];
+      for (const request of requests) exchanges.push(await this.#exchange(request, session));
+      return exchanges;
+    } finally {
+      session.destroy();
+    }
+  }
+
+  /**
+   * Whether `url`'s host agrees to HTTP/2 by ALPN: true or false from a completed handshake,
+   * undefined when the handshake failed (nothing is known).
+   */
+  agreesToHttp2(url: string): Promise<boolean | undefined> {
+    return alpnAgreesToH2(url, {
+      lookup: this.#lookup,
+      secureContext: this.#secureContext,
+      timeoutMs: this.#timeoutMs,
+    });
+  }
+
+  #h2Connection(): H2Connection {
+    return { lookup: this.#lookup, secureContext: this.#secureContext };
+  }
+
+  #sendH1(url: URL, body: string | undefined, summary: RequestSummary, timeoutMs: number): Promise<Exchange> {
     const options = {
       host: url.hostname,
       port: url.port || (url.protocol === 'https:' ? 443 : 80),
@@ -156,6 +200,19 @@ export class RawClient {
           ? httpsRequest({ ...options, ...tlsOptions(url, this.#secureContext) }, onResponse)
           : httpRequest(options, onResponse);
       request.on('error', (error) => resolve(failed(error)));
+      // A server that switches protocols (`101`, to h2c say) has answered: that is judged, not
+      // taken for a refusal. Nothing is read after it.
+      request.on('upgrade', (response: IncomingMessage, socket: Duplex) => {
+        socket.destroy();
+        resolve({
+          kind: 'response',
+          request: summary,
+          durationMs: elapsedSince(summary),
+          status: response.statusCode ?? 0,
+          headers: joinHeaders(response.headersDistinct),
+          bodyText: '',
+        });
+      });
       request.end(body);
     });
   }

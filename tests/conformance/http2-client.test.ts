@@ -1,7 +1,7 @@
 // The raw client over HTTP/2 (conformance/requests/h2-transmit.ts): the Host a rule sets is the
 // request's :authority, the fields go as the rule set them, the answer reads like an HTTP/1.1
-// one; a request HTTP/2 cannot carry as it is (two fields of one name) goes over HTTP/1.1 and
-// says so; what ALPN offers decides the protocols of a run.
+// one; what Node's client will not send (a name twice, a block over several frames) is written by
+// hand; several requests can share one connection; what ALPN offers decides the protocols of a run.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawClient } from '../../conformance/requests/raw-client.ts';
+import type { Exchange } from '../../conformance/requests/exchange.ts';
 import { offeredProtocols, parseProtocols } from '../../conformance/requests/protocols.ts';
 import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
 
@@ -80,7 +81,24 @@ test('over HTTP/2 the rule’s Host is the :authority, on a connection whose SNI
   assert.equal(exchange.request.protocol, 'h2');
 });
 
-test('two fields of one name go over HTTP/1.1, and the request says so', async () => {
+interface Echo {
+  version: string;
+  authority: string;
+  sni: string;
+  raw: string[];
+}
+
+function echoOf(exchange: Exchange): Echo {
+  assert.equal(exchange.kind, 'response', exchange.kind === 'failure' ? exchange.error : '');
+  return JSON.parse(exchange.kind === 'response' ? exchange.bodyText : '{}') as Echo;
+}
+
+/** The values of `name` in an echoed raw header list, in order. */
+function valuesOf(raw: readonly string[], name: string): string[] {
+  return raw.flatMap((field, index) => (index % 2 === 0 && field === name ? [raw[index + 1] ?? ''] : []));
+}
+
+test('two fields of one name go over HTTP/2 in one header block written by hand, the answer read as usual', async () => {
   const client = new RawClient({ hosts: HOSTS, caFile, protocol: 'h2' });
   const exchange = await client.send({
     url: `https://acme.api.localhost:${port}/v1/customers`,
@@ -89,12 +107,46 @@ test('two fields of one name go over HTTP/1.1, and the request says so', async (
       ['Authorization', 'Bearer b'],
     ],
   });
-  assert.equal(
-    exchange.kind === 'response' && (JSON.parse(exchange.bodyText) as { version: string }).version,
-    '1.1',
+  const echoed = echoOf(exchange);
+  assert.equal(echoed.version, '2.0');
+  assert.deepEqual(valuesOf(echoed.raw, 'authorization'), ['Bearer a', 'Bearer b']);
+  assert.equal(echoed.authority, `acme.api.localhost:${port}`);
+  assert.equal(exchange.request.protocol, 'h2');
+  assert.equal(exchange.kind === 'response' && exchange.headers['x-echo'], 'yes');
+});
+
+test('a host field beside the :authority, and a header block split over CONTINUATION frames', async () => {
+  const client = new RawClient({ hosts: HOSTS, caFile, protocol: 'h2' });
+  const beside = echoOf(
+    await client.send({
+      url: `https://acme.api.localhost:${port}/v1/customers`,
+      hostField: `globex.api.localhost:${port}`,
+    }),
   );
-  assert.equal(exchange.request.protocol, undefined);
-  assert.match(exchange.request.note ?? '', /over HTTP\/1\.1/);
+  assert.deepEqual(valuesOf(beside.raw, ':authority'), [`acme.api.localhost:${port}`]);
+  assert.deepEqual(valuesOf(beside.raw, 'host'), [`globex.api.localhost:${port}`]);
+
+  const split = await client.send({
+    url: `https://acme.api.localhost:${port}/v1/customers`,
+    headers: [['X-Padding', 'p'.repeat(200)]],
+    headerFrames: 3,
+  });
+  assert.deepEqual(valuesOf(echoOf(split).raw, 'x-padding'), ['p'.repeat(200)]);
+  assert.match(split.request.note ?? '', /3 frames/);
+});
+
+test('requests over one connection: the SNI is the first URL host, each :authority its own', async () => {
+  const client = new RawClient({ hosts: HOSTS, caFile, protocol: 'h2' });
+  const [first, second] = await client.sendOverOneConnection([
+    { url: `https://acme.api.localhost:${port}/v1/customers` },
+    { url: `https://globex.api.localhost:${port}/v1/customers` },
+  ]);
+  assert.ok(first && second);
+  assert.equal(echoOf(first).sni, 'acme.api.localhost');
+  assert.equal(echoOf(second).sni, 'acme.api.localhost');
+  assert.equal(echoOf(second).authority, `globex.api.localhost:${port}`);
+  assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${port}/v1`), true);
+  assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${h1Port}/v1`), false);
 });
 
 test('ALPN decides the protocols of a run; --protocols names h1, h2 or both', async () => {
