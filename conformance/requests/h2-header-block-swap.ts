@@ -28,7 +28,7 @@ export class HeaderBlockSwap extends Duplex {
       if (!this.push(chunk)) socket.pause();
     });
     socket.on('end', () => this.push(null));
-    socket.on('error', (error) => this.destroy(error));
+    socket.on('error', (error: Error) => this.destroy(error));
     socket.on('close', () => this.destroy());
   }
 
