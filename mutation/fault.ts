@@ -44,6 +44,11 @@ export function isFullAccess(key: StoredKey): boolean {
   return ALL_PERMISSIONS.every((permission) => key.permissions.has(permission));
 }
 
+/** Whether a request came over HTTP/2: the faults of HTTP/2's own leave HTTP/1.1 as it is. */
+export function overHttp2(req: IncomingMessage): boolean {
+  return req.httpVersionMajor === 2;
+}
+
 export function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return typeof value === 'string' ? value : undefined;

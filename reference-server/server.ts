@@ -30,7 +30,7 @@ import { closeServer, listen } from './listeners/listen.ts';
 import { DEFAULT_LIMITS, type ServerLimits } from './listeners/listener-limits.ts';
 import { connectionCloser, createSecureListener, isHttp2Response } from './listeners/secure-listener.ts';
 import { handleApiRequest, type RequestFacts } from './api/request-pipeline.ts';
-import { hostLines, hostnameOfLines, hostPortMatches } from './http/field-lines.ts';
+import { hostnameOfLines, hostPortMatches } from './http/field-lines.ts';
 import { continueAllowed } from './api/expect-continue.ts';
 import { writeRawError } from './api/response-writer.ts';
 import { serveSite, siteOf, type SiteContexts } from './listeners/sites.ts';
@@ -137,7 +137,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   };
   // Panel and admin hosts go to their sites; every other request to the API pipeline, unchanged.
   const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
-    const hosts = hostLines(req);
+    const hosts = steps.hostsOf(req);
     if (!hostPortMatches(hosts, req.socket.localPort)) {
       // RFC 9110 §7.4, like a host this listener does not serve: the request was meant for another port.
       const response = apiError('misdirected_request');

@@ -3,35 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';
-import { conformanceRule, notEvaluated } from '../conformance/run/test.ts';
-import type { Knowledge } from '../conformance/judging/knowledge.ts';
+import { conformanceRule } from '../conformance/run/test.ts';
+import { requireOtherTenantValues, requireOwnValues } from './tenant-data.ts';
 import { AUTH_REJECTION_CODES } from '../conformance/judging/spec-errors.ts';
 
 /** The tenant label of a base URL: the first label of its host. */
 function tenantLabel(baseUrl: string): string {
   return new URL(baseUrl).hostname.split('.')[0] ?? '';
-}
-
-/** A rule that looks for the other tenant's data cannot say anything if that tenant has none. */
-function requireOtherTenantValues(knowledge: Knowledge): void {
-  if (knowledge.otherUnanswered !== undefined)
-    throw new Inconclusive(
-      `The other tenant's data could not be learned, so whose data an answer holds can't be told: ${knowledge.otherUnanswered}`,
-    );
-  if (!knowledge.other || knowledge.other.values.size === 0) {
-    notEvaluated(
-      'not evaluated: GET {otherTenantBaseUrl}/customers with credentials.otherTenant gave no data to recognise (no answer, an answer other than 200, or no customers). Check that address and key, and point otherTenantBaseUrl at a tenant that has customers.',
-    );
-  }
-}
-
-/** A rule that looks for the tenant's own data in an answer cannot say anything if it has none. */
-function requireOwnValues(knowledge: Knowledge): void {
-  if (!knowledge.own || knowledge.own.values.size === 0) {
-    notEvaluated(
-      'not evaluated: GET {base_url}/customers with credentials.fullAccess gave no data to recognise (no answer, an answer other than 200, or no customers). Check that key, and point baseUrl at a tenant that has customers.',
-    );
-  }
 }
 
 conformanceRule('TENANT-OWN-DATA-ONLY', async ({ api, check, customersUrl, knowledge, bearer }) => {

@@ -90,6 +90,43 @@ conformanceRule('TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED', async ({ raw, c
   }
 });
 
+/**
+ * An `Upgrade: h2c` request (RFC 7540 §3.2, removed from RFC 9113 but still served by some
+ * stacks): the connection would switch to HTTP/2 and the answer follow over it. Its settings are
+ * the defaults, empty (base64url of no bytes).
+ */
+const ASKS_H2C: readonly [string, string][] = [
+  ['Connection', 'Upgrade, HTTP2-Settings'],
+  ['Upgrade', 'h2c'],
+  ['HTTP2-Settings', ''],
+];
+
+conformanceRule('TRANSPORT-PLAIN-HTTP-H2C-REJECTED', async ({ raw, check, target, bearer }) => {
+  const url = `${target.plainHttpBaseUrl}/customers`;
+  for (const [whose, key] of [
+    ['without a key', []],
+    ['with the probe key', [['Authorization', bearer('probe')]]],
+  ] as const) {
+    const upgrade = await raw.send({
+      url,
+      headers: [['Accept', 'application/json'], ...key, ...ASKS_H2C],
+      note: `Upgrade: h2c, ${whose}`,
+      refusalExpected: true,
+    });
+    check.rejected(upgrade, `Plain HTTP asking Upgrade: h2c, ${whose}`, { allowNoResponse: true });
+    const priorKnowledge = await raw.send({
+      url,
+      headers: [['Accept', 'application/json'], ...key],
+      priorKnowledgeH2: true,
+      note: `HTTP/2 by prior knowledge (h2c), ${whose}`,
+      refusalExpected: true,
+    });
+    check.rejected(priorKnowledge, `HTTP/2 without TLS by prior knowledge, ${whose}`, {
+      allowNoResponse: true,
+    });
+  }
+});
+
 conformanceRule('TRANSPORT-NO-REDIRECT', async ({ raw, check, target }) => {
   const exchange = await raw.send({
     url: `${target.plainHttpBaseUrl}/customers`,

@@ -25,6 +25,11 @@ export interface Rule {
   source: string;
   statement: string;
   needs: readonly Input[];
+  /**
+   * A rule of HTTP/2's own: checked over HTTP/2 whenever the target offers it, and holding when it
+   * does not (no HTTP/2 request can reach it). Its verdict is HTTP/2's alone in a run over both.
+   */
+  http2Only?: true;
 }
 
 export const RULES = [
@@ -58,6 +63,14 @@ export const RULES = [
     source: 'spec §5 Scheme 4',
     statement:
       'A plain-HTTP request with a valid key and a header saying it arrived over HTTPS (X-Forwarded-Proto: https, Forwarded: proto=https, X-Forwarded-Ssl: on, Front-End-Https: on, X-Forwarded-Scheme: https, X-Url-Scheme: https, X-Forwarded-Port: 443) is not served: refused, reset or answered with an error status, never with data.',
+    needs: ['credentials.probe'],
+  },
+  {
+    id: 'TRANSPORT-PLAIN-HTTP-H2C-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 4; RFC 9113 §3',
+    statement:
+      'HTTP/2 without TLS (h2c) on the plain-HTTP port is not served, with or without a valid key: a request by prior knowledge and a request asking Upgrade: h2c are refused, reset or answered with an error status, never switched to HTTP/2 (101) and never with data.',
     needs: ['credentials.probe'],
   },
   {
@@ -129,6 +142,15 @@ export const RULES = [
     statement:
       'A request with two Authorization headers is rejected (400 or 401), with no data, whichever comes first.',
     needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Scheme 1; RFC 9113 §4.3, §8.2',
+    statement:
+      'Over HTTP/2, a request whose header block holds two authorization fields — both in its HEADERS frame, or the second in a CONTINUATION frame — is rejected (400 or 401), with no data, whichever comes first.',
+    needs: ['credentials.fullAccess'],
+    http2Only: true,
   },
   {
     id: 'AUTH-URL-CREDENTIALS-IGNORED',
@@ -246,6 +268,24 @@ export const RULES = [
     source: 'RFC 9110 §7.4, §15.5.20; a defence against domain fronting',
     statement: 'An SNI/Host mismatch is answered 421 Misdirected Request.',
     needs: ['otherTenantBaseUrl'],
+  },
+  {
+    id: 'TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED',
+    level: 'MUST',
+    source: 'spec §5 Tenant identification 1; RFC 9113 §8.3.1',
+    statement:
+      "Over HTTP/2, a request whose :authority names this tenant and whose host field names the other tenant is rejected, with data of neither tenant, whether it carries this tenant's key or the other's.",
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
+    http2Only: true,
+  },
+  {
+    id: 'TENANT-H2-COALESCED-CONNECTION-ISOLATED',
+    level: 'MUST',
+    source: 'spec §5 Tenant identification 1; RFC 9113 §9.1.1; RFC 9110 §7.4',
+    statement:
+      "Over HTTP/2, on one connection opened (TLS SNI) for this tenant and used for its own request first, a request whose :authority names the other tenant gets the other tenant's data with the other tenant's key or 421, and never this tenant's data; with this tenant's key it gets no data of either tenant.",
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
+    http2Only: true,
   },
   {
     id: 'TENANT-CACHED-ANSWER-NOT-SHARED',

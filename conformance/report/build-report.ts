@@ -10,7 +10,8 @@ import type {
   TlsEvidence,
 } from '../../schemas/generated/conformance-report.ts';
 import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
-import { RULES } from '../catalog/rules.ts';
+import { RULES, type Rule } from '../catalog/rules.ts';
+import { PROTOCOL_NAME } from '../requests/protocols.ts';
 import type { Profile } from '../target/target.ts';
 import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
 import type { Traffic } from './traffic.ts';
@@ -46,12 +47,12 @@ export function buildReport(
   const rules: RuleResult[] = (run.setupError ? [] : RULES).map((rule) => {
     const detail = ruleVerdict(outcomesByRule.get(rule.id) ?? []);
     const retries = run.retriesByRule?.get(rule.id);
+    // A rule of HTTP/2's own has a verdict over HTTP/2 alone: over HTTP/1.1 it is not checked.
     const protocols = run.byProtocol
       ? Object.fromEntries(
-          [...run.byProtocol].map(([protocol, byRule]) => [
-            protocol,
-            ruleVerdict(byRule.get(rule.id) ?? []).verdict,
-          ]),
+          [...run.byProtocol]
+            .filter(([protocol]) => !isHttp2Only(rule) || protocol === PROTOCOL_NAME.h2)
+            .map(([protocol, byRule]) => [protocol, ruleVerdict(byRule.get(rule.id) ?? []).verdict]),
         )
       : undefined;
     return {
@@ -98,10 +99,9 @@ export function buildReport(
           protocols: [...run.byProtocol.keys()].map((name) => ({
             name,
             verdict: overallVerdict(
-              rules.map((rule) => ({
-                level: rule.level,
-                verdict: rule.protocols?.[name] ?? 'not-evaluated',
-              })),
+              rules
+                .filter((rule) => rule.protocols === undefined || name in rule.protocols)
+                .map((rule) => ({ level: rule.level, verdict: rule.protocols?.[name] ?? 'not-evaluated' })),
               run.profile,
             ),
           })),
@@ -114,4 +114,8 @@ export function buildReport(
 
 function packageJson(): { name: string; version: string } {
   return JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+}
+
+function isHttp2Only(rule: Rule): boolean {
+  return rule.http2Only === true;
 }

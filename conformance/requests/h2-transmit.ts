@@ -47,7 +47,7 @@ export function h2Fields(url: URL, summary: RequestSummary): [string, string][] 
   return [
     [constants.HTTP2_HEADER_METHOD, summary.method],
     [constants.HTTP2_HEADER_PATH, `${url.pathname}${url.search}`],
-    [constants.HTTP2_HEADER_SCHEME, 'https'],
+    [constants.HTTP2_HEADER_SCHEME, url.protocol === 'http:' ? 'http' : 'https'],
     [constants.HTTP2_HEADER_AUTHORITY, authority ?? url.host],
     ...fields,
   ];

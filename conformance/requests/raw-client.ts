@@ -34,6 +34,8 @@ export interface RawRequest {
   hostField?: string;
   /** HTTP/2 only: the header block in this many frames, HEADERS then CONTINUATION (default 1). */
   headerFrames?: number;
+  /** Plain HTTP only: HTTP/2 without TLS, by prior knowledge (h2c, RFC 9113 §3.3). */
+  priorKnowledgeH2?: boolean;
   note?: string;
   refusalExpected?: boolean;
 }
@@ -55,7 +57,7 @@ export class RawClient {
   readonly #secureContext: SecureContext | undefined;
   readonly #timeoutMs: number;
   readonly #onExchange: ExchangeListener | undefined;
-  readonly #protocol: Protocol;
+  #protocol: Protocol;
 
   /** With `shared`, its host map and CA are used instead of reading them again. */
   constructor(options: RawClientOptions, shared?: RawClient) {
@@ -74,6 +76,13 @@ export class RawClient {
   /** The same client (its CA read once), telling `onExchange` of every exchange it completes. */
   listening(onExchange: ExchangeListener): RawClient {
     return new RawClient({ hosts: {}, timeoutMs: this.#timeoutMs, onExchange }, this);
+  }
+
+  /** The same client, telling the same listener, over `protocol`. */
+  withProtocol(protocol: Protocol): RawClient {
+    const copy = new RawClient({ hosts: {}, timeoutMs: this.#timeoutMs, onExchange: this.#onExchange }, this);
+    copy.#protocol = protocol;
+    return copy;
   }
 
   send(raw: RawRequest): Promise<Exchange> {
@@ -96,7 +105,9 @@ export class RawClient {
       ...given.map(([name, value]): [string, string] => [name, value]),
       ...contentType,
     ];
-    const h2 = this.#protocol === 'h2' && url.protocol === 'https:';
+    const h2 =
+      (this.#protocol === 'h2' && url.protocol === 'https:') ||
+      (raw.priorKnowledgeH2 === true && url.protocol === 'http:');
     const frames = raw.headerFrames ?? 1;
     const note =
       frames > 1 ? [raw.note, `header block in ${frames} frames (HEADERS, CONTINUATION)`] : [raw.note];

@@ -5,7 +5,8 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { ApiClient, type Api } from '../requests/api-client.ts';
 import { RawApi } from '../requests/raw-api.ts';
-import type { Protocol } from '../requests/protocols.ts';
+import { parseProtocols, type Protocol } from '../requests/protocols.ts';
+import { ENV } from '../env.ts';
 import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
 import { missingInputs, notEvaluatedReason } from '../target/inputs.ts';
@@ -36,6 +37,13 @@ export interface RuleContext {
   customersUrl: (base?: 'otherTenantBaseUrl' | 'sandboxBaseUrl') => string;
   /** The other tenant's base URL; reading it without declaring the input is a defect. */
   readonly otherTenant: { baseUrl: string };
+  /**
+   * For a rule of HTTP/2's own (`http2Only` in the catalog): the raw client over HTTP/2 when the
+   * target agrees to it by ALPN, whatever protocol the run's other rules speak; undefined when it
+   * does not — no HTTP/2 request can reach it, so the rule holds. In a run with an HTTP/2 project,
+   * the HTTP/1.1 project leaves the rule to that one (not evaluated there).
+   */
+  readonly overHttp2: () => Promise<RawClient | undefined>;
 }
 
 interface WorkerFixtures {
@@ -202,6 +210,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         get otherTenant() {
           return { baseUrl: declaredUrl(target, rule.needs, 'otherTenantBaseUrl') };
         },
+        overHttp2: () => http2ClientFor(context.raw, target.baseUrl),
       };
       try {
         await body(context);
@@ -215,6 +224,20 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
       }
     },
   );
+}
+
+async function http2ClientFor(raw: RawClient, baseUrl: string): Promise<RawClient | undefined> {
+  const runProtocols = parseProtocols(process.env[ENV.protocols] ?? 'h1');
+  if (raw.protocol === 'h1' && 'protocols' in runProtocols && runProtocols.protocols.includes('h2'))
+    notEvaluated(
+      "not evaluated over HTTP/1.1: a rule of HTTP/2's own, checked in this run's HTTP/2 project.",
+    );
+  const agrees = await raw.agreesToHttp2(baseUrl);
+  if (agrees === undefined)
+    throw new Error(
+      `The TLS handshake with ${baseUrl} offering h2 and http/1.1 did not complete: whether the target speaks HTTP/2 is not known.`,
+    );
+  return agrees ? raw.withProtocol('h2') : undefined;
 }
 
 /** Ends the current rule as "not evaluated": never a pass, always with the reason. */

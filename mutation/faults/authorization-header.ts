@@ -7,11 +7,24 @@ import {
   changingAnswers,
   CORRECT,
   editingHeaders,
+  overHttp2,
   URL_KEY_PARAMETERS,
   type Fault,
 } from '../fault.ts';
 
 export const AUTHORIZATION_HEADER_FAULTS = {
+  'h2-first-authorization-wins': {
+    description:
+      "Over HTTP/2 the key is read from Node's header object, which keeps the first of two authorization fields: a header block with a valid key first is served (HTTP/1.1 is read line by line, as it should be).",
+    catches: ['AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED'],
+    steps: () => ({
+      authorizationOf: (req) => {
+        if (!overHttp2(req)) return CORRECT.authorizationOf(req);
+        const first = req.headers.authorization;
+        return parseAuthorization(first === undefined ? [] : [first]);
+      },
+    }),
+  },
   'missing-header-answered-invalid-key': {
     description:
       'A request without Authorization gets invalid_api_key instead of missing_authorization_header.',

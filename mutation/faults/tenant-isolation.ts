@@ -1,10 +1,11 @@
 // Tenant isolation (spec §1, §5 Tenant identification): the faults that break these rules (see ../fault.ts).
 import type { TLSSocket } from 'node:tls';
+import type { Http2ServerRequest } from 'node:http2';
 import type { RuleId } from '../../conformance/catalog/rules.ts';
 import type { ApiResponse } from '../../reference-server/api/errors.ts';
 import type { ServerSteps } from '../../reference-server/api/steps.ts';
-import { requestHostname } from '../../reference-server/http/field-lines.ts';
-import { hostnameOf, resolveApiHost } from '../../reference-server/http/hosts.ts';
+import { fieldLines, requestHostname } from '../../reference-server/http/field-lines.ts';
+import { hostnameOf, resolveApiHost, type ApiHost } from '../../reference-server/http/hosts.ts';
 import {
   ANY_ORIGIN,
   changingAnswers,
@@ -12,6 +13,7 @@ import {
   customersOf,
   headerValue,
   inAnyTenant,
+  overHttp2,
   servingCustomers,
   type Fault,
 } from '../fault.ts';
@@ -163,6 +165,34 @@ export const TENANT_ISOLATION_FAULTS = {
         return customersOf(context, hostTenant ?? host);
       }),
     }),
+  },
+  'h2-host-field-ignored': {
+    description:
+      'Over HTTP/2 only the :authority names the host: a host field naming another tenant beside it is ignored, and the request served.',
+    catches: ['TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED'],
+    steps: () => ({
+      hostsOf: (req) => (overHttp2(req) ? fieldLines(req, ':authority') : CORRECT.hostsOf(req)),
+    }),
+  },
+  'h2-connection-tied-to-first-tenant': {
+    description:
+      'Over HTTP/2 a connection belongs to the tenant of its first request: a later request on it is authenticated and served in that tenant whatever its :authority, and the SNI is not compared with the :authority (as a server that lets clients coalesce connections does).',
+    catches: ['TENANT-H2-COALESCED-CONNECTION-ISOLATED'],
+    steps: () => {
+      const tenantOfConnection = new WeakMap<object, ApiHost>();
+      return {
+        sniMatches: (req, hostname) => overHttp2(req) || CORRECT.sniMatches(req, hostname),
+        tenantOf: (req, hostname, context) => {
+          if (!overHttp2(req)) return CORRECT.tenantOf(req, hostname, context);
+          const session = (req as unknown as Http2ServerRequest).stream.session as object;
+          const tied = tenantOfConnection.get(session);
+          if (tied) return tied;
+          const host = CORRECT.tenantOf(req, hostname, context);
+          if (host) tenantOfConnection.set(session, host);
+          return host;
+        },
+      };
+    },
   },
   'sni-host-mismatch-answered-403': {
     description: 'An SNI/Host mismatch is refused, but with 403 instead of 421 Misdirected Request.',

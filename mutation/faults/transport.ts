@@ -37,6 +37,17 @@ export const TRANSPORT_FAULTS = {
     },
     steps: () => ({ plainHttpAnswer: servedAsApi }),
   },
+  'h2c-upgrade-served': {
+    description:
+      'The plain-HTTP listener serves a request that asks Upgrade: h2c, as a server able to switch to HTTP/2 without TLS answers it: with a valid key, the data.',
+    catches: ['TRANSPORT-PLAIN-HTTP-H2C-REJECTED'],
+    steps: () => ({
+      plainHttpAnswer: (req, context) =>
+        /\bh2c\b/i.test(headerValue(req, 'upgrade') ?? '')
+          ? servedAsApi(req, context)
+          : CORRECT.plainHttpAnswer(req, context),
+    }),
+  },
   'plain-http-trusts-forwarded-proto': {
     description:
       'The plain-HTTP listener trusts X-Forwarded-Proto, as an app written for a TLS-terminating proxy does: with X-Forwarded-Proto: https it runs the API.',

@@ -20,6 +20,8 @@ import type { TenantData } from '../store/tenant-data.ts';
  * (steps.ts), with any of them replaced by `ReferenceServerOptions.steps`.
  */
 export interface ServerSteps {
+  /** The lines naming the host a request is for (`hostLines`: Host, or HTTP/2's :authority). */
+  hostsOf(req: IncomingMessage): string[];
   /** The tenant and environment of an API host name, from the name alone (spec §5). */
   tenantOf(req: IncomingMessage, hostname: string, context: PipelineContext): ApiHost | undefined;
   /** Whether the connection was opened (TLS SNI) for `hostname` (RFC 9110 §7.4). */

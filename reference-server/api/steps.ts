@@ -5,7 +5,7 @@
 // faulty variants without a single fault check on the correct path.
 import { parseAuthorization } from './authorization-header.ts';
 import { apiError } from './errors.ts';
-import { fieldLines } from '../http/field-lines.ts';
+import { fieldLines, hostLines } from '../http/field-lines.ts';
 import { resolveApiHost } from '../http/hosts.ts';
 import { findRoute, sniMatches, type ServerSteps } from './request-pipeline.ts';
 import { writeApiResponse } from './response-writer.ts';
@@ -14,6 +14,7 @@ import { ensureCertificates } from '../listeners/tls.ts';
 export type { ServerSteps };
 
 export const CORRECT_STEPS: ServerSteps = {
+  hostsOf: hostLines,
   tenantOf: (_req, hostname, context) => resolveApiHost(hostname, context.domain),
   sniMatches,
   // Every field line: `req.headers` silently keeps only the first of two Authorization headers.
