@@ -55,7 +55,8 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'TENANT-FORWARDED-HOST-IGNORED': 'tenant-comparison',
   'TENANT-SNI-HOST-MISMATCH-NO-DATA': 'tenant-comparison',
   'TENANT-SNI-HOST-MISMATCH-421': 'host-check',
-  'TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED': 'tenant-comparison',
+  'TENANT-H2-AUTHORITY-HOST-CONFLICT-NO-DATA': 'tenant-comparison',
+  'TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED': 'host-check',
   'TENANT-H2-COALESCED-CONNECTION-ISOLATED': 'tenant-comparison',
   // Without the tenant's own data to look for, not evaluated.
   'TENANT-CACHED-ANSWER-NOT-SHARED': 'tenant-comparison',

@@ -270,12 +270,21 @@ export const RULES = [
     needs: ['otherTenantBaseUrl'],
   },
   {
-    id: 'TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED',
+    id: 'TENANT-H2-AUTHORITY-HOST-CONFLICT-NO-DATA',
     level: 'MUST',
     source: 'spec §5 Tenant identification 1; RFC 9113 §8.3.1',
     statement:
-      "Over HTTP/2, a request whose :authority names this tenant and whose host field names the other tenant is rejected, with data of neither tenant, whether it carries this tenant's key or the other's.",
+      "Over HTTP/2, in a request whose :authority names this tenant and whose host field names the other tenant, no key gets data of a tenant other than its own: this tenant's key gets none of the other's, the other tenant's key none of this one's.",
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
+    http2Only: true,
+  },
+  {
+    id: 'TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED',
+    level: 'HTTP',
+    source: 'RFC 9113 §8.3.1',
+    statement:
+      "Over HTTP/2, a request whose :authority names this tenant and whose host field names the other tenant is rejected as malformed (4xx), with data of neither tenant, even with this tenant's key.",
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl'],
     http2Only: true,
   },
   {

@@ -1,5 +1,6 @@
 // Tenant isolation (spec §1, §5 Tenant identification): the faults that break these rules (see ../fault.ts).
 import type { TLSSocket } from 'node:tls';
+import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import type { RuleId } from '../../conformance/catalog/rules.ts';
 import type { ApiResponse } from '../../reference-server/api/errors.ts';
@@ -17,6 +18,11 @@ import {
   servingCustomers,
   type Fault,
 } from '../fault.ts';
+
+/** Over HTTP/2 the :authority alone names the host, a host field beside it unread. */
+function authorityOnlyOverHttp2(req: IncomingMessage): string[] {
+  return overHttp2(req) ? fieldLines(req, ':authority') : CORRECT.hostsOf(req);
+}
 
 /**
  * The rules whose refused request goes to exactly {base_url}/customers: behind a cache that
@@ -168,10 +174,25 @@ export const TENANT_ISOLATION_FAULTS = {
   },
   'h2-host-field-ignored': {
     description:
-      'Over HTTP/2 only the :authority names the host: a host field naming another tenant beside it is ignored, and the request served.',
+      'Over HTTP/2 only the :authority names the host: a host field naming another tenant beside it is ignored, and the request served as the :authority says.',
     catches: ['TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED'],
+    steps: () => ({ hostsOf: authorityOnlyOverHttp2 }),
+  },
+  'h2-authority-authenticates-host-serves': {
+    description:
+      "Over HTTP/2 the key is checked in the tenant the :authority names, but the customers are those of the host field's tenant (as when a front routes on one and the app reads the other).",
+    catches: ['TENANT-H2-AUTHORITY-HOST-CONFLICT-NO-DATA'],
+    alsoFails: {
+      'TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED': 'The conflicting request is served, not rejected.',
+    },
     steps: () => ({
-      hostsOf: (req) => (overHttp2(req) ? fieldLines(req, ':authority') : CORRECT.hostsOf(req)),
+      hostsOf: authorityOnlyOverHttp2,
+      ...servingCustomers((req, host, context) => {
+        const [hostField] = overHttp2(req) ? fieldLines(req, 'host') : [];
+        const named =
+          hostField === undefined ? undefined : resolveApiHost(hostnameOf(hostField), context.domain);
+        return customersOf(context, named ?? host);
+      }),
     }),
   },
   'h2-connection-tied-to-first-tenant': {

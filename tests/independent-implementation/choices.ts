@@ -43,11 +43,14 @@ export interface ServerChoices {
    */
   servedCaching: 'no-store' | 'vary-authorization';
   /**
-   * HTTP/2 besides HTTP/1.1, chosen by ALPN on the one HTTPS listener. `reads-host-field` is a
-   * defect, not a choice (http2.test.ts): over HTTP/2 the app looks for a `host` field, which
-   * HTTP/2 clients leave out (the host is `:authority`), so no HTTP/2 request finds its tenant.
+   * HTTP/2 besides HTTP/1.1, chosen by ALPN on the one HTTPS listener. With `true` a `host`
+   * field naming another host than the `:authority` leaves the request without a tenant (RFC 9113
+   * §8.3.1: malformed); `authority-only` reads the `:authority` alone and serves it (an HTTP-level
+   * deviation, still CONFORMANT under the default profile). `reads-host-field` is a defect, not a
+   * choice (http2.test.ts): over HTTP/2 the app looks for a `host` field, which HTTP/2 clients
+   * leave out (the host is `:authority`), so no HTTP/2 request finds its tenant.
    */
-  http2: boolean | 'reads-host-field';
+  http2: boolean | 'authority-only' | 'reads-host-field';
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {

@@ -10,6 +10,7 @@ import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-r
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { assertConformant, assertNoKeyInReports } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
+import { ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
 
 /** How many of the run's exchanges went over each HTTP version (exchanges.har). */
 function versionsOf(reportDir: string): Record<string, number> {
@@ -22,6 +23,13 @@ function versionsOf(reportDir: string): Record<string, number> {
     if (response.httpVersion) assert.equal(response.httpVersion, request.httpVersion);
   }
   return counts;
+}
+
+/** A rule's expected verdict per protocol: the rules of HTTP/2's own are judged over HTTP/2 alone. */
+function overEach(ruleId: string, verdict: string): Record<string, string> {
+  return ruleById(ruleId as RuleId).http2Only
+    ? { 'HTTP/2': verdict }
+    : { 'HTTP/1.1': verdict, 'HTTP/2': verdict };
 }
 
 describe('an implementation that offers HTTP/2 by ALPN', () => {
@@ -46,18 +54,47 @@ describe('an implementation that offers HTTP/2 by ALPN', () => {
         { name: 'HTTP/2', verdict: 'CONFORMANT' },
       ]);
       for (const rule of run.report?.rules ?? [])
-        assert.deepEqual(rule.protocols, { 'HTTP/1.1': 'pass', 'HTTP/2': 'pass' }, rule.id);
+        assert.deepEqual(rule.protocols, overEach(rule.id, 'pass'), rule.id);
       const versions = versionsOf(run.reportDir);
       assert.ok((versions['HTTP/2'] ?? 0) > 30, `requests went over HTTP/2: ${JSON.stringify(versions)}`);
       assertNoKeyInReports(run, target.env);
     });
   }
 
-  test('--protocols h1: HTTP/1.1 only, as before', async () => {
+  test("--protocols h1: the catalog over HTTP/1.1, the rules of HTTP/2's own still over HTTP/2", async () => {
     const run = await runConformance(['--target', target.file, '--protocols', 'h1'], target.env);
     assertConformant(run);
     assert.equal(run.report?.protocols, undefined);
-    assert.deepEqual(Object.keys(versionsOf(run.reportDir)), ['HTTP/1.1']);
+    const versions = versionsOf(run.reportDir);
+    assert.deepEqual(Object.keys(versions).sort(), ['HTTP/1.1', 'HTTP/2']);
+    // Four authorization shapes, two host conflicts and one more, three over one connection.
+    assert.ok(
+      (versions['HTTP/2'] ?? 0) <= 12,
+      `only the HTTP/2 rules spoke HTTP/2: ${JSON.stringify(versions)}`,
+    );
+  });
+});
+
+describe('an implementation that reads only the :authority over HTTP/2', () => {
+  let server: IndependentServer;
+  let target: WrittenTarget;
+
+  before(async () => {
+    server = await startIndependentServer({ http2: 'authority-only' });
+    target = await writeIndependentTarget(server);
+  });
+  after(() => server.close());
+
+  test('CONFORMANT under the default profile: a host field beside it is ignored, never followed', async () => {
+    const run = await runConformance(['--target', target.file], { ...target.env, ...OVER_OFFERED_PROTOCOLS });
+    assert.equal(run.report?.verdict, 'CONFORMANT');
+    const byId = new Map(run.report?.rules.map((rule) => [rule.id, rule.verdict]));
+    assert.equal(byId.get('TENANT-H2-AUTHORITY-HOST-CONFLICT-NO-DATA'), 'pass');
+    // RFC 9113 §8.3.1's SHOULD: an HTTP-level finding, a warning that only the strict profile fails.
+    assert.equal(byId.get('TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED'), 'warning');
+    for (const rule of run.report?.rules ?? [])
+      if (rule.id !== 'TENANT-H2-AUTHORITY-HOST-CONFLICT-REJECTED')
+        assert.equal(rule.verdict, 'pass', rule.id);
   });
 });
 

@@ -132,9 +132,13 @@ function api(
     }
     const socket = request.raw.socket as TLSSocket;
     const servername = choices.sniMustMatchHost ? socket.servername : undefined;
-    // Over HTTP/2 the host is the :authority pseudo-header (RFC 9113 §8.3.1).
+    // Over HTTP/2 the host is the :authority pseudo-header (RFC 9113 §8.3.1); a host field that
+    // names another host makes two hosts, which address no tenant (unless the app reads only
+    // the :authority).
     const overH2 = request.raw.httpVersion === '2.0' && choices.http2 !== 'reads-host-field';
-    const hosts = fieldValues(request.raw.rawHeaders, overH2 ? ':authority' : 'host');
+    const hosts = overH2
+      ? http2Hosts(request.raw.rawHeaders, choices.http2 === true)
+      : fieldValues(request.raw.rawHeaders, 'host');
     const addressed = addressing(hosts, servername, pattern);
     if (addressed.kind === 'misdirected')
       return sendError(reply, 421, 'misdirected_request', 'This connection is not for the requested host.');
@@ -261,4 +265,11 @@ export async function startIndependentServer(
       await Promise.all(apps.map((app) => app.close()));
     },
   };
+}
+
+/** The :authority, and a host field beside it when `readHostField` and it names another host. */
+function http2Hosts(rawHeaders: readonly string[], readHostField: boolean): string[] {
+  const authorities = fieldValues(rawHeaders, ':authority') ?? [];
+  const hostFields = (readHostField ? fieldValues(rawHeaders, 'host') : undefined) ?? [];
+  return [...authorities, ...hostFields.filter((host) => !authorities.includes(host))];
 }
