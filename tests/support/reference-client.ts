@@ -42,7 +42,13 @@ export interface TestServer {
 }
 
 export async function startTestServer(
-  options: { limits?: ServerLimits; adminToken?: string; journalCapacity?: number; fault?: FaultName } = {},
+  options: {
+    limits?: ServerLimits;
+    adminToken?: string;
+    journalCapacity?: number;
+    fault?: FaultName;
+    http2?: boolean;
+  } = {},
 ): Promise<TestServer> {
   const certDir = mkdtempSync(join(tmpdir(), 'reference-certs-'));
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
@@ -58,6 +64,7 @@ export async function startTestServer(
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.journalCapacity === undefined ? {} : { journalCapacity: options.journalCapacity }),
+    ...(options.http2 === undefined ? {} : { http2: options.http2 }),
     steps: faultySteps(options.fault, fixtures),
   });
   return {
