@@ -4,6 +4,7 @@
 // compares a name only when its length fits, so that a usual request costs a few comparisons. The
 // facts are written into the caller's object (the journal's slot), not into a new one.
 import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
 
 export interface HeaderFacts {
@@ -57,7 +58,9 @@ export function scanHeaders(req: IncomingMessage, into: HeaderFacts): void {
   into.userAgent = userAgent === undefined ? undefined : safeUserAgent(userAgent);
   into.contentType = mediaKind(contentType, false);
   into.accept = mediaKind(accept, true);
-  into.hasBody = hasBody;
+  // HTTP/2 announces a body by not ending the stream with its headers (RFC 9113 §8.1), with or
+  // without a content-length.
+  into.hasBody = hasBody || http2BodyFollows(req);
   into.tenantFields = tenantFields;
 }
 
@@ -94,4 +97,9 @@ function mediaKind(value: string | undefined, isList: boolean): JournalEntry['co
   return ranges.some((range) => (range.split(';', 1)[0] ?? '').trim().toLowerCase() === 'application/json')
     ? 'json'
     : 'other';
+}
+
+function http2BodyFollows(req: IncomingMessage): boolean {
+  if (req.httpVersionMajor !== 2) return false;
+  return (req as unknown as Http2ServerRequest).stream.endAfterHeaders === false;
 }

@@ -60,6 +60,33 @@ export const FAULTY_CLIENTS: readonly FaultyClient[] = [
         ]),
       }),
   },
+  // HTTP/2 clients are judged by the same rules: the journal records their requests as any other.
+  {
+    userAgent: 'faulty-h2-key-in-query',
+    caughtBy: ['CLIENT-KEY-NOT-IN-URL'],
+    run: (t) => {
+      const key = secretOf(t.fixtures, READ_ONLY);
+      return send(t, {
+        http2: true,
+        path: `/v1/customers?api_key=${key}`,
+        headers: headers('faulty-h2-key-in-query', `Bearer ${key}`),
+      });
+    },
+  },
+  {
+    userAgent: 'faulty-h2-tenant-in-body',
+    caughtBy: ['CLIENT-NO-TENANT-FIELDS'],
+    run: (t) =>
+      send(t, {
+        http2: true,
+        method: 'POST',
+        body: JSON.stringify({ name: 'Jane', tenant_id: 'acme' }),
+        headers: headers('faulty-h2-tenant-in-body', `Bearer ${secretOf(t.fixtures, READ_ONLY)}`, [
+          'Content-Type',
+          'application/json',
+        ]),
+      }),
+  },
   {
     userAgent: 'faulty-plain-http',
     caughtBy: ['CLIENT-HTTPS-ONLY'],

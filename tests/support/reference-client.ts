@@ -6,6 +6,7 @@
 import { faultySteps, type FaultName } from '../../mutation/catalog.ts';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect as http2Connect } from 'node:http2';
 import { connect as tlsConnect, checkServerIdentity as defaultCheckServerIdentity } from 'node:tls';
 import { connect as netConnect, type Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -120,6 +121,8 @@ export interface SendOptions {
   plain?: boolean;
   /** A request body (its `Content-Length` is added). */
   body?: string;
+  /** Over HTTP/2 (ALPN h2): `host` is the `:authority`, the other fields lower-cased. */
+  http2?: boolean;
 }
 
 export interface Reply {
@@ -132,6 +135,7 @@ export interface Reply {
 
 /** One request on a fresh connection (no agent, so that connections never carry over). */
 export function send(target: TestServer, options: SendOptions = {}): Promise<Reply> {
+  if (options.http2) return sendOverHttp2(target, options);
   const tenant = options.tenant ?? 'acme';
   const host = options.host === undefined ? hostOf(tenant, options.environment) : options.host;
   const servername = options.servername ?? (host ?? '').replace(/:\d+$/, '');
@@ -179,6 +183,48 @@ export function send(target: TestServer, options: SendOptions = {}): Promise<Rep
     req.on('timeout', () => req.destroy(new Error('The reference server did not answer in time.')));
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/** `send` over HTTP/2, on a session of its own. */
+function sendOverHttp2(target: TestServer, options: SendOptions): Promise<Reply> {
+  const host = options.host ?? hostOf(options.tenant ?? 'acme', options.environment);
+  const servername = options.servername ?? host.replace(/:\d+$/, '');
+  const fields: Record<string, string> = {
+    ':method': options.method ?? 'GET',
+    ':path': options.path ?? '/v1/customers',
+    ':authority': host,
+  };
+  for (const [name, value] of options.headers ?? []) fields[name.toLowerCase()] = value;
+  return new Promise<Reply>((resolvePromise, reject) => {
+    const session = http2Connect(`https://${LOOPBACK}:${target.server.httpsPort}`, {
+      ca: target.ca,
+      servername,
+    });
+    const fail = (error: Error): void => {
+      session.destroy();
+      reject(error);
+    };
+    session.on('error', fail);
+    session.setTimeout(HANG_TIMEOUT_MS, () =>
+      fail(new Error('The reference server did not answer in time.')),
+    );
+    const stream = session.request(fields, { endStream: options.body === undefined });
+    let status = 0;
+    let headers: IncomingHttpHeaders = {};
+    stream.on('response', (answer) => {
+      status = Number(answer[':status']);
+      headers = answer as IncomingHttpHeaders;
+    });
+    const chunks: Buffer[] = [];
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('end', () => {
+      session.close();
+      const rawHeaders = Object.entries(headers).flatMap(([name, value]) => [name, String(value)]);
+      resolvePromise({ status, headers, rawHeaders, body: Buffer.concat(chunks).toString('utf8') });
+    });
+    stream.on('error', fail);
+    if (options.body !== undefined) stream.end(options.body);
   });
 }
 
