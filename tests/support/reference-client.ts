@@ -214,7 +214,7 @@ function sendOverHttp2(target: TestServer, options: SendOptions): Promise<Reply>
     let headers: IncomingHttpHeaders = {};
     stream.on('response', (answer) => {
       status = Number(answer[':status']);
-      headers = answer as IncomingHttpHeaders;
+      headers = answer;
     });
     const chunks: Buffer[] = [];
     stream.on('data', (chunk: Buffer) => chunks.push(chunk));
