@@ -1,6 +1,7 @@
 // One JSON line per request. It names the key by its public id only: the key itself never
 // reaches the log, whatever the request carried.
 import type { IncomingMessage } from 'node:http';
+import { requestProtocol } from './field-lines.ts';
 import type { ApiResponse } from '../api/errors.ts';
 import type { RequestFacts } from '../api/request-pipeline.ts';
 
@@ -44,6 +45,8 @@ export interface AccessLogEntry extends RequestFacts {
   errorCode?: string;
   durationMs: number;
   transport: 'https' | 'http';
+  /** The request's HTTP version: h1 for HTTP/1.x, h2 for HTTP/2. */
+  protocol: 'h1' | 'h2';
 }
 
 export type AccessLogSink = (entry: AccessLogEntry) => void;
@@ -93,5 +96,6 @@ export function logAnswered(log: AccessLogSink, answered: AnsweredRequest): void
     errorCode: response.errorCode,
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     transport,
+    protocol: requestProtocol(req),
   });
 }

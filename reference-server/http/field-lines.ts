@@ -64,3 +64,8 @@ export function hostPortMatches(hosts: readonly string[], localPort: number | un
   const separator = portSeparatorIndex(host);
   return separator === -1 || separator === host.length - 1 || Number(host.slice(separator + 1)) === localPort;
 }
+
+/** A request's HTTP version as the journal and the access log name it: h1 (HTTP/1.x) or h2. */
+export function requestProtocol(req: IncomingMessage): 'h1' | 'h2' {
+  return req.httpVersionMajor === 2 ? 'h2' : 'h1';
+}

@@ -14,7 +14,7 @@ import type {
   JournalEntry,
   JournalTenant,
 } from '../../schemas/generated/journal.ts';
-import { requestHostname } from '../http/field-lines.ts';
+import { requestHostname, requestProtocol } from '../http/field-lines.ts';
 import { resolveApiHost, type Environment } from '../http/hosts.ts';
 import { findRoute, sniMatches, type RequestFacts } from '../api/request-pipeline.ts';
 import type { TenantData } from '../store/tenant-data.ts';
@@ -85,7 +85,7 @@ export class Journal {
     const slot = this.#claim(accepted ? facts.tenant : scope?.tenant);
     slot.timeMs = Date.now();
     slot.transport = 'https';
-    slot.protocol = protocolOf(req);
+    slot.protocol = requestProtocol(req);
     slot.tenant = facts.tenant;
     slot.environment = facts.environment as Environment | undefined;
     slot.host = 'tenant';
@@ -117,7 +117,7 @@ export class Journal {
     const slot = this.#claim(scope?.tenant);
     slot.timeMs = Date.now();
     slot.transport = 'http';
-    slot.protocol = protocolOf(req);
+    slot.protocol = requestProtocol(req);
     slot.host = 'missing';
     slot.sni = 'not-applicable';
     slot.method = req.method;
@@ -278,9 +278,4 @@ function matches(entry: JournalSlot, filter: JournalFilter): boolean {
     (filter.sinceMs === undefined || entry.timeMs >= filter.sinceMs) &&
     (filter.untilMs === undefined || entry.timeMs <= filter.untilMs)
   );
-}
-
-/** The journal's name of a request's HTTP version. */
-function protocolOf(req: IncomingMessage): JournalEntry['protocol'] {
-  return req.httpVersionMajor === 2 ? 'h2' : 'h1';
 }

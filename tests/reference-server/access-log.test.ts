@@ -29,6 +29,7 @@ const DOCUMENTED_FIELDS = new Set([
   'errorCode',
   'durationMs',
   'transport',
+  'protocol',
 ]);
 
 describe('reference server: the access log', () => {
@@ -192,6 +193,7 @@ describe('reference server: the access log', () => {
       );
       assert.ok(typeof entry.durationMs === 'number' && entry.durationMs >= 0);
       assert.ok(entry.transport === 'https' || entry.transport === 'http');
+      assert.ok(entry.protocol === 'h1' || entry.protocol === 'h2');
 
       const status = entry.status as number;
       if (status >= 400) assert.ok(knownCodes.has(entry.errorCode as string), `errorCode of ${line}`);
