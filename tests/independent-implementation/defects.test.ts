@@ -3,12 +3,16 @@
 //
 // - the independent implementation with a plain-HTTP listener whose app was written for a
 //   TLS-terminating proxy and trusts X-Forwarded-Proto (server.ts, `trusts-forwarded-proto`);
+// - the independent implementation whose plain-HTTP port is an HTTP/2-only backend (h2c) that
+//   takes every request for one a TLS front passed on (server.ts, `serves-h2c`);
 // - the independent implementation behind a shared caching front that keys its cache on the Host
 //   name and the URL and ignores Authorization (host-front.ts, `cacheByHostAndUrl`).
 //
 // A direct request first shows each defect, so that a verdict is about that defect.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { connect as http2Connect } from 'node:http2';
 import { runConformance } from '../support/conformance-run.ts';
 import { startHostFront, type HostFront } from './host-front.ts';
 import { writeIndependentTarget } from './independent-target.ts';
@@ -17,6 +21,45 @@ import { assertNotConformant, probe, type ProbeAnswer } from './run-support.ts';
 
 const ACME = 'acme.api.localhost';
 const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
+
+describe('a plain-HTTP port that serves HTTP/2 without TLS (h2c, prior knowledge)', () => {
+  let server: IndependentServer;
+
+  before(async () => {
+    server = await startIndependentServer({ plainHttp: 'serves-h2c' });
+  });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  test('HTTP/2 by prior knowledge with a valid key is served on the plain port', async () => {
+    const session = http2Connect(`http://127.0.0.1:${server.plainHttpPort ?? 0}`);
+    try {
+      const stream = session.request({
+        ':path': '/v1/customers',
+        ':authority': ACME,
+        authorization: `Bearer ${server.keys.acmeLiveProbe}`,
+      });
+      const [headers] = (await once(stream, 'response')) as [Record<string, unknown>];
+      let body = '';
+      for await (const chunk of stream) body += String(chunk);
+      assert.equal(headers[':status'], 200);
+      assert.match(body, /"customers"/);
+    } finally {
+      session.destroy();
+    }
+  });
+
+  test('NOT CONFORMANT by TRANSPORT-PLAIN-HTTP-H2C-REJECTED alone', async () => {
+    const target = await writeIndependentTarget(server);
+    const run = await runConformance(['--target', target.file], target.env);
+    // HTTP/1.1 on that port gets no answer an HTTP/1.1 client can read: a refusal, which passes.
+    assertNotConformant(run, { 'TRANSPORT-PLAIN-HTTP-H2C-REJECTED': 'fail' });
+    const result = run.report?.rules.find((rule) => rule.id === 'TRANSPORT-PLAIN-HTTP-H2C-REJECTED');
+    assert.match(result?.message ?? '', /prior knowledge/);
+  });
+});
 
 describe('a plain-HTTP listener whose app trusts X-Forwarded-Proto (written for a proxy)', () => {
   let server: IndependentServer;

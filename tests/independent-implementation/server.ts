@@ -112,7 +112,9 @@ function api(
   const pattern = hostPattern(domain);
   const common = { logger: false, forceCloseConnections: true } as const;
   const app: FastifyInstance = !tls
-    ? Fastify({ ...common, trustProxy: true })
+    ? choices.plainHttp === 'serves-h2c'
+      ? (Fastify({ logger: false, http2: true }) as unknown as FastifyInstance)
+      : Fastify({ ...common, trustProxy: true })
     : choices.http2
       ? // HTTP/2 and HTTP/1.1 by ALPN on one listener; Fastify types that as another kind of app.
         (Fastify({
@@ -126,7 +128,9 @@ function api(
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // request.protocol is X-Forwarded-Proto's when the proxy is trusted.
-    if (request.protocol !== 'https') {
+    // The h2c backend was written to sit behind a TLS front: it never asks how a request arrived.
+    const arrivedOverTls = request.protocol === 'https' || (!tls && choices.plainHttp === 'serves-h2c');
+    if (!arrivedOverTls) {
       reply.header('Connection', 'close');
       return sendError(reply, 403, 'https_required', 'This API is served over HTTPS only.');
     }
@@ -254,7 +258,8 @@ export async function startIndependentServer(
   const directory = new KeyDirectory();
   const apps = [api(tlsSettings(chosen.certificate, domain, certificates), directory, domain, chosen)];
   if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
-  if (chosen.plainHttp === 'trusts-forwarded-proto') apps.push(api(undefined, directory, domain, chosen));
+  if (chosen.plainHttp === 'trusts-forwarded-proto' || chosen.plainHttp === 'serves-h2c')
+    apps.push(api(undefined, directory, domain, chosen));
   const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
   return {
     port,
