@@ -45,9 +45,7 @@ export function isFullAccess(key: StoredKey): boolean {
 }
 
 /** Whether a request came over HTTP/2: the faults of HTTP/2's own leave HTTP/1.1 as it is. */
-export function overHttp2(req: IncomingMessage): boolean {
-  return req.httpVersionMajor === 2;
-}
+export { overHttp2 } from '../reference-server/http/field-lines.ts';
 
 export function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];

@@ -1,6 +1,7 @@
 // The field lines of one request header, read from the request as received.
 
 import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import { hostnameOf, portSeparatorIndex } from './hosts.ts';
 
 /**
@@ -30,7 +31,7 @@ export function fieldLines(req: IncomingMessage, name: string): string[] {
  */
 export function hostLines(req: IncomingMessage): string[] {
   const hosts = fieldLines(req, 'host');
-  if (req.httpVersionMajor !== 2) return hosts;
+  if (!overHttp2(req)) return hosts;
   const authorities = fieldLines(req, ':authority');
   const [authority] = authorities;
   if (authority === undefined) return hosts;
@@ -65,7 +66,15 @@ export function hostPortMatches(hosts: readonly string[], localPort: number | un
   return separator === -1 || separator === host.length - 1 || Number(host.slice(separator + 1)) === localPort;
 }
 
+/**
+ * Whether a request came over HTTP/2: Node's HTTP/2 request object carries its stream. Not
+ * `httpVersionMajor`: an HTTP/1.1 request line may claim `HTTP/2.0`, and Node's parser takes it.
+ */
+export function overHttp2(req: IncomingMessage): boolean {
+  return (req as unknown as Partial<Http2ServerRequest>).stream !== undefined;
+}
+
 /** A request's HTTP version as the journal and the access log name it: h1 (HTTP/1.x) or h2. */
 export function requestProtocol(req: IncomingMessage): 'h1' | 'h2' {
-  return req.httpVersionMajor === 2 ? 'h2' : 'h1';
+  return overHttp2(req) ? 'h2' : 'h1';
 }

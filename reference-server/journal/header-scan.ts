@@ -5,6 +5,7 @@
 // facts are written into the caller's object (the journal's slot), not into a new one.
 import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
+import { overHttp2 } from '../http/field-lines.ts';
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
 
 export interface HeaderFacts {
@@ -100,6 +101,5 @@ function mediaKind(value: string | undefined, isList: boolean): JournalEntry['co
 }
 
 function http2BodyFollows(req: IncomingMessage): boolean {
-  if (req.httpVersionMajor !== 2) return false;
-  return (req as unknown as Http2ServerRequest).stream.endAfterHeaders === false;
+  return overHttp2(req) && (req as unknown as Http2ServerRequest).stream.endAfterHeaders === false;
 }

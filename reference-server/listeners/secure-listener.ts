@@ -1,7 +1,7 @@
 // The HTTPS listener: one TLS port that speaks HTTP/2 or HTTP/1.1, chosen by ALPN, both handed to
 // the same request handler. Node's HTTP/2 compatibility objects (Http2ServerRequest/Response) carry
 // every field the handler reads — `rawHeaders` (pseudo-header fields included), `url`, `method`,
-// `httpVersionMajor`, `socket.localPort`, `socket.servername`, `socket.remoteAddress`, `writeHead`,
+// `stream` (HTTP/2's alone), `socket.localPort`, `socket.servername`, `socket.remoteAddress`, `writeHead`,
 // `end`, `writeContinue` — so no decision of the API, the panel or the admin API has an HTTP/2
 // copy; field-lines.ts reads `:authority` where HTTP/1.1 has `Host`.
 // With HTTP/2 off (`--http2 off`) the listener is node:https's and offers HTTP/1.1 alone.

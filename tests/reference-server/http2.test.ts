@@ -10,7 +10,14 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawClient, type RawRequest } from '../../conformance/requests/raw-client.ts';
 import type { Exchange, ResponseExchange } from '../../conformance/requests/exchange.ts';
-import { hostOf, LOOPBACK, secretOf, startTestServer, type TestServer } from '../support/reference-client.ts';
+import {
+  hostOf,
+  LOOPBACK,
+  secretOf,
+  sendRaw,
+  startTestServer,
+  type TestServer,
+} from '../support/reference-client.ts';
 
 const ADMIN_TOKEN = `test_${randomBytes(32).toString('base64url')}`;
 const HOSTS = { '*.localhost': LOOPBACK };
@@ -114,6 +121,20 @@ describe('the reference server over HTTP/2', () => {
       exchanges.map((exchange) => answered(exchange).status),
       [200, 421, 421],
     );
+  });
+
+  test('an HTTP/1.1 request line that claims HTTP/2.0 is answered as HTTP/1.1, and the server stays up', async () => {
+    const claimed = await sendRaw(
+      target,
+      `GET /v1/customers HTTP/2.0\r\nHost: ${hostOf('acme')}\r\nConnection: close\r\n\r\n`,
+      { servername: hostOf('acme') },
+    );
+    assert.ok(claimed.status >= 400 && claimed.status < 500, `a client error, got ${claimed.status}`);
+    const after = await h2.send({
+      url: `${base('acme')}/customers`,
+      headers: [['Authorization', `Bearer ${key('key_acme_prod_full')}`]],
+    });
+    assert.equal(answered(after).status, 200);
   });
 
   test('the journal records the protocol of each request', async () => {
