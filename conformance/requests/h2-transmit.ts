@@ -147,14 +147,19 @@ export function transmitH2(
       headers = joined(answer);
     });
     readAnswer(stream, maxBodyBytes, (bodyText) =>
-      finish({
-        kind: 'response',
-        request: summary,
-        durationMs: elapsedSince(summary),
-        status,
-        headers,
-        bodyText,
-      }),
+      // A stream can end without any answer (the connection went away, or was never HTTP/2).
+      status === 0
+        ? failed(
+            Object.assign(new Error('the stream ended without an answer'), { code: 'ERR_HTTP2_NO_ANSWER' }),
+          )
+        : finish({
+            kind: 'response',
+            request: summary,
+            durationMs: elapsedSince(summary),
+            status,
+            headers,
+            bodyText,
+          }),
     );
     if (!endStream) stream.end(body);
   });

@@ -100,6 +100,10 @@ export const AUTHORIZATION_HEADER_FAULTS = {
   'second-authorization-header-used': {
     description: 'Of two Authorization headers the last one counts, instead of the request being rejected.',
     catches: ['AUTH-DUPLICATE-HEADER-REJECTED'],
+    alsoFails: {
+      'AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED':
+        'Over HTTP/2 too, the last of two authorization fields counts.',
+    },
     steps: () => ({
       authorizationOf: (req) => parseAuthorization(fieldLines(req, 'authorization').slice(-1)),
     }),

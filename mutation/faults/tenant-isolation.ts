@@ -38,6 +38,7 @@ const REFUSED_ON_THE_CACHED_URL: readonly RuleId[] = [
   'AUTH-QUOTED-KEY-REJECTED',
   'AUTH-MALFORMED-BEARER-REJECTED',
   'AUTH-DUPLICATE-HEADER-REJECTED',
+  'AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED',
   'KEY-UNKNOWN-REJECTED',
   'KEY-ALTERED-REJECTED',
   'KEY-REVOKED-REJECTED',
@@ -161,6 +162,8 @@ export const TENANT_ISOLATION_FAULTS = {
     catches: ['TENANT-SNI-HOST-MISMATCH-NO-DATA'],
     alsoFails: {
       'TENANT-SNI-HOST-MISMATCH-421': 'An SNI/Host mismatch is not refused: it is authenticated and served.',
+      'TENANT-H2-COALESCED-CONNECTION-ISOLATED':
+        "On a connection opened for this tenant, the other tenant's key is checked in this tenant: 401, neither its data nor 421.",
     },
     steps: () => ({
       sniMatches: () => true,
@@ -218,6 +221,10 @@ export const TENANT_ISOLATION_FAULTS = {
   'sni-host-mismatch-answered-403': {
     description: 'An SNI/Host mismatch is refused, but with 403 instead of 421 Misdirected Request.',
     catches: ['TENANT-SNI-HOST-MISMATCH-421'],
+    alsoFails: {
+      'TENANT-H2-COALESCED-CONNECTION-ISOLATED':
+        "The other tenant's request on this tenant's HTTP/2 connection gets 403, neither its data nor 421.",
+    },
     steps: () => ({
       writeResponse: changingAnswers('misdirected_request', { status: 403 }),
     }),

@@ -34,6 +34,8 @@ export const TRANSPORT_FAULTS = {
     alsoFails: {
       'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED':
         'A valid key is served over plain HTTP with or without a header saying https.',
+      'TRANSPORT-PLAIN-HTTP-H2C-REJECTED':
+        'A valid key that asks Upgrade: h2c is served over plain HTTP too.',
     },
     steps: () => ({ plainHttpAnswer: servedAsApi }),
   },
@@ -66,6 +68,7 @@ export const TRANSPORT_FAULTS = {
       'TRANSPORT-PLAIN-HTTP-KEY-REJECTED': 'A request with a key gets the same 200 as one without.',
       'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED':
         'A request with a key and a header saying https gets that 200 too.',
+      'TRANSPORT-PLAIN-HTTP-H2C-REJECTED': 'A request asking Upgrade: h2c gets that 200 too.',
     },
     steps: () => ({
       plainHttpAnswer: (req, context) => ({ ...CORRECT.plainHttpAnswer(req, context), status: 200 }),
@@ -80,6 +83,7 @@ export const TRANSPORT_FAULTS = {
         'A request with a key is redirected too, which is not a rejection.',
       'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED':
         'A request with a key and a header saying https is redirected too.',
+      'TRANSPORT-PLAIN-HTTP-H2C-REJECTED': 'A request asking Upgrade: h2c is redirected too.',
     },
     steps: () => ({
       plainHttpAnswer: (req, context) => ({

@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -147,6 +147,27 @@ test('requests over one connection: the SNI is the first URL host, each :authori
   assert.equal(echoOf(second).authority, `globex.api.localhost:${port}`);
   assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${port}/v1`), true);
   assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${h1Port}/v1`), false);
+});
+
+test('HTTP/2 by prior knowledge to a port that closes at once or answers HTTP/1.1: no answer, never a status 0', async () => {
+  const servers = [
+    createNetServer((socket) => socket.end()),
+    createNetServer((socket) => socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\n\r\n')),
+  ];
+  try {
+    for (const plain of servers) {
+      await new Promise<void>((listening) => plain.listen(0, '127.0.0.1', listening));
+      const client = new RawClient({ hosts: HOSTS, caFile });
+      const exchange = await client.send({
+        url: `http://acme.api.localhost:${(plain.address() as AddressInfo).port}/v1/customers`,
+        priorKnowledgeH2: true,
+      });
+      assert.equal(exchange.kind, 'failure', JSON.stringify(exchange.kind === 'response' && exchange.status));
+      assert.equal(exchange.request.protocol, 'h2');
+    }
+  } finally {
+    for (const plain of servers) plain.close();
+  }
 });
 
 test('ALPN decides the protocols of a run; --protocols names h1, h2 or both', async () => {
