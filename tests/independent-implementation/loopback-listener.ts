@@ -1,6 +1,6 @@
-// A front's HTTPS server listening on a free loopback port, and closing it: open connections are
-// ended at once, so that a test's after() never waits for a client's keep-alive (or an idle
-// HTTP/2 session, which Node keeps open for ever).
+// A front's HTTPS server (or the bench's bare baseline) listening on a free loopback port, and
+// closing it: open connections are ended at once, so that a test's after() never waits for a
+// client's keep-alive (or an idle HTTP/2 session, which Node keeps open for ever).
 import type { Server } from 'node:https';
 import type { Http2SecureServer } from 'node:http2';
 import type { AddressInfo, Socket } from 'node:net';
