@@ -55,7 +55,8 @@ export async function startHostFront(options: HostFrontOptions): Promise<HostFro
 
   const cache = new Map<string, CachedAnswer>();
   const route = (incoming: IncomingMessage, response: ServerResponse): void => {
-    const request = incoming.httpVersionMajor === 2 ? overHttp2(incoming) : overHttp1(incoming);
+    // An HTTP/2 request object has its stream; a version number can be claimed by any request line.
+    const request = 'stream' in incoming ? overHttp2(incoming) : overHttp1(incoming);
     if (request === undefined) {
       response.writeHead(400, { 'Content-Type': 'text/plain' }).end('400 Bad Request\n');
       return;
