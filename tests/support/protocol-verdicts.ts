@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
+import { RULES, ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
 import type { SuiteRun } from '../../mutation/suite-run.ts';
 
 /** How many of the run's exchanges went over each HTTP version (exchanges.har). */
@@ -31,8 +31,9 @@ export function overEach(ruleId: string, verdict: string): Record<string, string
 }
 
 /**
- * The run is CONFORMANT over HTTP/1.1 and over HTTP/2, and every rule of its report has the same
- * verdict over each protocol it is judged over: `warnings` warn, every other rule passes.
+ * The run is CONFORMANT over HTTP/1.1 and over HTTP/2, and every rule of the catalog has the same
+ * verdict over each protocol it is judged over, and over all: `warnings` warn, every other rule
+ * passes (none is left not evaluated).
  */
 export function assertConformantOverBothProtocols(run: SuiteRun, warnings: readonly string[] = []): void {
   assert.deepEqual(run.report?.protocols, [
@@ -40,14 +41,18 @@ export function assertConformantOverBothProtocols(run: SuiteRun, warnings: reado
     { name: 'HTTP/2', verdict: 'CONFORMANT' },
   ]);
   const rules = run.report?.rules ?? [];
-  assert.ok(rules.length > 0, 'the report has its rules');
+  assert.deepEqual(
+    rules.map((rule) => rule.id).sort(),
+    RULES.map((rule) => rule.id).sort(),
+    'one verdict per rule of the catalog',
+  );
   const unexpected = rules.flatMap((rule) => {
     const verdict = warnings.includes(rule.id) ? 'warning' : 'pass';
     const expected = overEach(rule.id, verdict);
-    return JSON.stringify(rule.protocols) === JSON.stringify(expected)
+    return rule.verdict === verdict && JSON.stringify(rule.protocols) === JSON.stringify(expected)
       ? []
       : [
-          `${rule.id}: ${JSON.stringify(rule.protocols)}, expected ${verdict} over each — ${rule.message ?? ''}`,
+          `${rule.id}: ${rule.verdict} ${JSON.stringify(rule.protocols)}, expected ${verdict} over each — ${rule.message ?? ''}`,
         ];
   });
   assert.deepEqual(unexpected, [], 'rules with another verdict over a protocol than expected');
