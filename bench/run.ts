@@ -1,7 +1,7 @@
 // `npm run bench`: the reference server under load from a separate process, against a bare
 // node:https baseline and over HTTP/2 against a bare node:http2 one, then new-connection rates,
 // scaling with keys and tenants, and start-up time. Writes bench/results.md and prints it. Every
-// target is 127.0.0.1; every run is bounded by its duration (the whole takes about seven minutes).
+// target is 127.0.0.1; every run is bounded by its duration (the whole takes about eight minutes).
 // BENCH_SECONDS changes the length of one keep-alive run (default 5). `npm run bench --
 // --startup-only` measures only the start-up rows (tsx and compiled), `--http2-only` only the
 // HTTP/2 rows, and each replaces its section of results.md. Over 300 lines on purpose: it is
