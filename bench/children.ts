@@ -1,5 +1,5 @@
 // Child processes of the benchmark, started with tsx and spoken to over IPC: the server under
-// load and the two load generators. Every wait on a child is bounded, and a child that fails
+// load and the load generators. Every wait on a child is bounded, and a child that fails
 // says why.
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type {
   HandshakeRequest,
   HandshakeResult,
+  Http2LoadRequest,
   LoadRequest,
   LoadResult,
   ServerConfig,
@@ -109,12 +110,12 @@ export class ServerChild {
   }
 }
 
-/** A load generator process (autocannon, or the TLS connection loop), reused across runs. */
+/** A load generator process (autocannon, the HTTP/2 load, or the TLS connection loop), reused across runs. */
 export class LoadChild<Request, Result> {
   readonly #child: ChildProcess;
   readonly #what: string;
 
-  constructor(module: 'load-process.ts' | 'handshake-process.ts', what: string) {
+  constructor(module: 'load-process.ts' | 'http2-load-process.ts' | 'handshake-process.ts', what: string) {
     this.#child = start(module);
     this.#what = what;
   }
@@ -131,4 +132,5 @@ export class LoadChild<Request, Result> {
 }
 
 export type Autocannon = LoadChild<LoadRequest, LoadResult>;
+export type Http2Load = LoadChild<Http2LoadRequest, LoadResult>;
 export type HandshakeLoop = LoadChild<HandshakeRequest, HandshakeResult>;

@@ -3,6 +3,7 @@
 // and reading the answer to its end, until the time is up. Certificates are verified against the
 // CA, as a real client would. In a process of its own, like the other load generator.
 import { connect, type TLSSocket } from 'node:tls';
+import { percentile } from './numbers.ts';
 import { answerMeasurements } from './protocol.ts';
 import type { HandshakeRequest, HandshakeResult } from './protocol.ts';
 
@@ -79,8 +80,4 @@ function oneConnection(
       else reject(new Error('closed without an answer'));
     });
   });
-}
-
-function percentile(sorted: readonly number[], share: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
 }

@@ -3,7 +3,7 @@
 // expected answer, and a measured autocannon run with the server's CPU time around it.
 import { request } from 'node:https';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
-import type { Autocannon, ServerChild } from './children.ts';
+import type { ServerChild } from './children.ts';
 import type { FixedResponse, LoadRequest, LoadResult } from './protocol.ts';
 import type { Measured } from './report.ts';
 
@@ -80,7 +80,8 @@ export function byteDifferences(reference: Answer, bare: Answer): string[] {
 
 /**
  * Makes the bare baseline answer with the reference's exact bytes for `scenario`, and checks it
- * with one verified request to it: a baseline that sent fewer bytes would flatter it.
+ * with one verified request to it (`ask`: over HTTP/1.1 unless said): a baseline that sent fewer
+ * bytes would flatter it.
  */
 export async function mirrorOnBare(
   bare: Pick<ServerChild, 'respond' | 'port'>,
@@ -88,12 +89,10 @@ export async function mirrorOnBare(
   scenario: Scenario,
   host: string,
   ca: string,
+  ask: typeof verifiedAnswer = verifiedAnswer,
 ): Promise<void> {
   await bare.respond(fixedResponseOf(reference));
-  const differences = byteDifferences(
-    reference,
-    await verifiedAnswer(bare.port, host, ca, scenario.authorization),
-  );
+  const differences = byteDifferences(reference, await ask(bare.port, host, ca, scenario.authorization));
   if (differences.length > 0)
     throw new Error(
       `The bare baseline does not send the reference's bytes for "${scenario.name}": ${differences.join('; ')}.`,
@@ -184,15 +183,20 @@ export function rotated<T>(items: readonly T[], by: number): T[] {
   return [...items.slice(start), ...items.slice(0, start)];
 }
 
-export async function measureLoad(
-  autocannon: Autocannon,
+/** A load generator process: autocannon (HTTP/1.1) or the HTTP/2 one. */
+export interface LoadGenerator<Request extends LoadRequest> {
+  run(request: Request): Promise<LoadResult>;
+}
+
+export async function measureLoad<Request extends LoadRequest>(
+  generator: LoadGenerator<Request>,
   server: Pick<ServerChild, 'usage'>,
-  loadRequest: LoadRequest,
+  loadRequest: Request,
 ): Promise<Measured> {
   // Warm-up as a run of its own, so that the CPU time measured is that of the measured requests.
-  await autocannon.run({ ...loadRequest, durationSeconds: loadRequest.warmupSeconds, warmupSeconds: 0 });
+  await generator.run({ ...loadRequest, durationSeconds: loadRequest.warmupSeconds, warmupSeconds: 0 });
   const before = await server.usage();
-  const load: LoadResult = await autocannon.run({ ...loadRequest, warmupSeconds: 0 });
+  const load: LoadResult = await generator.run({ ...loadRequest, warmupSeconds: 0 });
   const after = await server.usage();
   return { load, cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / Math.max(1, load.requests) };
 }

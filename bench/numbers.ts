@@ -1,5 +1,5 @@
-// Number helpers of the bench reports: medians and ranges of paired ratios, and how seconds,
-// milliseconds, MiB, load averages and whole counts are written.
+// Number helpers of the bench: percentiles of latencies, medians and ranges of paired ratios, and
+// how seconds, milliseconds, MiB, load averages and whole counts are written.
 
 export function range(values: readonly number[]): string {
   if (values.length === 0) return 'no rounds';
@@ -12,6 +12,11 @@ export function median(values: readonly number[]): number {
   const upper = sorted[middle] ?? 0;
   // An even count has two middle values: their mean, not the higher of them.
   return sorted.length % 2 === 0 ? ((sorted[middle - 1] ?? upper) + upper) / 2 : upper;
+}
+
+/** The value at `share` (0–1) of `sorted` (ascending), or 0 when there is none. */
+export function percentile(sorted: readonly number[], share: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
 }
 
 export function seconds(millis: number): string {

@@ -10,7 +10,13 @@ export type ServerBuild = 'compiled' | 'tsx';
 
 export type ServerConfig =
   | { kind: 'reference'; certDir: string; scale?: ScaleSpec; build?: ServerBuild }
-  | { kind: 'bare'; certDir: string; tenantIds: readonly string[] };
+  | {
+      kind: 'bare';
+      certDir: string;
+      tenantIds: readonly string[];
+      /** node:http2's secure server (HTTP/2 by ALPN) instead of node:https's. */
+      http2?: boolean;
+    };
 
 /** An answer as the bare baseline writes it: status line, header fields in order, body. */
 export interface FixedResponse {
@@ -44,6 +50,23 @@ export interface LoadRequest {
   expectedBody: string;
 }
 
+/**
+ * One keep-alive load run over HTTP/2 (bench/http2-load-process.ts): `connections` sessions, each
+ * keeping `streamsPerSession` requests in flight; `headers.host` is sent as `:authority`.
+ */
+export interface Http2LoadRequest extends LoadRequest {
+  streamsPerSession: number;
+  /** The CA every session's certificate is verified against. */
+  ca: string;
+}
+
+/**
+ * The HTTP/2 rows' load: 4 sessions × 25 streams, 100 requests in flight, the reference's limit
+ * per session (HTTP2_MAX_CONCURRENT_STREAMS, 100) never reached, as autocannon's 10 connections
+ * never queue.
+ */
+export const HTTP2_KEEP_ALIVE = { sessions: 4, streamsPerSession: 25 } as const;
+
 export interface LoadResult {
   requests: number;
   requestsPerSecond: number;
@@ -52,6 +75,7 @@ export interface LoadResult {
   /** Answers with another status or body than expected, connection errors and time-outs. */
   wrongAnswers: number;
   errors: number;
+  /** Bytes on the wire per answer (autocannon); over HTTP/2 the body's bytes alone. */
   bytesPerAnswer: number;
 }
 

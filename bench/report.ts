@@ -3,7 +3,7 @@
 import { conformanceSection, floorSection } from './conformance-section.ts';
 import type { ConformanceRow, FloorPair } from './conformance-timing.ts';
 import { load, median, mib, ms, range, whole } from './numbers.ts';
-import type { HandshakeResult, LoadResult, ServerBuild } from './protocol.ts';
+import { HTTP2_KEEP_ALIVE, type HandshakeResult, type LoadResult, type ServerBuild } from './protocol.ts';
 import { startupSection, type StartupRow } from './startup-section.ts';
 
 export interface Measured {
@@ -54,6 +54,7 @@ export interface Results {
   loadBefore: string;
   loadAfter: string;
   keepAlive: KeepAliveRow[];
+  http2KeepAlive: KeepAliveRow[];
   handshakes: HandshakeRow[];
   scaling: ScalingRow[];
   startup: StartupRow[];
@@ -77,6 +78,7 @@ export function renderResults(results: Results): string {
     `- Settings: ${results.settings}`,
     '',
     ...keepAliveSection(results.keepAlive),
+    ...http2KeepAliveSection(results.http2KeepAlive),
     ...handshakeSection(results.handshakes),
     ...scalingSection(results.scaling),
     ...startupSection(results.startup),
@@ -85,9 +87,11 @@ export function renderResults(results: Results): string {
   ].join('\n');
 }
 
+export const KEEP_ALIVE_HEADING = '## HTTPS keep-alive: reference server vs bare node:https';
+
 function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
-  const lines = [
-    '## HTTPS keep-alive: reference server vs bare node:https',
+  return [
+    KEEP_ALIVE_HEADING,
     '',
     'Each run: autocannon in its own process, keep-alive connections to 127.0.0.1, the server in another',
     'process. The reference runs compiled (dist/, built from the working tree just before: what the',
@@ -101,6 +105,41 @@ function keepAliveSection(rows: readonly KeepAliveRow[]): string[] {
     "costs nothing more than node:https), each the median of the rounds' ratios, with their lowest and",
     "highest: two runs of one round share the machine's conditions, so their ratio is steadier than either.",
     '',
+    ...keepAliveTable(rows),
+  ];
+}
+
+export const HTTP2_HEADING = '## HTTP/2 keep-alive: reference server vs bare node:http2';
+
+/** The HTTP/2 rows; `run` says when they were measured alone (`npm run bench -- --http2-only`). */
+export function http2KeepAliveSection(
+  rows: readonly KeepAliveRow[],
+  run: { date: string; load: number } | undefined = undefined,
+): string[] {
+  return [
+    HTTP2_HEADING,
+    '',
+    ...(run === undefined
+      ? []
+      : [
+          `Measured alone by \`npm run bench -- --http2-only\` on ${run.date}, load ${load(run.load)} at its start.`,
+          '',
+        ]),
+    `The same scenarios over HTTP/2 (bench/http2-load-process.ts, since autocannon speaks HTTP/1.1 only): ${HTTP2_KEEP_ALIVE.sessions}`,
+    `node:http2 client sessions, each with ${HTTP2_KEEP_ALIVE.streamsPerSession} requests in flight, every certificate verified and every`,
+    'answer compared with the expected one. The reference runs compiled, its listener as it serves (node:http2 with',
+    'HTTP/1.1 allowed). "bare" is node:http2\'s secure server writing the bytes the reference answers the scenario with',
+    'over HTTP/2 (header fields and body, through the same `writeHead` and `end`; checked on bare before the runs).',
+    'Rounds, means and ratios as above. The load generator shares the machine with the server, and one HTTP/2',
+    "request costs a Node client more than one over HTTP/1.1: the CPU column is the server's cost, the req/s column",
+    "partly the generator's.",
+    '',
+    ...keepAliveTable(rows),
+  ];
+}
+
+function keepAliveTable(rows: readonly KeepAliveRow[]): string[] {
+  const lines = [
     '| requests | server | answer | reference req/s | p50 ms | p99 ms | CPU µs/req | bare req/s | p50 ms | p99 ms | CPU µs/req | ratio req/s (range) | ratio CPU (range) | load |',
     '|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];

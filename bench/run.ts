@@ -1,9 +1,10 @@
 // `npm run bench`: the reference server under load from a separate process, against a bare
-// node:https baseline, then new-connection rates, scaling with keys and tenants, and start-up
-// time. Writes bench/results.md and prints it. Every target is 127.0.0.1; every run is bounded
-// by its duration (the whole takes about five minutes). BENCH_SECONDS changes the length of one
-// keep-alive run (default 5). `npm run bench -- --startup-only` measures only the start-up rows
-// (tsx and compiled) and replaces that section of results.md. Over 300 lines on purpose: it is
+// node:https baseline and over HTTP/2 against a bare node:http2 one, then new-connection rates,
+// scaling with keys and tenants, and start-up time. Writes bench/results.md and prints it. Every
+// target is 127.0.0.1; every run is bounded by its duration (the whole takes about eight minutes).
+// BENCH_SECONDS changes the length of one keep-alive run (default 5). `npm run bench --
+// --startup-only` measures only the start-up rows (tsx and compiled), `--http2-only` only the
+// HTTP/2 rows, and each replaces its section of results.md. Over 300 lines on purpose: it is
 // the bench's running order, one function per section read top to bottom; what each section
 // prints is in report.ts and the *-section.ts files.
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/f
 import { apiHostname } from '../reference-server/http/hosts.ts';
 import { LoadChild, ServerChild, type Autocannon, type HandshakeLoop } from './children.ts';
 import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
-import type { HandshakeRequest, HandshakeResult } from './protocol.ts';
+import { HTTP2_KEEP_ALIVE, type HandshakeRequest, type HandshakeResult } from './protocol.ts';
 import {
   DOMAIN,
   KEEP_ALIVE,
@@ -31,7 +32,11 @@ import {
   type Answer,
   type Scenario,
 } from './keep-alive.ts';
+import { measureHttp2KeepAlive, type Http2Settings } from './http2-keep-alive.ts';
 import {
+  HTTP2_HEADING,
+  KEEP_ALIVE_HEADING,
+  http2KeepAliveSection,
   renderResults,
   type HandshakeRow,
   type KeepAliveRow,
@@ -140,6 +145,13 @@ async function main(): Promise<void> {
       progress(`  ${scenario.name}: done`);
     }
 
+    progress('HTTP/2 keep-alive runs: reference (compiled) and bare node:http2, in turn');
+    const http2KeepAlive = await measureHttp2KeepAlive(
+      reference,
+      scenarios,
+      http2Settings(certDir, ca, host),
+    );
+
     progress('new TLS connections');
     const okScenario = scenarios[0] ?? { name: '' };
     const okAnswer = await verifiedAnswer(reference.port, host, ca, okScenario.authorization);
@@ -178,7 +190,8 @@ async function main(): Promise<void> {
       date: new Date().toISOString(),
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${process.platform}`,
       settings:
-        `${SETTINGS.connections} connections, ${SETTINGS.keepAliveSeconds} s per keep-alive run after ${SETTINGS.warmupSeconds} s of warm-up, ` +
+        `${SETTINGS.connections} connections (HTTP/2: ${HTTP2_KEEP_ALIVE.sessions} sessions × ${HTTP2_KEEP_ALIVE.streamsPerSession} streams), ` +
+        `${SETTINGS.keepAliveSeconds} s per keep-alive run after ${SETTINGS.warmupSeconds} s of warm-up, ` +
         `${SETTINGS.rounds} rounds; scaling runs ${SETTINGS.scalingSeconds} s; TLS connection runs ${SETTINGS.handshakeMs / 1000} s with ` +
         `${SETTINGS.handshakeConcurrency} concurrent clients; ${SETTINGS.startupRuns} start-ups each; ` +
         `${SETTINGS.conformanceRuns} conformance runs each`,
@@ -187,6 +200,7 @@ async function main(): Promise<void> {
         .map((value) => value.toFixed(2))
         .join(', '),
       keepAlive,
+      http2KeepAlive,
       handshakes: handshakeRows,
       scaling,
       startup,
@@ -302,6 +316,27 @@ function progress(text: string): void {
   console.error(`[bench] ${text}`);
 }
 
+function http2Settings(certDir: string, ca: string, host: string): Http2Settings {
+  return {
+    certDir,
+    ca,
+    host,
+    rounds: SETTINGS.rounds,
+    seconds: SETTINGS.keepAliveSeconds,
+    loadNow,
+    progress,
+  };
+}
+
+/** Replaces (or adds, after the section under `after`) one section of results.md and prints it. */
+async function writeSection(heading: string, section: string, what: string, after?: string): Promise<void> {
+  const updated = replaceSection(readFileSync(RESULTS_FILE, 'utf8'), heading, section, after);
+  const formatted = await format(updated, { ...(await resolveConfig(RESULTS_FILE)), parser: 'markdown' });
+  writeFileSync(RESULTS_FILE, formatted);
+  console.log(section);
+  console.log(`Written to ${RESULTS_FILE} (${what} section only)`);
+}
+
 /** `npm run bench -- --startup-only`: the start-up section alone, replaced in results.md. */
 async function startupOnly(): Promise<void> {
   const began = { date: new Date().toISOString(), load: loadNow() };
@@ -313,15 +348,48 @@ async function startupOnly(): Promise<void> {
     host,
     SETTINGS.startupRuns,
   );
-  const section = startupSection(rows, began).join('\n');
-  const updated = replaceSection(readFileSync(RESULTS_FILE, 'utf8'), STARTUP_HEADING, section);
-  const formatted = await format(updated, { ...(await resolveConfig(RESULTS_FILE)), parser: 'markdown' });
-  writeFileSync(RESULTS_FILE, formatted);
-  console.log(section);
-  console.log(`Written to ${RESULTS_FILE} (start-up section only)`);
+  await writeSection(STARTUP_HEADING, startupSection(rows, began).join('\n'), 'start-up');
 }
 
-(process.argv.includes('--startup-only') ? startupOnly() : main()).catch((error: unknown) => {
+/** `npm run bench -- --http2-only`: the HTTP/2 keep-alive section alone, replaced in results.md. */
+async function http2Only(): Promise<void> {
+  const began = { date: new Date().toISOString(), load: loadNow() };
+  const certDir = mkdtempSync(join(tmpdir(), 'bench-certs-'));
+  let reference: ServerChild | undefined;
+  try {
+    compileForBench();
+    reference = await ServerChild.start(
+      { kind: 'reference', certDir, build: 'compiled' },
+      'reference server (compiled)',
+    );
+    progress('HTTP/2 keep-alive runs: reference (compiled) and bare node:http2, in turn');
+    const rows = await measureHttp2KeepAlive(
+      reference,
+      keepAliveScenarios(loadFixtures(DEFAULT_FIXTURES_FILE)),
+      http2Settings(
+        certDir,
+        readFileSync(join(certDir, 'ca.crt'), 'utf8'),
+        apiHostname('acme', 'production', DOMAIN),
+      ),
+    );
+    await writeSection(
+      HTTP2_HEADING,
+      http2KeepAliveSection(rows, began).join('\n'),
+      'HTTP/2',
+      KEEP_ALIVE_HEADING,
+    );
+  } finally {
+    await reference?.stop();
+    rmSync(certDir, { recursive: true, force: true });
+  }
+}
+
+const only = process.argv.includes('--startup-only')
+  ? startupOnly
+  : process.argv.includes('--http2-only')
+    ? http2Only
+    : main;
+only().catch((error: unknown) => {
   console.error(`bench: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -1,14 +1,15 @@
 // The server under load, in a process of its own so that its CPU time and memory are its own:
-// either the reference server (on the shipped fixtures or a generated set) or the bare baseline.
+// either the reference server (on the shipped fixtures or a generated set) or a bare baseline
+// (node:https, or node:http2 for the HTTP/2 rows).
 // Started by bench/run.ts through IPC; it answers 'usage' with its CPU time and memory and
 // 'stop' by closing.
 import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { once } from 'node:events';
+import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { ensureCertificates } from '../reference-server/listeners/tls.ts';
+import { listenOnLoopback } from '../tests/independent-implementation/loopback-listener.ts';
 import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
 import type { FixedResponse, ServerConfig, ServerMessage, ServerReply } from './protocol.ts';
 
@@ -20,7 +21,10 @@ const DOMAIN = 'localhost';
 async function main(): Promise<void> {
   const config = JSON.parse(process.env.BENCH_SERVER_CONFIG ?? '{}') as ServerConfig;
   const started = performance.now();
-  const running = config.kind === 'bare' ? await startBare(config.certDir) : await startReference(config);
+  const running =
+    config.kind === 'bare'
+      ? await startBare(config.certDir, config.http2 ?? false)
+      : await startReference(config);
   reply({ type: 'ready', port: running.port, startMs: performance.now() - started, ...running.extra });
 
   process.on('message', (message: ServerMessage) => {
@@ -75,35 +79,37 @@ async function startReference(config: Extract<ServerConfig, { kind: 'reference' 
 }
 
 /**
- * The baseline: node:https with the reference's own certificate, writing the bytes the reference
- * answers the scenario with (set by 'respond': status line, header fields, body) and doing
- * nothing else.
+ * The baseline: node:https — or, for the HTTP/2 rows, node:http2's secure server — with the
+ * reference's own certificate, writing the bytes the reference answers the scenario with (set by
+ * 'respond': status line, header fields, body) through `writeHead` and `end`, as the reference
+ * does, and doing nothing else. HTTP/2 has no reason phrase; its fields go as an object, as the
+ * reference writes them (no name of its answers repeats).
  */
-async function startBare(certDir: string): Promise<Running> {
+async function startBare(certDir: string, http2: boolean): Promise<Running> {
   const certificates = await ensureCertificates(certDir, DOMAIN);
+  const tls = { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' as const };
   let fixed: FixedResponse = { status: 200, statusMessage: 'OK', headers: [], body: '{}' };
-  let headers = fixed.headers.flat();
-  const server: Server = createServer(
-    { key: certificates.key, cert: certificates.cert, minVersion: 'TLSv1.2' },
-    (_req, res) => {
-      res.writeHead(fixed.status, fixed.statusMessage, headers);
-      res.end(fixed.body);
-    },
-  );
-  server.listen(0, LOOPBACK);
-  await once(server, 'listening');
+  let lines = fixed.headers.flat();
+  let fields = Object.fromEntries(fixed.headers);
+  const server: Server | Http2SecureServer = http2
+    ? createSecureServer(tls, (_req, res) => {
+        res.writeHead(fixed.status, fields);
+        res.end(fixed.body);
+      })
+    : createServer(tls, (_req, res) => {
+        res.writeHead(fixed.status, fixed.statusMessage, lines);
+        res.end(fixed.body);
+      });
+  const { port, close } = await listenOnLoopback(server);
   return {
-    port: (server.address() as AddressInfo).port,
+    port,
     extra: {},
     respond: (response) => {
       fixed = response;
-      headers = response.headers.flat();
+      lines = response.headers.flat();
+      fields = Object.fromEntries(response.headers);
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close,
   };
 }
 

@@ -1,6 +1,6 @@
 // The start-up section of bench/results.md: time, CPU and memory from spawning the server to its
 // first answer, tsx and compiled, against the installed package's goals. `--startup-only` rewrites
-// this section alone, hence `replaceSection`.
+// this section alone, hence `replaceSection` (which `--http2-only` uses too).
 import { load, median, mib, whole } from './numbers.ts';
 
 export interface StartupRow {
@@ -65,10 +65,18 @@ export function startupSection(
   return lines;
 }
 
-/** `markdown` with the section under `heading` (up to the next `## `) replaced by `section`. */
-export function replaceSection(markdown: string, heading: string, section: string): string {
+/**
+ * `markdown` with the section under `heading` (up to the next `## `) replaced by `section`; a
+ * section not there yet goes right after the section under `after`, or else at the end.
+ */
+export function replaceSection(markdown: string, heading: string, section: string, after?: string): string {
   const start = markdown.indexOf(heading);
-  if (start === -1) return `${markdown.trimEnd()}\n\n${section}\n`;
+  if (start === -1) {
+    const previous = after === undefined ? -1 : markdown.indexOf(after);
+    const next = previous === -1 ? -1 : markdown.indexOf('\n## ', previous + (after ?? '').length);
+    if (next === -1) return `${markdown.trimEnd()}\n\n${section}\n`;
+    return `${markdown.slice(0, next + 1)}${section.trimEnd()}\n${markdown.slice(next)}`;
+  }
   const next = markdown.indexOf('\n## ', start + heading.length);
   return `${markdown.slice(0, start)}${section.trimEnd()}\n${next === -1 ? '' : markdown.slice(next)}`;
 }

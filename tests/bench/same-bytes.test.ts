@@ -1,5 +1,6 @@
-// The bench's bare baseline must send the reference's exact bytes per scenario, or the ratio it
-// gives flatters one side: mirrorOnBare sets it up from the reference's answer and checks it.
+// The bench's bare baselines must send the reference's exact bytes per scenario, or the ratio they
+// give flatters one side: mirrorOnBare sets each up from the reference's answer and checks it,
+// over HTTP/1.1 (node:https) and over HTTP/2 (node:http2).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +15,7 @@ import {
   verifiedAnswer,
   type Answer,
 } from '../../bench/keep-alive.ts';
+import { verifiedHttp2Answer } from '../../bench/http2-keep-alive.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { apiHostname } from '../../reference-server/http/hosts.ts';
 
@@ -22,16 +24,21 @@ const host = apiHostname('acme', 'production', DOMAIN);
 const scenarios = keepAliveScenarios(loadFixtures(DEFAULT_FIXTURES_FILE));
 let reference: ServerChild;
 let bare: ServerChild;
+let bareHttp2: ServerChild;
 let ca = '';
 
 before(async () => {
   reference = await ServerChild.start({ kind: 'reference', certDir }, 'reference server');
   bare = await ServerChild.start({ kind: 'bare', certDir, tenantIds: [] }, 'bare server');
+  bareHttp2 = await ServerChild.start(
+    { kind: 'bare', certDir, tenantIds: [], http2: true },
+    'bare HTTP/2 server',
+  );
   ca = readFileSync(join(certDir, 'ca.crt'), 'utf8');
 });
 
 after(async () => {
-  await Promise.all([reference.stop(), bare.stop()]);
+  await Promise.all([reference.stop(), bare.stop(), bareHttp2.stop()]);
   rmSync(certDir, { recursive: true, force: true });
 });
 
@@ -44,6 +51,28 @@ test('bare sends the reference bytes in every keep-alive scenario, security head
       assert.ok(names.includes(name), `${scenario.name}: the reference sends ${name}`);
     const fromBare = await verifiedAnswer(bare.port, host, ca, scenario.authorization);
     assert.deepEqual(byteDifferences(answer, fromBare), [], scenario.name);
+  }
+});
+
+test('over HTTP/2 too: bare node:http2 sends the reference bytes in every scenario', async () => {
+  for (const scenario of scenarios) {
+    const answer = await verifiedHttp2Answer(reference.port, host, ca, scenario.authorization);
+    assert.equal(answer.statusMessage, '', 'HTTP/2 has no reason phrase');
+    const names = answer.headers.map(([name]) => name);
+    for (const name of [
+      'cache-control',
+      'x-content-type-options',
+      'strict-transport-security',
+      'content-length',
+    ])
+      assert.ok(names.includes(name), `${scenario.name}: the reference sends ${name} over HTTP/2`);
+    await mirrorOnBare(bareHttp2, answer, scenario, host, ca, verifiedHttp2Answer);
+    const fromBare = await verifiedHttp2Answer(bareHttp2.port, host, ca, scenario.authorization);
+    assert.deepEqual(byteDifferences(answer, fromBare), [], scenario.name);
+    // The same answer as over HTTP/1.1 but for the spelling of the names and Node's own fields.
+    const overHttp1 = await verifiedAnswer(reference.port, host, ca, scenario.authorization);
+    assert.equal(answer.body, overHttp1.body);
+    assert.equal(answer.status, overHttp1.status);
   }
 });
 

@@ -8,7 +8,13 @@ import { join } from 'node:path';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import { fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
 import { missingInputs } from '../../conformance/target/inputs.ts';
-import { referenceTargetOn, runConformance, type ConformanceRun } from '../support/conformance-run.ts';
+import {
+  OVER_OFFERED_PROTOCOLS,
+  referenceTargetOn,
+  runConformance,
+  type ConformanceRun,
+} from '../support/conformance-run.ts';
+import { assertConformantOverBothProtocols } from '../support/protocol-verdicts.ts';
 import { startCli, type CliProcess } from '../support/reference-cli.ts';
 
 function assertAllPassed(run: ConformanceRun): void {
@@ -27,17 +33,25 @@ function assertAllPassed(run: ConformanceRun): void {
   assert.equal(run.exitCode, 0, run.stderr);
 }
 
-test('the embedded reference server passes every rule, none left not evaluated', async () => {
-  const run = await runConformance([]);
-  assertAllPassed(run);
-  assert.equal(run.report?.verdict, 'CONFORMANT');
-  // Progress per rule, then the verdict.
-  assert.match(run.stdout, /pass +MUST +KEY-VALID-SERVED/);
-  assert.match(run.stdout, /VERDICT: CONFORMANT/);
-  assert.ok(
-    !run.outcomes.some((outcome) => outcome.annotations.some((annotation) => annotation.type === 'warning')),
-  );
-});
+// Over both protocols the embedded server offers by ALPN, as a user's run without --protocols is:
+// one run per profile, every rule passed over HTTP/1.1 and over HTTP/2.
+for (const profile of ['default', 'strict'] as const)
+  test(`--profile ${profile}: the embedded reference server passes every rule over HTTP/1.1 and HTTP/2, none left not evaluated`, async () => {
+    const run = await runConformance(['--profile', profile], OVER_OFFERED_PROTOCOLS);
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.report?.verdict, 'CONFORMANT');
+    // Read from the report: Playwright's HTTP/1.1 project skips the rules of HTTP/2's own.
+    assertConformantOverBothProtocols(run);
+    // Progress per rule and protocol, the verdict per protocol, then the verdict.
+    assert.match(run.stdout, /pass +MUST +KEY-VALID-SERVED \(HTTP\/2\)/);
+    assert.match(run.stdout, /Protocols: HTTP\/1\.1 CONFORMANT; HTTP\/2 CONFORMANT\./);
+    assert.match(run.stdout, /VERDICT: CONFORMANT/);
+    assert.ok(
+      !run.outcomes.some((outcome) =>
+        outcome.annotations.some((annotation) => annotation.type === 'warning'),
+      ),
+    );
+  });
 
 describe('URL mode: a reference process started separately, described by a target file', () => {
   let server: CliProcess;

@@ -3,84 +3,168 @@
 // request on a connection opened for acme with `Host: globex…` and globex's own key is served
 // globex's customers there — legitimate where the certificate covers both names. The suite must
 // find this deployment CONFORMANT; only the advisory 421 rule may warn, since the front answers
-// an SNI/Host mismatch like any other request instead of 421.
+// an SNI/Host mismatch like any other request instead of 421. With HTTP/2 on at the front (and
+// HTTP/1.1 still to the reference, as nginx talks to its upstreams) the same over each protocol.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { readTargetFile } from '../../conformance/target/target.ts';
 import { EMBEDDED_TARGET_FILE, fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
-import { runConformance } from '../support/conformance-run.ts';
-import { startCli, type CliProcess } from '../support/reference-cli.ts';
+import type { Journal } from '../../schemas/generated/journal.ts';
+import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
+import { assertConformantOverBothProtocols } from '../support/protocol-verdicts.ts';
+import { cleanEnv, startCli, type CliProcess } from '../support/reference-cli.ts';
 import { startHostFront, type HostFront } from './host-front.ts';
-import { assertConformant, probe, unusedPort, writeTargetFile } from './run-support.ts';
+import {
+  assertConformant,
+  probe,
+  probeH2,
+  unusedPort,
+  writeTargetFile,
+  type Probe,
+  type ProbeAnswer,
+} from './run-support.ts';
 
-describe('the reference server behind a front that routes by Host (nginx shape)', () => {
-  let reference: CliProcess;
-  let front: HostFront;
-  let targetFile: string;
-  const keys = fixtureKeyEnvironment();
+/** The one rule a front that routes by Host alone warns: it serves an SNI/Host mismatch, not 421. */
+const ROUTES_BY_HOST = ['TENANT-SNI-HOST-MISMATCH-421'];
+const ADMIN_TOKEN = `test_${randomBytes(32).toString('base64url')}`;
+const keys = fixtureKeyEnvironment();
+const work = mkdtempSync(join(tmpdir(), 'host-front-'));
+let reference: CliProcess;
+let upstream: { upstreamPort: number; upstreamCa: string };
 
-  before(async () => {
-    const work = mkdtempSync(join(tmpdir(), 'host-front-'));
-    reference = startCli([
+before(async () => {
+  reference = startCli(
+    [
       ...['--port', '0', '--http-port', 'off', '--access-log', 'off'],
       ...['--cert-dir', join(work, 'certs'), '--data-dir', 'off'],
-    ]);
-    const [, upstreamPort = ''] = await reference.waitForStdout(/Listening: https port (\d+)/);
-    front = await startHostFront({
-      upstreamPort: Number(upstreamPort),
-      upstreamCa: readFileSync(join(work, 'certs', 'ca.crt'), 'utf8'),
-    });
-    writeFileSync(join(work, 'front-ca.pem'), front.caPem);
-    const origin = (tenant: string): string => `https://${tenant}.api.localhost:${front.port}/v1`;
-    targetFile = writeTargetFile(work, 'target.json', {
-      name: 'reference behind a Host-routing front',
-      baseUrl: origin('acme'),
-      otherTenantBaseUrl: origin('globex'),
-      sandboxBaseUrl: origin('sandbox-acme'),
-      // Like nginx configured for HTTPS only: nothing listens for plain HTTP.
-      plainHttpBaseUrl: `http://acme.api.localhost:${await unusedPort()}/v1`,
-      // The reference's own keys, by the variable names its embedded target file uses.
-      credentials: readTargetFile(EMBEDDED_TARGET_FILE).credentials,
-      caFile: 'front-ca.pem',
-      hosts: { '*.localhost': '127.0.0.1' },
-    });
-  });
+    ],
+    cleanEnv({ REFERENCE_ADMIN_TOKEN: ADMIN_TOKEN }),
+  );
+  const [, upstreamPort = ''] = await reference.waitForStdout(/Listening: https port (\d+)/);
+  upstream = {
+    upstreamPort: Number(upstreamPort),
+    upstreamCa: readFileSync(join(work, 'certs', 'ca.crt'), 'utf8'),
+  };
+});
 
-  after(async () => {
-    await front?.close();
-    reference?.kill();
-    await reference?.exited;
-  });
+after(async () => {
+  reference?.kill();
+  await reference?.exited;
+});
 
-  test('the front routes by Host: globex’s key on a connection opened for acme gets globex’s customers', async () => {
-    const asGlobex = (servername: string, key: string) =>
-      probe({
-        port: front.port,
-        ca: front.caPem,
-        servername,
-        host: 'globex.api.localhost',
-        headers: [['Authorization', `Bearer ${key}`]],
-      });
-    const globexKey = keys.REFERENCE_KEY_GLOBEX_PROD_FULL ?? '';
-    const direct = await asGlobex('globex.api.localhost', globexKey);
-    assert.equal(direct.status, 200);
-    // The same answer but for the time it was made (Date may tick between the two).
-    const withoutDate = ({ headers: { date: _date, ...headers }, ...answer }: typeof direct) => ({
-      ...answer,
-      headers,
-    });
-    assert.deepEqual(withoutDate(await asGlobex('acme.api.localhost', globexKey)), withoutDate(direct));
-    // And acme's key there gets nothing: the tenant is still the Host's, for auth and data alike.
-    const acmeKey = await asGlobex('acme.api.localhost', keys.REFERENCE_KEY_ACME_PROD_FULL ?? '');
-    assert.equal(acmeKey.status, 401);
-    assert.equal(acmeKey.code, 'invalid_api_key');
+/** A target file for the reference reached through `front`. */
+async function targetThrough(front: HostFront, name: string): Promise<string> {
+  writeFileSync(join(work, `${name}-ca.pem`), front.caPem);
+  const origin = (tenant: string): string => `https://${tenant}.api.localhost:${front.port}/v1`;
+  return writeTargetFile(work, `${name}.json`, {
+    name: `reference behind a Host-routing front (${name})`,
+    baseUrl: origin('acme'),
+    otherTenantBaseUrl: origin('globex'),
+    sandboxBaseUrl: origin('sandbox-acme'),
+    // Like nginx configured for HTTPS only: nothing listens for plain HTTP.
+    plainHttpBaseUrl: `http://acme.api.localhost:${await unusedPort()}/v1`,
+    // The reference's own keys, by the variable names its embedded target file uses.
+    credentials: readTargetFile(EMBEDDED_TARGET_FILE).credentials,
+    caFile: `${name}-ca.pem`,
+    hosts: { '*.localhost': '127.0.0.1' },
   });
+}
+
+/** The same answer but for the time it was made (Date may tick between the two). */
+function withoutDate({ headers: { date: _date, ...headers }, ...answer }: ProbeAnswer): object {
+  return { ...answer, headers };
+}
+
+/** Globex's key, then acme's, on a connection opened for acme with globex as its host. */
+async function assertRoutedByHost(
+  send: (options: Probe & { ca: string }) => Promise<ProbeAnswer>,
+  front: HostFront,
+): Promise<void> {
+  const asGlobex = (servername: string, key: string) =>
+    send({
+      port: front.port,
+      ca: front.caPem,
+      servername,
+      host: 'globex.api.localhost',
+      headers: [['Authorization', `Bearer ${key}`]],
+    });
+  const globexKey = keys.REFERENCE_KEY_GLOBEX_PROD_FULL ?? '';
+  const direct = await asGlobex('globex.api.localhost', globexKey);
+  assert.equal(direct.status, 200);
+  assert.deepEqual(withoutDate(await asGlobex('acme.api.localhost', globexKey)), withoutDate(direct));
+  // And acme's key there gets nothing: the tenant is still the Host's, for auth and data alike.
+  const acmeKey = await asGlobex('acme.api.localhost', keys.REFERENCE_KEY_ACME_PROD_FULL ?? '');
+  assert.equal(acmeKey.status, 401);
+  assert.equal(acmeKey.code, 'invalid_api_key');
+}
+
+/** The reference's client journal (admin API, asked directly, not through a front). */
+async function journalEntries(method: 'GET' | 'DELETE' = 'GET'): Promise<Journal['data']> {
+  const answer = await probe({
+    port: upstream.upstreamPort,
+    ca: upstream.upstreamCa,
+    host: 'admin.localhost',
+    path: '/v1/journal',
+    method,
+    headers: [['Authorization', `Bearer ${ADMIN_TOKEN}`]],
+  });
+  assert.equal(answer.status, 200, answer.body);
+  return method === 'GET' ? (JSON.parse(answer.body) as Journal).data : [];
+}
+
+describe('the reference server behind a front that routes by Host (nginx shape)', () => {
+  let front: HostFront;
+  let targetFile: string;
+
+  before(async () => {
+    front = await startHostFront(upstream);
+    targetFile = await targetThrough(front, 'http1');
+  });
+  after(() => front?.close());
+
+  test('the front routes by Host: globex’s key on a connection opened for acme gets globex’s customers', () =>
+    assertRoutedByHost(probe, front));
 
   test('--profile default: CONFORMANT, only TENANT-SNI-HOST-MISMATCH-421 warns', async () => {
     const run = await runConformance(['--target', targetFile, '--profile', 'default'], keys);
-    assertConformant(run, ['TENANT-SNI-HOST-MISMATCH-421']);
+    assertConformant(run, ROUTES_BY_HOST);
+  });
+});
+
+describe('the same front with HTTP/2 on: h2 by ALPN at the front, HTTP/1.1 to the reference', () => {
+  let front: HostFront;
+  let targetFile: string;
+
+  before(async () => {
+    front = await startHostFront({ ...upstream, http2: true });
+    targetFile = await targetThrough(front, 'http2');
+  });
+  after(() => front?.close());
+
+  test('over HTTP/2 it routes by :authority and asks the reference over HTTP/1.1 with that name as Host', async () => {
+    await journalEntries('DELETE');
+    await assertRoutedByHost(probeH2, front);
+    const entries = (await journalEntries()).filter((entry) => entry.transport === 'https');
+    assert.deepEqual(
+      entries.map(({ protocol, tenant, sni, status }) => ({ protocol, tenant, sni, status })),
+      [
+        { protocol: 'h1', tenant: 'globex', sni: 'match', status: 200 },
+        { protocol: 'h1', tenant: 'globex', sni: 'match', status: 200 },
+        { protocol: 'h1', tenant: 'globex', sni: 'match', status: 401 },
+      ],
+    );
+  });
+
+  test('--profile strict: CONFORMANT over HTTP/1.1 and HTTP/2, only TENANT-SNI-HOST-MISMATCH-421 warns, over each', async () => {
+    const run = await runConformance(['--target', targetFile, '--profile', 'strict'], {
+      ...keys,
+      ...OVER_OFFERED_PROTOCOLS,
+    });
+    assertConformant(run, ROUTES_BY_HOST);
+    assertConformantOverBothProtocols(run, ROUTES_BY_HOST);
   });
 });

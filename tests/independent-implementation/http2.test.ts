@@ -4,33 +4,11 @@
 // HTTP/2 alone, which the report says protocol by protocol.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
+import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { assertConformant, assertNoKeyInReports } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
-import { ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
-
-/** How many of the run's exchanges went over each HTTP version (exchanges.har). */
-function versionsOf(reportDir: string): Record<string, number> {
-  const har = JSON.parse(readFileSync(join(reportDir, 'exchanges.har'), 'utf8')) as {
-    log: { entries: { request: { httpVersion: string }; response: { httpVersion: string } }[] };
-  };
-  const counts: Record<string, number> = {};
-  for (const { request, response } of har.log.entries) {
-    counts[request.httpVersion] = (counts[request.httpVersion] ?? 0) + 1;
-    if (response.httpVersion) assert.equal(response.httpVersion, request.httpVersion);
-  }
-  return counts;
-}
-
-/** A rule's expected verdict per protocol: the rules of HTTP/2's own are judged over HTTP/2 alone. */
-function overEach(ruleId: string, verdict: string): Record<string, string> {
-  return ruleById(ruleId as RuleId).http2Only
-    ? { 'HTTP/2': verdict }
-    : { 'HTTP/1.1': verdict, 'HTTP/2': verdict };
-}
 
 describe('an implementation that offers HTTP/2 by ALPN', () => {
   let server: IndependentServer;
@@ -49,14 +27,7 @@ describe('an implementation that offers HTTP/2 by ALPN', () => {
         ...OVER_OFFERED_PROTOCOLS,
       });
       assertConformant(run);
-      assert.deepEqual(run.report?.protocols, [
-        { name: 'HTTP/1.1', verdict: 'CONFORMANT' },
-        { name: 'HTTP/2', verdict: 'CONFORMANT' },
-      ]);
-      for (const rule of run.report?.rules ?? [])
-        assert.deepEqual(rule.protocols, overEach(rule.id, 'pass'), rule.id);
-      const versions = versionsOf(run.reportDir);
-      assert.ok((versions['HTTP/2'] ?? 0) > 30, `requests went over HTTP/2: ${JSON.stringify(versions)}`);
+      assertConformantOverBothProtocols(run);
       assertNoKeyInReports(run, target.env);
     });
   }
@@ -65,7 +36,7 @@ describe('an implementation that offers HTTP/2 by ALPN', () => {
     const run = await runConformance(['--target', target.file, '--protocols', 'h1'], target.env);
     assertConformant(run);
     assert.equal(run.report?.protocols, undefined);
-    const versions = versionsOf(run.reportDir);
+    const versions = exchangeVersions(run.reportDir);
     assert.deepEqual(Object.keys(versions).sort(), ['HTTP/1.1', 'HTTP/2']);
     // Four authorization shapes, two host conflicts and one more, three over one connection.
     assert.ok(

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { connect as http2Connect, constants as http2 } from 'node:http2';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/catalog/rules.ts';
@@ -87,6 +88,8 @@ export interface Probe {
   servername?: string;
   /** The Host header's name (the port is added). */
   host: string;
+  /** GET unless said. */
+  method?: string;
   path?: string;
   /** Sent in this order, repeats included. */
   headers?: readonly (readonly [string, string])[];
@@ -103,11 +106,31 @@ export interface ProbeAnswer {
   headers: IncomingHttpHeaders;
 }
 
-/** One GET to 127.0.0.1, bounded by 10 s. */
+/** A probe's answer: its `error.code` when the body is a spec §7 error, and its caching fields. */
+function probeAnswer(status: number, headers: IncomingHttpHeaders, body: string): ProbeAnswer {
+  let code: string | undefined;
+  try {
+    code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
+  } catch {
+    code = undefined;
+  }
+  const { 'cache-control': cacheControl, vary } = headers;
+  return {
+    status,
+    code,
+    ...(cacheControl === undefined ? {} : { cacheControl }),
+    ...(vary === undefined ? {} : { vary }),
+    body,
+    headers,
+  };
+}
+
+/** One request (a GET unless said) to 127.0.0.1, bounded by 10 s. */
 export function probe(options: Probe): Promise<ProbeAnswer> {
   const settings = {
     host: '127.0.0.1',
     port: options.port,
+    method: options.method ?? 'GET',
     path: options.path ?? '/v1/customers',
     headers: ['Host', `${options.host}:${options.port}`, ...(options.headers ?? []).flat()],
     setHost: false,
@@ -118,23 +141,7 @@ export function probe(options: Probe): Promise<ProbeAnswer> {
     const onAnswer = (answer: IncomingMessage): void => {
       let body = '';
       answer.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      answer.on('end', () => {
-        let code: string | undefined;
-        try {
-          code = (JSON.parse(body) as { error?: { code?: string } }).error?.code;
-        } catch {
-          code = undefined;
-        }
-        const { 'cache-control': cacheControl, vary } = answer.headers;
-        resolve({
-          status: answer.statusCode ?? 0,
-          code,
-          ...(cacheControl === undefined ? {} : { cacheControl }),
-          ...(vary === undefined ? {} : { vary }),
-          body,
-          headers: answer.headers,
-        });
-      });
+      answer.on('end', () => resolve(probeAnswer(answer.statusCode ?? 0, answer.headers, body)));
     };
     const outgoing =
       options.ca === undefined
@@ -146,5 +153,47 @@ export function probe(options: Probe): Promise<ProbeAnswer> {
     outgoing.on('timeout', () => outgoing.destroy(new Error('timed out')));
     outgoing.on('error', reject);
     outgoing.end();
+  });
+}
+
+/**
+ * One request (a GET unless said) over HTTP/2 (offered alone by ALPN: a server that picks HTTP/1.1 fails it) to
+ * 127.0.0.1, `:authority` the probe's host and port; bounded by 10 s. HTTPS only (`ca` is needed).
+ */
+export function probeH2(options: Probe & { ca: string }): Promise<ProbeAnswer> {
+  return new Promise((resolve, reject) => {
+    const session = http2Connect(`https://127.0.0.1:${options.port}`, {
+      ca: options.ca,
+      servername: options.servername ?? options.host,
+    });
+    const timer = setTimeout(() => session.destroy(new Error('timed out')), 10_000);
+    const failed = (error: Error): void => {
+      clearTimeout(timer);
+      session.destroy();
+      reject(error);
+    };
+    session.on('error', failed);
+    const fields: Record<string, string> = {
+      [http2.HTTP2_HEADER_METHOD]: options.method ?? 'GET',
+      [http2.HTTP2_HEADER_PATH]: options.path ?? '/v1/customers',
+      [http2.HTTP2_HEADER_AUTHORITY]: `${options.host}:${options.port}`,
+    };
+    for (const [name, value] of options.headers ?? []) fields[name.toLowerCase()] = value;
+    const stream = session.request(fields);
+    stream.on('error', failed);
+    let status = 0;
+    const headers: IncomingHttpHeaders = {};
+    stream.on('response', (answer) => {
+      status = Number(answer[http2.HTTP2_HEADER_STATUS] ?? 0);
+      for (const [name, value] of Object.entries(answer))
+        if (!name.startsWith(':') && value !== undefined) headers[name] = value;
+    });
+    let body = '';
+    stream.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+    stream.on('end', () => {
+      clearTimeout(timer);
+      session.close();
+      resolve(probeAnswer(status, headers, body));
+    });
   });
 }
