@@ -19,7 +19,7 @@ export function curlCommand(evidence: Evidence, target: CurlTarget): string {
   const parts = ['curl', '--include', '--max-time', '15'];
   if (evidence.method !== 'GET' || evidence.requestBody !== undefined)
     parts.push('--request', shellQuote(evidence.method));
-  if (evidence.protocol === 'HTTP/2') parts.push('--http2');
+  parts.push(...protocolFlags(evidence, url));
   if (url.protocol === 'https:' && target.caFile) parts.push('--cacert', shellQuote(target.caFile));
   const address = target.hosts ? mappedAddress(url.hostname, target.hosts) : undefined;
   if (address !== undefined) parts.push('--resolve', shellQuote(`${url.hostname}:${port}:${address}`));
@@ -32,4 +32,15 @@ export function curlCommand(evidence: Evidence, target: CurlTarget): string {
   if (evidence.requestBody !== undefined) parts.push('--data-raw', shellQuote(evidence.requestBody));
   parts.push(shellQuote(evidence.url));
   return parts.join(' ');
+}
+
+/**
+ * curl offers HTTP/2 by ALPN on its own, so the protocol is always said: HTTP/2 over TLS, HTTP/2
+ * without TLS by prior knowledge (h2c), or HTTP/1.1 — evidence found over HTTP/1.1 may not show
+ * over HTTP/2. Plain HTTP/1.1 needs no flag.
+ */
+function protocolFlags(evidence: Evidence, url: URL): string[] {
+  const overTls = url.protocol === 'https:';
+  if (evidence.protocol === 'HTTP/2') return [overTls ? '--http2' : '--http2-prior-knowledge'];
+  return overTls ? ['--http1.1'] : [];
 }

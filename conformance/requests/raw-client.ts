@@ -193,17 +193,16 @@ export class RawClient {
         clearTimeout(deadline);
         settle(exchange);
       };
+      const answered = (response: IncomingMessage, bodyText: string): Exchange => ({
+        kind: 'response',
+        request: summary,
+        durationMs: elapsedSince(summary),
+        status: response.statusCode ?? 0,
+        headers: joinHeaders(response.headersDistinct),
+        bodyText,
+      });
       const onResponse = (response: IncomingMessage): void => {
-        readAnswer(response, MAX_BODY_BYTES, (bodyText) =>
-          resolve({
-            kind: 'response',
-            request: summary,
-            durationMs: elapsedSince(summary),
-            status: response.statusCode ?? 0,
-            headers: joinHeaders(response.headersDistinct),
-            bodyText,
-          }),
-        );
+        readAnswer(response, MAX_BODY_BYTES, (bodyText) => resolve(answered(response, bodyText)));
         response.on('error', (error) => resolve(failed(error)));
       };
       const request =
@@ -215,14 +214,7 @@ export class RawClient {
       // taken for a refusal. Nothing is read after it.
       request.on('upgrade', (response: IncomingMessage, socket: Duplex) => {
         socket.destroy();
-        resolve({
-          kind: 'response',
-          request: summary,
-          durationMs: elapsedSince(summary),
-          status: response.statusCode ?? 0,
-          headers: joinHeaders(response.headersDistinct),
-          bodyText: '',
-        });
+        resolve(answered(response, ''));
       });
       request.end(body);
     });

@@ -75,6 +75,8 @@ test('a curl command sends exactly the headers the suite sent, every key form in
     const header = value === '' ? 'Authorization;' : `Authorization: ${value}`;
     assert.ok(argv.includes(header), `sends ${JSON.stringify(value)}; got ${JSON.stringify(argv)}`);
     assert.ok(argv.includes('Host: globex.api.localhost:8443'), 'a Host header other than the URL’s is kept');
+    // curl would offer HTTP/2 on its own: evidence found over HTTP/1.1 is reproduced over it.
+    assert.ok(argv.includes('--http1.1'), 'HTTP/1.1 said');
     assert.ok(argv.includes(`https://acme.api.localhost:8443/v1/customers?api_key=${KEY}`));
     assert.deepEqual(argv.slice(argv.indexOf('--cacert'), argv.indexOf('--cacert') + 4), [
       '--cacert',
@@ -278,6 +280,8 @@ test('a run over HTTP/1.1 and HTTP/2: every format names the verdict per protoco
   assert.ok(summary(overBoth, { selected: new Set(), reportFiles: [], painter: paint(false) }).includes(`Protocols: ${line}.`));
   const evidence = overBoth.rules.find((rule) => rule.id === 'AUTH-QUOTED-KEY-REJECTED')?.evidence?.[0];
   assert.ok(evidence && curlCommand(evidence, overBoth.target).startsWith('curl --include --max-time 15 --http2 '));
+  const h2c = { ...evidence, url: 'http://acme.api.localhost:8080/v1/customers' };
+  assert.match(curlCommand(h2c, overBoth.target), /^curl --include --max-time 15 --http2-prior-knowledge /);
 
   const overH2 = exchanges.map(({ madeBy, exchange }) => ({
     madeBy,
