@@ -26,6 +26,12 @@ const FIELD_OVERHEAD = 32;
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
 /** Visible ASCII, with spaces and tabs only inside (RFC 9110 §5.5, RFC 9113 §8.2.1). */
 const CLEAN_VALUE = /^(?:[\x21-\x7e](?:[\x20-\x7e\t]*[\x21-\x7e])?)?$/;
+/**
+ * A value nghttp2 drops with its field (the request goes on without it): a control byte, or white
+ * space at either end (RFC 9113 §8.2.1; nghttp2_check_header_value_rfc9113).
+ */
+// eslint-disable-next-line no-control-regex -- control bytes are what it finds.
+const DROPPED_VALUE = /[\x00-\x08\x0a-\x1f\x7f]|^[ \t]|[ \t]$/;
 const CLEAN_PATH = /^\/[\x21-\x7e]*$/;
 const CLEAN_AUTHORITY = /^[A-Za-z0-9.:[\]-]+$/;
 const PLAIN_METHODS = new Set([
@@ -98,7 +104,10 @@ export function overHttp2(
   );
   const resetCodes = [
     ...(plain ? [] : [constants.NGHTTP2_PROTOCOL_ERROR]),
-    ...(listBytes > limits.maxHeaderBytes ? [constants.NGHTTP2_ENHANCE_YOUR_CALM] : []),
+    // Node resets a stream whose header list is too large; nghttp2 sometimes first, as an internal error.
+    ...(listBytes > limits.maxHeaderBytes
+      ? [constants.NGHTTP2_ENHANCE_YOUR_CALM, constants.NGHTTP2_INTERNAL_ERROR]
+      : []),
   ];
   return {
     servername: request.servername,
@@ -113,8 +122,8 @@ export function overHttp2(
 
 /**
  * For a request HTTP/2 does not carry as it is: data is allowed only of the SNI host, when no host
- * field names another host and an Authorization field holds a key of that host that reads its
- * customers; anything else must be rejected.
+ * field left (nghttp2 drops those of values it refuses) names another host and an Authorization
+ * field left holds a key of that host that reads its customers; anything else must be rejected.
  */
 function ownHostExpectation(
   servername: string | undefined,
@@ -127,9 +136,15 @@ function ownHostExpectation(
     .flatMap((tenant) => (['production', 'sandbox'] as const).map((environment) => ({ tenant, environment })))
     .find(({ tenant, environment }) => hostOf(tenant, environment) === sni);
   if (!scope) return REJECTED.any;
-  const named = hosts.map((host) => host.replace(/:\d*$/, '').replace(/\.$/, '').toLowerCase());
+  // One host line is the :authority, which nghttp2 does not drop (it may reset the stream); of
+  // several `host` fields it drops those that are no authority, which are counted as dropped
+  // unless plainly one (if one is kept after all, the two hosts get the request rejected).
+  const kept = hosts.length === 1 ? hosts : hosts.filter((host) => CLEAN_AUTHORITY.test(host));
+  const named = kept.map((host) => host.replace(/:\d*$/, '').replace(/\.$/, '').toLowerCase());
   if (named.some((host) => host !== sni)) return REJECTED.any;
-  const authorization = others.filter(([name]) => name === 'authorization').map(([, value]) => value);
+  const authorization = others
+    .filter(([name, value]) => name === 'authorization' && !DROPPED_VALUE.test(value))
+    .map(([, value]) => value);
   const validKey = knowledge.keyIds.some(
     (id) =>
       authorization.some((value) => value.includes(knowledge.key(id).secret)) &&

@@ -11,7 +11,13 @@ import {
   type IncomingHttpHeaders,
   type OutgoingHttpHeaders,
 } from 'node:http2';
-import { checkServerIdentity, connect as connectTls, type PeerCertificate, type TLSSocket } from 'node:tls';
+import {
+  checkServerIdentity,
+  connect as connectTls,
+  type PeerCertificate,
+  type SecureContext,
+  type TLSSocket,
+} from 'node:tls';
 import { Duplex } from 'node:stream';
 import {
   CLIENT_PREFACE,
@@ -48,6 +54,8 @@ export interface H2SessionOptions {
   port: number;
   /** PEM of the only CA trusted: certificate verification stays on. */
   ca: string;
+  /** A context made of `ca` once for many sessions (each would parse the CA again). */
+  secureContext?: SecureContext;
   /** TLS SNI; undefined connects without one (as a client addressing an IP would). */
   servername: string | undefined;
   /** Host name the certificate is checked against instead of the SNI name. */
@@ -79,7 +87,7 @@ export class H2Session {
 
   static async open(options: H2SessionOptions): Promise<H2Session> {
     const tls = {
-      ca: options.ca,
+      ...(options.secureContext ? { secureContext: options.secureContext } : { ca: options.ca }),
       ALPNProtocols: ['h2'],
       ...(options.servername === undefined ? {} : { servername: options.servername }),
       ...(options.verifyHostname === undefined
