@@ -29,10 +29,9 @@ import { overHttp2 } from './h2-model.ts';
  */
 const REQUEST_TIMEOUT_MS = 3_000;
 /**
- * How much the server's resident set may grow over one attack. Generous: V8 grows its young
- * generation under a burst of requests (about 50 MiB the first time, kept afterwards), but the
- * CONTINUATION floods alone send twice as much as this, which a server keeping what it is sent
- * would hold.
+ * How much the server's resident set may grow over one attack. Generous: the first burst of
+ * attacks raises it by about 50 MiB, which later bursts do not add to; but the CONTINUATION floods
+ * alone may send 192 MiB of header fields, which a server keeping what it is sent would hold.
  */
 const RSS_GROWTH_BOUND = 96 * 1024 * 1024;
 /** How much the V8 heap in use after a garbage collection may grow: what the server still holds. */

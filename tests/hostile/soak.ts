@@ -47,8 +47,8 @@ export interface SoakOptions {
   /** After this many requests `warmedUp` is called, between two batches (nothing in flight). */
   warmUpRequests?: number;
   warmedUp?: (result: SoakResult) => Promise<void>;
-  /** Called between two batches. */
-  progress?: (result: SoakResult) => void;
+  /** Called between two batches (nothing in flight). */
+  progress?: (result: SoakResult) => Promise<void> | void;
 }
 
 export interface ProtocolTally {
@@ -171,7 +171,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
         warm = true;
         await options.warmedUp?.(result);
       }
-      options.progress?.(result);
+      await options.progress?.(result);
     }
   } finally {
     for (const pool of http1Pools) pool.closeAll();
