@@ -1,6 +1,7 @@
 // The messages between bench/run.ts and its child processes (the server under load and the load
 // generators), and the shape of what each measurement returns.
 import type { ScaleSpec } from './generate-fixtures.ts';
+import type { ServerLimits } from '../reference-server/server.ts';
 
 /**
  * How the reference server's code is loaded: `compiled` is dist/ (`npm run build`, what the installed
@@ -9,7 +10,14 @@ import type { ScaleSpec } from './generate-fixtures.ts';
 export type ServerBuild = 'compiled' | 'tsx';
 
 export type ServerConfig =
-  | { kind: 'reference'; certDir: string; scale?: ScaleSpec; build?: ServerBuild }
+  | {
+      kind: 'reference';
+      certDir: string;
+      scale?: ScaleSpec;
+      build?: ServerBuild;
+      /** Limits other than the defaults (the hostile-input tests shorten time limits). */
+      limits?: Partial<ServerLimits>;
+    }
   | {
       kind: 'bare';
       certDir: string;

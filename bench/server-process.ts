@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { ensureCertificates } from '../reference-server/listeners/tls.ts';
 import { listenOnLoopback } from '../tests/independent-implementation/loopback-listener.ts';
+import { DEFAULT_LIMITS } from '../reference-server/listeners/listener-limits.ts';
 import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';
 import type { FixedResponse, ServerConfig, ServerMessage, ServerReply } from './protocol.ts';
 
@@ -70,6 +71,7 @@ async function startReference(config: Extract<ServerConfig, { kind: 'reference' 
     domain: DOMAIN,
     fixtures,
     certDir: config.certDir,
+    ...(config.limits ? { limits: { ...DEFAULT_LIMITS, ...config.limits } } : {}),
   });
   return {
     port: server.httpsPort,

@@ -7,11 +7,13 @@
 // With HTTP/2 off (`--http2 off`) the listener is node:https's and offers HTTP/1.1 alone.
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import {
+  constants,
   createSecureServer,
   type Http2SecureServer,
   type Http2ServerRequest,
   type Http2ServerResponse,
   type ServerHttp2Session,
+  type ServerHttp2Stream,
 } from 'node:http2';
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
@@ -58,10 +60,16 @@ export function createSecureListener(
         maxHeaderListSize: limits.maxHeaderBytes,
       },
     },
-    // The compatibility objects stand in for node:http's (see the top of this file).
-    handler as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
+    (req: Http2ServerRequest | IncomingMessage, res: Http2ServerResponse | ServerResponse) => {
+      // A stream reset by limitHeaderList is not answered (HTTP/1.1 requests have no stream).
+      if ('stream' in req && req.stream.closed) return;
+      // The compatibility objects stand in for node:http's (see the top of this file).
+      handler(req as IncomingMessage, res as ServerResponse);
+    },
   );
   keepHttp1Limits(server, limits);
+  limitHeaderList(server, limits.maxHeaderBytes);
+  limitStreamLifetime(server, limits.requestTimeoutMs);
   closeIdleSessions(server, limits.keepAliveTimeoutMs);
   return server;
 }
@@ -82,6 +90,40 @@ function keepHttp1Limits(server: Http2SecureServer, limits: ServerLimits): void 
     connectionsCheckingInterval: http1.connectionsCheckingInterval,
     requireHostHeader: http1.requireHostHeader,
     maxHeadersCount: 0,
+  });
+}
+
+/**
+ * A request whose header list is larger than the limit (counted as SETTINGS_MAX_HEADER_LIST_SIZE
+ * counts it, RFC 9113 §6.5.2) is reset with ENHANCE_YOUR_CALM before the handler sees it. Node
+ * does the same, but only once the client has acknowledged the server's SETTINGS: until then its
+ * limit is nghttp2's default, none, and a connection's first requests — sent with the preface,
+ * before any acknowledgement — reached the handler with header lists of 100 KiB and more.
+ */
+function limitHeaderList(server: Http2SecureServer, maxBytes: number): void {
+  server.prependListener(
+    'stream',
+    (stream: ServerHttp2Stream, _headers: unknown, _flags: number, rawHeaders: string[]) => {
+      let bytes = 0;
+      for (const field of rawHeaders) bytes += field.length;
+      if (bytes + (rawHeaders.length / 2) * HPACK_FIELD_OVERHEAD > maxBytes)
+        stream.close(constants.NGHTTP2_ENHANCE_YOUR_CALM);
+    },
+  );
+}
+
+/**
+ * A stream still open after the request time limit is reset (CANCEL), whatever it waits for. A
+ * client that opens its 100 streams and never reads their answers (a flow-control window of 0) held
+ * them, and the connection, for ever, about 1 MiB a connection: the graceful close of an idle
+ * session waits for every open stream, and PINGs keep a session from being idle. Node's HTTP/2
+ * server has no counterpart of HTTP/1.1's request time limit.
+ */
+function limitStreamLifetime(server: Http2SecureServer, lifetimeMs: number): void {
+  server.on('stream', (stream: ServerHttp2Stream) => {
+    const deadline = setTimeout(() => stream.close(constants.NGHTTP2_CANCEL), lifetimeMs);
+    deadline.unref();
+    stream.once('close', () => clearTimeout(deadline));
   });
 }
 

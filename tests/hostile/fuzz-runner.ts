@@ -6,17 +6,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import { startTestServer, type TestServer } from '../support/reference-client.ts';
-import {
-  DOMAIN,
-  FixtureKnowledge,
-  describeRequest,
-  needsOwnConnection,
-  render,
-  requestBytes,
-  type FuzzRequest,
-} from './fuzz-model.ts';
-import { problemsWith } from './response-invariants.ts';
+import { DOMAIN, FixtureKnowledge, describeRequest, type FuzzRequest } from './fuzz-model.ts';
 import { ConnectionPool } from './raw-tls-connection.ts';
+import { exchangeOverHttp1 } from './fuzz-exchange.ts';
 
 /** One exchange that takes longer than this is a hang. */
 const EXCHANGE_TIMEOUT_MS = 5_000;
@@ -81,13 +73,7 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
 
 /** The problems of the answer to one request; empty when it is as it must be. */
 export async function exchangeAndCheck(target: FuzzTarget, request: FuzzRequest): Promise<string[]> {
-  const headRequest = render(request.method, target.knowledge).toString('latin1') === 'HEAD';
-  const outcome = await target.pool.exchange(request.servername, requestBytes(request, target.knowledge), {
-    headRequest,
-    isolated: needsOwnConnection(request, target.knowledge),
-    timeoutMs: EXCHANGE_TIMEOUT_MS,
-  });
-  return problemsWith(outcome, request.expect, target.knowledge, headRequest);
+  return (await exchangeOverHttp1(target.pool, target.knowledge, request, EXCHANGE_TIMEOUT_MS)).problems;
 }
 
 export async function checkFuzzProperty(

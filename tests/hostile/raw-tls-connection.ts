@@ -2,7 +2,14 @@
 // bytes, bare CR, duplicate or malformed headers, which every HTTP client refuses to send — and
 // reads the answers one at a time, so that thousands of fuzz cases can share a few keep-alive
 // connections instead of paying a TLS handshake each.
-import { checkServerIdentity, connect, type PeerCertificate, type TLSSocket } from 'node:tls';
+import {
+  checkServerIdentity,
+  connect,
+  createSecureContext,
+  type PeerCertificate,
+  type SecureContext,
+  type TLSSocket,
+} from 'node:tls';
 
 export interface RawResponse {
   status: number;
@@ -24,6 +31,8 @@ export interface RawConnectionOptions {
   port: number;
   /** PEM of the only CA trusted: certificate verification stays on. */
   ca: string;
+  /** A context made of `ca` once for many connections (each would parse the CA again). */
+  secureContext?: SecureContext;
   /** TLS SNI; undefined connects without one (as a client addressing an IP would). */
   servername: string | undefined;
   /** Host name the certificate is checked against instead of the SNI name. */
@@ -70,7 +79,7 @@ export class RawTlsConnection {
       const socket = connect({
         host: LOOPBACK,
         port: options.port,
-        ca: options.ca,
+        ...(options.secureContext ? { secureContext: options.secureContext } : { ca: options.ca }),
         ...(options.servername === undefined ? {} : { servername: options.servername }),
         ...(options.session === undefined ? {} : { session: options.session }),
         ...(options.verifyHostname === undefined
@@ -211,10 +220,10 @@ export class ConnectionPool {
   readonly #idle = new Map<string, RawTlsConnection>();
   /** TLS sessions by SNI name: a new connection resumes one, which makes it much cheaper. */
   readonly #sessions = new Map<string, Buffer>();
-  readonly #options: { port: number; ca: string; verifyHostname: string };
+  readonly #options: { port: number; ca: string; secureContext: SecureContext; verifyHostname: string };
 
   constructor(options: { port: number; ca: string; verifyHostname: string }) {
-    this.#options = options;
+    this.#options = { ...options, secureContext: createSecureContext({ ca: options.ca }) };
   }
 
   async exchange(
