@@ -3,6 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
 import { apiError, type ApiErrorCode, type ApiResponse } from './errors.ts';
+import { headersFor } from '../http/http2-answer.ts';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -30,7 +31,7 @@ export function writeApiResponse(res: ServerResponse, response: ApiResponse, tra
     prepared = prepare(response, transport);
     if (Object.isFrozen(response)) PREPARED[transport].set(response, prepared);
   }
-  res.writeHead(response.status, prepared.headers);
+  res.writeHead(response.status, headersFor(res, prepared.headers));
   res.end(prepared.body);
 }
 

@@ -137,11 +137,6 @@ function closeIdleSessions(server: Http2SecureServer, idleMs: number): void {
   });
 }
 
-/** Whether a response object is an HTTP/2 stream's (`connect` gives one instead of a socket). */
-export function isHttp2Response(value: unknown): value is Http2ServerResponse {
-  return typeof value === 'object' && value !== null && 'stream' in value && 'writeHead' in value;
-}
-
 /**
  * How to close a listener's connections at shut-down (listen.ts `closeServer`): node:https can do
  * both itself; the HTTP/2 listener's sessions are closed gracefully (GOAWAY: requests in flight

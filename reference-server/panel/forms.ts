@@ -2,6 +2,7 @@
 // the browser says where it comes from, come from this panel's own origin.
 import type { IncomingMessage } from 'node:http';
 import { mediaTypeOf, readBody } from '../http/read-body.ts';
+import { hostLines } from '../http/field-lines.ts';
 import { errorPage } from './page-layout.ts';
 import { page, type PanelResponse } from './panel-response.ts';
 import { csrfFailure } from './refusals.ts';
@@ -47,7 +48,8 @@ export async function readForm(
 /** A change must come from this panel: a cross-site browser request is refused even with a token. */
 function sameOrigin(req: IncomingMessage): boolean {
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== `https://${req.headers.host ?? ''}`) return false;
+  // The request's host as its protocol names it: over HTTP/2 there is no Host field.
+  if (origin !== undefined && origin !== `https://${hostLines(req)[0] ?? ''}`) return false;
   const site = req.headers['sec-fetch-site'];
   return site === undefined || site === 'same-origin' || site === 'none';
 }

@@ -1,6 +1,7 @@
 // What the panel answers, and how it is written: HTML (or its own CSS and script) with headers
 // that forbid caching, framing, inline script and cross-origin form targets.
 import type { ServerResponse } from 'node:http';
+import { headersFor } from '../http/http2-answer.ts';
 
 export interface PanelResponse {
   status: number;
@@ -49,11 +50,14 @@ export function writePanelResponse(
   response: PanelResponse,
   method: string | undefined,
 ): void {
-  res.writeHead(response.status, {
-    ...SECURITY_HEADERS,
-    ...response.headers,
-    'Content-Type': response.contentType,
-    'Content-Length': Buffer.byteLength(response.body),
-  });
+  res.writeHead(
+    response.status,
+    headersFor(res, {
+      ...SECURITY_HEADERS,
+      ...response.headers,
+      'Content-Type': response.contentType,
+      'Content-Length': Buffer.byteLength(response.body),
+    }),
+  );
   res.end(method === 'HEAD' ? undefined : response.body);
 }

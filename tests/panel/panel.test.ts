@@ -58,6 +58,30 @@ describe('panel', () => {
     return shown[0] ?? '';
   }
 
+  test('over HTTP/2, as browsers speak it: sign-in, the keys page, and a form too large for it (413, the server stays up)', async () => {
+    const client = new PanelClient(km, panelHost('acme'), true);
+    const admin = fixtureUser(km.fixtures, 'acme', 'admin');
+    const signedIn = await client.signIn(admin.email, admin.password);
+    assert.equal(signedIn.status, 303, signedIn.body);
+    assert.equal(signedIn.headers.location, '/settings');
+    assert.equal((await client.get(KEYS_PAGE)).status, 200);
+    // Over HTTP/1.1 this answer closes the connection (its body is left unread); HTTP/2 has no
+    // such field, and only the stream ends.
+    const tooLarge = await client.post(KEYS_PAGE, { name: 'x'.repeat(9 * 1024) });
+    assert.equal(tooLarge.status, 413);
+    assert.equal(tooLarge.headers.connection, undefined);
+    const admin413 = await km.send({
+      hostname: 'admin.localhost',
+      method: 'POST',
+      path: '/v1/tenants/acme/keys',
+      headers: { Authorization: `Bearer ${km.adminToken}`, 'Content-Type': 'application/json' },
+      body: 'x'.repeat(64 * 1024),
+      http2: true,
+    });
+    assert.equal(admin413.status, 413, admin413.body);
+    assert.equal((await client.get(KEYS_PAGE)).status, 200, 'still served after both');
+  });
+
   test('the sign-in form makes no session; sign-in sets a __Host-, Secure, HttpOnly, SameSite=Strict session cookie, new each time', async () => {
     const client = new PanelClient(km, panelHost('acme'));
     const form = await client.get('/sign-in');

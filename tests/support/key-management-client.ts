@@ -35,6 +35,8 @@ export interface Exchange {
   body?: string;
   /** The TLS SNI name; the `hostname` unless a test wants them to differ. */
   servername?: string;
+  /** Over HTTP/2, as browsers speak to the panel: the host is the `:authority`. */
+  http2?: boolean;
 }
 
 export interface KeyManagementServer {
@@ -150,6 +152,7 @@ export function send(port: number, ca: string, exchange: Exchange): Promise<Repl
     path: exchange.path,
     headers: Object.entries(exchange.headers ?? {}),
     ...(exchange.body === undefined ? {} : { body: exchange.body }),
+    ...(exchange.http2 ? { http2: true } : {}),
   });
 }
 
@@ -172,6 +175,8 @@ export class PanelClient {
   constructor(
     readonly km: KeyManagementServer,
     readonly hostname: string,
+    /** Every request over HTTP/2 instead of HTTP/1.1. */
+    readonly http2 = false,
   ) {}
 
   get origin(): string {
@@ -184,6 +189,7 @@ export class PanelClient {
         hostname: this.hostname,
         path,
         headers: this.cookie ? { Cookie: this.cookie } : {},
+        http2: this.http2,
       }),
     );
   }
@@ -212,6 +218,7 @@ export class PanelClient {
           ...options.headers,
         },
         body: form.toString(),
+        http2: this.http2,
       }),
     );
   }
