@@ -148,7 +148,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Scheme 1; RFC 9113 §4.3, §8.2',
     statement:
-      'Over HTTP/2, a request whose header block holds two authorization fields — both in its HEADERS frame, or the second in a CONTINUATION frame — is rejected (400 or 401), with no data, whichever comes first.',
+      'Over HTTP/2, a request whose header block holds two authorization fields — both in its HEADERS frame, or the second in a CONTINUATION frame — is rejected (400 or 401, or its stream reset), with no data, whichever comes first.',
     needs: ['credentials.fullAccess'],
     http2Only: true,
   },
@@ -274,7 +274,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Tenant identification 1; RFC 9113 §8.3.1',
     statement:
-      "Over HTTP/2, in a request whose :authority names this tenant and whose host field names the other tenant, no key gets data of a tenant other than its own: this tenant's key gets none of the other's, the other tenant's key none of this one's.",
+      "Over HTTP/2, in a request whose :authority names this tenant and whose host field names the other tenant, no key gets data of a tenant other than its own: this tenant's key gets none of the other's, the other tenant's key none of this one's (a reset stream holds none).",
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
     http2Only: true,
   },
@@ -283,7 +283,7 @@ export const RULES = [
     level: 'HTTP',
     source: 'RFC 9113 §8.3.1',
     statement:
-      "Over HTTP/2, a request whose :authority names this tenant and whose host field names the other tenant is rejected as malformed (4xx), with data of neither tenant, even with this tenant's key.",
+      "Over HTTP/2, a request whose :authority names this tenant and whose host field names the other tenant is rejected as malformed (its stream reset, or a 4xx), with data of neither tenant, even with this tenant's key.",
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl'],
     http2Only: true,
   },
@@ -292,7 +292,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Tenant identification 1; RFC 9113 §9.1.1; RFC 9110 §7.4',
     statement:
-      "Over HTTP/2, on one connection opened (TLS SNI) for this tenant and used for its own request first, a request whose :authority names the other tenant gets the other tenant's data with the other tenant's key or 421, and never this tenant's data; with this tenant's key it gets no data of either tenant.",
+      "Over HTTP/2, on one connection opened (TLS SNI) for this tenant and used first for its own request with its key, no later request gets data its key does not own: the other tenant's request with its key gets none of this tenant's data, with this tenant's key none of the other's, and a request without a key, for either tenant, none at all.",
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
     http2Only: true,
   },

@@ -3,7 +3,13 @@
 // does), every other field as the rule set it, lower-cased as HTTP/2 requires. What Node's client
 // will not send (a name twice, a block over several frames) is written by hand. Certificate
 // verification stays on.
-import { connect, constants, type ClientHttp2Session, type IncomingHttpHeaders } from 'node:http2';
+import {
+  connect,
+  constants,
+  type ClientHttp2Session,
+  type ClientHttp2Stream,
+  type IncomingHttpHeaders,
+} from 'node:http2';
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { headerBlock, headersFrames } from './h2-frames.ts';
 import { HeaderBlockSwap } from './h2-header-block-swap.ts';
@@ -120,7 +126,7 @@ export function transmitH2(
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      if (options.session) stream.close();
+      if (options.session) stream?.close();
       else session.destroy();
       settle(exchange);
     };
@@ -138,7 +144,15 @@ export function transmitH2(
     );
     const session: ClientHttp2Session = options.session ?? openH2Session(url, connection, swap);
     session.on('error', failed);
-    const stream = session.request(nodeFields, { endStream });
+    let stream: ClientHttp2Stream;
+    try {
+      stream = session.request(nodeFields, { endStream });
+    } catch (error) {
+      // A shared session the server has closed (GOAWAY after a 421, say) takes no new stream:
+      // that request was refused, and nothing was sent.
+      failed(error as NodeJS.ErrnoException);
+      return;
+    }
     stream.on('error', failed);
     let status = 0;
     let headers: Record<string, string> = {};

@@ -41,18 +41,26 @@ export async function offeredProtocols(
   return agrees === true ? ['h1', 'h2'] : ['h1'];
 }
 
+interface AlpnProbe {
+  lookup: ReturnType<typeof lookupWith>;
+  secureContext: SecureContext | undefined;
+  timeoutMs: number;
+}
+
 /**
- * Whether `url`'s host picks h2 when offered h2 and http/1.1 (true or false), or undefined when the
- * handshake did not complete: then nothing is known of it.
+ * Whether `url`'s host speaks HTTP/2 by ALPN (true or false), or undefined when the handshake did
+ * not complete: then nothing is known of it. Offered h2 and http/1.1, a server may prefer
+ * http/1.1 and still speak h2 to a client that offers only h2 (as h2-only clients do): such a
+ * server is asked again, offered h2 alone.
  */
-export function alpnAgreesToH2(
-  url: string,
-  options: {
-    lookup: ReturnType<typeof lookupWith>;
-    secureContext: SecureContext | undefined;
-    timeoutMs: number;
-  },
-): Promise<boolean | undefined> {
+export async function alpnAgreesToH2(url: string, options: AlpnProbe): Promise<boolean | undefined> {
+  const chosen = await alpnChoice(url, ['h2', 'http/1.1'], options);
+  if (chosen !== 'http/1.1') return chosen === undefined ? undefined : chosen === 'h2';
+  return (await alpnChoice(url, ['h2'], options)) === 'h2';
+}
+
+/** The protocol `url`'s host picks among `offered` (false: none by ALPN), undefined on failure. */
+function alpnChoice(url: string, offered: string[], options: AlpnProbe): Promise<string | false | undefined> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = tlsConnect({
@@ -61,15 +69,16 @@ export function alpnAgreesToH2(
       servername: hostname,
       lookup: options.lookup,
       ...(options.secureContext ? { secureContext: options.secureContext } : {}),
-      ALPNProtocols: ['h2', 'http/1.1'],
+      ALPNProtocols: offered,
       timeout: options.timeoutMs,
     });
-    const done = (agrees: boolean | undefined): void => {
+    const done = (chosen: string | false | undefined): void => {
       socket.destroy();
-      resolve(agrees);
+      resolve(chosen);
     };
-    socket.once('secureConnect', () => done(socket.alpnProtocol === 'h2'));
-    socket.once('error', () => done(undefined));
+    socket.once('secureConnect', () => done(socket.alpnProtocol ?? false));
+    // Offered h2 alone, a server without it may end the handshake (no_application_protocol).
+    socket.once('error', () => done(offered.length === 1 ? false : undefined));
     socket.once('timeout', () => done(undefined));
   });
 }

@@ -1,4 +1,5 @@
 // The Authorization header (spec §5 Scheme, §7): the faults that break these rules (see ../fault.ts).
+import type { Http2ServerRequest } from 'node:http2';
 import { parseAuthorization } from '../../reference-server/api/authorization-header.ts';
 import { apiError } from '../../reference-server/api/errors.ts';
 import { fieldLines } from '../../reference-server/http/field-lines.ts';
@@ -24,6 +25,26 @@ export const AUTHORIZATION_HEADER_FAULTS = {
         return parseAuthorization(first === undefined ? [] : [first]);
       },
     }),
+  },
+  'h2-connection-remembers-its-key': {
+    description:
+      'Over HTTP/2 a connection keeps the key of the last request that sent one: a later request on it without Authorization is authenticated with that key (as a server that authenticates a connection, not each request).',
+    catches: ['TENANT-H2-COALESCED-CONNECTION-ISOLATED'],
+    steps: () => {
+      const keyOfConnection = new WeakMap<object, string>();
+      return {
+        authorizationOf: (req) => {
+          const presented = CORRECT.authorizationOf(req);
+          if (!overHttp2(req)) return presented;
+          const connection = (req as unknown as Http2ServerRequest).stream.session as object;
+          if (presented.kind === 'bearer') keyOfConnection.set(connection, presented.token);
+          const remembered = keyOfConnection.get(connection);
+          return presented.kind === 'missing' && remembered !== undefined
+            ? parseAuthorization([`Bearer ${remembered}`])
+            : presented;
+        },
+      };
+    },
   },
   'missing-header-answered-invalid-key': {
     description:

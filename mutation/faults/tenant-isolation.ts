@@ -1,12 +1,11 @@
 // Tenant isolation (spec §1, §5 Tenant identification): the faults that break these rules (see ../fault.ts).
 import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
-import type { Http2ServerRequest } from 'node:http2';
 import type { RuleId } from '../../conformance/catalog/rules.ts';
 import type { ApiResponse } from '../../reference-server/api/errors.ts';
 import type { ServerSteps } from '../../reference-server/api/steps.ts';
 import { fieldLines, requestHostname } from '../../reference-server/http/field-lines.ts';
-import { hostnameOf, resolveApiHost, type ApiHost } from '../../reference-server/http/hosts.ts';
+import { hostnameOf, resolveApiHost } from '../../reference-server/http/hosts.ts';
 import {
   ANY_ORIGIN,
   changingAnswers,
@@ -163,7 +162,7 @@ export const TENANT_ISOLATION_FAULTS = {
     alsoFails: {
       'TENANT-SNI-HOST-MISMATCH-421': 'An SNI/Host mismatch is not refused: it is authenticated and served.',
       'TENANT-H2-COALESCED-CONNECTION-ISOLATED':
-        "On a connection opened for this tenant, the other tenant's key is checked in this tenant: 401, neither its data nor 421.",
+        "On a connection opened for this tenant, this tenant's key gets the other tenant's data when the :authority names it.",
     },
     steps: () => ({
       sniMatches: () => true,
@@ -198,33 +197,9 @@ export const TENANT_ISOLATION_FAULTS = {
       }),
     }),
   },
-  'h2-connection-tied-to-first-tenant': {
-    description:
-      'Over HTTP/2 a connection belongs to the tenant of its first request: a later request on it is authenticated and served in that tenant whatever its :authority, and the SNI is not compared with the :authority (as a server that lets clients coalesce connections does).',
-    catches: ['TENANT-H2-COALESCED-CONNECTION-ISOLATED'],
-    steps: () => {
-      const tenantOfConnection = new WeakMap<object, ApiHost>();
-      return {
-        sniMatches: (req, hostname) => overHttp2(req) || CORRECT.sniMatches(req, hostname),
-        tenantOf: (req, hostname, context) => {
-          if (!overHttp2(req)) return CORRECT.tenantOf(req, hostname, context);
-          const session = (req as unknown as Http2ServerRequest).stream.session as object;
-          const tied = tenantOfConnection.get(session);
-          if (tied) return tied;
-          const host = CORRECT.tenantOf(req, hostname, context);
-          if (host) tenantOfConnection.set(session, host);
-          return host;
-        },
-      };
-    },
-  },
   'sni-host-mismatch-answered-403': {
     description: 'An SNI/Host mismatch is refused, but with 403 instead of 421 Misdirected Request.',
     catches: ['TENANT-SNI-HOST-MISMATCH-421'],
-    alsoFails: {
-      'TENANT-H2-COALESCED-CONNECTION-ISOLATED':
-        "The other tenant's request on this tenant's HTTP/2 connection gets 403, neither its data nor 421.",
-    },
     steps: () => ({
       writeResponse: changingAnswers('misdirected_request', { status: 403 }),
     }),

@@ -25,7 +25,7 @@ export function fieldLines(req: IncomingMessage, name: string): string[] {
 
 /**
  * The lines naming the host a request is for. HTTP/1.1: its `Host` field lines. HTTP/2: its
- * `:authority`, and its `host` field if it sends one too (RFC 9113 §8.3.1) — the same authority
+ * `:authority`, and its `host` field if it sends one too (RFC 9113 §8.3.1) — the same host name
  * both ways counts once, two different ones count as two hosts, which the API answers 400 like two
  * `Host` lines over HTTP/1.1: a request naming two tenants is served neither's data.
  */
@@ -35,8 +35,13 @@ export function hostLines(req: IncomingMessage): string[] {
   const authorities = fieldLines(req, ':authority');
   const [authority] = authorities;
   if (authority === undefined) return hosts;
+  // One host named twice, with or without its port (`acme…:8443` and `acme…`), is one host.
+  const [host] = hosts;
   const sameAuthority =
-    authorities.length === 1 && hosts.length === 1 && hosts[0]?.toLowerCase() === authority.toLowerCase();
+    authorities.length === 1 &&
+    hosts.length === 1 &&
+    host !== undefined &&
+    hostnameOf(host) === hostnameOf(authority);
   return sameAuthority ? authorities : [...authorities, ...hosts];
 }
 

@@ -43,6 +43,9 @@ async function listen(instance: Http2SecureServer | HttpsServer): Promise<number
 
 let port = 0;
 let h1Port = 0;
+/** A server that picks http/1.1 when offered both, and speaks h2 to a client offering h2 alone. */
+let prefersH1: HttpsServer;
+let prefersH1Port = 0;
 before(async () => {
   const directory = mkdtempSync(join(tmpdir(), 'h2-client-'));
   const certificates = await ensureCertificates(directory, 'localhost');
@@ -51,11 +54,16 @@ before(async () => {
   h1Only = createHttpsServer({ key: certificates.key, cert: certificates.cert }, (_request, response) =>
     response.end('{}'),
   );
-  [port, h1Port] = [await listen(server), await listen(h1Only)];
+  prefersH1 = createHttpsServer(
+    { key: certificates.key, cert: certificates.cert, ALPNProtocols: ['http/1.1', 'h2'] },
+    (_request, response) => response.end('{}'),
+  );
+  [port, h1Port, prefersH1Port] = [await listen(server), await listen(h1Only), await listen(prefersH1)];
 });
 after(() => {
   server.close();
   h1Only.close();
+  prefersH1.close();
 });
 
 test('over HTTP/2 the rule’s Host is the :authority, on a connection whose SNI is the URL’s', async () => {
@@ -147,6 +155,7 @@ test('requests over one connection: the SNI is the first URL host, each :authori
   assert.equal(echoOf(second).authority, `globex.api.localhost:${port}`);
   assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${port}/v1`), true);
   assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${h1Port}/v1`), false);
+  assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${prefersH1Port}/v1`), true);
 });
 
 test('HTTP/2 by prior knowledge to a port that closes at once or answers HTTP/1.1: no answer, never a status 0', async () => {

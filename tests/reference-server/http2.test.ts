@@ -95,6 +95,8 @@ describe('the reference server over HTTP/2', () => {
     const headers: [string, string][] = [['Authorization', `Bearer ${key('key_acme_prod_full')}`]];
     const same = await h2.send({ url: acme, hostField: `${hostOf('acme')}:${port}`, headers });
     assert.equal(answered(same).status, 200);
+    const sameWithoutPort = await h2.send({ url: acme, hostField: hostOf('acme'), headers });
+    assert.equal(answered(sameWithoutPort).status, 200);
     const conflict = answered(
       await h2.send({ url: acme, hostField: `${hostOf('globex')}:${port}`, headers }),
     );
