@@ -43,6 +43,8 @@ async function listen(instance: Http2SecureServer | HttpsServer): Promise<number
 
 let port = 0;
 let h1Port = 0;
+/** The leaf certificate every test server here serves (its CA is `caFile`). */
+let leaf: { key: string; cert: string };
 /** A server that picks http/1.1 when offered both, and speaks h2 to a client offering h2 alone. */
 let prefersH1: HttpsServer;
 let prefersH1Port = 0;
@@ -50,6 +52,7 @@ before(async () => {
   const directory = mkdtempSync(join(tmpdir(), 'h2-client-'));
   const certificates = await ensureCertificates(directory, 'localhost');
   caFile = certificates.caPath;
+  leaf = { key: certificates.key, cert: certificates.cert };
   server = echoServer(certificates.key, certificates.cert);
   h1Only = createHttpsServer({ key: certificates.key, cert: certificates.cert }, (_request, response) =>
     response.end('{}'),
@@ -176,6 +179,32 @@ test('HTTP/2 by prior knowledge to a port that closes at once or answers HTTP/1.
     }
   } finally {
     for (const plain of servers) plain.close();
+  }
+});
+
+test('on one connection, a request after the server closed it (GOAWAY) is refused, and nothing throws later', async () => {
+  const closing = createSecureServer(leaf, (request, response) => {
+    response.writeHead(request.headers[':authority']?.startsWith('acme.') ? 200 : 421);
+    response.end('{}');
+    // Misdirected: the connection is closed for new streams (RFC 9113 §6.8).
+    if (!request.headers[':authority']?.startsWith('acme.')) request.stream.session?.close();
+  });
+  const closingPort = await listen(closing);
+  try {
+    const client = new RawClient({ hosts: HOSTS, caFile, protocol: 'h2', timeoutMs: 2_000 });
+    const exchanges = await client.sendOverOneConnection([
+      { url: `https://acme.api.localhost:${closingPort}/v1/customers` },
+      { url: `https://globex.api.localhost:${closingPort}/v1/customers` },
+      { url: `https://globex.api.localhost:${closingPort}/v1/customers` },
+    ]);
+    assert.deepEqual(
+      exchanges.map((exchange) => (exchange.kind === 'response' ? exchange.status : exchange.kind)),
+      [200, 421, 'failure'],
+    );
+    // Past the time limit of the refused request: its timer must not fire into a closed exchange.
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+  } finally {
+    closing.close();
   }
 });
 
