@@ -3,6 +3,7 @@
 // the target's variables are exported, and holds no key itself.
 import type { ConformanceReport, Evidence } from '../../schemas/generated/conformance-report.ts';
 import { mappedAddress } from '../requests/host-map.ts';
+import { ON_A_SHARED_CONNECTION, SPLIT_HEADER_BLOCK } from '../requests/raw-client.ts';
 
 export type CurlTarget = Pick<ConformanceReport['target'], 'caFile' | 'hosts'>;
 
@@ -31,7 +32,25 @@ export function curlCommand(evidence: Evidence, target: CurlTarget): string {
   }
   if (evidence.requestBody !== undefined) parts.push('--data-raw', shellQuote(evidence.requestBody));
   parts.push(shellQuote(evidence.url));
-  return parts.join(' ');
+  const caveat = curlCannotSend(evidence);
+  return caveat === undefined ? parts.join(' ') : `${parts.join(' ')}  # ${caveat}`;
+}
+
+/**
+ * Why curl would send another request than the suite did, if it would: a reproduction must not
+ * show a different request without saying so. Only some HTTP/2 requests are out of curl's reach.
+ */
+function curlCannotSend(evidence: Evidence): string | undefined {
+  if (evidence.protocol !== 'HTTP/2') return undefined;
+  const note = evidence.note ?? '';
+  const hosts = (evidence.requestHeaders ?? []).filter(({ name }) => name.toLowerCase() === 'host');
+  if (hosts.length > 1)
+    return 'not the same request: curl sends the host once, as :authority; the suite sent a host field beside it';
+  if (note.includes(SPLIT_HEADER_BLOCK))
+    return 'not the same request: curl sends the header block in one frame; the suite split it';
+  if (note.includes(ON_A_SHARED_CONNECTION))
+    return "not the same request: curl opens a connection of its own; the suite sent it on another tenant's";
+  return undefined;
 }
 
 /**

@@ -51,6 +51,13 @@ export interface RawClientOptions {
 
 const MAX_BODY_BYTES = 256 * 1024;
 
+/**
+ * What a request's note says when it was sent in a way only the suite's own frames express: the
+ * reports warn that its curl line sends something else (report/curl.ts).
+ */
+export const SPLIT_HEADER_BLOCK = 'HEADERS, CONTINUATION';
+export const ON_A_SHARED_CONNECTION = 'on a connection shared with the requests before it';
+
 export class RawClient {
   readonly #lookup: ReturnType<typeof lookupWith>;
   /** Made once: passing `ca` to every request would parse the CAs again for each one. */
@@ -109,8 +116,10 @@ export class RawClient {
       (this.#protocol === 'h2' && url.protocol === 'https:') ||
       (raw.priorKnowledgeH2 === true && url.protocol === 'http:');
     const frames = raw.headerFrames ?? 1;
-    const note =
-      frames > 1 ? [raw.note, `header block in ${frames} frames (HEADERS, CONTINUATION)`] : [raw.note];
+    const note = [
+      raw.note,
+      frames > 1 ? `header block in ${frames} frames (${SPLIT_HEADER_BLOCK})` : undefined,
+    ];
     const summary = startRequest(raw.method ?? 'GET', raw.url, headers, {
       body: raw.body,
       note: note.filter(Boolean).join('; ') || undefined,
@@ -143,7 +152,11 @@ export class RawClient {
     session.on('error', () => {});
     try {
       const exchanges: Exchange[] = [];
-      for (const request of requests) exchanges.push(await this.#exchange(request, session));
+      for (const [index, request] of requests.entries()) {
+        const note =
+          index === 0 ? request.note : [request.note, ON_A_SHARED_CONNECTION].filter(Boolean).join('; ');
+        exchanges.push(await this.#exchange({ ...request, note }, session));
+      }
       return exchanges;
     } finally {
       session.destroy();

@@ -156,6 +156,9 @@ test('requests over one connection: the SNI is the first URL host, each :authori
   assert.equal(echoOf(first).sni, 'acme.api.localhost');
   assert.equal(echoOf(second).sni, 'acme.api.localhost');
   assert.equal(echoOf(second).authority, `globex.api.localhost:${port}`);
+  // The reports say that a curl line can't send the second one this way (report/curl.ts).
+  assert.doesNotMatch(first.request.note ?? '', /shared/);
+  assert.match(second.request.note ?? '', /on a connection shared with the requests before it/);
   assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${port}/v1`), true);
   assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${h1Port}/v1`), false);
   assert.equal(await client.agreesToHttp2(`https://acme.api.localhost:${prefersH1Port}/v1`), true);

@@ -280,6 +280,18 @@ test('a run over HTTP/1.1 and HTTP/2: every format names the verdict per protoco
   assert.ok(summary(overBoth, { selected: new Set(), reportFiles: [], painter: paint(false) }).includes(`Protocols: ${line}.`));
   const evidence = overBoth.rules.find((rule) => rule.id === 'AUTH-QUOTED-KEY-REJECTED')?.evidence?.[0];
   assert.ok(evidence && curlCommand(evidence, overBoth.target).startsWith('curl --include --max-time 15 --http2 '));
+  // What curl cannot send as the suite did is said, at the end of the line, never left unsaid.
+  assert.doesNotMatch(curlCommand(evidence, overBoth.target), /#/);
+  const hostBeside = {
+    ...evidence,
+    requestHeaders: [
+      { name: 'Host', value: 'acme.api.localhost:8443' },
+      { name: 'host', value: 'globex.api.localhost:8443' },
+    ],
+  };
+  assert.match(curlCommand(hostBeside, overBoth.target), / {2}# not the same request: curl sends the host once/);
+  const split = { ...evidence, note: 'two authorization fields; header block in 2 frames (HEADERS, CONTINUATION)' };
+  assert.match(curlCommand(split, overBoth.target), /# not the same request: curl sends the header block in one frame/);
   const h2c = { ...evidence, url: 'http://acme.api.localhost:8080/v1/customers' };
   assert.match(curlCommand(h2c, overBoth.target), /^curl --include --max-time 15 --http2-prior-knowledge /);
 
