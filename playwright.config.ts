@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/requests/ca-trust.ts';
 import { trafficLimits } from './conformance/requests/traffic.ts';
-import { PROTOCOL_NAME, parseProtocols, type Protocol } from './conformance/requests/protocols.ts';
+import { PROTOCOL_NAME, protocolsOfRun, type Protocol } from './conformance/requests/protocols.ts';
 import { ENV, REPORT_ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
 import type { TargetDeclaration } from './conformance/target/target.ts';
@@ -36,8 +36,7 @@ const caBundle = caBundleFor(target?.caFile);
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
 const reports = reportDirectory();
-const parsedProtocols = parseProtocols(process.env[ENV.protocols] ?? 'h1');
-const protocols = 'protocols' in parsedProtocols ? parsedProtocols.protocols : ['h1' as const];
+const protocols = protocolsOfRun();
 const EMBEDDED_SERVER_OPTIONS = [
   '--port',
   '0',

@@ -4,6 +4,7 @@
 // HTTP/1.1 path (another front, routing on :authority, a header normaliser) is judged on both.
 import { connect as tlsConnect, createSecureContext, type SecureContext } from 'node:tls';
 import { lookupWith, type HostMap } from './host-map.ts';
+import { ENV } from '../env.ts';
 
 export type Protocol = 'h1' | 'h2';
 
@@ -22,6 +23,15 @@ export function parseProtocols(text: string): { protocols: Protocol[] } | { erro
   if (names.length === 0 || unknown.length > 0)
     return { error: `name h1, h2 or both, separated by a comma (got "${text}")` };
   return { protocols: PROTOCOLS.filter((protocol) => names.includes(protocol)) };
+}
+
+/**
+ * The protocols this run speaks over TLS, as the runner set them (`--protocols`, or what the
+ * target offers by ALPN); HTTP/1.1 alone when nothing (or nothing readable) is set.
+ */
+export function protocolsOfRun(env: NodeJS.ProcessEnv = process.env): Protocol[] {
+  const parsed = parseProtocols(env[ENV.protocols] ?? 'h1');
+  return 'protocols' in parsed ? parsed.protocols : ['h1'];
 }
 
 /**

@@ -5,8 +5,7 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { ApiClient, type Api } from '../requests/api-client.ts';
 import { RawApi } from '../requests/raw-api.ts';
-import { parseProtocols, type Protocol } from '../requests/protocols.ts';
-import { ENV } from '../env.ts';
+import { protocolsOfRun, type Protocol } from '../requests/protocols.ts';
 import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
 import { missingInputs, notEvaluatedReason } from '../target/inputs.ts';
@@ -227,8 +226,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
 }
 
 async function http2ClientFor(raw: RawClient, baseUrl: string): Promise<RawClient | undefined> {
-  const runProtocols = parseProtocols(process.env[ENV.protocols] ?? 'h1');
-  if (raw.protocol === 'h1' && 'protocols' in runProtocols && runProtocols.protocols.includes('h2'))
+  if (raw.protocol === 'h1' && protocolsOfRun().includes('h2'))
     notEvaluated(
       "not evaluated over HTTP/1.1: a rule of HTTP/2's own, checked in this run's HTTP/2 project.",
     );

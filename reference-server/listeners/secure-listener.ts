@@ -18,6 +18,7 @@ import {
 import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
+import { overHttp2 } from '../http/field-lines.ts';
 
 export type SecureListener = HttpsServer | Http2SecureServer;
 
@@ -62,7 +63,7 @@ export function createSecureListener(
     },
     (req: Http2ServerRequest | IncomingMessage, res: Http2ServerResponse | ServerResponse) => {
       // A stream reset by limitHeaderList is not answered (HTTP/1.1 requests have no stream).
-      if ('stream' in req && req.stream.closed) return;
+      if (overHttp2(req as IncomingMessage) && (req as Http2ServerRequest).stream.closed) return;
       // The compatibility objects stand in for node:http's (see the top of this file).
       handler(req as IncomingMessage, res as ServerResponse);
     },
