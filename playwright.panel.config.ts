@@ -1,5 +1,6 @@
-// The browser tests: the panel's (tests/panel-browser), Debian's Chromium against a reference
-// server that each worker starts itself, and conformance.html's (tests/reports/*.spec.ts).
+// The browser tests: the panel's (tests/reference-server/panel/*.spec.ts), Debian's Chromium against a
+// reference server that each worker starts itself, and conformance.html's
+// (tests/conformance/report/*.spec.ts).
 // Separate from playwright.config.ts, the conformance run.
 //   npm run test:panel                                  run them
 //   npm run panel:screenshot                            also refresh docs/panel.png
@@ -12,7 +13,7 @@ process.env.PLAYWRIGHT_NO_COPY_PROMPT = '1';
 
 export default defineConfig({
   testDir: './tests',
-  testMatch: ['panel-browser/**/*.spec.ts', 'reports/**/*.spec.ts'],
+  testMatch: ['reference-server/panel/**/*.spec.ts', 'conformance/report/**/*.spec.ts'],
   forbidOnly: !!process.env.CI,
   retries: 0,
   // One server and one browser serve every test of the file, in order.

@@ -1,5 +1,5 @@
 // Writes the documents rendered from code: docs/rules.md from the rule catalog, and
-// docs/client-rules.md from the client rule catalog. tests/conformance/catalog.test.ts and
+// docs/client-rules.md from the client rule catalog. tests/conformance/catalog/catalog.test.ts and
 // client-catalog.test.ts fail when a committed file is out of date.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';

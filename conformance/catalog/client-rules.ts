@@ -2,7 +2,7 @@
 // Tenant identification, Environments, Handling rules for clients), as data, in the same form as
 // the server catalog (rules.ts). The reference server's journal records what clients send; the
 // client report (client-report/) judges it by these rules. An id never changes meaning once
-// published (tests/conformance/client-rule-ids.snapshot.json holds the list).
+// published (tests/conformance/catalog/client-rule-ids.snapshot.json holds the list).
 //   MUST: a sentence of the spec; a client that breaks it is not conformant.
 //   ADVISORY: security practice the spec recommends; it warns and never fails a client.
 

@@ -1,5 +1,5 @@
 // The rule catalog: every rule the suite checks, as data. An id never changes meaning once
-// published (tests/conformance/rule-ids.snapshot.json holds the list); the wording may improve.
+// published (tests/conformance/catalog/rule-ids.snapshot.json holds the list); the wording may improve.
 // Levels are those of docs/decisions.md: MUST (a sentence of the spec), HTTP (RFC 9110 /
 // RFC 6750 where the spec is silent), ADVISORY (security practice). Over 300 lines on purpose:
 // one table, so that each rule has one place and the whole catalog reads top to bottom.

@@ -8,7 +8,7 @@
 // the step, and offers no redaction. Reporters share the result objects and are called in order,
 // so masking them here, before the HTML and blob reporters see them, keeps every artifact free of
 // keys (each key shown as its variable's name, conformance/redaction/shown-keys.ts).
-// tests/reports/secrets.test.ts proves it by searching every file a run writes.
+// tests/conformance/report/secrets.test.ts proves it by searching every file a run writes.
 // Messages from the workers carry colour codes (Playwright forces colour there): they are
 // stripped before anything is recorded or printed.
 import { writeFileSync } from 'node:fs';

@@ -1,0 +1,219 @@
+// Certifying an implementation end to end, as a vendor and their customer would: keygen, a run
+// signed with --sign-key (under strict, which writes the bundle by default), then `verify` — of
+// the bundle as written, of a copy with a changed report, with another key — and the exit codes
+// of bad input. The run's report pins the certificate the server presented.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { generateKeyPairSync, X509Certificate } from 'node:crypto';
+import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import {
+  REPO_ROOT,
+  referenceTargetOn,
+  runConformance,
+  type ConformanceRun,
+} from '../../support/conformance-run.ts';
+import { startTestServer, type TestServer } from '../../support/reference-client.ts';
+
+const MAIN = join(REPO_ROOT, 'cli', 'main.ts');
+const TSX = import.meta.resolve('tsx');
+
+interface Result {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function cli(args: string[], cwd = REPO_ROOT): Promise<Result> {
+  return new Promise((done) => {
+    execFile(
+      process.execPath,
+      ['--import', TSX, MAIN, ...args],
+      { cwd, timeout: 60_000 },
+      (error, stdout, stderr) => {
+        done({
+          code: error === null ? 0 : typeof error.code === 'number' ? error.code : null,
+          stdout,
+          stderr,
+        });
+      },
+    );
+  });
+}
+
+let server: TestServer;
+let keys: string;
+let run: ConformanceRun;
+let keygen: Result;
+let bundle: string;
+
+before(async () => {
+  server = await startTestServer();
+  keys = mkdtempSync(join(tmpdir(), 'signing-keys-'));
+  keygen = await cli(['keygen', '--out', join(keys, 'vendor')]);
+  await cli(['keygen', '--out', join(keys, 'stranger')]);
+  const work = mkdtempSync(join(tmpdir(), 'certify-target-'));
+  const target = join(work, 'target.json');
+  const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
+  writeFileSync(
+    target,
+    JSON.stringify(
+      referenceTargetOn(ports, {
+        name: 'reference, certified',
+        caFile: join(server.certDir, 'ca.crt'),
+        hosts: { '*.localhost': '127.0.0.1' },
+      }),
+    ),
+  );
+  run = await runConformance(
+    ['--target', target, '--profile', 'strict', '--sign-key', join(keys, 'vendor.key')],
+    fixtureKeyEnvironment(),
+  );
+  bundle = join(run.reportDir, 'bundle');
+});
+
+after(() => server.close());
+
+/** A copy of the bundle to tamper with. */
+function copyOfBundle(): string {
+  const copy = join(mkdtempSync(join(tmpdir(), 'bundle-copy-')), 'bundle');
+  cpSync(bundle, copy, { recursive: true });
+  return copy;
+}
+
+describe('certify: keygen, a signed run, verify', () => {
+  test('keygen writes a private key only its owner can read, and a public key', () => {
+    assert.equal(keygen.code, 0, keygen.stderr);
+    assert.equal(statSync(join(keys, 'vendor.key')).mode & 0o777, 0o600);
+    assert.match(readFileSync(join(keys, 'vendor.pub'), 'utf8'), /^-----BEGIN PUBLIC KEY-----/);
+    assert.match(keygen.stdout, /^Fingerprint: sha256:[0-9a-f]{64}$/m);
+    assert.doesNotMatch(keygen.stdout, /PRIVATE KEY/);
+  });
+
+  test('keygen does not replace a key without --force', async () => {
+    const again = await cli(['keygen', '--out', join(keys, 'vendor')]);
+    assert.equal(again.code, 2);
+    assert.match(again.stderr, /already exist: choose another --out PREFIX, or replace them with --force/);
+  });
+
+  test('the run is CONFORMANT and its report pins the certificate the server presented', () => {
+    assert.equal(run.exitCode, 0, run.stderr);
+    assert.equal(run.report?.verdict, 'CONFORMANT');
+    const leaf = new X509Certificate(readFileSync(join(server.certDir, 'localhost.crt')));
+    const tls = run.report?.tls ?? [];
+    assert.deepEqual(
+      tls.map((host) => host.field),
+      ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'],
+    );
+    for (const host of tls) {
+      assert.equal(host.fingerprint256, leaf.fingerprint256);
+      assert.equal(host.subject, 'CN=*.api.localhost');
+      assert.equal(host.validTo, new Date(leaf.validTo).toISOString());
+      assert.deepEqual(host.alpn, { offered: ['http/1.1'], agreed: 'http/1.1' });
+    }
+    assert.equal(tls[0]?.host, `acme.api.localhost:${server.server.httpsPort}`);
+    assert.equal(run.report?.options?.selectedRules, run.report?.rules.length);
+    assert.match(run.stdout, /Bundle: .*bundle \(signed by key sha256:[0-9a-f]{64}\)/);
+  });
+
+  test('verify with the vendor’s public key: exit 0, and what the bundle certifies', async () => {
+    const result = await cli(['verify', bundle, '--public-key', join(keys, 'vendor.pub')]);
+    assert.equal(result.code, 0, result.stderr);
+    const fingerprint = /^Fingerprint: (sha256:[0-9a-f]{64})$/m.exec(keygen.stdout)?.[1] ?? '';
+    const leaf = new X509Certificate(readFileSync(join(server.certDir, 'localhost.crt')));
+    assert.match(result.stdout, /^VERIFIED: .* — 10 files/m);
+    assert.match(result.stdout, /^Verdict: +CONFORMANT$/m);
+    assert.match(result.stdout, /^Target: +reference, certified — https:\/\/acme\.api\.localhost:\d+\/v1$/m);
+    assert.ok(
+      result.stdout.includes(
+        `baseUrl acme.api.localhost:${server.server.httpsPort}: SHA-256 ${leaf.fingerprint256}`,
+      ),
+    );
+    assert.match(result.stdout, /^Profile: +strict$/m);
+    assert.ok(result.stdout.includes(`Time:         ${run.report?.startedAt ?? '?'}`));
+    assert.ok(result.stdout.includes(`Signature:    valid, by the given key ${fingerprint}`), result.stdout);
+  });
+
+  test('a report changed after signing: exit 1, the file named', async () => {
+    const copy = copyOfBundle();
+    const file = join(copy, 'conformance.md');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('CONFORMANT', 'NOT CONFORMANT'));
+    const result = await cli(['verify', copy, '--public-key', join(keys, 'vendor.pub')]);
+    assert.equal(result.code, 1);
+    assert.match(result.stderr, /^NOT VERIFIED: /m);
+    assert.match(
+      result.stderr,
+      /^ {2}- conformance\.md was changed: its SHA-256 is [0-9a-f]{64}, SHA256SUMS says [0-9a-f]{64}\.$/m,
+    );
+  });
+
+  test('another key: exit 1, naming both keys', async () => {
+    const result = await cli(['verify', bundle, '--public-key', join(keys, 'stranger.pub')]);
+    assert.equal(result.code, 1);
+    assert.match(
+      result.stderr,
+      /statement\.dsse\.json is not signed by the given key \(sha256:[0-9a-f]{64}\); it names sha256:/,
+    );
+  });
+
+  test('bad input: exit 2 with the fix, never a stack trace', async () => {
+    const reportsNotBundle = await cli(['verify', run.reportDir]);
+    assert.equal(reportsNotBundle.code, 2);
+    assert.ok(
+      reportsNotBundle.stderr.includes(`holds reports, not a bundle: give ${bundle}`),
+      reportsNotBundle.stderr,
+    );
+    const missing = await cli(['verify', join(keys, 'nothing-here')]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /does not exist: give the bundle directory a run wrote/);
+    const noKey = await cli(['verify', bundle, '--public-key', join(keys, 'absent.pub')]);
+    assert.equal(noKey.code, 2);
+    assert.match(noKey.stderr, /Cannot read the key file .*absent\.pub \(ENOENT\): check the path/);
+    const privateKey = await cli(['verify', bundle, '--public-key', join(keys, 'vendor.key')]);
+    assert.equal(privateKey.code, 2);
+    assert.match(privateKey.stderr, /is a private key: verify needs only the public key/);
+    const notAKey = await cli(['verify', bundle, '--public-key', join(bundle, 'SHA256SUMS')]);
+    assert.equal(notAKey.code, 2);
+    assert.match(notAKey.stderr, /is not a PEM public key: give an Ed25519 public key in PEM/);
+    for (const result of [reportsNotBundle, missing, noKey, privateKey, notAKey])
+      assert.doesNotMatch(result.stderr, /^\s+at /m);
+  });
+
+  test('run refuses an unusable signing key before anything runs, without showing the key', async () => {
+    const wrong = await cli(['run', '--sign-key', join(keys, 'vendor.pub')]);
+    assert.equal(wrong.code, 2);
+    assert.match(
+      wrong.stderr,
+      /^--sign-key: .*vendor\.pub is not a PEM private key: give an Ed25519 private key in PEM/m,
+    );
+    assert.doesNotMatch(wrong.stdout, /Conformance run/);
+    const encrypted = join(keys, 'encrypted.key');
+    writeFileSync(
+      encrypted,
+      generateKeyPairSync('ed25519').privateKey.export({
+        type: 'pkcs8',
+        format: 'pem',
+        cipher: 'aes-256-cbc',
+        passphrase: 'a passphrase',
+      }),
+    );
+    const withPassphrase = await cli(['run', '--sign-key', encrypted]);
+    assert.equal(withPassphrase.code, 2);
+    assert.match(withPassphrase.stderr, /is encrypted with a passphrase, which a run cannot ask for/);
+    const both = await cli(['run', '--bundle', '--no-bundle']);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--no-bundle cannot be given with --bundle or --sign-key/);
+  });
+
+  test('verify and keygen answer --help with their exit codes', async () => {
+    for (const command of ['verify', 'keygen']) {
+      const help = await cli([command, '--help']);
+      assert.equal(help.code, 0);
+      assert.match(help.stdout, new RegExp(`^Usage: tenant-auth-conformance ${command}`));
+      assert.match(help.stdout, /Exit codes/);
+    }
+  });
+});

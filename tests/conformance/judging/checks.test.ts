@@ -1,0 +1,121 @@
+// The assertions of the rules, without a network: only evidence that the target answered wrongly
+// is a ConformanceFailure; no answer is Inconclusive (the rule ends as ERROR), never a failure.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Checks, ConformanceFailure, Inconclusive } from '../../../conformance/judging/checks.ts';
+import {
+  startRequest,
+  type Exchange,
+  type FailedExchange,
+  type ResponseExchange,
+} from '../../../conformance/requests/exchange.ts';
+import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
+import type { TenantValues } from '../../../conformance/judging/tenant-knowledge.ts';
+
+const KEY = 'mbk_prod_PublicTestValueNotARealKey0001';
+const check = new Checks(new KeyNamer([{ variable: 'FULL_ACCESS_KEY', value: KEY }]));
+const request = startRequest('GET', 'https://acme.api.example.com/v1/customers', []);
+const globex: TenantValues = {
+  label: 'globex',
+  values: new Set(['globex-customer@example.test', 'Globex Corp']),
+};
+
+function answer(status: number, body: unknown, headers: Record<string, string> = {}): ResponseExchange {
+  return {
+    kind: 'response',
+    request,
+    durationMs: 1,
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    bodyText: JSON.stringify(body),
+  };
+}
+const refused: FailedExchange = {
+  kind: 'failure',
+  request,
+  durationMs: 1,
+  error: 'ECONNREFUSED: connect refused',
+};
+const notSent: FailedExchange = {
+  ...refused,
+  error: 'not sent: the target stopped answering',
+  notSent: true,
+};
+const error = (code: string) => ({ error: { code, message: 'm' } });
+
+test('no answer is Inconclusive in every check that needs one, never a failure', () => {
+  const needAnswer: ((exchange: Exchange) => void)[] = [
+    (exchange) => check.response(exchange, 'x'),
+    (exchange) => check.served(exchange, 'x'),
+    (exchange) => check.status(exchange, [401], 'x'),
+    (exchange) => check.header(exchange, 'Cache-Control', /no-store/, 'x'),
+    (exchange) => check.noDataOf(exchange, [globex], 'x'),
+    (exchange) => check.rejected(exchange, 'x', { noDataOf: [globex] }),
+    (exchange) =>
+      check.rejected(exchange, 'x', { codes: ['invalid_api_key'], noDataOf: [], allowNoResponse: true }),
+  ];
+  for (const run of needAnswer) assert.throws(() => run(refused), Inconclusive);
+});
+
+test('a refusal is a rejection only where the rule allows it, and never when nothing was sent', () => {
+  assert.doesNotThrow(() =>
+    check.rejected(refused, 'plain HTTP', { noDataOf: [globex], allowNoResponse: true }),
+  );
+  assert.throws(
+    () => check.rejected(notSent, 'plain HTTP', { noDataOf: [globex], allowNoResponse: true }),
+    Inconclusive,
+  );
+});
+
+test('rejected: a success, a wrong code or the other tenant’s data is a failure', () => {
+  assert.doesNotThrow(() =>
+    check.rejected(answer(401, error('invalid_api_key')), 'x', {
+      codes: ['invalid_api_key'],
+      noDataOf: [globex],
+    }),
+  );
+  assert.throws(() => check.rejected(answer(200, { data: [] }), 'x', { noDataOf: [] }), ConformanceFailure);
+  assert.throws(
+    () =>
+      check.rejected(answer(401, error('missing_authorization_header')), 'x', {
+        codes: ['invalid_api_key'],
+        noDataOf: [],
+      }),
+    /expected error\.code invalid_api_key, got "missing_authorization_header"/,
+  );
+  assert.throws(
+    () =>
+      check.rejected(answer(403, { error: { code: 'x', message: 'Globex Corp' } }), 'x', {
+        noDataOf: [globex],
+      }),
+    /holds data of globex: "Globex Corp"/,
+  );
+});
+
+test('noDataOf with a baseline fails only on data the extra fields add', () => {
+  const leakEverywhere = answer(200, { data: [{ name: 'Globex Corp' }] });
+  assert.doesNotThrow(() => check.noDataOf(leakEverywhere, [globex], 'tenant_id', leakEverywhere));
+  const clean = answer(200, { data: [{ name: 'Acme' }] });
+  assert.throws(() => check.noDataOf(leakEverywhere, [globex], 'tenant_id', clean), /holds data of globex/);
+  const more = answer(200, { data: [{ name: 'Globex Corp', email: 'globex-customer@example.test' }] });
+  assert.throws(
+    () => check.noDataOf(more, [globex], 'tenant_id', leakEverywhere),
+    /globex-customer@example\.test/,
+  );
+  assert.throws(() => check.noDataOf(leakEverywhere, [globex], 'tenant_id', refused), Inconclusive);
+});
+
+test('a failure message and its evidence never hold the key', () => {
+  const echoed = answer(401, error(`invalid key ${KEY}`), { 'www-authenticate': `Bearer ${KEY}` });
+  try {
+    check.fail(`the answer repeats ${KEY}`, echoed);
+    assert.fail('fail() must throw');
+  } catch (thrown) {
+    assert.ok(thrown instanceof ConformanceFailure);
+    assert.ok(!JSON.stringify({ message: thrown.message, evidence: thrown.evidence }).includes(KEY));
+  }
+  assert.throws(
+    () => check.noAnswer({ ...refused, error: `reset while sending ${KEY}` }, 'x'),
+    (thrown: unknown) => thrown instanceof Inconclusive && !thrown.message.includes(KEY),
+  );
+});

@@ -1,0 +1,63 @@
+// A large matrix can be spread over machines: shards write blob reports, merge-reports joins them
+// into the same conformance report a single run gives — with no key in any blob.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
+import { RULES } from '../../../conformance/catalog/rules.ts';
+import type { Har } from '../../../conformance/report/har.ts';
+import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import { REPO_ROOT, runConformance } from '../../support/conformance-run.ts';
+import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
+
+test('two shards merged give one complete report, and their blobs hold no key', async () => {
+  const shards = await Promise.all([runConformance(['--shard', '1/2']), runConformance(['--shard', '2/2'])]);
+  const blobs = mkdtempSync(join(tmpdir(), 'conformance-blobs-'));
+  for (const shard of shards) {
+    assert.equal(shard.exitCode, 0, shard.stderr);
+    assert.equal(shard.report?.verdict, 'INCOMPLETE', 'a shard alone does not evaluate every rule');
+    assert.match(shard.report?.shard ?? '', /^[12]\/2$/);
+    for (const file of readdirSync(join(shard.reportDir, 'blob')))
+      copyFileSync(join(shard.reportDir, 'blob', file), join(blobs, file));
+  }
+  assert.equal(readdirSync(blobs).length, 2);
+  assert.deepEqual(scanDirectory(blobs, secretForms(fixtureKeyEnvironment())).findings, []);
+
+  const merged = join(mkdtempSync(join(tmpdir(), 'conformance-merged-')), 'reports');
+  mkdirSync(merged);
+  const merge = spawnSync(
+    join(REPO_ROOT, 'node_modules', '.bin', 'playwright'),
+    ['merge-reports', '--config', 'playwright.config.ts', blobs],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, CONFORMANCE_REPORT_DIR: merged },
+      encoding: 'utf8',
+      timeout: 60_000,
+    },
+  );
+  assert.equal(merge.status, 0, merge.stderr);
+  const report = JSON.parse(readFileSync(join(merged, 'conformance.json'), 'utf8')) as ConformanceReport;
+  assert.equal(report.verdict, 'CONFORMANT');
+  assert.equal(report.shard, undefined);
+  assert.equal(report.target.name, 'reference server');
+  assert.deepEqual(
+    report.rules.map((rule) => [rule.id, rule.verdict]),
+    RULES.map((rule) => [rule.id, 'pass']),
+  );
+  // The exchanges travel in the blobs too: the merged HAR holds those of both shards.
+  const har = JSON.parse(readFileSync(join(merged, 'exchanges.har'), 'utf8')) as Har;
+  const rulesInHar = new Set(har.log.entries.map((entry) => entry._rule));
+  const shardRules = shards.map((shard) => new Set(shard.outcomes.map((outcome) => outcome.ruleId)));
+  for (const rules of shardRules)
+    assert.ok(
+      [...rules].some((id) => rulesInHar.has(id)),
+      'each shard’s exchanges are in the merged HAR',
+    );
+  assert.match(
+    readFileSync(join(merged, 'junit.xml'), 'utf8'),
+    new RegExp(`<testsuites [^>]*tests="${RULES.length}"`),
+  );
+});

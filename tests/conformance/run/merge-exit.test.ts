@@ -1,0 +1,126 @@
+// A sharded run merged with `npm run merge-reports` exits by the merged verdict, as a single run
+// would: a CI gate on the merge must see NOT CONFORMANT, and INCOMPLETE with --fail-on-incomplete.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../../conformance/target/embedded-target.ts';
+import type { RunningReferenceServer } from '../../../reference-server/server.ts';
+import { nodeCommand } from '../../../reference-server/package-root.ts';
+import { startTestServer } from '../../support/reference-client.ts';
+import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
+import { REPO_ROOT, runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+
+interface Merge {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  report?: ConformanceReport;
+}
+
+/** `npm run merge-reports -- …` as a user runs it; bounded. */
+async function mergeReports(args: string[], reports: string): Promise<Merge> {
+  const [node = process.execPath, ...main] = nodeCommand('cli/main');
+  const child = spawn(node, [...main, 'merge', '--reports', reports, ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, CONFORMANCE_FAIL_ON_INCOMPLETE: '' },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+  const exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
+  clearTimeout(timer);
+  let report: ConformanceReport | undefined;
+  try {
+    report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
+  } catch {
+    // No report: exitCode and stderr say why.
+  }
+  return { exitCode, stdout, stderr, report };
+}
+
+/** The blob files of shard runs, gathered in one fresh folder as the README says. */
+function gatherBlobs(runs: readonly ConformanceRun[]): string {
+  const folder = mkdtempSync(join(tmpdir(), 'conformance-blobs-'));
+  for (const run of runs) {
+    const blobs = join(run.reportDir, 'blob');
+    for (const file of readdirSync(blobs)) copyFileSync(join(blobs, file), join(folder, file));
+  }
+  return folder;
+}
+
+describe('merge-reports exits by the merged verdict', () => {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-merge-'));
+  let server: RunningReferenceServer;
+  let shards: ConformanceRun[] = [];
+
+  before(async () => {
+    // A MUST rule fails against this variant: quotes around the key are stripped.
+    server = (await startTestServer({ fault: 'quotes-stripped' })).server;
+    const target = join(work, 'target.json');
+    writeFileSync(
+      target,
+      JSON.stringify({
+        baseUrl: server.baseUrl('acme'),
+        plainHttpBaseUrl: server.plainHttpBaseUrl('acme'),
+        credentials: { fullAccess: fixtureKeyVariable('key_acme_prod_full') },
+        caFile: server.caPath,
+        hosts: { '*.localhost': '127.0.0.1' },
+      }),
+    );
+    shards = await Promise.all(
+      ['1/2', '2/2'].map((shard) =>
+        runConformance(['--target', target, '--shard', shard, '--workers', '1'], fixtureKeyEnvironment()),
+      ),
+    );
+  });
+
+  after(() => server.close());
+
+  const failingShard = (): ConformanceRun => {
+    const shard = shards.find((run) => run.report?.verdict === 'NOT CONFORMANT');
+    assert.ok(shard, 'one shard holds the failing rule');
+    return shard;
+  };
+  const passingShard = (): ConformanceRun => {
+    const shard = shards.find((run) => run !== failingShard());
+    assert.ok(shard);
+    return shard;
+  };
+
+  test('both shards merged: NOT CONFORMANT, exit 1', async () => {
+    const merged = await mergeReports([gatherBlobs(shards)], join(work, 'merged-all'));
+    assert.equal(merged.report?.verdict, 'NOT CONFORMANT', merged.stderr);
+    assert.equal(
+      merged.report?.rules.find((rule) => rule.id === 'AUTH-QUOTED-KEY-REJECTED')?.verdict,
+      'fail',
+    );
+    assert.equal(merged.exitCode, 1, merged.stderr);
+  });
+
+  test('only the shard without the failure: INCOMPLETE, exit 0, and 1 with --fail-on-incomplete', async () => {
+    const folder = gatherBlobs([passingShard()]);
+    const lenient = await mergeReports([folder], join(work, 'merged-lenient'));
+    assert.equal(lenient.report?.verdict, 'INCOMPLETE', lenient.stderr);
+    assert.equal(lenient.exitCode, 0, lenient.stderr);
+    const strict = await mergeReports(['--fail-on-incomplete', folder], join(work, 'merged-strict'));
+    assert.equal(strict.report?.verdict, 'INCOMPLETE');
+    assert.equal(strict.exitCode, 1, strict.stderr);
+  });
+
+  test('usage: --help exits 0, an unknown option or a missing folder exits 2', async () => {
+    const help = await mergeReports(['--help'], join(work, 'help'));
+    assert.equal(help.exitCode, 0);
+    assert.match(help.stdout, /Exit codes:[\s\S]*3 +SETUP ERROR/);
+    const bogus = await mergeReports(['--bogus'], join(work, 'bogus'));
+    assert.equal(bogus.exitCode, 2);
+    assert.match(bogus.stderr, /Valid options: --reports, --fail-on-incomplete, --help/);
+    const missing = await mergeReports([join(work, 'no-such-folder')], join(work, 'missing'));
+    assert.equal(missing.exitCode, 2);
+    assert.match(missing.stderr, /Give one folder that holds the shards' blob reports/);
+  });
+});

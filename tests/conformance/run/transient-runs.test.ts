@@ -1,0 +1,71 @@
+// A target that stays transient is never judged, end to end: behind a gateway that answers one
+// kind of request 429 every time (here every request with the Basic scheme), the rule that sends
+// it ends as ERROR with the fix — not FAIL, and not a pass of "refused" either — and the verdict
+// is INCOMPLETE with exit 3, while every other rule is judged as usual and passes.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runConformance } from '../../support/conformance-run.ts';
+import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
+import { startGateFront, type GateFront } from '../../independent-implementation/gate-front.ts';
+import {
+  writeIndependentTarget,
+  type WrittenTarget,
+} from '../../independent-implementation/independent-target.ts';
+import { startIndependentServer, type IndependentServer } from '../../independent-implementation/server.ts';
+
+const LIMITED_RULE = 'AUTH-OTHER-SCHEME-REJECTED';
+
+let server: IndependentServer;
+let front: GateFront;
+let target: WrittenTarget;
+let limited = 0;
+
+before(async () => {
+  server = await startIndependentServer();
+  front = await startGateFront({
+    upstreamPort: server.port,
+    upstreamCa: server.caPem,
+    gate: (request) => {
+      if (!/^basic /i.test(request.headers.authorization ?? '')) return { pass: true };
+      limited += 1;
+      return {
+        answer: {
+          status: 429,
+          // The policy it announces keeps the run's pace high: this test is about the verdict.
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '0', 'RateLimit-Policy': '50;w=1' },
+          body: '{"error":{"code":"rate_limited","message":"Too many requests."}}',
+        },
+      };
+    },
+  });
+  target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
+});
+
+after(async () => {
+  await front.close();
+  await server.close();
+});
+
+test('a request answered 429 at every try: its rule is ERROR naming the fix, the verdict INCOMPLETE, exit 3', async () => {
+  const run = await runConformance(['--target', target.file, '--max-retries', '2'], target.env);
+  assert.equal(run.exitCode, 3);
+  assert.equal(run.report?.verdict, 'INCOMPLETE');
+  const byVerdict = (verdict: string): string[] =>
+    (run.report?.rules ?? []).filter((rule) => rule.verdict === verdict).map((rule) => rule.id);
+  assert.deepEqual(byVerdict('error'), [LIMITED_RULE]);
+  assert.deepEqual(byVerdict('fail'), []);
+  assert.equal(byVerdict('pass').length, (run.report?.rules.length ?? 0) - 1);
+  const rule = run.report?.rules.find((candidate) => candidate.id === LIMITED_RULE);
+  assert.match(rule?.message ?? '', /only transient answers.*rate-limited this run.*--max-rps/s);
+  assert.equal(limited, 3, 'the first try and --max-retries 2');
+  assert.equal(rule?.retries, 2);
+  assert.deepEqual(
+    {
+      rateLimited: run.report?.traffic?.rateLimited,
+      retries: run.report?.traffic?.retries,
+    },
+    { rateLimited: 3, retries: 2 },
+  );
+  const { findings } = scanDirectory(run.reportDir, secretForms(target.env));
+  assert.deepEqual(findings, []);
+});

@@ -1,0 +1,344 @@
+// A mistake in the user's set-up is never a verdict about the target: each row is a set-up mistake
+// a new user makes, with the stage the preflight must name, the verdict, the exit code, and a bound
+// on the time it may take (the suite must not wait out every rule against a hung target).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import {
+  connect as connectTcp,
+  createServer as createTcpServer,
+  type AddressInfo,
+  type Server,
+} from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { once } from 'node:events';
+import { spawnSync } from 'node:child_process';
+import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import type { RunningReferenceServer } from '../../../reference-server/server.ts';
+import { startTestServer } from '../../support/reference-client.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { nodeCommand } from '../../../reference-server/package-root.ts';
+import { REPO_ROOT, runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+
+/** The issue's bound for every set-up mistake: an answer in under a minute. */
+const TIME_BOUND_MS = 60_000;
+const HOSTS = { '*.localhost': '127.0.0.1' };
+const keys = fixtureKeyEnvironment();
+
+interface Row {
+  mistake: string;
+  target: () => object;
+  stage: string;
+  /** What the stage's problem must say, and the fix it must give. */
+  problem: RegExp;
+  fix: RegExp;
+}
+
+// The rows run side by side: each waits mostly on a time-out, not on the machine.
+describe(
+  'set-up mistakes: SETUP ERROR naming the stage and the fix, exit 3, in bounded time',
+  { concurrency: 4 },
+  () => {
+    const work = mkdtempSync(join(tmpdir(), 'conformance-setup-errors-'));
+    let server: RunningReferenceServer;
+    let hungTls: Server;
+    let hungTcp: Server;
+    let otherCaFile: string;
+    const closedPort = (): number => 9; // discard: nothing listens on it here
+
+    before(async () => {
+      const reference = await startTestServer();
+      server = reference.server;
+      // A certificate valid for the names, so that only the silence after the handshake is wrong.
+      const certificates = await ensureCertificates(reference.certDir, 'localhost');
+      hungTls = createTlsServer({ key: certificates.key, cert: certificates.cert }, () => {
+        // Accepts TLS, reads the request, never answers.
+      });
+      hungTcp = createTcpServer(() => {
+        // Accepts TCP, never speaks TLS.
+      });
+      for (const listener of [hungTls, hungTcp]) {
+        listener.listen(0, '127.0.0.1');
+        await once(listener, 'listening');
+      }
+      otherCaFile = (await ensureCertificates(join(work, 'other-ca'), 'localhost')).caPath;
+    });
+
+    after(async () => {
+      await server.close();
+      for (const listener of [hungTls, hungTcp]) listener.close();
+    });
+
+    const portOf = (listener: Server): number => (listener.address() as AddressInfo).port;
+    const base = (port: number | string) => `https://acme.api.localhost:${port}/v1`;
+    const withKey = { credentials: { fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL' } };
+
+    const rows: Row[] = [
+      {
+        mistake: 'nothing listening at baseUrl',
+        target: () => ({ baseUrl: base(closedPort()), hosts: HOSTS, caFile: server.caPath, ...withKey }),
+        stage: 'connect',
+        problem: /ECONNREFUSED/,
+        fix: /listening on port 9/,
+      },
+      {
+        mistake: 'hosts maps the names to an address where nothing listens',
+        target: () => ({
+          baseUrl: base(server.httpsPort),
+          hosts: { '*.localhost': '127.0.0.2' },
+          caFile: server.caPath,
+          ...withKey,
+        }),
+        stage: 'connect',
+        problem: /127\.0\.0\.2/,
+        fix: /"hosts" maps acme\.api\.localhost to the right address/,
+      },
+      {
+        mistake: 'caFile missing on disk',
+        target: () => ({
+          baseUrl: base(server.httpsPort),
+          hosts: HOSTS,
+          caFile: 'no-such-ca.pem',
+          ...withKey,
+        }),
+        stage: 'target file',
+        problem: /no-such-ca\.pem cannot be read \(ENOENT\)/,
+        fix: /set "caFile"/,
+      },
+      {
+        mistake: 'caFile that holds no certificate',
+        target: () => ({ baseUrl: base(server.httpsPort), hosts: HOSTS, caFile: 'not-a-ca.pem', ...withKey }),
+        stage: 'target file',
+        problem: /holds no PEM certificate/,
+        fix: /set "caFile"/,
+      },
+      {
+        mistake: 'certificate not trusted: no caFile',
+        target: () => ({ baseUrl: base(server.httpsPort), hosts: HOSTS, ...withKey }),
+        stage: 'TLS',
+        problem: /untrusted chain/,
+        fix: /set "caFile" in the target file to the PEM of that CA/,
+      },
+      {
+        mistake: 'certificate not trusted: the wrong caFile',
+        target: () => ({ baseUrl: base(server.httpsPort), hosts: HOSTS, caFile: otherCaFile, ...withKey }),
+        stage: 'TLS',
+        problem: /untrusted chain/,
+        fix: /caFile of the target file is not the CA that signed this certificate/,
+      },
+      {
+        mistake: 'target accepts TLS and never answers',
+        target: () => ({ baseUrl: base(portOf(hungTls)), hosts: HOSTS, caFile: server.caPath, ...withKey }),
+        stage: 'HTTP',
+        problem: /no HTTP answer .*nothing within 10 s/,
+        fix: /accepts connections but never answers/,
+      },
+      {
+        mistake: 'target accepts TCP and never handshakes',
+        target: () => ({ baseUrl: base(portOf(hungTcp)), hosts: HOSTS, caFile: server.caPath, ...withKey }),
+        stage: 'TLS',
+        problem: /no TLS handshake .* within 10 s/,
+        fix: /serves HTTPS/,
+      },
+    ];
+
+    test('--preflight-only: exit 0 when the target can be reached, 3 naming the stage when not; no report either way', async () => {
+      const reachable = join(work, 'reachable.json');
+      writeFileSync(
+        reachable,
+        JSON.stringify({ baseUrl: base(server.httpsPort), hosts: HOSTS, caFile: server.caPath }),
+      );
+      const passed = await runConformance(['--target', reachable, '--preflight-only'], keys);
+      assert.equal(passed.exitCode, 0, passed.stderr);
+      assert.match(passed.stdout, /Preflight passed: the target can be reached/);
+      assert.equal(passed.report, undefined, 'no report written');
+      const down = join(work, 'down.json');
+      writeFileSync(
+        down,
+        JSON.stringify({ baseUrl: base(closedPort()), hosts: HOSTS, caFile: server.caPath }),
+      );
+      const failed = await runConformance(['--target', down, '--preflight-only'], keys);
+      assert.equal(failed.exitCode, 3, failed.stderr);
+      assert.match(failed.stdout, /\[connect\] baseUrl https:\/\/acme\.api\.localhost:9\/v1/);
+      assert.equal(failed.report, undefined, 'no report written');
+    });
+
+    for (const row of rows) {
+      test(row.mistake, async () => {
+        writeFileSync(join(work, 'not-a-ca.pem'), 'this is not a certificate\n');
+        const file = join(work, `${row.mistake.replace(/\W+/g, '-')}.json`);
+        writeFileSync(file, JSON.stringify({ name: row.mistake, ...row.target() }));
+        const started = Date.now();
+        const run = await runConformance(['--target', file], keys, TIME_BOUND_MS * 2);
+        const elapsed = Date.now() - started;
+        assertSetupError(run, row);
+        assert.ok(elapsed < TIME_BOUND_MS, `took ${elapsed} ms, more than ${TIME_BOUND_MS} ms`);
+      });
+    }
+  },
+);
+
+function assertSetupError(run: ConformanceRun, row: Row): void {
+  assert.equal(run.report?.verdict, 'SETUP ERROR', `${run.stdout}\n${run.stderr}`);
+  assert.equal(run.exitCode, 3, run.stderr);
+  assert.deepEqual(run.report?.rules, [], 'no rule verdicts after a failed preflight');
+  assert.deepEqual(run.outcomes, [], 'no rule ran');
+  const problem = run.report?.setupProblems?.[0];
+  assert.ok(problem, 'the report names the problem');
+  assert.equal(problem.stage, row.stage);
+  assert.match(problem.problem, row.problem);
+  assert.match(problem.fix, row.fix);
+  assert.match(run.stdout, new RegExp(`\\[${row.stage}\\]`));
+  assert.match(run.stdout, /VERDICT: SETUP ERROR/);
+}
+
+describe('option mistakes: exit 2 with what to do', () => {
+  for (const command of ['compare', 'keys', 'run', 'merge']) {
+    test(`${command} --help prints its usage and exits 0; an unknown option exits 2`, () => {
+      const [node = process.execPath, ...main] = nodeCommand('cli/main');
+      const cli = (...args: string[]) =>
+        spawnSync(node, [...main, command, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
+      const help = cli('--help');
+      assert.equal(help.status, 0, help.stderr);
+      assert.match(help.stdout, new RegExp(`Usage: tenant-auth-conformance ${command}`));
+      assert.match(help.stdout, /[Ee]xit codes?:/);
+      const bogus = cli('--bogus-flag');
+      assert.equal(bogus.status, 2, bogus.stderr);
+    });
+  }
+
+  test('an unknown option lists the valid ones', async () => {
+    const run = await runConformance(['--bogus-flag']);
+    assert.equal(run.exitCode, 2);
+    assert.match(run.stderr, /Unknown option '--bogus-flag'/);
+    assert.match(run.stderr, /Valid options: .*--target.*--preflight-only.*--grep/);
+  });
+
+  test('a bad --profile names the option, not the target file', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'conformance-profile-'));
+    const file = join(work, 'good.json');
+    writeFileSync(file, JSON.stringify({ baseUrl: 'https://acme.api.example.com/v1' }));
+    const run = await runConformance(['--profile', 'bogus', '--target', file]);
+    assert.equal(run.exitCode, 2);
+    assert.match(run.stderr, /Invalid --profile "bogus": use default or strict/);
+    assert.doesNotMatch(run.stderr, /good\.json/);
+  });
+
+  test('a hosts value with a port is a target-file error naming the field', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'conformance-hosts-port-'));
+    const file = join(work, 'target.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseUrl: 'https://acme.api.localhost:9443/v1',
+        hosts: { '*.localhost': '127.0.0.1:9443' },
+      }),
+    );
+    const run = await runConformance(['--target', file]);
+    assert.equal(run.exitCode, 2);
+    assert.match(
+      run.stderr,
+      /\$\.hosts\.\*\.localhost: must match format "ip" \(an IPv4 or IPv6 address, without a port/,
+    );
+  });
+});
+
+describe('after the preflight: no answer is an ERROR, never a failure', () => {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-no-answer-'));
+  let server: RunningReferenceServer;
+  let fading: Server;
+
+  before(async () => {
+    server = (await startTestServer({})).server;
+    // Forwards the preflight's one connection to the reference server, then goes silent: a
+    // target that stops answering once the run has started.
+    let connections = 0;
+    fading = createTcpServer((client) => {
+      // The runner's ALPN handshake, then the preflight's and the rules' connection: no more.
+      if (++connections > 2) return;
+      const upstream = connectTcp(server.httpsPort, '127.0.0.1');
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    fading.listen(0, '127.0.0.1');
+    await once(fading, 'listening');
+  });
+
+  after(async () => {
+    fading.close();
+    await server.close();
+  });
+
+  test('a target that stops answering mid-run: every rule it leaves unchecked is ERROR, exit 3, the rest not sent', async () => {
+    const port = (fading.address() as AddressInfo).port;
+    const file = join(work, 'fading.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseUrl: `https://acme.api.localhost:${port}/v1`,
+        plainHttpBaseUrl: `http://acme.api.localhost:${server.httpPort}/v1`,
+        credentials: { fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL' },
+        caFile: server.caPath,
+        hosts: HOSTS,
+      }),
+    );
+    const run = await runConformance(['--target', file, '--request-timeout', '2'], keys, TIME_BOUND_MS * 3);
+    assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
+    assert.equal(run.exitCode, 3);
+    const verdicts = new Map(run.report.rules.map((rule) => [rule.id, rule.verdict]));
+    assert.deepEqual(
+      run.report.rules
+        .filter((rule) => rule.verdict === 'fail' || rule.verdict === 'warning')
+        .map((rule) => rule.id),
+      [],
+      'no answer is never evidence of a failure',
+    );
+    for (const id of [
+      'AUTH-MISSING-HEADER',
+      'KEY-VALID-SERVED',
+      'KEY-UNKNOWN-REJECTED',
+      'ERROR-BODY-SHAPE',
+      'VERSION-PATH',
+    ])
+      assert.equal(
+        verdicts.get(id),
+        'error',
+        `${id}: ${run.report.rules.find((rule) => rule.id === id)?.message}`,
+      );
+    assert.ok(
+      run.report.rules.some((rule) => /the target stopped answering/.test(rule.message ?? '')),
+      'after 3 exchanges without an answer, the rest are not sent',
+    );
+  });
+
+  test('an otherTenantBaseUrl the preflight cannot reach: its rules are not evaluated, with the reason', async () => {
+    const file = join(work, 'other-down.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseUrl: server.baseUrl('acme'),
+        otherTenantBaseUrl: 'https://globex.api.localhost:9/v1',
+        plainHttpBaseUrl: server.plainHttpBaseUrl('acme'),
+        credentials: {
+          fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL',
+          otherTenant: 'REFERENCE_KEY_GLOBEX_PROD_FULL',
+        },
+        caFile: server.caPath,
+        hosts: HOSTS,
+      }),
+    );
+    const run = await runConformance(['--target', file, '--grep', '@TENANT-'], keys);
+    assert.equal(run.exitCode, 0, run.stderr);
+    const crossKey = run.report?.rules.find((rule) => rule.id === 'TENANT-CROSS-KEY-REJECTED');
+    assert.equal(crossKey?.verdict, 'not-evaluated');
+    assert.match(
+      crossKey?.message ?? '',
+      /preflight could not reach \[connect\] otherTenantBaseUrl https:\/\/globex/,
+    );
+    assert.equal(run.report?.setupProblems?.[0]?.field, 'otherTenantBaseUrl');
+    assert.equal(run.report?.rules.filter((rule) => rule.verdict === 'fail').length, 0);
+  });
+});

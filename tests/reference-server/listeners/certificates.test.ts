@@ -1,0 +1,99 @@
+// Certificates: the API's leaf names the API wildcard and the admin host only, so its size does
+// not grow with the tenants; each served tenant's panel host gets a leaf of its own on first use
+// (Node and Chromium refuse a `*.localhost` wildcard), and no other name does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { X509Certificate } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { checkServerIdentity, connect } from 'node:tls';
+import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/store/fixtures.ts';
+import { startReferenceServer } from '../../../reference-server/server.ts';
+import type { Fixtures } from '../../../schemas/generated/fixtures.ts';
+
+function namesOf(cert: string): string[] {
+  return (new X509Certificate(cert).subjectAltName ?? '').split(', ').sort();
+}
+
+test('the API leaf names the API wildcard and the admin host, and is reused', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'km-tls-'));
+  try {
+    const first = await ensureCertificates(dir, 'localhost');
+    assert.deepEqual(namesOf(first.cert), [
+      'DNS:*.api.localhost',
+      'DNS:admin.localhost',
+      'DNS:api.localhost',
+    ]);
+    const again = await ensureCertificates(dir, 'localhost');
+    assert.equal(again.reused, true);
+    assert.equal(again.cert, first.cert);
+    const panel = new X509Certificate((await first.leafFor('acme.localhost')).cert);
+    assert.equal(panel.checkHost('acme.localhost'), 'acme.localhost');
+    assert.equal(panel.checkHost('globex.localhost'), undefined);
+    assert.ok(
+      panel.verify(new X509Certificate(readFileSync(first.caPath)).publicKey),
+      'signed by the same CA',
+    );
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+/** Whether a client verifying the chain and the host name would accept what `servername` is served. */
+function verifies(port: number, servername: string, ca: string): Promise<boolean> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: '127.0.0.1', port, servername, ca, rejectUnauthorized: false }, () => {
+      const nameMatches = checkServerIdentity(servername, socket.getPeerCertificate()) === undefined;
+      resolve(socket.authorized && nameMatches);
+      socket.end();
+    });
+    socket.once('error', reject);
+  });
+}
+
+/** Fixtures with many tenants, each with no keys: what a large multi-tenant deployment looks like. */
+function manyTenants(count: number): Fixtures {
+  const base = loadFixtures(DEFAULT_FIXTURES_FILE);
+  const tenants = Array.from({ length: count }, (_, index) => ({
+    id: `tenant-${index}`,
+    name: `Tenant ${index}`,
+    apiKeysEnabled: true,
+    keys: [],
+    customers: { production: [], sandbox: [] },
+  }));
+  return { ...base, tenants: [...base.tenants, ...tenants] };
+}
+
+test('with 10 000 tenants the server starts, and a panel host of any served tenant verifies; an unknown one does not', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'km-tls-many-'));
+  const server = await startReferenceServer({
+    host: '127.0.0.1',
+    httpsPort: 0,
+    httpPort: null,
+    domain: 'localhost',
+    fixtures: manyTenants(10_000),
+    certDir: dir,
+  });
+  try {
+    const ca = readFileSync(server.caPath, 'utf8');
+    for (const host of [
+      'tenant-9999.localhost',
+      'sandbox-acme.localhost',
+      'acme.api.localhost',
+      'admin.localhost',
+    ]) {
+      assert.equal(
+        await verifies(server.httpsPort, host, ca),
+        true,
+        `${host} must be served a certificate valid for it`,
+      );
+    }
+    const unknown = await verifies(server.httpsPort, 'no-such-tenant.localhost', ca);
+    assert.equal(unknown, false, 'no certificate is made for a tenant that is not served');
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
