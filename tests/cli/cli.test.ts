@@ -2,7 +2,6 @@
 // codes of every subcommand, the rule catalog, `init`'s starter file, and a target by URL.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,34 +9,13 @@ import { RULES } from '../../conformance/catalog/rules.ts';
 import { readTargetFile, resolveTarget, TargetError } from '../../conformance/target/target.ts';
 import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/target/url-target.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
+import { cleanEnv, runMain, type CliExit } from '../support/reference-cli.ts';
 
-const MAIN = join(REPO_ROOT, 'cli', 'main.ts');
-/** By URL: the commands run in other directories, where `tsx` alone would not resolve. */
-const TSX = import.meta.resolve('tsx');
 const SUBCOMMANDS = ['run', 'serve', 'rules', 'init', 'keys', 'compare', 'merge', 'verify', 'keygen'];
-const TIMEOUT_MS = 60_000;
 
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const cli = (args: string[], cwd = REPO_ROOT): Promise<CliExit> => runMain(args, cleanEnv(), { cwd });
 
-function cli(args: string[], cwd = REPO_ROOT, env: NodeJS.ProcessEnv = process.env): Promise<Result> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', TSX, MAIN, ...args],
-      { cwd, env, timeout: TIMEOUT_MS },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : typeof error.code === 'number' ? error.code : null;
-        done({ code, stdout, stderr });
-      },
-    );
-  });
-}
-
-function assertNoStackTrace(result: Result): void {
+function assertNoStackTrace(result: CliExit): void {
   assert.doesNotMatch(result.stderr, /^\s+at /m, result.stderr);
 }
 

@@ -6,6 +6,7 @@ import type { CustomersResponse } from '../../schemas/generated/customers.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { redactSecrets, type Expectation, type FixtureKnowledge } from './fuzz-model.ts';
 import type { RawOutcome, RawResponse } from './raw-tls-connection.ts';
+import { jsonOrUndefined } from '../support/json.ts';
 
 const validateError = validatorFor('error.schema.json');
 const validateCustomers = validatorFor<CustomersResponse>('customers.schema.json');
@@ -48,7 +49,7 @@ function formatProblems(response: RawResponse, headRequest: boolean): string[] {
     if (response.body.length > 0) problems.push('a body in the answer to HEAD');
     return problems;
   }
-  const body = parseJson(response.body);
+  const body = jsonOrUndefined(response.body);
   if (body === undefined) problems.push('a body that is not JSON');
   else if (response.status >= 400 && !validateError(body)) {
     problems.push(
@@ -69,7 +70,7 @@ function rejectionProblems(
     problems.push(`answered ${response.status}, expected ${expect.status}`);
   }
   if (expect.codes !== undefined && !headRequest) {
-    const code = (parseJson(response.body) as { error?: { code?: unknown } } | undefined)?.error?.code;
+    const code = (jsonOrUndefined(response.body) as { error?: { code?: unknown } } | undefined)?.error?.code;
     if (!expect.codes.includes(String(code))) {
       problems.push(`error code ${JSON.stringify(code)}, expected ${expect.codes.join(' or ')}`);
     }
@@ -85,7 +86,7 @@ function dataProblems(
 ): string[] {
   if (response.status !== 200) return [`answered ${response.status}, expected 200`];
   if (headRequest) return [];
-  const body = parseJson(response.body);
+  const body = jsonOrUndefined(response.body);
   if (!validateCustomers(body)) {
     return [
       `a 200 body not valid against customers.schema.json: ${describeSchemaErrors(validateCustomers.errors).join('; ')}`,
@@ -111,14 +112,6 @@ function echoedSecrets(response: RawResponse, knowledge: FixtureKnowledge): stri
 
 function rawText(response: RawResponse): string {
   return `${response.head}\r\n\r\n${response.body.toString('latin1')}`;
-}
-
-function parseJson(body: Buffer): unknown {
-  try {
-    return JSON.parse(body.toString('utf8')) as unknown;
-  } catch {
-    return undefined;
-  }
 }
 
 function shown(text: string, knowledge: FixtureKnowledge): string {

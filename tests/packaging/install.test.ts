@@ -20,6 +20,7 @@ import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
+import { cleanEnv } from '../support/reference-cli.ts';
 
 /** Packing compiles the kit (prepare) and installing may read package metadata: generous bounds. */
 const STEP_TIMEOUT_MS = 240_000;
@@ -29,17 +30,6 @@ interface Finished {
   code: number | null;
   stdout: string;
   stderr: string;
-}
-
-/** The caller's environment without the kit's own variables or npm's per-script ones. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [name, value] of Object.entries(process.env)) {
-    const ours = /^(CONFORMANCE_|REFERENCE_|PLAYWRIGHT_)/.test(name);
-    const npmScript = /^npm_(package|lifecycle)_/.test(name);
-    if (!ours && !npmScript) env[name] = value;
-  }
-  return { ...env, ...extra };
 }
 
 /** Runs a command to its end in its own process group, killed as a whole at the time-out. */

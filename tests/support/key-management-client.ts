@@ -17,6 +17,7 @@ import {
 } from '../../reference-server/http/hosts.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { send as sendRequest, type TestServer } from './reference-client.ts';
+import { jsonOrUndefined } from './json.ts';
 
 const LOOPBACK = '127.0.0.1';
 const DOMAIN = 'localhost';
@@ -111,7 +112,7 @@ export async function startKeyManagementServer(options: StartOptions = {}): Prom
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-      return { ...reply, json: parseJson(reply.body) };
+      return { ...reply, json: jsonOrUndefined(reply.body) };
     },
     customers: async (tenant, environment, key) => {
       const reply = await send(server.httpsPort, ca, {
@@ -119,7 +120,7 @@ export async function startKeyManagementServer(options: StartOptions = {}): Prom
         path: '/v1/customers',
         headers: { Authorization: `Bearer ${key}`, Accept: 'application/json' },
       });
-      return { ...reply, json: parseJson(reply.body) };
+      return { ...reply, json: jsonOrUndefined(reply.body) };
     },
     restart: async () => {
       await server.close();
@@ -154,14 +155,6 @@ export function send(port: number, ca: string, exchange: Exchange): Promise<Repl
     ...(exchange.body === undefined ? {} : { body: exchange.body }),
     ...(exchange.http2 ? { http2: true } : {}),
   });
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -7,6 +7,7 @@ import type { CustomersResponse } from '../../schemas/generated/customers.ts';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { allSecrets, type Reply } from './reference-client.ts';
+import { jsonOf } from './json.ts';
 
 const validateError = validatorFor<ErrorBody>('error.schema.json');
 const validateCustomers = validatorFor<CustomersResponse>('customers.schema.json');
@@ -38,7 +39,7 @@ export function assertErrorReply(reply: Reply, expected: ExpectedError, fixtures
   }
   assertChallenge(reply, expected.challenge ?? 'none');
 
-  const body = parseJson(reply.body);
+  const body = jsonOf(reply.body);
   assert.ok(
     validateError(body),
     `error body ${reply.body}: ${describeSchemaErrors(validateError.errors).join('; ')}`,
@@ -73,7 +74,7 @@ export function assertCustomersReply(reply: Reply): CustomersResponse {
 
 /** The body of a success answer, validated against schemas/customers.schema.json. */
 export function assertCustomersBody(text: string): CustomersResponse {
-  const body = parseJson(text);
+  const body = jsonOf(text);
   assert.ok(
     validateCustomers(body),
     `customers body ${text}: ${describeSchemaErrors(validateCustomers.errors).join('; ')}`,
@@ -123,12 +124,4 @@ export function comparable(reply: Reply): { status: number; headers: string[][];
     if (name !== 'date') headers.push([name, reply.rawHeaders[i + 1] ?? '']);
   }
   return { status: reply.status, headers, body: reply.body };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    assert.fail(`not JSON: ${JSON.stringify(text.slice(0, 200))}`);
-  }
 }

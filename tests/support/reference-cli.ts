@@ -1,10 +1,16 @@
-// Runs the reference server's command line (`node --import tsx reference-server/cli/cli.ts`) as a
-// child process, the way `npm start` does, and collects what it prints. Every wait is bounded.
+// The tests' one runner of a command line: the reference server's (`node --import tsx
+// reference-server/cli/cli.ts`, the way `npm start` does), the kit's (`tenant-auth-conformance`,
+// cli/main.ts) or any other script, as a child process, collecting what it prints. Every wait is
+// bounded. A run of the suite itself goes through runConformance (conformance-run.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { REPO_ROOT } from './reference-client.ts';
 
 export const CLI_PATH = join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts');
+/** The kit's one executable, `tenant-auth-conformance`. */
+export const MAIN_PATH = join(REPO_ROOT, 'cli', 'main.ts');
+/** By URL: a command run in another directory, where `tsx` alone would not resolve. */
+const TSX = import.meta.resolve('tsx');
 /**
  * How long a start-up or an exit may take before the test fails: a guard against hangs, generous
  * because tsx compiles on first use and the machine may be busy.
@@ -29,18 +35,37 @@ export interface CliProcess {
   kill(): void;
 }
 
-/** An environment without the CLI's own variables, so that the caller's shell cannot change a test. */
+/**
+ * The caller's environment without the kit's own variables (the server's, the suite's,
+ * Playwright's) or npm's per-script ones, so that the caller's shell cannot change a test.
+ */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) {
-    if (!name.startsWith('REFERENCE_')) env[name] = value;
+    const ours = /^(CONFORMANCE_|REFERENCE_|PLAYWRIGHT_)/.test(name);
+    const npmScript = /^npm_(package|lifecycle)_/.test(name);
+    if (!ours && !npmScript) env[name] = value;
   }
   return { ...env, ...extra };
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI_PATH, ...args], {
-    cwd: REPO_ROOT,
+/**
+ * Which script runs (the reference server's command unless said), in which directory, and how
+ * long runCli lets it run (CLI_TIMEOUT_MS unless said).
+ */
+export interface CliPlace {
+  script?: string;
+  cwd?: string;
+  timeoutMs?: number;
+}
+
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = cleanEnv(),
+  { script = CLI_PATH, cwd = REPO_ROOT, timeoutMs = CLI_TIMEOUT_MS }: CliPlace = {},
+): CliProcess {
+  const child = spawn(process.execPath, ['--import', TSX, script, ...args], {
+    cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -51,7 +76,7 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): C
   const exited = new Promise<CliExit>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
   });
-  const killTimer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS * 2);
+  const killTimer = setTimeout(() => child.kill('SIGKILL'), Math.max(timeoutMs, CLI_TIMEOUT_MS) * 2);
   killTimer.unref();
   void exited.then(() => clearTimeout(killTimer));
 
@@ -97,14 +122,28 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): C
 }
 
 /** Runs the CLI to its end (for invocations that must exit by themselves). */
-export async function runCli(args: string[], env?: NodeJS.ProcessEnv): Promise<CliExit> {
-  const cli = startCli(args, env);
-  const timer = setTimeout(() => cli.kill(), CLI_TIMEOUT_MS);
+export async function runCli(args: string[], env?: NodeJS.ProcessEnv, place?: CliPlace): Promise<CliExit> {
+  const cli = startCli(args, env, place);
+  const timer = setTimeout(() => cli.kill(), place?.timeoutMs ?? CLI_TIMEOUT_MS);
   try {
     return await cli.exited;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Runs `tenant-auth-conformance` (cli/main.ts) to its end, in the repository unless said. */
+export function runMain(
+  args: string[],
+  env: NodeJS.ProcessEnv = cleanEnv(),
+  place: Omit<CliPlace, 'script'> = {},
+): Promise<CliExit> {
+  return runCli(args, env, { ...place, script: MAIN_PATH });
+}
+
+/** Starts `tenant-auth-conformance` (cli/main.ts), for a command that runs until stopped. */
+export function startMain(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): CliProcess {
+  return startCli(args, env, { script: MAIN_PATH });
 }
 
 /** A stack trace line, which no expected failure may print. */

@@ -4,50 +4,21 @@
 // of bad input. The run's report pins the certificate the server presented.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
-import {
-  REPO_ROOT,
-  referenceTargetOn,
-  runConformance,
-  type ConformanceRun,
-} from '../../support/conformance-run.ts';
+import { referenceTargetOn, runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
+import { runMain, type CliExit } from '../../support/reference-cli.ts';
 
-const MAIN = join(REPO_ROOT, 'cli', 'main.ts');
-const TSX = import.meta.resolve('tsx');
-
-interface Result {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function cli(args: string[], cwd = REPO_ROOT): Promise<Result> {
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      ['--import', TSX, MAIN, ...args],
-      { cwd, timeout: 60_000 },
-      (error, stdout, stderr) => {
-        done({
-          code: error === null ? 0 : typeof error.code === 'number' ? error.code : null,
-          stdout,
-          stderr,
-        });
-      },
-    );
-  });
-}
+const cli = (args: string[]): Promise<CliExit> => runMain(args);
 
 let server: TestServer;
 let keys: string;
 let run: ConformanceRun;
-let keygen: Result;
+let keygen: CliExit;
 let bundle: string;
 
 before(async () => {

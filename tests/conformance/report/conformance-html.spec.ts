@@ -10,6 +10,7 @@ import { chromium, expect, test, type Browser } from '@playwright/test';
 import { REPORT_FILES, writeReports } from '../../../conformance/report/write-reports.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.ts';
 import { sampleRun } from './sample-run.ts';
+import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
 
 let browser: Browser;
 test.beforeAll(async () => {
@@ -61,7 +62,7 @@ test('conformance.html renders, filters by outcome and level, loads nothing else
   await page.getByRole('checkbox', { name: 'HTTP' }).check();
   await expect(page.locator('#rule-KEY-INVALID-401')).toBeVisible();
 
-  const failure = page.locator('#rule-AUTH-QUOTED-KEY-REJECTED');
+  const failure = page.locator(`#rule-${SAMPLE_FAILING_RULE}`);
   await expect(failure).toBeVisible();
   await expect(failure.locator('.expected')).toContainText('expected a rejection (4xx), got 200');
   await expect(failure.locator('.headers').first()).toContainText('Bearer "$STAGING_FULL_ACCESS_KEY"');

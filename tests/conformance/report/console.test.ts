@@ -6,6 +6,7 @@ import { stripVTControlCharacters } from 'node:util';
 import { colourWanted, paint, summary } from '../../../conformance/report/console.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { sampleRun } from './sample-run.ts';
+import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
 
 const ESC = '\u001b[';
 
@@ -23,13 +24,13 @@ test('colour on a terminal only; NO_COLOR and FORCE_COLOR decide over that', () 
 
 test('the summary: selected rules that need attention, one line for the rest, escape codes only when painting', () => {
   const { report } = sampleRun();
-  const selected = new Set(['AUTH-QUOTED-KEY-REJECTED', 'KEY-INVALID-401', 'KEY-VALID-SERVED']);
+  const selected = new Set([SAMPLE_FAILING_RULE, 'KEY-INVALID-401', 'KEY-VALID-SERVED']);
   const reportFiles = ['/tmp/r/conformance.html', 'junit.xml'];
   const plain = summary(report, { selected, reportFiles, painter: paint(false) });
   assert.ok(!plain.includes(ESC), 'no escape code without colour');
   assert.match(
     plain,
-    /FAIL {10}MUST {5}AUTH-QUOTED-KEY-REJECTED: A valid key in double quotes: expected a rejection/,
+    new RegExp(`FAIL {10}MUST {5}${SAMPLE_FAILING_RULE}: A valid key in double quotes: expected a rejection`),
   );
   assert.match(plain, /warning {7}HTTP {5}KEY-INVALID-401: /);
   assert.doesNotMatch(

@@ -23,6 +23,7 @@ import type { ConformanceReport, Evidence } from '../../../schemas/generated/con
 import { describeSchemaErrors, validatorFor } from '../../../schemas/validators.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
 import { SAMPLE_KEYS, sampleRun } from './sample-run.ts';
+import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
 
 const KEY = SAMPLE_KEYS.STAGING_FULL_ACCESS_KEY;
 const namer = new KeyNamer([{ variable: 'FULL_KEY', value: KEY }]);
@@ -111,12 +112,12 @@ test('exchanges.har is HAR 1.2, in time order, and every piece of evidence point
   const pointers = report.rules.flatMap((rule) => (rule.evidence ?? []).map((evidence) => evidence.exchange));
   assert.ok(pointers.length >= 2);
   for (const pointer of pointers) assert.ok(pointer && ids.has(pointer), `evidence ${pointer} has its entry`);
-  const quoted = har.log.entries.find((entry) => entry._rule === 'AUTH-QUOTED-KEY-REJECTED');
+  const quoted = har.log.entries.find((entry) => entry._rule === SAMPLE_FAILING_RULE);
   assert.deepEqual(quoted?.request.headers[1], {
     name: 'Authorization',
     value: 'Bearer "$STAGING_FULL_ACCESS_KEY"',
   });
-  assert.equal(quoted?.comment, 'AUTH-QUOTED-KEY-REJECTED: the key in double quotes');
+  assert.equal(quoted?.comment, `${SAMPLE_FAILING_RULE}: the key in double quotes`);
 });
 
 function parsedJunit(report: ConformanceReport): {
@@ -155,7 +156,7 @@ test('JUnit: a failed rule is a <failure>, one that could not run an <error>, a 
     1,
     1,
   ]);
-  const failed = cases.get('MUST AUTH-QUOTED-KEY-REJECTED') as {
+  const failed = cases.get(`MUST ${SAMPLE_FAILING_RULE}`) as {
     failure: { message: string; '#text': string };
   };
   assert.match(failed.failure.message, /expected a rejection \(4xx\), got 200/);
@@ -335,7 +336,7 @@ test('a run over HTTP/1.1 and HTTP/2: every format names the verdict per protoco
       { name: 'HTTP/2', verdict: 'NOT CONFORMANT' },
     ],
     rules: report.rules.map((rule) =>
-      rule.id === 'AUTH-QUOTED-KEY-REJECTED'
+      rule.id === SAMPLE_FAILING_RULE
         ? {
             ...rule,
             protocols: { 'HTTP/1.1': 'pass', 'HTTP/2': 'fail' },
@@ -347,7 +348,10 @@ test('a run over HTTP/1.1 and HTTP/2: every format names the verdict per protoco
   const line = 'HTTP/1.1 CONFORMANT; HTTP/2 NOT CONFORMANT';
   const markdown = renderMarkdown(overBoth);
   assert.ok(markdown.includes(`| Protocols | ${line} |`));
-  assert.match(markdown, /\| AUTH-QUOTED-KEY-REJECTED \| MUST \| FAIL \(HTTP\/1\.1 pass, HTTP\/2 FAIL\) \|/);
+  assert.match(
+    markdown,
+    new RegExp(`\\| ${SAMPLE_FAILING_RULE} \\| MUST \\| FAIL \\(HTTP\\/1\\.1 pass, HTTP\\/2 FAIL\\) \\|`),
+  );
   assert.match(markdown, /GET \S+ over HTTP\/2/);
   assert.ok(renderHtml(overBoth, { harEntries: new Map() }).includes(`<dt>Protocols</dt><dd>${line}</dd>`));
   assert.ok(parsedJunit(overBoth).xml.includes(`<property name="protocols" value="${line}"/>`));
@@ -356,7 +360,7 @@ test('a run over HTTP/1.1 and HTTP/2: every format names the verdict per protoco
       `Protocols: ${line}.`,
     ),
   );
-  const evidence = overBoth.rules.find((rule) => rule.id === 'AUTH-QUOTED-KEY-REJECTED')?.evidence?.[0];
+  const evidence = overBoth.rules.find((rule) => rule.id === SAMPLE_FAILING_RULE)?.evidence?.[0];
   assert.ok(
     evidence && curlCommand(evidence, overBoth.target).startsWith('curl --include --max-time 15 --http2 '),
   );

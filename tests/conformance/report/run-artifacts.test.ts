@@ -5,7 +5,7 @@
 import { faultySteps } from '../../../mutation/catalog.ts';
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,8 +18,9 @@ import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../../conformance/
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/store/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/server.ts';
 import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
-import { nodeCommand } from '../../../reference-server/package-root.ts';
+import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { SAMPLE_FAILING_RULE, SAMPLE_FAULT } from '../../support/sample-failure.ts';
 
 const keys = fixtureKeyEnvironment();
 let server: RunningReferenceServer;
@@ -37,7 +38,7 @@ before(async () => {
     domain: 'localhost',
     fixtures,
     certDir: join(work, 'certs'),
-    steps: faultySteps('quotes-stripped', fixtures),
+    steps: faultySteps(SAMPLE_FAULT, fixtures),
   });
   targetFile = join(work, 'target.json');
   writeFileSync(
@@ -67,13 +68,13 @@ const read = (name: string): string => readFileSync(join(run.reportDir, name), '
 test('the run fails the quoted-key rule, and the console output is plain text', () => {
   assert.equal(run.exitCode, 1, run.stderr);
   assert.equal(run.report?.verdict, 'NOT CONFORMANT');
-  assert.equal(run.report?.rules.find((rule) => rule.id === 'AUTH-QUOTED-KEY-REJECTED')?.verdict, 'fail');
+  assert.equal(run.report?.rules.find((rule) => rule.id === SAMPLE_FAILING_RULE)?.verdict, 'fail');
   assert.ok(!`${run.stdout}${run.stderr}`.includes('\u001b['), 'no escape code in piped output');
   assert.match(run.stdout, /^VERDICT: NOT CONFORMANT/m);
 });
 
 test("the failure's curl command, run with the target's variables, reproduces it", async () => {
-  const rule = run.report?.rules.find((candidate) => candidate.id === 'AUTH-QUOTED-KEY-REJECTED');
+  const rule = run.report?.rules.find((candidate) => candidate.id === SAMPLE_FAILING_RULE);
   const evidence = rule?.evidence?.[0];
   assert.ok(evidence && run.report);
   const header = evidence.requestHeaders?.find((candidate) => candidate.name === 'Authorization');
@@ -104,11 +105,13 @@ test('junit.xml shows the failed rule as a <failure> with the expected-vs-got me
   assert.match(junit, new RegExp(`<testsuites [^>]*failures="${run.report?.summary.fail}"`));
   assert.match(
     junit,
-    /<testcase name="MUST AUTH-QUOTED-KEY-REJECTED: [^"]*"[^>]*>\s*<failure message="A valid key in double quotes: [^"]*" type="MUST rule failed">/,
+    new RegExp(
+      `<testcase name="MUST ${SAMPLE_FAILING_RULE}: [^"]*"[^>]*>\\s*<failure message="A valid key in double quotes: [^"]*" type="MUST rule failed">`,
+    ),
   );
 });
 
-test('exchanges.har holds every exchange of the run, the evidence points into it, and --list leaves the reports alone', () => {
+test('exchanges.har holds every exchange of the run, the evidence points into it, and --list leaves the reports alone', async () => {
   const har = JSON.parse(read(REPORT_FILES.har)) as Har;
   const ids = new Set(har.log.entries.map((entry) => entry._id));
   const rulesRun = run.report?.rules.filter((rule) => rule.verdict !== 'not-evaluated') ?? [];
@@ -119,12 +122,14 @@ test('exchanges.har holds every exchange of the run, the evidence points into it
     for (const evidence of rule.evidence ?? [])
       assert.ok(evidence.exchange && ids.has(evidence.exchange), `${rule.id}: its evidence is in the HAR`);
   const before = snapshot(run.reportDir);
-  // Synchronous is fine: listing sends no request.
-  const [node = process.execPath, ...runner] = nodeCommand('conformance/run/run');
-  execFileSync(node, [...runner, '--target', targetFile, '--list'], {
-    env: { ...process.env, ...keys, CONFORMANCE_REPORT_DIR: run.reportDir },
-    timeout: 120_000,
-  });
+  const list = await runMain(
+    ['run', '--target', targetFile, '--list'],
+    cleanEnv({ ...keys, CONFORMANCE_REPORT_DIR: run.reportDir }),
+    {
+      timeoutMs: 120_000,
+    },
+  );
+  assert.equal(list.code, 0, list.stderr);
   assert.deepEqual(snapshot(run.reportDir), before, '--list wrote nothing');
 });
 

@@ -11,6 +11,7 @@ import type { TestOutcome } from '../../../conformance/report/verdict.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
+import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
 
 /** Made-up keys under the variables a staging target file would name. */
 export const SAMPLE_KEYS = {
@@ -95,7 +96,7 @@ export function sampleRun(
     'Basic scheme',
   );
   const outcomes = new Map<string, TestOutcome[]>(RULES.map((rule) => [rule.id, [{ status: 'passed' }]]));
-  outcomes.set('AUTH-QUOTED-KEY-REJECTED', [
+  outcomes.set(SAMPLE_FAILING_RULE, [
     {
       status: 'failed',
       failure: failureOf(checks, () =>
@@ -117,7 +118,7 @@ export function sampleRun(
   ]);
   const exchanges: RunExchange[] = [
     { madeBy: "learning the tenants' data (before the checks)", exchange: recordExchange(valid, namer) },
-    { madeBy: 'AUTH-QUOTED-KEY-REJECTED', exchange: recordExchange(quoted, namer) },
+    { madeBy: SAMPLE_FAILING_RULE, exchange: recordExchange(quoted, namer) },
     { madeBy: 'AUTH-OTHER-SCHEME-REJECTED', exchange: recordExchange(basic, namer) },
     { madeBy: 'KEY-INVALID-401', exchange: recordExchange(rateLimited, namer) },
     { madeBy: 'KEY-INVALID-401', exchange: recordExchange(unknown, namer) },

@@ -2,16 +2,17 @@
 // would: a CI gate on the merge must see NOT CONFORMANT, and INCOMPLETE with --fail-on-incomplete.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../../conformance/target/embedded-target.ts';
 import type { RunningReferenceServer } from '../../../reference-server/server.ts';
-import { nodeCommand } from '../../../reference-server/package-root.ts';
+import { readReport } from '../../../mutation/suite-run.ts';
 import { startTestServer } from '../../support/reference-client.ts';
+import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
-import { REPO_ROOT, runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { SAMPLE_FAILING_RULE, SAMPLE_FAULT } from '../../support/sample-failure.ts';
 
 interface Merge {
   exitCode: number;
@@ -22,25 +23,19 @@ interface Merge {
 
 /** `npm run merge-reports -- …` as a user runs it; bounded. */
 async function mergeReports(args: string[], reports: string): Promise<Merge> {
-  const [node = process.execPath, ...main] = nodeCommand('cli/main');
-  const child = spawn(node, [...main, 'merge', '--reports', reports, ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, CONFORMANCE_FAIL_ON_INCOMPLETE: '' },
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  const exitCode = await new Promise<number>((done) => child.on('close', (code) => done(code ?? -1)));
-  clearTimeout(timer);
-  let report: ConformanceReport | undefined;
-  try {
-    report = JSON.parse(readFileSync(join(reports, 'conformance.json'), 'utf8')) as ConformanceReport;
-  } catch {
-    // No report: exitCode and stderr say why.
-  }
-  return { exitCode, stdout, stderr, report };
+  const merged = await runMain(
+    ['merge', '--reports', reports, ...args],
+    cleanEnv({ CONFORMANCE_FAIL_ON_INCOMPLETE: '' }),
+    {
+      timeoutMs: 120_000,
+    },
+  );
+  return {
+    exitCode: merged.code ?? -1,
+    stdout: merged.stdout,
+    stderr: merged.stderr,
+    report: readReport(join(reports, 'conformance.json')),
+  };
 }
 
 /** The blob files of shard runs, gathered in one fresh folder as the README says. */
@@ -60,7 +55,7 @@ describe('merge-reports exits by the merged verdict', () => {
 
   before(async () => {
     // A MUST rule fails against this variant: quotes around the key are stripped.
-    server = (await startTestServer({ fault: 'quotes-stripped' })).server;
+    server = (await startTestServer({ fault: SAMPLE_FAULT })).server;
     const target = join(work, 'target.json');
     writeFileSync(
       target,
@@ -95,10 +90,7 @@ describe('merge-reports exits by the merged verdict', () => {
   test('both shards merged: NOT CONFORMANT, exit 1', async () => {
     const merged = await mergeReports([gatherBlobs(shards)], join(work, 'merged-all'));
     assert.equal(merged.report?.verdict, 'NOT CONFORMANT', merged.stderr);
-    assert.equal(
-      merged.report?.rules.find((rule) => rule.id === 'AUTH-QUOTED-KEY-REJECTED')?.verdict,
-      'fail',
-    );
+    assert.equal(merged.report?.rules.find((rule) => rule.id === SAMPLE_FAILING_RULE)?.verdict, 'fail');
     assert.equal(merged.exitCode, 1, merged.stderr);
   });
 

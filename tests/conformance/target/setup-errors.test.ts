@@ -14,13 +14,12 @@ import { createServer as createTlsServer } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { spawnSync } from 'node:child_process';
 import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
 import type { RunningReferenceServer } from '../../../reference-server/server.ts';
 import { startTestServer } from '../../support/reference-client.ts';
 import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
-import { nodeCommand } from '../../../reference-server/package-root.ts';
-import { REPO_ROOT, runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { runMain } from '../../support/reference-cli.ts';
+import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 
 /** The issue's bound for every set-up mistake: an answer in under a minute. */
 const TIME_BOUND_MS = 60_000;
@@ -196,16 +195,13 @@ function assertSetupError(run: ConformanceRun, row: Row): void {
 
 describe('option mistakes: exit 2 with what to do', () => {
   for (const command of ['compare', 'keys', 'run', 'merge']) {
-    test(`${command} --help prints its usage and exits 0; an unknown option exits 2`, () => {
-      const [node = process.execPath, ...main] = nodeCommand('cli/main');
-      const cli = (...args: string[]) =>
-        spawnSync(node, [...main, command, ...args], { cwd: REPO_ROOT, encoding: 'utf8' });
-      const help = cli('--help');
-      assert.equal(help.status, 0, help.stderr);
+    test(`${command} --help prints its usage and exits 0; an unknown option exits 2`, async () => {
+      const help = await runMain([command, '--help']);
+      assert.equal(help.code, 0, help.stderr);
       assert.match(help.stdout, new RegExp(`Usage: tenant-auth-conformance ${command}`));
       assert.match(help.stdout, /[Ee]xit codes?:/);
-      const bogus = cli('--bogus-flag');
-      assert.equal(bogus.status, 2, bogus.stderr);
+      const bogus = await runMain([command, '--bogus-flag']);
+      assert.equal(bogus.code, 2, bogus.stderr);
     });
   }
 
