@@ -78,16 +78,11 @@ export class Journal {
     // its scope, which names the ring, is the tenant API its host names.
     const scope: Scope = accepted ? undefined : scopeOf(facts.address.site);
     const slot = this.#claim(accepted ? facts.tenant : scope?.tenant);
-    slot.timeMs = Date.now();
-    slot.transport = 'https';
-    slot.protocol = requestProtocol(req);
+    stamp(slot, req, 'https', response);
     slot.tenant = facts.tenant;
     slot.environment = facts.environment as Environment | undefined;
     slot.host = 'tenant';
     slot.sni = 'match';
-    slot.method = req.method;
-    slot.status = response.status;
-    slot.errorCode = response.errorCode;
     slot.authorization = 'bearer';
     slot.key = facts.keyId;
     slot.keyDigest = undefined;
@@ -112,14 +107,9 @@ export class Journal {
   ): void {
     const scope = scopeOf(facts.address.site);
     const slot = this.#claim(scope?.tenant);
-    slot.timeMs = Date.now();
-    slot.transport = 'http';
-    slot.protocol = requestProtocol(req);
+    stamp(slot, req, 'http', response);
     slot.host = 'missing';
     slot.sni = 'not-applicable';
-    slot.method = req.method;
-    slot.status = response.status;
-    slot.errorCode = response.errorCode;
     slot.authorization = 'missing';
     slot.urlCredentials = undefined;
     scanHeaders(req, slot);
@@ -254,6 +244,21 @@ export function journalOf(
   data: TenantData,
 ): Journal | undefined {
   return capacity > 0 ? new Journal({ data, capacity }) : undefined;
+}
+
+/** What every entry of a request holds: when, how, and what it was answered. */
+function stamp(
+  slot: JournalSlot,
+  req: IncomingMessage,
+  transport: 'https' | 'http',
+  response: { status: number; errorCode?: string },
+): void {
+  slot.timeMs = Date.now();
+  slot.transport = transport;
+  slot.protocol = requestProtocol(req);
+  slot.method = req.method;
+  slot.status = response.status;
+  slot.errorCode = response.errorCode;
 }
 
 /** The tenant API a request's host names, if any. */
