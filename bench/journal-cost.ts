@@ -8,11 +8,8 @@ import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { Journal } from '../reference-server/journal/journal.ts';
-import {
-  handleApiRequest,
-  type PipelineContext,
-  type RequestFacts,
-} from '../reference-server/api/request-pipeline.ts';
+import { handleApiRequest, type PipelineContext } from '../reference-server/api/request-pipeline.ts';
+import { requestFacts } from '../reference-server/addressing/address.ts';
 import { CORRECT_STEPS } from '../reference-server/api/steps.ts';
 import { TenantData } from '../reference-server/store/tenant-data.ts';
 
@@ -22,7 +19,7 @@ const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
 const secret = fixtures.tenants[0]?.keys.find((key) => key.id === 'key_acme_prod_read')?.secret ?? '';
 const data = new TenantData(fixtures);
 const context: PipelineContext = { domain: 'localhost', data, steps: CORRECT_STEPS };
-const journal = new Journal({ domain: 'localhost', data });
+const journal = new Journal({ data });
 
 /** A request as the pipeline and the journal read it: header lines, target, SNI. */
 function requestWith(authorization: string): IncomingMessage {
@@ -51,9 +48,10 @@ const SCENARIOS = {
 function timeRound(req: IncomingMessage, record: boolean): number {
   const started = process.hrtime.bigint();
   for (let index = 0; index < REQUESTS_PER_ROUND; index++) {
-    const facts: RequestFacts = {};
-    const response = handleApiRequest(req, 'acme.api.localhost', context, facts);
-    if (record) journal.recordApi(req, 'acme.api.localhost', facts, response);
+    // What the server does for every request, journal on or off: its address, then the pipeline.
+    const facts = requestFacts(req, context);
+    const response = handleApiRequest(req, context, facts);
+    if (record) journal.recordApi(req, facts, response);
   }
   return Number(process.hrtime.bigint() - started) / REQUESTS_PER_ROUND;
 }

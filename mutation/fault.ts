@@ -6,7 +6,7 @@ import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { ApiKey, Customer, Fixtures } from '../schemas/generated/fixtures.ts';
 import type { StoredKey } from '../reference-server/store/key-entries.ts';
 import { ALL_PERMISSIONS, permissionsOf } from '../reference-server/store/key-permissions.ts';
-import type { ApiErrorCode, ApiResponse } from '../reference-server/api/errors.ts';
+import type { ApiErrorCode, ApiResponse } from '../reference-server/http/errors.ts';
 import type { ApiHost, Environment } from '../reference-server/http/hosts.ts';
 import { customersList, type PipelineContext } from '../reference-server/api/request-pipeline.ts';
 import { CORRECT_STEPS, type ServerSteps } from '../reference-server/api/steps.ts';

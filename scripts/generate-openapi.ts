@@ -18,7 +18,7 @@ const expected = await format(JSON.stringify(buildOpenApiDocument()), { ...prett
 if (checkOnly) {
   if (!existsSync(openApiFile) || readFileSync(openApiFile, 'utf8') !== expected) {
     console.error(
-      `${openApiFile} is out of date with schemas/ and reference-server/api/errors.ts.\nRun \`npm run openapi\` and commit the result.`,
+      `${openApiFile} is out of date with schemas/ and reference-server/http/errors.ts.\nRun \`npm run openapi\` and commit the result.`,
     );
     process.exit(1);
   }

@@ -1,7 +1,7 @@
 // The Authorization header (spec §5 Scheme, §7): the faults that break these rules (see ../fault.ts).
 import type { Http2ServerRequest } from 'node:http2';
-import { parseAuthorization } from '../../reference-server/api/authorization-header.ts';
-import { apiError } from '../../reference-server/api/errors.ts';
+import { parseAuthorization } from '../../reference-server/http/authorization-header.ts';
+import { apiError } from '../../reference-server/http/errors.ts';
 import { fieldLines } from '../../reference-server/http/field-lines.ts';
 import {
   ANY_ORIGIN,

@@ -1,5 +1,5 @@
 // Errors and versioning (spec §7, §9): the faults that break these rules (see ../fault.ts).
-import { apiError, errorBody } from '../../reference-server/api/errors.ts';
+import { apiError, errorBody } from '../../reference-server/http/errors.ts';
 import { ANY_ORIGIN, CORRECT, editingHeaders, rewritingAnswers, type Fault } from '../fault.ts';
 
 export const ERRORS_AND_VERSIONING_FAULTS = {

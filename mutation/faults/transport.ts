@@ -1,8 +1,8 @@
 // Transport (spec §5 Scheme 4): the faults that break these rules (see ../fault.ts).
 import type { IncomingMessage } from 'node:http';
-import type { ApiResponse } from '../../reference-server/api/errors.ts';
+import type { ApiResponse } from '../../reference-server/http/errors.ts';
 import { handleApiRequest, type PipelineContext } from '../../reference-server/api/request-pipeline.ts';
-import { requestHostname } from '../../reference-server/http/field-lines.ts';
+import { requestFacts } from '../../reference-server/addressing/address.ts';
 import { hostnameOf } from '../../reference-server/http/hosts.ts';
 import { CORRECT, editingHeaders, headerValue, type Fault } from '../fault.ts';
 
@@ -11,12 +11,8 @@ const OTHER_DOMAIN = 'wrong-domain.test';
 /** The plain-HTTP request run through the API's pipeline, as the HTTPS listener runs it. */
 function servedAsApi(req: IncomingMessage, context: PipelineContext): ApiResponse {
   // A plain connection has no SNI to compare with the host.
-  return handleApiRequest(
-    req,
-    requestHostname(req),
-    { ...context, steps: { ...context.steps, sniMatches: () => true } },
-    {},
-  );
+  const plain = { ...context, steps: { ...context.steps, sniMatches: () => true } };
+  return handleApiRequest(req, plain, requestFacts(req, plain));
 }
 
 export const TRANSPORT_FAULTS = {

@@ -20,10 +20,8 @@ import type {
 } from '../../schemas/generated/api-key-management.ts';
 import type { ErrorObject } from 'ajv';
 import { describeSchemaErrors, jsonPath, validatorFor } from '../../schemas/validators.ts';
-import { parseAuthorization } from '../api/authorization-header.ts';
-import { fieldLines } from '../http/field-lines.ts';
 import { mediaTypeOf, readBody } from '../http/read-body.ts';
-import type { RequestFacts } from '../api/request-pipeline.ts';
+import type { RequestFacts } from '../http/request-facts.ts';
 import type { TenantAccount, TenantData } from '../store/tenant-data.ts';
 import { adminError, type AdminResponse } from './admin-errors.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
@@ -58,10 +56,7 @@ export async function handleAdminRequest(
   // Public documentation, with or without the admin API (openapi-document.ts).
   if (isOpenApiRequest(req)) return openApiAnswer(req);
   if (!context.token) return adminError('admin_api_disabled');
-  const authorization = parseAuthorization(fieldLines(req, 'authorization'));
-  if (authorization.kind !== 'bearer' || !context.token.matches(authorization.token)) {
-    return adminError('admin_unauthorized');
-  }
+  if (!context.token.presentedBy(req)) return adminError('admin_unauthorized');
   const [path = '', query = ''] = (req.url ?? '/').split('?', 2);
   const method = req.method ?? '';
 

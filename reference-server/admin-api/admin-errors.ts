@@ -1,12 +1,7 @@
 // Every error the admin API answers, in the API's error shape (`{"error":{"code","message"}}`),
 // built in one place. The codes are the admin API's own; they never appear on a tenant API host.
-import type { ErrorBody } from '../../schemas/generated/error.ts';
-
-interface AdminErrorDefinition {
-  status: number;
-  message: string;
-  headers?: Record<string, string>;
-}
+// Their rows and answers are of the tenant API's kind (http/errors.ts): only the words differ.
+import { API_ERRORS, errorAnswer, type ErrorDefinition, type JsonAnswer } from '../http/errors.ts';
 
 export const ADMIN_ERRORS = {
   admin_api_disabled: {
@@ -43,28 +38,18 @@ export const ADMIN_ERRORS = {
   },
   not_found: { status: 404, message: 'No admin endpoint exists at this path. See docs/key-management.md.' },
   method_not_allowed: { status: 405, message: 'This method is not allowed on this endpoint.' },
-  internal_error: { status: 500, message: 'The server failed to answer this request.' },
-} as const satisfies Record<string, AdminErrorDefinition>;
+  internal_error: API_ERRORS.internal_error,
+} as const satisfies Record<string, ErrorDefinition>;
 
 export type AdminErrorCode = keyof typeof ADMIN_ERRORS;
 
-export interface AdminResponse {
-  status: number;
-  headers: Record<string, string>;
-  body: unknown;
-  errorCode?: AdminErrorCode;
-}
+export type AdminResponse = JsonAnswer<AdminErrorCode>;
 
-/**
- * @param detail replaces the generic message where the request itself can be described (which
- *   field is wrong), never with a value the client sent.
- */
+/** The answer of an admin API error code, with `detail` and `headers` as `errorAnswer` takes them. */
 export function adminError(
   code: AdminErrorCode,
   detail?: string,
   headers: Record<string, string> = {},
 ): AdminResponse {
-  const definition: AdminErrorDefinition = ADMIN_ERRORS[code];
-  const body: ErrorBody = { error: { code, message: detail ?? definition.message } };
-  return { status: definition.status, headers: { ...definition.headers, ...headers }, body, errorCode: code };
+  return errorAnswer(ADMIN_ERRORS[code], code, detail, headers);
 }

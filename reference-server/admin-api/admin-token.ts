@@ -3,7 +3,9 @@
 // start, mode 0600). It is compared as a SHA-256 digest in constant time and never printed.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { join } from 'node:path';
-import { TOKEN68 } from '../api/authorization-header.ts';
+import type { IncomingMessage } from 'node:http';
+import { parseAuthorization, TOKEN68 } from '../http/authorization-header.ts';
+import { fieldLines } from '../http/field-lines.ts';
 import { readOrCreateSecretFile } from '../store/data-dir.ts';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
@@ -62,6 +64,12 @@ export class AdminTokenCheck {
 
   matches(presented: string): boolean {
     return timingSafeEqual(sha256(presented), this.#digest);
+  }
+
+  /** Whether the request's one `Authorization` header is `Bearer` and this token. */
+  presentedBy(req: IncomingMessage): boolean {
+    const authorization = parseAuthorization(fieldLines(req, 'authorization'));
+    return authorization.kind === 'bearer' && this.matches(authorization.token);
   }
 }
 

@@ -1,31 +1,27 @@
 // The path of an API request through the reference server, in the order of the decisions table
 // (docs/decisions.md): request-target length → host → header multiplicity → presence → syntax →
 // key lookup in (tenant, environment) → route → permission → handler. Each step either answers an error or passes on; a request that
-// fails a step never reaches data.
+// fails a step never reaches data. Which host a request names, and whether it was misdirected, is
+// decided before (addressing/address.ts): the pipeline answers that decision in its place.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { TLSSocket } from 'node:tls';
 import type { Customer, Permission } from '../../schemas/generated/fixtures.ts';
 import type { CustomersResponse } from '../../schemas/generated/customers.ts';
 import type { StoredKey } from '../store/key-entries.ts';
-import { apiError, constantResponse, type ApiResponse } from './errors.ts';
+import { apiError, constantResponse, type ApiResponse } from '../http/errors.ts';
 import type { ApiHost } from '../http/hosts.ts';
 import { pathOf } from '../http/request-target.ts';
-import type { AuthorizationHeader } from './authorization-header.ts';
-import type { Transport } from './response-writer.ts';
+import type { AuthorizationHeader } from '../http/authorization-header.ts';
+import type { Transport } from '../http/response-writer.ts';
 import type { ensureCertificates } from '../listeners/tls.ts';
-import type { TenantData } from '../store/tenant-data.ts';
+import type { HostContext, HostSteps } from '../addressing/address.ts';
+import type { RequestFacts } from '../http/request-facts.ts';
 
 /**
  * The replaceable steps of an API request's path, in one object: the server runs CORRECT_STEPS
- * (steps.ts), with any of them replaced by `ReferenceServerOptions.steps`.
+ * (steps.ts), with any of them replaced by `ReferenceServerOptions.steps`. The host steps
+ * (`hostsOf`, `tenantOf`, `sniMatches`) decide every request's address (addressing/address.ts).
  */
-export interface ServerSteps {
-  /** The lines naming the host a request is for (`hostLines`: Host, or HTTP/2's :authority). */
-  hostsOf(req: IncomingMessage): string[];
-  /** The tenant and environment of an API host name, from the name alone (spec §5). */
-  tenantOf(req: IncomingMessage, hostname: string, context: PipelineContext): ApiHost | undefined;
-  /** Whether the connection was opened (TLS SNI) for `hostname` (RFC 9110 §7.4). */
-  sniMatches(req: IncomingMessage, hostname: string): boolean;
+export interface ServerSteps extends HostSteps {
   /** The request's `Authorization` field lines, read as a Bearer credential or not. */
   authorizationOf(req: IncomingMessage): AuthorizationHeader;
   /** The active key `token` is within the host's tenant and environment, or undefined. */
@@ -42,18 +38,9 @@ export interface ServerSteps {
   certificates: typeof ensureCertificates;
 }
 
-export interface PipelineContext {
-  domain: string;
-  data: TenantData;
+export interface PipelineContext extends HostContext {
   /** How each step is done: CORRECT_STEPS (steps.ts) unless the server was given replacements. */
   steps: ServerSteps;
-}
-
-/** What the access log records of a request: never the key, only its public id. */
-export interface RequestFacts {
-  tenant?: string;
-  environment?: string;
-  keyId?: string;
 }
 
 const API_VERSION_PREFIX = '/v1';
@@ -98,25 +85,30 @@ export function customersList(customers: readonly Customer[]): ApiResponse {
 const CUSTOMERS_ANSWERS = new WeakMap<readonly Customer[], ApiResponse>();
 
 /**
- * @param hostname the request's host name (`requestHostname`), read once by the server for both
- *   the panel and admin sites and this pipeline; undefined for no `Host` or more than one.
+ * @param facts the request's facts, its address decided (`requestFacts` of addressing/address.ts);
+ *   the pipeline adds what it learns (tenant, key, `Authorization`, route).
  */
 export function handleApiRequest(
   req: IncomingMessage,
-  hostname: string | undefined,
   context: PipelineContext,
   facts: RequestFacts,
 ): ApiResponse {
   if ((req.url ?? '').length > MAX_URL_LENGTH) return apiError('uri_too_long');
-  if (hostname === undefined) return apiError('bad_request');
-  const { steps } = context;
-  const host = steps.tenantOf(req, hostname, context);
-  // RFC 9110 §7.4: a connection opened for one host (TLS SNI) is not used for another.
-  if (!host || !steps.sniMatches(req, hostname)) return apiError('misdirected_request');
+  const { site, misdirected } = facts.address;
+  if (site.hostname === undefined) return apiError('bad_request');
+  // RFC 9110 §7.4: a host this server does not serve, or a connection opened (TLS SNI) for another.
+  if (site.kind !== 'api' || misdirected !== undefined) return apiError('misdirected_request');
+  const { host } = site;
   facts.tenant = host.tenant;
   facts.environment = host.environment;
+  const { steps } = context;
+  // Looked up now for the journal's sake (a route's own path needs no closer look); answered after
+  // the key, in the order of the decisions table.
+  const matched = steps.findRoute(pathOf(req.url ?? '/'));
+  facts.route = matched?.path;
 
   const authorization = steps.authorizationOf(req);
+  facts.authorization = authorization;
   switch (authorization.kind) {
     case 'missing':
     case 'not-bearer':
@@ -131,11 +123,27 @@ export function handleApiRequest(
   // In memory only (written to the data directory periodically): no disk write per request.
   context.data.keys.markUsed(key);
 
-  return route(req, host, key, context);
+  return route(req, host, key, context, matched);
 }
 
-function route(req: IncomingMessage, host: ApiHost, key: StoredKey, context: PipelineContext): ApiResponse {
-  const matched = context.steps.findRoute(pathOf(req.url ?? '/'));
+/**
+ * Whether the request carries a key the host's tenant and environment accept: what a request
+ * waiting for `100 Continue` needs (front-door/expect-continue.ts). Never marks the key used.
+ */
+export function carriesAcceptedKey(req: IncomingMessage, host: ApiHost, context: PipelineContext): boolean {
+  const authorization = context.steps.authorizationOf(req);
+  return (
+    authorization.kind === 'bearer' && context.steps.findKey(context, host, authorization.token) !== undefined
+  );
+}
+
+function route(
+  req: IncomingMessage,
+  host: ApiHost,
+  key: StoredKey,
+  context: PipelineContext,
+  matched: Route | undefined,
+): ApiResponse {
   if (!matched) return apiError('not_found');
   if (!matched.methods.includes(req.method ?? '')) return apiError('method_not_allowed');
   if (!context.steps.permits(key, matched.permission)) return apiError('insufficient_permissions');
@@ -149,10 +157,4 @@ export function findRoute(path: string): Route | undefined {
 
 function ok(body: unknown): ApiResponse {
   return { status: 200, headers: {}, body };
-}
-
-/** Whether the connection's TLS SNI names `hostname` (the panel and admin hosts check it too). */
-export function sniMatches(req: IncomingMessage, hostname: string): boolean {
-  const servername = (req.socket as TLSSocket).servername;
-  return typeof servername === 'string' && servername.toLowerCase() === hostname;
 }

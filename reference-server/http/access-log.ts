@@ -2,8 +2,8 @@
 // reaches the log, whatever the request carried.
 import type { IncomingMessage } from 'node:http';
 import { requestProtocol } from './field-lines.ts';
-import type { ApiResponse } from '../api/errors.ts';
-import type { RequestFacts } from '../api/request-pipeline.ts';
+import type { ApiResponse } from './errors.ts';
+import type { RequestFacts } from './request-facts.ts';
 
 /**
  * A value that could carry a key or a piece of one, in any spelling, and is logged as `[redacted]`:
@@ -37,8 +37,12 @@ export function loggableValue(value: string): string {
   return looksLikeKeyMaterial(value) ? REDACTED : value;
 }
 
-export interface AccessLogEntry extends RequestFacts {
+export interface AccessLogEntry {
   time: string;
+  /** The tenant, environment and key id the request was served as (`RequestFacts`). */
+  tenant?: string;
+  environment?: string;
+  keyId?: string;
   method: string;
   path: string;
   status: number;

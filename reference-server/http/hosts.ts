@@ -95,6 +95,31 @@ export function adminHostname(domain: string): string {
   return `${ADMIN_HOST_LABEL}.${domain}`;
 }
 
+/** The URLs of a server's sites, on its ports. */
+export interface SiteUrls {
+  /** `https://{tenant}.api.{domain}:{port}/v1` (or the sandbox host) of a tenant. */
+  baseUrl(tenant: string, environment?: Environment): string;
+  /** `http://…` of the same address, on the plain-HTTP listener. */
+  plainHttpBaseUrl(tenant: string, environment?: Environment): string | undefined;
+  /** `https://{tenant}.{domain}:{port}` (or `sandbox-{tenant}…`): the tenant's administration panel. */
+  panelUrl(tenant: string, environment?: Environment): string;
+  /** `https://admin.{domain}:{port}/v1`: the admin API. */
+  adminBaseUrl: string;
+}
+
+/** @param ports the HTTPS port, and the plain-HTTP port (null: no plain listener). */
+export function siteUrls(domain: string, ports: { https: number; http: number | null }): SiteUrls {
+  return {
+    baseUrl: (tenant, environment = 'production') =>
+      `https://${apiHostname(tenant, environment, domain)}:${ports.https}/v1`,
+    plainHttpBaseUrl: (tenant, environment = 'production') =>
+      ports.http === null ? undefined : `http://${apiHostname(tenant, environment, domain)}:${ports.http}/v1`,
+    panelUrl: (tenant, environment = 'production') =>
+      `https://${panelHostname(tenant, environment, domain)}:${ports.https}`,
+    adminBaseUrl: `https://${adminHostname(domain)}:${ports.https}/v1`,
+  };
+}
+
 export function isAdminHostname(hostname: string, domain: string): boolean {
   return hostname === suffixesOf(domain).admin;
 }

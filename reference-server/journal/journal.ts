@@ -5,7 +5,9 @@
 // into a slot of fixed shape that the ring reuses (journal-slot.ts), so that a full ring records a
 // request without allocating an entry; the answer is made when the journal is read, and the
 // judging happens when a report asks. An entry never holds a key: it names it (key-naming.ts), and
-// the URL keeps its path only, redacted like the access log's.
+// the URL keeps its path only, redacted like the access log's. What the server decided of a
+// request (its site, SNI, route, the `Authorization` header as read) comes with it as its facts
+// (http/request-facts.ts), decided once: the journal reads them and works out nothing again.
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
 import type { TLSSocket } from 'node:tls';
@@ -14,9 +16,9 @@ import type {
   JournalEntry,
   JournalTenant,
 } from '../../schemas/generated/journal.ts';
-import { requestHostname, requestProtocol } from '../http/field-lines.ts';
-import { resolveApiHost, type Environment } from '../http/hosts.ts';
-import { findRoute, sniMatches, type RequestFacts } from '../api/request-pipeline.ts';
+import { requestProtocol } from '../http/field-lines.ts';
+import type { Environment } from '../http/hosts.ts';
+import type { RequestFacts, Site } from '../http/request-facts.ts';
 import type { TenantData } from '../store/tenant-data.ts';
 import { watchBody } from './body-facts.ts';
 import { scanHeaders } from './header-scan.ts';
@@ -46,7 +48,6 @@ type Scope = { tenant: string; environment: Environment } | undefined;
 
 export class Journal {
   readonly #capacity: number;
-  readonly #domain: string;
   readonly #data: TenantData;
   readonly #namer: KeyNamer;
   readonly #rings = new Map<string, Ring<JournalSlot>>();
@@ -59,40 +60,29 @@ export class Journal {
   /** Connections opened without SNI that carried a request (so that they are not also recorded bare). */
   readonly #requestedWithoutSni = new WeakSet<object>();
 
-  constructor(options: { domain: string; data: TenantData; capacity?: number; maxEntries?: number }) {
+  constructor(options: { data: TenantData; capacity?: number; maxEntries?: number }) {
     this.#capacity = options.capacity ?? DEFAULT_JOURNAL_CAPACITY;
     this.#maxEntries = options.maxEntries ?? MAX_JOURNAL_ENTRIES;
-    this.#domain = options.domain;
     this.#data = options.data;
     this.#namer = new KeyNamer(options.data.keys);
   }
 
-  /** A request of the HTTPS API listener, after its answer. `facts` are the pipeline's. */
+  /** A request of the HTTPS listener, after its answer. */
   recordApi(
     req: IncomingMessage,
-    hostname: string | undefined,
     facts: RequestFacts,
     response: { status: number; errorCode?: string },
   ): void {
     const accepted = facts.keyId !== undefined;
     // A key the pipeline did not accept is described from the request itself (rare, so not hot):
-    // its scope too, which names the ring.
-    const scope: Scope = accepted
-      ? undefined
-      : hostname === undefined
-        ? undefined
-        : resolveApiHost(hostname, this.#domain);
+    // its scope, which names the ring, is the tenant API its host names.
+    const scope: Scope = accepted ? undefined : scopeOf(facts.address.site);
     const slot = this.#claim(accepted ? facts.tenant : scope?.tenant);
-    slot.timeMs = Date.now();
-    slot.transport = 'https';
-    slot.protocol = requestProtocol(req);
+    stamp(slot, req, 'https', response);
     slot.tenant = facts.tenant;
     slot.environment = facts.environment as Environment | undefined;
     slot.host = 'tenant';
     slot.sni = 'match';
-    slot.method = req.method;
-    slot.status = response.status;
-    slot.errorCode = response.errorCode;
     slot.authorization = 'bearer';
     slot.key = facts.keyId;
     slot.keyDigest = undefined;
@@ -102,32 +92,29 @@ export class Journal {
     scanHeaders(req, slot);
     // The usual request: a route's own path, no query. Anything else is looked at closely.
     const url = req.url ?? '';
-    const route = findRoute(url);
     let urlKey: string | undefined;
-    if (route) slot.path = route.path;
+    if (url === facts.route) slot.path = url;
     else urlKey = this.#describeUrl(slot, url);
-    if (!accepted) this.#describeRejected(req, hostname, scope, slot, urlKey, true);
+    if (!accepted) this.#describeRejected(req, facts, scope, slot, urlKey, true);
     this.#watchBody(req, slot);
   }
 
   /** A request of the plain-HTTP listener, which is always rejected. A key it carries is exposed. */
-  recordPlain(req: IncomingMessage, response: { status: number; errorCode?: string }): void {
-    const hostname = requestHostname(req);
-    const scope: Scope = hostname === undefined ? undefined : resolveApiHost(hostname, this.#domain);
+  recordPlain(
+    req: IncomingMessage,
+    facts: RequestFacts,
+    response: { status: number; errorCode?: string },
+  ): void {
+    const scope = scopeOf(facts.address.site);
     const slot = this.#claim(scope?.tenant);
-    slot.timeMs = Date.now();
-    slot.transport = 'http';
-    slot.protocol = requestProtocol(req);
+    stamp(slot, req, 'http', response);
     slot.host = 'missing';
     slot.sni = 'not-applicable';
-    slot.method = req.method;
-    slot.status = response.status;
-    slot.errorCode = response.errorCode;
     slot.authorization = 'missing';
     slot.urlCredentials = undefined;
     scanHeaders(req, slot);
     const urlKey = this.#describeUrl(slot, req.url ?? '');
-    this.#describeRejected(req, hostname, scope, slot, urlKey, false);
+    this.#describeRejected(req, facts, scope, slot, urlKey, false);
     // Identified only to flag it: the plain listener never authenticates with a key.
     if (slot.key !== undefined && slot.key !== UNKNOWN_KEY && !this.#exposed.has(slot.key)) {
       this.#exposed.set(slot.key, slot.timeMs);
@@ -189,7 +176,7 @@ export class Journal {
 
   #describeRejected(
     req: IncomingMessage,
-    hostname: string | undefined,
+    facts: RequestFacts,
     scope: Scope,
     slot: JournalSlot,
     urlKey: string | undefined,
@@ -197,18 +184,12 @@ export class Journal {
   ): void {
     slot.tenant = scope?.tenant;
     slot.environment = scope?.environment;
-    slot.host = hostKind(hostname, scope);
+    slot.host = hostKind(facts.address.site.hostname, scope);
     if (tls) {
-      const servername = (req.socket as TLSSocket).servername;
-      const sniSent = typeof servername === 'string' && servername !== '';
-      slot.sni = !sniSent
-        ? 'missing'
-        : hostname !== undefined && sniMatches(req, hostname)
-          ? 'match'
-          : 'mismatch';
-      if (!sniSent) this.#requestedWithoutSni.add(req.socket);
+      slot.sni = facts.address.sni;
+      if (slot.sni === 'missing') this.#requestedWithoutSni.add(req.socket);
     }
-    const credential = presentedCredential(req);
+    const credential = presentedCredential(req, facts.authorization);
     slot.authorization = credential.authorization;
     const token = credential.token ?? urlKey;
     const named = token === undefined ? undefined : this.#namer.name(token, scope);
@@ -260,10 +241,29 @@ function newSlot(): JournalSlot {
 /** The journal of a server, or undefined when its capacity is 0 (the journal is off). */
 export function journalOf(
   capacity: number = DEFAULT_JOURNAL_CAPACITY,
-  domain: string,
   data: TenantData,
 ): Journal | undefined {
-  return capacity > 0 ? new Journal({ domain, data, capacity }) : undefined;
+  return capacity > 0 ? new Journal({ data, capacity }) : undefined;
+}
+
+/** What every entry of a request holds: when, how, and what it was answered. */
+function stamp(
+  slot: JournalSlot,
+  req: IncomingMessage,
+  transport: 'https' | 'http',
+  response: { status: number; errorCode?: string },
+): void {
+  slot.timeMs = Date.now();
+  slot.transport = transport;
+  slot.protocol = requestProtocol(req);
+  slot.method = req.method;
+  slot.status = response.status;
+  slot.errorCode = response.errorCode;
+}
+
+/** The tenant API a request's host names, if any. */
+function scopeOf(site: Site): Scope {
+  return site.kind === 'api' ? site.host : undefined;
 }
 
 function hostKind(hostname: string | undefined, scope: Scope): JournalEntry['host'] {

@@ -11,7 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
 import type { KeyStore } from '../store/api-keys.ts';
 import { secretDigest } from '../store/key-digest.ts';
-import { parseAuthorization } from '../api/authorization-header.ts';
+import { parseAuthorization, type AuthorizationHeader } from '../http/authorization-header.ts';
 import { fieldLines } from '../http/field-lines.ts';
 import type { Environment } from '../http/hosts.ts';
 
@@ -34,11 +34,12 @@ export interface PresentedCredential {
   token: string | undefined;
 }
 
-/** The `Authorization` header as the journal describes it: the kind, and the key to name. */
-export function presentedCredential(req: IncomingMessage): PresentedCredential {
-  const values = fieldLines(req, 'authorization');
-  const parsed = parseAuthorization(values);
-  const value = values[0] ?? '';
+/**
+ * The `Authorization` header as the journal describes it: the kind, and the key to name.
+ * @param read the header as the pipeline read it (`RequestFacts.authorization`), if it did.
+ */
+export function presentedCredential(req: IncomingMessage, read?: AuthorizationHeader): PresentedCredential {
+  const parsed = read ?? parseAuthorization(fieldLines(req, 'authorization'));
   switch (parsed.kind) {
     case 'bearer':
       return { authorization: 'bearer', token: parsed.token };
@@ -46,6 +47,10 @@ export function presentedCredential(req: IncomingMessage): PresentedCredential {
       return { authorization: 'missing', token: undefined };
     case 'duplicate':
       return { authorization: 'duplicate', token: undefined };
+  }
+  // Not read as a Bearer credential: what stood where the key belongs, from the one header line.
+  const value = fieldLines(req, 'authorization')[0] ?? '';
+  switch (parsed.kind) {
     case 'not-bearer': {
       // `Basic …`, `Token …`, or a bare key.
       const space = value.indexOf(' ');

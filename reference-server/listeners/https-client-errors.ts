@@ -2,7 +2,7 @@
 // runs: a malformed or too slow request gets the JSON error its fault calls for; a connection
 // that failed TLS is closed, since it cannot carry an answer.
 import type { Duplex } from 'node:stream';
-import { writeRawError } from '../api/response-writer.ts';
+import { writeRawError } from '../http/response-writer.ts';
 
 /** The HTTPS listener's 'clientError' handler. */
 export function answerHttpsClientError(error: NodeJS.ErrnoException, socket: Duplex): void {

@@ -2,7 +2,7 @@
 // do (the serve command prints it instead of a stack trace), and `closeServer` lets requests in
 // flight finish for a moment before their connections are closed.
 import type { Server as HttpServer } from 'node:http';
-import type { ConnectionCloser, SecureListener } from './secure-listener.ts';
+import { connectionCloser, type ConnectionCloser, type SecureListener } from './secure-listener.ts';
 import { once } from 'node:events';
 
 type Listener = SecureListener | HttpServer;
@@ -47,4 +47,27 @@ export async function closeServer(server: Listener, connections: ConnectionClose
   const grace = setTimeout(() => connections.closeAll(), 2_000);
   await closed;
   clearTimeout(grace);
+}
+
+/**
+ * Starts each listener on its port in turn; when one cannot, closes them all and throws its
+ * ListenError. Called before any connection: how to close their connections is set up first.
+ * @returns how to stop them all (`closeServer` each).
+ */
+export async function listenAll(
+  listeners: readonly { server: Listener; port: number }[],
+  host: string,
+): Promise<() => Promise<void>> {
+  const closers = listeners.map(({ server }) => connectionCloser(server));
+  try {
+    for (const { server, port } of listeners) await listen(server, port, host);
+  } catch (error) {
+    for (const { server } of listeners) server.close();
+    throw error;
+  }
+  return async () => {
+    await Promise.all(
+      listeners.map(({ server }, index) => closeServer(server, closers[index] as ConnectionCloser)),
+    );
+  };
 }

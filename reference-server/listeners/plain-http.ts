@@ -1,31 +1,19 @@
 // The plain-HTTP listener. It exists only so that "plain HTTP requests are rejected" (spec §5)
-// can be shown: every request is answered with `Connection: close` by `answer`, which is
+// can be shown: every request is answered with `Connection: close` by the front door, with
 // api/steps.ts's 403 `https_required` (unless the server was given another `plainHttpAnswer` step). It never
 // authenticates with the Authorization header or the URL's parameters (the client journal only
 // names a key sent here, to flag it as exposed), and never redirects — a redirect would teach
 // clients that sending a key over plain HTTP works.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { ApiResponse } from '../api/errors.ts';
-import { logAnswered, type AccessLogSink } from '../http/access-log.ts';
-import { writeApiResponse, writeRawError } from '../api/response-writer.ts';
+import { writeRawError } from '../http/response-writer.ts';
 import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
 
+/** @param handle answers every request (front-door/front-door.ts `plainRequest`). */
 export function createPlainHttpServer(
   limits: ServerLimits,
-  log: AccessLogSink,
-  answer: (req: IncomingMessage) => ApiResponse,
-  /** Told of every answered request (the client journal). */
-  observe?: (req: IncomingMessage, response: ApiResponse) => void,
+  handle: (req: IncomingMessage, res: ServerResponse) => void,
 ): Server {
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const started = performance.now();
-    const response = answer(req);
-    res.shouldKeepAlive = false;
-    writeApiResponse(res, response, 'http');
-    logAnswered(log, { req, response, started, transport: 'http' });
-    observe?.(req, response);
-  };
   const server = createServer(
     // The same limits as the HTTPS listener; every answer here closes the connection anyway.
     limitOptions(limits),

@@ -5,6 +5,8 @@
 // `end`, `writeContinue` — so no decision of the API, the panel or the admin API has an HTTP/2
 // copy; field-lines.ts reads `:authority` where HTTP/1.1 has `Host`.
 // With HTTP/2 off (`--http2 off`) the listener is node:https's and offers HTTP/1.1 alone.
+// Its TLS options and the listener events Node would otherwise answer on its own are set here too.
+import type { Duplex } from 'node:stream';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import {
   constants,
@@ -19,6 +21,12 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
 import { overHttp2 } from '../http/field-lines.ts';
+import { isHttp2Response } from '../http/http2-answer.ts';
+import { writeRawError } from '../http/response-writer.ts';
+import { answerHttpsClientError } from './https-client-errors.ts';
+import { panelSniCallback } from './panel-certificates.ts';
+import { TLS12_CIPHERS } from './tls-ciphers.ts';
+import type { ServerCertificates } from './tls.ts';
 
 export type SecureListener = HttpsServer | Http2SecureServer;
 
@@ -33,7 +41,72 @@ const HPACK_FIELD_OVERHEAD = 32;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** What the listener hands on (front-door/front-door.ts). */
+export interface SecureListenerHandlers {
+  /** Every request, whatever the event that carried it. */
+  request: Handler;
+  /** A request that waits for `100 Continue` before it sends its body. */
+  checkContinue: Handler;
+  /** A CONNECT request over HTTP/2 (over HTTP/1.1 the listener answers it on the socket). */
+  connectOverHttp2: (res: ServerResponse) => void;
+  /** A TLS connection, once its handshake is done. */
+  secureConnection?: ((socket: TLSSocket) => void) | undefined;
+}
+
+export interface SecureListenerOptions {
+  certificates: ServerCertificates;
+  /** Whether a (lower-case) name is a served tenant's panel host, which has a certificate of its own. */
+  isServedPanelHost: (hostname: string) => boolean;
+  limits: ServerLimits;
+  /** Whether HTTP/2 is offered (by ALPN, beside HTTP/1.1). */
+  http2: boolean;
+}
+
 export function createSecureListener(
+  options: SecureListenerOptions,
+  handlers: SecureListenerHandlers,
+): SecureListener {
+  const { certificates, limits } = options;
+  const server = listenerOf(
+    {
+      key: certificates.key,
+      cert: certificates.cert,
+      SNICallback: panelSniCallback(certificates, options.isServedPanelHost),
+      minVersion: 'TLSv1.2',
+      ciphers: TLS12_CIPHERS,
+      honorCipherOrder: true,
+    },
+    limits,
+    options.http2,
+    handlers.request,
+  );
+  answerEvents(server, handlers);
+  return server;
+}
+
+/** The listener events Node answers on its own when nobody listens, answered as the API would. */
+function answerEvents(server: SecureListener, handlers: SecureListenerHandlers): void {
+  // Without a listener Node answers `Expect: <anything but 100-continue>` with an empty 417.
+  // RFC 9110 §10.1.1 lets a server ignore the expectation, so the request goes through like any
+  // other and gets its usual answer.
+  server.on('checkExpectation', handlers.request);
+  // Node would send `100 Continue` before anything is checked: the front door decides.
+  server.on('checkContinue', handlers.checkContinue);
+  // Without a listener Node drops a CONNECT request's connection without any answer (HTTP/1.1)
+  // or answers an empty 405 (HTTP/2, which hands over the stream's response instead of a socket).
+  server.on('connect', (_req: IncomingMessage, socketOrResponse: Duplex | ServerResponse) => {
+    if (isHttp2Response(socketOrResponse))
+      handlers.connectOverHttp2(socketOrResponse as unknown as ServerResponse);
+    else writeRawError(socketOrResponse as Duplex, 'method_not_allowed', 'https');
+  });
+  server.on('clientError', answerHttpsClientError);
+  // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
+  // that connection.
+  server.on('tlsClientError', () => {});
+  if (handlers.secureConnection) server.on('secureConnection', handlers.secureConnection);
+}
+
+function listenerOf(
   tls: SecureContextOptions & { SNICallback: unknown; minVersion: string; honorCipherOrder: boolean },
   limits: ServerLimits,
   http2: boolean,

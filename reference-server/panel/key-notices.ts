@@ -1,7 +1,7 @@
 // The notices shown above the API Keys page after a change. A key's secret appears in exactly one
 // place of the panel: `newKeyNotice`, right after the key was created or rotated.
 import type { ApiKeyMetadata } from '../../schemas/generated/api-key-management.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from './safe-html.ts';
 
 /** The one place a key's secret is written: right after it was created, never again. */
 export function newKeyNotice(key: ApiKeyMetadata, secret: string, replaced?: ApiKeyMetadata): SafeHtml {

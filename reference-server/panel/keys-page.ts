@@ -2,7 +2,7 @@
 // a key is shown by its prefix and last characters). Values from outside go through `html`.
 import type { ApiKeyMetadata } from '../../schemas/generated/api-key-management.ts';
 import { ALL_PERMISSIONS } from '../store/key-permissions.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from './safe-html.ts';
 import { ENVIRONMENT_LABELS, layout, type PageFrame } from './page-layout.ts';
 import { keyActionPath, PATHS } from './paths.ts';
 
@@ -142,21 +142,26 @@ function keysTable(
 function keyActions(frame: PageFrame, key: ApiKeyMetadata): SafeHtml {
   const csrf = html`<input type="hidden" name="csrf_token" value="${frame.csrfToken}" />`;
   return html`<div class="actions">
-    <form
-      method="post"
-      action="${keyActionPath(key.id, 'rotate')}"
-      data-confirm="Rotate “${key.name}”? A new key replaces it and this one stops working at once."
-    >
-      ${csrf}<button class="secondary" type="submit">Rotate</button>
-    </form>
-    <form
-      method="post"
-      action="${keyActionPath(key.id, 'revoke')}"
-      data-confirm="Revoke “${key.name}”? It stops working at once."
-    >
-      ${csrf}<button class="danger" type="submit">Revoke</button>
-    </form>
+    ${keyActionForm(key, 'rotate', 'A new key replaces it and this one stops working at once.', csrf)}
+    ${keyActionForm(key, 'revoke', 'It stops working at once.', csrf)}
   </div>`;
+}
+
+/** The form of one action on a key: a button, and the question the panel's script asks first. */
+function keyActionForm(
+  key: ApiKeyMetadata,
+  action: 'rotate' | 'revoke',
+  consequence: string,
+  csrf: SafeHtml,
+): SafeHtml {
+  const [label, style] = action === 'rotate' ? ['Rotate', 'secondary'] : ['Revoke', 'danger'];
+  return html`<form
+    method="post"
+    action="${keyActionPath(key.id, action)}"
+    data-confirm="${label} “${key.name}”? ${consequence}"
+  >
+    ${csrf}<button class="${style}" type="submit">${label}</button>
+  </form>`;
 }
 
 function timeOf(iso: string): SafeHtml {

@@ -3,7 +3,7 @@
 // a new key is on disk before its secret is shown.
 import type { NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import { validatorFor } from '../../schemas/validators.ts';
-import type { RequestFacts } from '../api/request-pipeline.ts';
+import type { RequestFacts } from '../http/request-facts.ts';
 import { hostLines } from '../http/field-lines.ts';
 import { apiHostname } from '../http/hosts.ts';
 import { readForm } from './forms.ts';

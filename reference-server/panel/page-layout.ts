@@ -2,7 +2,7 @@
 // page. Every value from outside goes through `html`, which escapes it.
 import type { Environment } from '../http/hosts.ts';
 import type { TenantAccount } from '../store/tenant-data.ts';
-import { html, type SafeHtml } from './html.ts';
+import { html, type SafeHtml } from './safe-html.ts';
 import { PATHS } from './paths.ts';
 import type { PanelUser } from './users.ts';
 

@@ -1,6 +1,6 @@
 // The panel's sign-in and account pages as HTML. Every value from outside (names, e-mails, form
 // input) goes through `html`, which escapes it.
-import { html } from './html.ts';
+import { html } from './safe-html.ts';
 import { ENVIRONMENT_LABELS, layout, type PageFrame } from './page-layout.ts';
 import { PATHS } from './paths.ts';
 

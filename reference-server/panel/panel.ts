@@ -3,7 +3,7 @@
 // keys. This module routes a request to its page: assets and sign-in first, everything else only
 // for a signed-in user of the host's tenant.
 import type { IncomingMessage } from 'node:http';
-import type { RequestFacts } from '../api/request-pipeline.ts';
+import type { RequestFacts } from '../http/request-facts.ts';
 import type { PanelHost } from '../http/hosts.ts';
 import { pathOf } from '../http/request-target.ts';
 import { PANEL_CSS, PANEL_JS } from './assets.ts';

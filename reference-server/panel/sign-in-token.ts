@@ -6,7 +6,9 @@
 // anonymous visitor costs the server no memory. The Origin check (forms.ts) applies as well.
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { cookieValue, randomToken, tokensMatch } from './sessions.ts';
+import type { PanelHost } from '../http/hosts.ts';
+import { PATHS } from './paths.ts';
+import { cookieValue, randomToken, tokensMatch, type SessionStore } from './sessions.ts';
 
 export const SIGN_IN_COOKIE = '__Host-panel-sign-in';
 const NONCE = /^[A-Za-z0-9_-]{43}$/;
@@ -45,4 +47,14 @@ export class SignInTokens {
 function presentedNonce(req: IncomingMessage): string | undefined {
   const nonce = cookieValue(req.headers.cookie, SIGN_IN_COOKIE);
   return nonce !== undefined && NONCE.test(nonce) ? nonce : undefined;
+}
+
+/**
+ * Whether a request to a panel host that waits for `100 Continue` before its body may have it
+ * (front-door/expect-continue.ts): one of a signed-in session, or the sign-in form's post with its cookie.
+ */
+export function panelMayContinue(req: IncomingMessage, host: PanelHost, sessions: SessionStore): boolean {
+  if (sessions.fromRequest(req, host.tenant, host.hostname)) return true;
+  const path = (req.url ?? '').split('?', 1)[0];
+  return path === PATHS.signIn && cookieValue(req.headers.cookie, SIGN_IN_COOKIE) !== undefined;
 }

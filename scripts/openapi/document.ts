@@ -1,8 +1,8 @@
 // The OpenAPI 3.1 document of the reference server's tenant API, built from the two sources the
 // server itself answers from: the JSON Schemas of schemas/ (payloads) and the error catalog of
-// reference-server/api/errors.ts (every error status, code, message and header). The route's methods
+// reference-server/http/errors.ts (every error status, code, message and header). The route's methods
 // and permission come from the server's route table. Nothing here is a second copy of them.
-import type { ApiErrorCode } from '../../reference-server/api/errors.ts';
+import type { ApiErrorCode } from '../../reference-server/http/errors.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { SANDBOX_PREFIX } from '../../reference-server/http/hosts.ts';
 import { findRoute } from '../../reference-server/api/request-pipeline.ts';
@@ -69,7 +69,7 @@ export function buildOpenApiDocument(): OpenApiDocument {
       description: [
         "The multi-tenant business API's access and authentication rules as the reference server of the tenant-auth-conformance kit answers them.",
         'Every request is authenticated with an API key as `Authorization: Bearer <key>`, over HTTPS only; the tenant is the host name, never a header or parameter. A request that fails a check gets the JSON error `{"error":{"code","message"}}` and no data. The checks run in this order: request-target length, `Host`, TLS SNI = `Host`, `Authorization`, the key within the tenant and environment of the host, the route, the permission.',
-        'Generated from schemas/*.schema.json and reference-server/api/errors.ts by scripts/generate-openapi.ts (`npm run openapi`); do not edit it by hand.',
+        'Generated from schemas/*.schema.json and reference-server/http/errors.ts by scripts/generate-openapi.ts (`npm run openapi`); do not edit it by hand.',
       ].join('\n\n'),
     },
     servers: [
@@ -174,7 +174,7 @@ function assertEveryCodeAnswered(answered: readonly ApiErrorCode[]): void {
   const missing = documentedCodes().filter((code) => !answered.includes(code));
   if (missing.length > 0) {
     throw new Error(
-      `Error codes of reference-server/api/errors.ts that no operation of the OpenAPI document answers: ${missing.join(', ')}. Place them in scripts/openapi/document.ts.`,
+      `Error codes of reference-server/http/errors.ts that no operation of the OpenAPI document answers: ${missing.join(', ')}. Place them in scripts/openapi/document.ts.`,
     );
   }
 }

@@ -1,9 +1,9 @@
 // The error answers of the OpenAPI document, built from the server's error catalog
-// (reference-server/api/errors.ts): each status's response lists the codes it carries, with the
+// (reference-server/http/errors.ts): each status's response lists the codes it carries, with the
 // catalog's message as an example of each and the headers the catalog adds (the Bearer challenge,
 // `Allow`), so that the document cannot say another thing than the server sends.
 import { STATUS_CODES } from 'node:http';
-import { API_ERRORS, apiError, errorBody, type ApiErrorCode } from '../../reference-server/api/errors.ts';
+import { API_ERRORS, apiError, errorBody, type ApiErrorCode } from '../../reference-server/http/errors.ts';
 import { MAX_URL_LENGTH } from '../../reference-server/api/request-pipeline.ts';
 import { DEFAULT_LIMITS } from '../../reference-server/server.ts';
 
@@ -41,7 +41,7 @@ export function documentedCodes(): ApiErrorCode[] {
   for (const code of codes) {
     if (!(code in WHEN) && !(code in UNDOCUMENTED_CODES)) {
       throw new Error(
-        `Error code ${code} of reference-server/api/errors.ts is neither documented nor listed as undocumented in scripts/openapi/error-responses.ts.`,
+        `Error code ${code} of reference-server/http/errors.ts is neither documented nor listed as undocumented in scripts/openapi/error-responses.ts.`,
       );
     }
   }
@@ -103,7 +103,7 @@ function errorResponse(status: number, codes: readonly ApiErrorCode[]): Record<s
   };
 }
 
-/** Headers of every answer of the API (reference-server/api/response-writer.ts), by name. */
+/** Headers of every answer of the API (reference-server/http/response-writer.ts), by name. */
 export const HEADER_COMPONENTS: Record<string, Record<string, unknown>> = {
   'Cache-Control': {
     description: 'No answer is stored by a cache.',

@@ -3,7 +3,7 @@
 // fields: time, tenant, environment, key id, method, path, status, error code, duration.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { API_ERRORS } from '../../../reference-server/api/errors.ts';
+import { API_ERRORS } from '../../../reference-server/http/errors.ts';
 import {
   allSecrets,
   hostOf,

@@ -9,7 +9,7 @@ import { hostPortMatches } from '../../../reference-server/http/field-lines.ts';
 import {
   parseAuthorization,
   type AuthorizationHeader,
-} from '../../../reference-server/api/authorization-header.ts';
+} from '../../../reference-server/http/authorization-header.ts';
 
 const RUNS = 2_000;
 

@@ -16,6 +16,8 @@ import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/s
 import { TenantData } from '../../../reference-server/store/tenant-data.ts';
 import { tenantFieldsIn } from '../../../reference-server/journal/body-facts.ts';
 import { urlFacts } from '../../../reference-server/journal/url-facts.ts';
+import { requestFacts } from '../../../reference-server/addressing/address.ts';
+import { CORRECT_STEPS } from '../../../reference-server/api/steps.ts';
 import {
   allSecrets,
   LOOPBACK,
@@ -93,7 +95,7 @@ describe('ring', () => {
 describe('journal bound in all', () => {
   test('beyond its total bound the journal makes room in the ring written to, or in the fullest one', () => {
     const data = new TenantData(loadFixtures(DEFAULT_FIXTURES_FILE));
-    const journal = new JournalRecorder({ domain: 'localhost', data, capacity: 3, maxEntries: 4 });
+    const journal = new JournalRecorder({ data, capacity: 3, maxEntries: 4 });
     const request = (tenant: string) =>
       ({
         method: 'GET',
@@ -104,8 +106,12 @@ describe('journal bound in all', () => {
     const record = (tenant: string) =>
       journal.recordApi(
         request(tenant),
-        `${tenant}.api.localhost`,
-        { tenant, environment: 'production', keyId: 'key_x' },
+        {
+          ...requestFacts(request(tenant), { domain: 'localhost', data, steps: CORRECT_STEPS }),
+          tenant,
+          environment: 'production',
+          keyId: 'key_x',
+        },
         { status: 200 },
       );
     for (let index = 0; index < 3; index++) record('acme');

@@ -6,7 +6,7 @@
 // not describe (tests/scripts/openapi/openapi-validator.test.ts proves that the validator says so).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import type { ApiErrorCode } from '../../../reference-server/api/errors.ts';
+import type { ApiErrorCode } from '../../../reference-server/http/errors.ts';
 import { MAX_URL_LENGTH } from '../../../reference-server/api/request-pipeline.ts';
 import { DEFAULT_LIMITS } from '../../../reference-server/server.ts';
 import { OpenApiValidator, readOpenApiDocument } from '../../support/openapi-validator.ts';

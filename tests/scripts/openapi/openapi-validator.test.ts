@@ -3,7 +3,7 @@
 // would make the server test pass whatever the server sends.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { apiError, errorBody, type ApiErrorCode } from '../../../reference-server/api/errors.ts';
+import { apiError, errorBody, type ApiErrorCode } from '../../../reference-server/http/errors.ts';
 import { OpenApiValidator, readOpenApiDocument, type Answer } from '../../support/openapi-validator.ts';
 
 const validator = new OpenApiValidator(readOpenApiDocument());

@@ -1,9 +1,9 @@
-// Writes an ApiResponse with the headers every answer of the API carries.
+// Writes a JSON answer (the API's, the admin API's) with the headers every answer of the API carries.
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
-import { apiError, type ApiErrorCode, type ApiResponse } from './errors.ts';
-import { headersFor } from '../http/http2-answer.ts';
+import { apiError, type ApiErrorCode, type JsonAnswer } from './errors.ts';
+import { headersFor } from './http2-answer.ts';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -22,7 +22,7 @@ export type Transport = 'https' | 'http';
 
 const HTTP_ONLY_HEADERS: Record<string, string> = { Connection: 'close' };
 
-export function writeApiResponse(res: ServerResponse, response: ApiResponse, transport: Transport): void {
+export function writeApiResponse(res: ServerResponse, response: JsonAnswer, transport: Transport): void {
   // A frozen answer (every error, the customers of a tenant: see `constantResponse`) is the same
   // for every request: its JSON and header fields are built once per transport, not per request.
   // Only frozen answers are ever stored, so a stored one needs no check.
@@ -42,12 +42,12 @@ interface PreparedAnswer {
 }
 
 /** Keyed by the answer object itself, so an answer that is no longer used takes its entry along. */
-const PREPARED: Record<Transport, WeakMap<ApiResponse, PreparedAnswer>> = {
+const PREPARED: Record<Transport, WeakMap<JsonAnswer, PreparedAnswer>> = {
   https: new WeakMap(),
   http: new WeakMap(),
 };
 
-function prepare(response: ApiResponse, transport: Transport): PreparedAnswer {
+function prepare(response: JsonAnswer, transport: Transport): PreparedAnswer {
   const body = JSON.stringify(response.body);
   // Object.assign, not object spread: V8 spreads these header objects far more slowly.
   const headers: Record<string, string | number> = Object.assign(

@@ -1,15 +1,19 @@
-// Every error the reference server can answer, built in one place: the status, the
-// `{"error":{"code","message"}}` body of spec §7, and the RFC 6750 challenge where it applies.
+// The JSON answers of the reference server, and every error of the tenant API and of the
+// listeners, built in one place: the status, the `{"error":{"code","message"}}` body of spec §7, and
+// the RFC 6750 challenge where it applies. The admin API's own codes (admin-api/admin-errors.ts)
+// are defined and built the same way (`ErrorDefinition`, `errorAnswer`), in the same answer type.
 import type { ErrorBody } from '../../schemas/generated/error.ts';
 
 export type BearerChallengeError = 'invalid_token' | 'insufficient_scope';
 
-interface ErrorDefinition {
+/** One row of an error table: what an error code answers. */
+export interface ErrorDefinition {
   status: number;
   message: string;
   /** RFC 6750 §3: the `WWW-Authenticate: Bearer` challenge of an authentication failure. */
   challenge?: { error?: BearerChallengeError };
-  extraHeaders?: Record<string, string>;
+  /** Header fields the code always carries (`Allow`, a challenge of another realm). */
+  headers?: Record<string, string>;
 }
 
 export const REALM = 'api';
@@ -42,7 +46,7 @@ export const API_ERRORS = {
   method_not_allowed: {
     status: 405,
     message: 'This method is not allowed on this resource.',
-    extraHeaders: { Allow: 'GET, HEAD' },
+    headers: { Allow: 'GET, HEAD' },
   },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   uri_too_long: { status: 414, message: 'The request URL is too long.' },
@@ -55,17 +59,38 @@ export const API_ERRORS = {
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 
-/** What a handler answers; written to the socket by `writeApiResponse`. */
-export interface ApiResponse {
+/** A JSON answer of the API or the admin API; written to the socket by `writeApiResponse`. */
+export interface JsonAnswer<Code extends string = string> {
   status: number;
   headers: Record<string, string>;
   body: unknown;
   /** Set when the response is an error, for the access log. */
-  errorCode?: ApiErrorCode;
+  errorCode?: Code;
 }
+
+/** What the tenant API's pipeline answers. */
+export type ApiResponse = JsonAnswer<ApiErrorCode>;
 
 export function errorBody(code: ApiErrorCode): ErrorBody {
   return { error: { code, message: API_ERRORS[code].message } };
+}
+
+/**
+ * The answer of a row of an error table, built anew.
+ * @param detail replaces the generic message where the request itself can be described (which
+ *   field is wrong), never with a value the client sent.
+ * @param headers header fields of this answer alone, after the row's own.
+ */
+export function errorAnswer<Code extends string>(
+  definition: ErrorDefinition,
+  code: Code,
+  detail?: string,
+  headers: Record<string, string> = {},
+): JsonAnswer<Code> {
+  const fields: Record<string, string> = { ...definition.headers };
+  if (definition.challenge) fields['WWW-Authenticate'] = bearerChallenge(definition.challenge.error);
+  const body: ErrorBody = { error: { code, message: detail ?? definition.message } };
+  return { status: definition.status, headers: { ...fields, ...headers }, body, errorCode: code };
 }
 
 /**
@@ -76,15 +101,7 @@ export function errorBody(code: ApiErrorCode): ErrorBody {
 export function apiError(code: ApiErrorCode): ApiResponse {
   let response = ERROR_RESPONSES.get(code);
   if (!response) {
-    const definition: ErrorDefinition = API_ERRORS[code];
-    const headers: Record<string, string> = { ...definition.extraHeaders };
-    if (definition.challenge) headers['WWW-Authenticate'] = bearerChallenge(definition.challenge.error);
-    response = constantResponse({
-      status: definition.status,
-      headers,
-      body: errorBody(code),
-      errorCode: code,
-    });
+    response = constantResponse(errorAnswer(API_ERRORS[code], code));
     ERROR_RESPONSES.set(code, response);
   }
   return response;

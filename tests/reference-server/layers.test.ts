@@ -1,0 +1,95 @@
+// The folders of reference-server/ are layers (reference-server/README.md): each may import only the
+// folders below it, so the shared vocabulary at the bottom (http/) never depends on a site, no site
+// (api/, panel/, admin-api/) imports another, and the front door, which knows them all, is imported
+// by nothing but the composition root. There is no exception: an import that points up fails here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REFERENCE_SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '../../reference-server');
+
+const SITES_BELOW = ['package-root.ts', 'http', 'store', 'listeners', 'addressing', 'journal'];
+const SITES = ['api', 'panel', 'admin-api'];
+
+/** What each layer may import from the others (its own modules are always allowed), bottom first. */
+const MAY_IMPORT: Record<string, readonly string[]> = {
+  'package-root.ts': [],
+  http: [],
+  store: ['package-root.ts', 'http'],
+  listeners: ['http'],
+  addressing: ['http', 'store'],
+  journal: ['http', 'store'],
+  api: ['http', 'store', 'listeners', 'addressing'],
+  panel: ['http', 'store', 'journal'],
+  'admin-api': ['http', 'store', 'journal'],
+  'front-door': [...SITES_BELOW, ...SITES],
+  'server-options.ts': ['http', 'listeners', 'api'],
+  'server.ts': [...SITES_BELOW, ...SITES, 'front-door', 'server-options.ts'],
+  cli: [...SITES_BELOW, ...SITES, 'front-door', 'server-options.ts', 'server.ts'],
+};
+
+function modules(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return modules(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** The layer of a path inside reference-server/: its first folder, or the top-level file's name. */
+function layerOf(path: string): string {
+  return relative(REFERENCE_SERVER, path).split('/')[0] ?? '';
+}
+
+/** Every relative import, static or dynamic, type-only or not: a type import is an arrow too. */
+function relativeImports(source: string): string[] {
+  const specifiers = source.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g);
+  return [...specifiers].map((match) => match[1] ?? '');
+}
+
+function crossings(file: string, source: string): string[] {
+  const from = layerOf(file);
+  return relativeImports(source).flatMap((specifier) => {
+    const imported = resolve(dirname(file), specifier);
+    if (relative(REFERENCE_SERVER, imported).startsWith('..')) return []; // schemas/
+    const to = layerOf(imported);
+    if (to === from || (MAY_IMPORT[from] ?? []).includes(to)) return [];
+    return [`${relative(REFERENCE_SERVER, file)} imports ${relative(REFERENCE_SERVER, imported)}`];
+  });
+}
+
+test('every module of reference-server/ lives in a known layer', () => {
+  for (const file of modules(REFERENCE_SERVER)) {
+    assert.ok(
+      layerOf(file) in MAY_IMPORT,
+      `${relative(REFERENCE_SERVER, file)}: add its layer to MAY_IMPORT`,
+    );
+  }
+});
+
+test('no module of reference-server/ imports a layer above its own', () => {
+  const found = modules(REFERENCE_SERVER).flatMap((file) => crossings(file, readFileSync(file, 'utf8')));
+  assert.deepEqual(found, []);
+});
+
+test('the layers are in order: no layer may import one that may import it', () => {
+  for (const [layer, below] of Object.entries(MAY_IMPORT)) {
+    for (const other of below) assert.ok(!(MAY_IMPORT[other] ?? []).includes(layer), `${layer} ⇄ ${other}`);
+  }
+});
+
+test('the layer check sees an import that points up, static, dynamic or type-only', () => {
+  const source = [
+    "import type { RequestFacts } from '../../reference-server/api/request-pipeline.ts';",
+    "import { serveSite } from '../../reference-server/front-door/sites.ts';",
+    "const panel = await import('../../reference-server/panel/panel.ts');",
+  ].join('\n');
+  assert.deepEqual(crossings(join(REFERENCE_SERVER, 'admin-api/admin-api.ts'), source), [
+    'admin-api/admin-api.ts imports api/request-pipeline.ts',
+    'admin-api/admin-api.ts imports front-door/sites.ts',
+    'admin-api/admin-api.ts imports panel/panel.ts',
+  ]);
+  assert.deepEqual(crossings(join(REFERENCE_SERVER, 'front-door/sites.ts'), source), []);
+});
