@@ -6,6 +6,7 @@ import type { ApiResponse } from '../../reference-server/api/errors.ts';
 import type { ServerSteps } from '../../reference-server/api/steps.ts';
 import { fieldLines, requestHostname } from '../../reference-server/http/field-lines.ts';
 import { hostnameOf, resolveApiHost } from '../../reference-server/http/hosts.ts';
+import { readCursor } from '../../reference-server/api/customer-pages.ts';
 import {
   ANY_ORIGIN,
   changingAnswers,
@@ -216,6 +217,12 @@ export const TENANT_ISOLATION_FAULTS = {
         const leaked = next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
         return [...customersOf(context, host), ...leaked.slice(0, 1)];
       }),
+  },
+  'page-cursor-tenant-trusted': {
+    description:
+      "A list cursor names the tenant, environment and offset it was issued for, and is believed: another tenant's cursor on this tenant's host, with this tenant's key, pages through the other tenant's customers.",
+    catches: ['TENANT-OTHER-PAGE-CURSOR-NO-DATA'],
+    steps: () => ({ cursorPosition: (cursor) => readCursor(cursor) }),
   },
   'customers-cached-by-host-and-url': {
     description:
