@@ -23,6 +23,11 @@ export interface Knowledge {
    * not "not evaluated": nothing is missing from the target file.
    */
   otherUnanswered?: string;
+  /**
+   * The values of the records both tenants' lists hold whole: in `own` and `other` both, since
+   * either list may be the one that leaks them.
+   */
+  sharedRecords?: ReadonlySet<string>;
   /** Every distinctive value the tenant under test's own pages held, shared ones included. */
   ownServed?: ReadonlySet<string>;
   /** The other tenant's first page named a next one: how, and its URL (on the other tenant's host). */
@@ -55,7 +60,7 @@ export async function learnTenants(
     ownDocument && 'json' in ownDocument && otherDocument && 'json' in otherDocument
       ? valuesOfCommonRecords(ownDocument.json, otherDocument.json)
       : new Set<string>();
-  const knowledge: Knowledge = {};
+  const knowledge: Knowledge = leakedRecords.size > 0 ? { sharedRecords: leakedRecords } : {};
   const clean = (values: Set<string>, against: Set<string> | undefined): Set<string> =>
     withoutShared(
       withoutShared(values, noise ?? new Set()),

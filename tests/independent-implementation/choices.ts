@@ -71,7 +71,7 @@ export const DEFAULT_CHOICES: ServerChoices = {
   requireJsonContentType: false,
   sniMustMatchHost: true,
   certificate: 'wildcard',
-  customerList: 'whole',
+  customerList: 'paged-link',
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
   http2: false,
