@@ -68,11 +68,13 @@ function pagedApi(pages: number, perPage: number, selfLoop = false): Api & { ask
   const asked: string[] = [];
   return {
     asked,
-    get: async (url) => {
+    get: (url) => {
       asked.push(url);
       const page = Number(new URL(url).searchParams.get('page') ?? '1');
       const link = page < pages ? { link: `<?page=${selfLoop ? page : page + 1}>; rel="next"` } : {};
-      return answer({ data: Array.from({ length: perPage }, (_u, i) => ({ id: `r${page}-${i}` })) }, link);
+      return Promise.resolve(
+        answer({ data: Array.from({ length: perPage }, (_u, i) => ({ id: `r${page}-${i}` })) }, link),
+      );
     },
   };
 }
