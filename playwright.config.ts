@@ -46,6 +46,9 @@ const EMBEDDED_SERVER_OPTIONS = [
   'off',
   '--data-dir',
   'off',
+  // Pages of two customers: the fixtures' lists of three then page, and the rules on pages apply.
+  '--page-size',
+  '2',
 ];
 const metadata: RunMetadata | undefined =
   target && runMetadataOf(target, process.env[REPORT_ENV.failOnIncomplete] === '1');

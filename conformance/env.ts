@@ -31,6 +31,10 @@ export const ENV = {
   maxRetries: 'CONFORMANCE_MAX_RETRIES',
   /** `--retry-budget`: seconds of waiting before retries, for the whole run. */
   retryBudget: 'CONFORMANCE_RETRY_BUDGET',
+  /** `--max-list-pages`: pages of one tenant's list the run follows, at most. */
+  maxListPages: 'CONFORMANCE_MAX_LIST_PAGES',
+  /** `--max-list-records`: records of one tenant's list after which the run follows no more pages. */
+  maxListRecords: 'CONFORMANCE_MAX_LIST_RECORDS',
   /** The protocols the run speaks over TLS (`--protocols`, or what the target offers): h1,h2. */
   protocols: 'CONFORMANCE_PROTOCOLS',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */

@@ -119,6 +119,8 @@ export async function runCampaign(
         domain: 'localhost',
         fixtures,
         certDir,
+        // As the embedded server (playwright.config.ts): its lists page, so the rules on pages apply.
+        customersPageSize: 2,
         steps: faultySteps(variant === 'clean' ? undefined : variant, fixtures),
       });
       servers.set(variant, server);

@@ -60,6 +60,8 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'TENANT-H2-COALESCED-CONNECTION-ISOLATED': 'tenant-comparison',
   // Without the tenant's own data to look for, not evaluated.
   'TENANT-CACHED-ANSWER-NOT-SHARED': 'tenant-comparison',
+  // Without the other tenant's data or a next page of its list, not evaluated.
+  'TENANT-OTHER-PAGE-CURSOR-NO-DATA': 'tenant-comparison',
   'ENV-SANDBOX-KEY-ON-PRODUCTION-REJECTED': 'authenticated-path',
   'ENV-PRODUCTION-KEY-ON-SANDBOX-REJECTED': 'authenticated-path',
   'ENV-SANDBOX-KEY-SERVED': 'authenticated-path',

@@ -28,6 +28,8 @@ export interface ReferenceServerOptions {
   journalCapacity?: number;
   /** Whether the HTTPS listener offers HTTP/2 (by ALPN, beside HTTP/1.1); default true. */
   http2?: boolean;
+  /** Customers per page of GET /v1/customers (api/customer-pages.ts); absent: the whole list. */
+  customersPageSize?: number;
   /**
    * Steps that replace the correct ones (api/steps.ts). Only the suite's self-test sets them, to
    * prove with a deliberately broken server that the suite fails (mutation/).

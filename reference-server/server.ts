@@ -32,7 +32,15 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const journal = journalOf(options.journalCapacity, data);
   const log = options.accessLog ?? noAccessLog;
   const sites = siteContexts({ domain, data, journal }, users, options.adminToken);
-  const door = openFrontDoor({ domain, data, steps, log, journal, sites });
+  const door = openFrontDoor({
+    domain,
+    data,
+    steps,
+    log,
+    journal,
+    sites,
+    customersPageSize: options.customersPageSize,
+  });
   const limits = options.limits ?? DEFAULT_LIMITS;
   const isServedPanelHost = (hostname: string): boolean =>
     data.account(resolvePanelHost(hostname, domain)?.tenant ?? '') !== undefined;

@@ -3,7 +3,9 @@
 import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';
-import { conformanceRule } from '../conformance/run/test.ts';
+import { conformanceRule, notEvaluated } from '../conformance/run/test.ts';
+import { followPages } from '../conformance/judging/pages.ts';
+import { withoutShared } from '../conformance/judging/tenant-knowledge.ts';
 import { requireOtherTenantValues, requireOwnValues } from './tenant-data.ts';
 import { AUTH_REJECTION_CODES } from '../conformance/judging/spec-errors.ts';
 
@@ -12,14 +14,67 @@ function tenantLabel(baseUrl: string): string {
   return new URL(baseUrl).hostname.split('.')[0] ?? '';
 }
 
+// Every page of the list the run follows (judging/pages.ts): a leak may start on the third.
 conformanceRule('TENANT-OWN-DATA-ONLY', async ({ api, check, customersUrl, knowledge, bearer }) => {
   requireOtherTenantValues(knowledge);
-  const exchange = await api.get(customersUrl(), {
-    headers: { Authorization: bearer('fullAccess') },
-  });
-  check.served(exchange, "The tenant's own key");
-  check.noDataOf(exchange, [knowledge.other], "The tenant's own key");
+  const list = await followPages(api, customersUrl(), { headers: { Authorization: bearer('fullAccess') } });
+  const [first] = list.pages;
+  if (!first) throw new Error('followPages returns the first answer');
+  check.served(first, "The tenant's own key");
+  const what = (index: number): string =>
+    index === 0 ? "The tenant's own key" : `The tenant's own key, page ${index + 1} of its list`;
+  // The other tenant's own records first: a page holding them is the leak. A record both lists
+  // hold whole may be either tenant's, leaked into the other's list: a leak too, said as such.
+  const shared = knowledge.sharedRecords ?? new Set<string>();
+  const other = knowledge.other;
+  const otherOwn = other && { label: other.label, values: withoutShared(other.values, shared) };
+  list.pages.forEach((page, index) => check.noDataOf(page, [otherOwn], what(index)));
+  list.pages.forEach((page, index) =>
+    check.noDataOf(
+      page,
+      [other],
+      `${what(index)} (records both tenants' lists hold: one of the two lists is not filtered by tenant)`,
+    ),
+  );
 });
+
+// A cursor or next link is the other tenant's position in its own list. Replayed on this tenant's
+// host with this tenant's key, it may be refused or read as a position in this tenant's list; it
+// must never be believed as naming the other tenant (docs/decisions/0023). A value this tenant's
+// own pages held already is TENANT-OWN-DATA-ONLY's finding, not this rule's.
+conformanceRule(
+  'TENANT-OTHER-PAGE-CURSOR-NO-DATA',
+  async ({ api, check, knowledge, bearer, target, otherTenant }) => {
+    requireOtherTenantValues(knowledge);
+    const next = knowledge.otherNextPage;
+    if (!next)
+      notEvaluated(
+        'not evaluated: the other tenant\'s list names no next page (no Link rel="next", no next link, no cursor with has_more), so there is no page cursor of its own to replay. Point otherTenantBaseUrl at a tenant with more customers than one page holds.',
+      );
+    const replayed = onOwnHost(next.url, otherTenant.baseUrl, target.baseUrl);
+    const exchange = await api.get(replayed, {
+      headers: { Authorization: bearer('fullAccess') },
+      note: `the other tenant's next page (named by ${next.how}) on this tenant's host`,
+    });
+    const otherOnly = knowledge.other && {
+      label: knowledge.other.label,
+      values: withoutShared(knowledge.other.values, knowledge.ownServed ?? new Set()),
+    };
+    check.noDataOf(exchange, [otherOnly], "The other tenant's page cursor with this tenant's key and host");
+  },
+);
+
+/** `url` (under `fromBase`) moved to `toBase`: the same path and query on the other host. */
+function onOwnHost(url: string, fromBase: string, toBase: string): string {
+  const base = fromBase.replace(/\/$/, '');
+  if (url.startsWith(`${base}/`) || url.startsWith(`${base}?`))
+    return `${toBase.replace(/\/$/, '')}${url.slice(base.length)}`;
+  const moved = new URL(url);
+  const own = new URL(toBase);
+  moved.protocol = own.protocol;
+  moved.host = own.host;
+  return moved.toString();
+}
 
 conformanceRule('TENANT-CROSS-KEY-REJECTED', async ({ api, check, customersUrl, bearer }) => {
   const exchange = await api.get(customersUrl(), {

@@ -212,7 +212,8 @@ export const RULES = [
     id: 'TENANT-OWN-DATA-ONLY',
     level: 'MUST',
     source: 'spec §1; §5 Tenant identification 1',
-    statement: "A valid key is served its own tenant's data and no value of another tenant's data.",
+    statement:
+      "A valid key is served its own tenant's data and no value of another tenant's data, on the first page of its list and on every page after it the run follows.",
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
   },
   {
@@ -303,6 +304,14 @@ export const RULES = [
     statement:
       "Right after GET {base_url}/customers is served to a valid key, the same URL asked without a key, with an unknown key, and (where the target declares them) with the other tenant's key and a development key gets no data of either tenant, from a cache or otherwise.",
     needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'TENANT-OTHER-PAGE-CURSOR-NO-DATA',
+    level: 'MUST',
+    source: 'spec §1 (the data of each tenant is isolated); OWASP API Security Top 10 2023 API1',
+    statement:
+      "The next-page link or cursor of the other tenant's customer list, sent with this tenant's key to this tenant's host, is refused or serves this tenant's own data: never a value of the other tenant's data. Not evaluated when the other tenant's list names no next page.",
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl', 'credentials.otherTenant'],
   },
 
   // Environments (spec §5 Environments, Key types)

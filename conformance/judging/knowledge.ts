@@ -1,8 +1,10 @@
 // What the suite learns of each tenant's data before judging any answer: the distinctive values
-// of the tenant under test and of the other tenant, each from its own authorised response.
+// of the tenant under test and of the other tenant, each from its own authorised list — every page
+// of it, up to the run's bounds (pages.ts).
 import type { Api } from '../requests/api-client.ts';
 import { jsonBody } from '../requests/exchange.ts';
 import type { ResolvedTarget } from '../target/target.ts';
+import { followPages, listBounds, type ListBounds, type NextPage } from './pages.ts';
 import {
   distinctiveValues,
   valuesOfCommonRecords,
@@ -21,19 +23,32 @@ export interface Knowledge {
    * not "not evaluated": nothing is missing from the target file.
    */
   otherUnanswered?: string;
+  /**
+   * The values of the records both tenants' lists hold whole: in `own` and `other` both, since
+   * either list may be the one that leaks them.
+   */
+  sharedRecords?: ReadonlySet<string>;
+  /** Every distinctive value the tenant under test's own pages held, shared ones included. */
+  ownServed?: ReadonlySet<string>;
+  /** The other tenant's first page named a next one: how, and its URL (on the other tenant's host). */
+  otherNextPage?: NextPage;
 }
 
-type Learned = { json: unknown } | { unanswered: string } | undefined;
+type Learned = { json: unknown; firstNext?: NextPage } | { unanswered: string } | undefined;
 
-export async function learnTenants(api: Api, target: ResolvedTarget): Promise<Knowledge> {
+export async function learnTenants(
+  api: Api,
+  target: ResolvedTarget,
+  bounds: ListBounds = listBounds(),
+): Promise<Knowledge> {
   const ownKey = target.credentials.fullAccess ?? target.credentials.readOnly;
   const otherKey = target.credentials.otherTenant;
   const [noiseDocument, ownDocument, otherDocument] = await Promise.all([
     // Whatever an unauthenticated error body contains cannot be tenant data.
-    documentAt(api, target.baseUrl, undefined),
-    ownKey ? documentAt(api, target.baseUrl, ownKey) : Promise.resolve(undefined),
+    documentAt(api, target.baseUrl, undefined, bounds),
+    ownKey ? documentAt(api, target.baseUrl, ownKey, bounds) : Promise.resolve(undefined),
     otherKey && target.otherTenantBaseUrl
-      ? documentAt(api, target.otherTenantBaseUrl, otherKey)
+      ? documentAt(api, target.otherTenantBaseUrl, otherKey, bounds)
       : Promise.resolve(undefined),
   ]);
   const [noise, own, other] = [noiseDocument, ownDocument, otherDocument].map((document) =>
@@ -45,17 +60,21 @@ export async function learnTenants(api: Api, target: ResolvedTarget): Promise<Kn
     ownDocument && 'json' in ownDocument && otherDocument && 'json' in otherDocument
       ? valuesOfCommonRecords(ownDocument.json, otherDocument.json)
       : new Set<string>();
-  const knowledge: Knowledge = {};
+  const knowledge: Knowledge = leakedRecords.size > 0 ? { sharedRecords: leakedRecords } : {};
   const clean = (values: Set<string>, against: Set<string> | undefined): Set<string> =>
     withoutShared(
       withoutShared(values, noise ?? new Set()),
       withoutShared(against ?? new Set(), leakedRecords),
     );
-  if (own)
+  if (own) {
+    knowledge.ownServed = own;
     knowledge.own = {
       label: `the tenant under test (${new URL(target.baseUrl).hostname})`,
       values: clean(own, other),
     };
+  }
+  if (otherDocument && 'json' in otherDocument && otherDocument.firstNext)
+    knowledge.otherNextPage = otherDocument.firstNext;
   if (other && target.otherTenantBaseUrl) {
     knowledge.other = {
       label: `the other tenant (${new URL(target.otherTenantBaseUrl).hostname})`,
@@ -66,13 +85,31 @@ export async function learnTenants(api: Api, target: ResolvedTarget): Promise<Kn
   return knowledge;
 }
 
-async function documentAt(api: Api, baseUrl: string, key: string | undefined): Promise<Learned> {
+async function documentAt(
+  api: Api,
+  baseUrl: string,
+  key: string | undefined,
+  bounds: ListBounds,
+): Promise<Learned> {
   const url = `${baseUrl}/customers`;
-  const exchange = await api.get(url, key ? { headers: { Authorization: `Bearer ${key}` } } : {});
-  if (exchange.kind === 'failure') return { unanswered: `GET ${url}: ${exchange.error}` };
-  if (key !== undefined && exchange.status !== 200) return undefined;
-  // Noise is what an error body holds. A keyless request served data (by a cache that ignores
-  // Authorization, say) holds the tenant's own values: taken as noise, they would hide every leak.
-  if (key === undefined && exchange.status < 400) return undefined;
-  return { json: jsonBody(exchange) ?? exchange.bodyText };
+  if (key === undefined) {
+    const exchange = await api.get(url, {});
+    if (exchange.kind === 'failure') return { unanswered: `GET ${url}: ${exchange.error}` };
+    // Noise is what an error body holds. A keyless request served data (by a cache that ignores
+    // Authorization, say) holds the tenant's own values: taken as noise, they would hide every leak.
+    if (exchange.status < 400) return undefined;
+    return { json: jsonBody(exchange) ?? exchange.bodyText };
+  }
+  const list = await followPages(api, url, { headers: { Authorization: `Bearer ${key}` } }, bounds);
+  const [first] = list.pages;
+  if (first?.kind === 'failure') return { unanswered: `GET ${url}: ${first.error}` };
+  if (first?.status !== 200) return undefined;
+  // Every page served: one that failed or was refused adds nothing, and the list ends there.
+  const json = list.pages.flatMap((page) =>
+    page.kind === 'response' && page.status === 200 ? [jsonBody(page) ?? page.bodyText] : [],
+  );
+  return {
+    json: json.length === 1 ? json[0] : json,
+    ...(list.firstNext ? { firstNext: list.firstNext } : {}),
+  };
 }

@@ -3,6 +3,7 @@
 // to Playwright, where a typo would change what runs without a word.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { parseProtocols, type Protocol } from '../requests/protocols.ts';
+import { MAX_LIST_PAGES_LIMIT, MAX_LIST_RECORDS_LIMIT } from '../judging/pages.ts';
 import { ATTESTATION_OPTIONS, attestationValues, type AttestationValues } from './attestation-options.ts';
 
 export class UsageError extends Error {
@@ -22,6 +23,8 @@ const OWN_OPTIONS = {
   'max-retries': { type: 'string' },
   'retry-budget': { type: 'string' },
   'max-rps': { type: 'string' },
+  'max-list-pages': { type: 'string' },
+  'max-list-records': { type: 'string' },
   protocols: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   ...ATTESTATION_OPTIONS,
@@ -62,6 +65,8 @@ export interface RunOptions {
     maxRetries?: string;
     retryBudget?: string;
     maxRps?: string;
+    maxListPages?: string;
+    maxListRecords?: string;
     protocols?: Protocol[];
     help: boolean;
   };
@@ -98,6 +103,18 @@ export function splitOptions(argv: readonly string[]): RunOptions {
   checkNumber('--max-retries', values['max-retries'], { min: 0, max: 20, integer: true, unit: 'retries' });
   checkNumber('--retry-budget', values['retry-budget'], { min: 0, max: 3600, unit: 'seconds' });
   checkNumber('--max-rps', values['max-rps'], { min: 0.1, max: 10_000, unit: 'requests per second' });
+  checkNumber('--max-list-pages', values['max-list-pages'], {
+    min: 1,
+    max: MAX_LIST_PAGES_LIMIT,
+    integer: true,
+    unit: 'pages',
+  });
+  checkNumber('--max-list-records', values['max-list-records'], {
+    min: 1,
+    max: MAX_LIST_RECORDS_LIMIT,
+    integer: true,
+    unit: 'records',
+  });
   const protocols = values.protocols === undefined ? undefined : parseProtocols(values.protocols);
   if (protocols && 'error' in protocols) throw new UsageError(`Invalid --protocols: ${protocols.error}.`);
   const passThrough = tokens.flatMap((token) => {
@@ -119,6 +136,8 @@ export function splitOptions(argv: readonly string[]): RunOptions {
       maxRetries: values['max-retries'],
       retryBudget: values['retry-budget'],
       maxRps: values['max-rps'],
+      maxListPages: values['max-list-pages'],
+      maxListRecords: values['max-list-records'],
       ...(protocols ? { protocols: protocols.protocols } : {}),
       help: values.help === true,
     },

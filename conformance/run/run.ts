@@ -16,6 +16,12 @@ import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from '../requests/answer-watch.ts';
 import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BUDGET_SECONDS } from '../requests/traffic.ts';
 import { exitCodeOf } from './exit-code.ts';
+import {
+  DEFAULT_MAX_LIST_PAGES,
+  DEFAULT_MAX_LIST_RECORDS,
+  MAX_LIST_PAGES_LIMIT,
+  MAX_LIST_RECORDS_LIMIT,
+} from '../judging/pages.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
 import { ATTESTATION_OPTIONS_HELP, applyAttestationOptions } from './attestation-options.ts';
 import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
@@ -53,6 +59,12 @@ Options:
   --max-rps N        never more than N requests per second, from the start (default: as fast as
                      the target allows; after a 429 the run slows to the rate it allows);
                      env ${ENV.maxRps}
+  --max-list-pages N pages of one tenant's customer list the run follows (Link rel="next", a
+                     next link or a cursor with has_more) to learn its data, at most (default
+                     ${DEFAULT_MAX_LIST_PAGES}, 1 to ${MAX_LIST_PAGES_LIMIT}); env ${ENV.maxListPages}
+  --max-list-records N
+                     records of one tenant's list after which no further page is asked for
+                     (default ${DEFAULT_MAX_LIST_RECORDS}, 1 to ${MAX_LIST_RECORDS_LIMIT}); env ${ENV.maxListRecords}
   --help             print this help
 
 The run's certificate (README, "Certify an implementation"; check one with \`verify DIR\`):
@@ -90,6 +102,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (values.maxRetries !== undefined) env[ENV.maxRetries] = values.maxRetries;
   if (values.retryBudget !== undefined) env[ENV.retryBudget] = values.retryBudget;
   if (values.maxRps !== undefined) env[ENV.maxRps] = values.maxRps;
+  if (values.maxListPages !== undefined) env[ENV.maxListPages] = values.maxListPages;
+  if (values.maxListRecords !== undefined) env[ENV.maxListRecords] = values.maxListRecords;
   const attestationProblem = applyAttestationOptions(attestation, env, (path) => resolve(path));
   if (attestationProblem !== undefined) {
     console.error(attestationProblem);

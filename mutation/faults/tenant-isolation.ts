@@ -6,6 +6,7 @@ import type { ApiResponse } from '../../reference-server/http/errors.ts';
 import type { ServerSteps } from '../../reference-server/api/steps.ts';
 import { fieldLines, requestHostname } from '../../reference-server/http/field-lines.ts';
 import { hostnameOf, resolveApiHost } from '../../reference-server/http/hosts.ts';
+import { cursorParameter, readCursor } from '../../reference-server/api/customer-pages.ts';
 import {
   ANY_ORIGIN,
   changingAnswers,
@@ -216,6 +217,36 @@ export const TENANT_ISOLATION_FAULTS = {
         const leaked = next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
         return [...customersOf(context, host), ...leaked.slice(0, 1)];
       }),
+  },
+  'page-cursor-tenant-trusted': {
+    description:
+      "A list cursor names the tenant, environment and offset it was issued for, and is believed: another tenant's cursor on this tenant's host, with this tenant's key, pages through the other tenant's customers.",
+    catches: ['TENANT-OTHER-PAGE-CURSOR-NO-DATA'],
+    steps: () => ({ cursorPosition: (cursor) => readCursor(cursor) }),
+  },
+  'other-tenant-customer-leaked-after-first-page': {
+    description:
+      "Each page of a tenant's customer list after the first also holds the first customer of the next tenant of the fixtures; the first page is clean.",
+    catches: ['TENANT-OWN-DATA-ONLY'],
+    steps: () => ({
+      findRoute: (path) => {
+        const route = CORRECT.findRoute(path);
+        return (
+          route && {
+            ...route,
+            handle: (req, host, context) => {
+              const answer = route.handle(req, host, context);
+              if (cursorParameter(req) === undefined || answer.status !== 200) return answer;
+              const tenants = context.data.tenantIds;
+              const next = tenants[(tenants.indexOf(host.tenant) + 1) % tenants.length] ?? host.tenant;
+              const leaked = next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
+              const page = answer.body as { data: readonly unknown[] };
+              return { ...answer, body: { ...page, data: [...page.data, ...leaked.slice(0, 1)] } };
+            },
+          }
+        );
+      },
+    }),
   },
   'customers-cached-by-host-and-url': {
     description:

@@ -15,6 +15,7 @@ import type { Transport } from '../http/response-writer.ts';
 import type { ensureCertificates } from '../listeners/tls.ts';
 import type { HostContext, HostSteps } from '../addressing/address.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
+import { cursorOf, cursorParameter, type ListPosition } from './customer-pages.ts';
 
 /**
  * The replaceable steps of an API request's path, in one object: the server runs CORRECT_STEPS
@@ -28,6 +29,11 @@ export interface ServerSteps extends HostSteps {
   findKey(context: PipelineContext, host: ApiHost, token: string): StoredKey | undefined;
   /** The route of a request path (query removed), or undefined. */
   findRoute(path: string): Route | undefined;
+  /**
+   * Where a list cursor points, when it may be served on this host (`cursorOnItsHost`: only on the
+   * host of the tenant and environment it was issued for); undefined refuses it.
+   */
+  cursorPosition(cursor: string, host: ApiHost): ListPosition | undefined;
   /** Whether the key's permissions allow the route's operation. */
   permits(key: StoredKey, permission: Permission): boolean;
   /** Writes an answer of the HTTPS API. */
@@ -41,6 +47,8 @@ export interface ServerSteps extends HostSteps {
 export interface PipelineContext extends HostContext {
   /** How each step is done: CORRECT_STEPS (steps.ts) unless the server was given replacements. */
   steps: ServerSteps;
+  /** Customers per page of GET /v1/customers (customer-pages.ts); undefined: the whole list. */
+  customersPageSize?: number;
 }
 
 const API_VERSION_PREFIX = '/v1';
@@ -60,9 +68,44 @@ const ROUTES: readonly Route[] = [
     path: `${API_VERSION_PREFIX}/customers`,
     methods: ['GET', 'HEAD'],
     permission: 'customers:read',
-    handle: (_req, host, context) => customersAnswer(context.data.customers(host.tenant, host.environment)),
+    handle: (req, host, context) =>
+      context.customersPageSize === undefined
+        ? customersAnswer(context.data.customers(host.tenant, host.environment))
+        : customersPage(req, host, context, context.customersPageSize),
   },
 ];
+
+/**
+ * One page of a tenant's customers: the first, or the one the request's cursor points at; the
+ * next one named by `Link: <…>; rel="next"` while `has_more`. A cursor the `cursorPosition` step
+ * refuses (issued for another tenant or environment, or no cursor at all) is a bad request.
+ */
+function customersPage(
+  req: IncomingMessage,
+  host: ApiHost,
+  context: PipelineContext,
+  size: number,
+): ApiResponse {
+  const cursor = cursorParameter(req);
+  let position: ListPosition = { tenant: host.tenant, environment: host.environment, offset: 0 };
+  if (cursor !== undefined) {
+    const pointed = context.steps.cursorPosition(cursor, host);
+    if (!pointed) return apiError('bad_request');
+    position = pointed;
+  }
+  const customers = context.data.customers(position.tenant, position.environment);
+  if (position.offset > customers.length) return apiError('bad_request');
+  const end = position.offset + size;
+  const hasMore = end < customers.length;
+  const page = ok({
+    object: 'list',
+    data: customers.slice(position.offset, end),
+    has_more: hasMore,
+  } satisfies CustomersResponse);
+  if (hasMore)
+    page.headers.Link = `<${API_VERSION_PREFIX}/customers?cursor=${cursorOf({ ...position, offset: end })}>; rel="next"`;
+  return page;
+}
 
 /**
  * The answer listing a tenant's customers, built once per list: the lists of TenantData never

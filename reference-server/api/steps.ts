@@ -10,6 +10,7 @@ import { CORRECT_HOST_STEPS } from '../addressing/address.ts';
 import { findRoute, type ServerSteps } from './request-pipeline.ts';
 import { writeApiResponse } from '../http/response-writer.ts';
 import { ensureCertificates } from '../listeners/tls.ts';
+import { cursorOnItsHost } from './customer-pages.ts';
 
 export type { ServerSteps };
 
@@ -19,6 +20,7 @@ export const CORRECT_STEPS: ServerSteps = {
   authorizationOf: (req) => parseAuthorization(fieldLines(req, 'authorization')),
   findKey: (context, host, token) => context.data.keys.find(host.tenant, host.environment, token),
   findRoute,
+  cursorPosition: cursorOnItsHost,
   permits: (key, permission) => key.permissions.has(permission),
   writeResponse: writeApiResponse,
   plainHttpAnswer: () => apiError('https_required'),

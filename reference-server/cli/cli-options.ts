@@ -7,6 +7,7 @@ import { DEFAULT_DATA_DIR } from '../store/data-dir.ts';
 import { ADMIN_TOKEN_ENV } from '../admin-api/admin-token.ts';
 import type { StepsOption } from './steps-option.ts';
 import { DEFAULT_JOURNAL_CAPACITY, MAX_JOURNAL_ENTRIES } from '../journal/journal.ts';
+import { MAX_PAGE_SIZE } from '../api/customer-pages.ts';
 
 export interface CliOptions {
   host: string;
@@ -24,6 +25,8 @@ export interface CliOptions {
   adminToken: string | undefined;
   /** Requests the client journal keeps per tenant; 0: no journal. */
   journalCapacity: number;
+  /** Customers per page of GET /v1/customers; undefined: the whole list in one answer. */
+  customersPageSize: number | undefined;
   /** The value of the composer's steps option (steps-option.ts, e.g. `--fault`), if given. */
   replaceSteps: string | undefined;
 }
@@ -106,6 +109,13 @@ const OPTIONS = {
     default: String(DEFAULT_JOURNAL_CAPACITY),
     value: 'N|off',
     help: 'requests kept per tenant in the client journal (npm run client-report); "off" disables it',
+  },
+  'page-size': {
+    flag: 'page-size',
+    env: 'REFERENCE_PAGE_SIZE',
+    default: 'off',
+    value: 'N|off',
+    help: 'customers per page of GET /v1/customers (a Link rel="next" with a cursor names the next); "off": the whole list',
   },
 } as const satisfies Record<string, OptionSpec>;
 
@@ -202,6 +212,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv, stepsOption?: S
       dataDir: dataDir === 'off' ? null : dataDir,
       adminToken: env[ADMIN_TOKEN_ENV],
       journalCapacity: journalSize(read('journal-size')),
+      customersPageSize: pageSize(read('page-size')),
       replaceSteps: typeof replaceSteps === 'string' ? replaceSteps : undefined,
     },
   };
@@ -213,6 +224,17 @@ function journalSize(text: string): number {
   if (!/^\d+$/.test(text) || value < 1 || value > MAX_JOURNAL_ENTRIES) {
     throw new UsageError(
       `Invalid --journal-size "${text}": give a number of requests from 1 to ${MAX_JOURNAL_ENTRIES}, or off.`,
+    );
+  }
+  return value;
+}
+
+function pageSize(text: string): number | undefined {
+  if (text === 'off') return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < 1 || value > MAX_PAGE_SIZE) {
+    throw new UsageError(
+      `Invalid --page-size "${text}": give a number of customers from 1 to ${MAX_PAGE_SIZE}, or off.`,
     );
   }
   return value;

@@ -58,6 +58,7 @@ async function start(argv: string[], stepsOption: StepsOption | undefined): Prom
     certDir: options.certDir,
     accessLog: accessLogSink(options.accessLog),
     journalCapacity: options.journalCapacity,
+    customersPageSize: options.customersPageSize,
     ...(options.dataDir === null ? {} : { dataDir: options.dataDir }),
     ...(admin.token === undefined ? {} : { adminToken: admin.token }),
     steps: replacing ? replacing.option.steps(replacing.value, fixtures) : {},

@@ -7,7 +7,7 @@ export interface CustomersResponse {
   object: 'list';
   data: Customer[];
   /**
-   * Always false: the reference returns every customer in one page.
+   * Whether more customers follow. Always false unless the server pages its list (--page-size): then the next page is named by the Link rel="next" header field.
    */
   has_more: boolean;
 }

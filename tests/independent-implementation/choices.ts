@@ -3,6 +3,8 @@
 // are this implementation's own picks; each alternative is as correct (or, where marked, only an
 // advisory deviation the suite warns about).
 
+import type { PagedList, PagedListDefect } from './customer-pages.ts';
+
 export interface ServerChoices {
   /** A key with another scheme or none: spec §7 fits either code (the header is there, the key is not). */
   otherSchemeCode: 'invalid_api_key' | 'missing_authorization_header';
@@ -26,10 +28,15 @@ export interface ServerChoices {
    */
   certificate: 'wildcard' | 'tenant-names' | 'per-host-by-sni';
   /**
-   * `GET /customers`: the whole list, or pages of one customer with `has_more` and a `next` link
-   * (a cursor), every answer then sent chunked (Transfer-Encoding: chunked, no Content-Length).
+   * `GET /customers` (customer-pages.ts): the whole list; pages of one customer with `has_more`
+   * and a `next` link (a cursor), every answer then sent chunked (Transfer-Encoding: chunked, no
+   * Content-Length); lists of 300 customers in pages of 50, the next named by a
+   * `Link: <…?page=N>; rel="next"` header (`paged-link`) or by `next_cursor` and `has_more`
+   * (`paged-cursor`). `paged-link-global-from-page-3` and `paged-cursor-trusted` are defects, not
+   * choices (defects.test.ts): from page 3 on the tenant filter is forgotten; a cursor carrying its
+   * tenant and environment is believed on any tenant's host.
    */
-  customerList: 'whole' | 'paged-chunked';
+  customerList: 'whole' | PagedList | PagedListDefect;
   /**
    * Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403.
    * `trusts-forwarded-proto` is a defect, not a choice (defects.test.ts): the plain listener runs
@@ -64,7 +71,7 @@ export const DEFAULT_CHOICES: ServerChoices = {
   requireJsonContentType: false,
   sniMustMatchHost: true,
   certificate: 'wildcard',
-  customerList: 'whole',
+  customerList: 'paged-link',
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
   http2: false,

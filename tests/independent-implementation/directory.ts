@@ -41,6 +41,31 @@ export function customersOf(tenant: string, environment: Environment): Customer[
   return CUSTOMERS[tenant]?.[environment] ?? [];
 }
 
+/** Customers of a long list: the tenant's own, then generated ones, LONG_LIST_LENGTH in all (live only). */
+export const LONG_LIST_LENGTH = 300;
+
+const LONG_LISTS = new Map<string, Customer[]>();
+
+/** A live list of LONG_LIST_LENGTH customers (the test environment keeps its short list). */
+export function longCustomerList(tenant: string, environment: Environment): Customer[] {
+  const own = customersOf(tenant, environment);
+  if (environment !== 'live') return own;
+  const known = LONG_LISTS.get(tenant);
+  if (known) return known;
+  const label = tenant.charAt(0).toUpperCase() + tenant.slice(1);
+  const generated = Array.from({ length: Math.max(0, LONG_LIST_LENGTH - own.length) }, (_unused, index) => {
+    const number = String(index + 1).padStart(4, '0');
+    return {
+      id: `cus_${tenant}X${number}`,
+      name: `${label} Client ${number}`,
+      email: `client${number}@${tenant}-clients.example`,
+    };
+  });
+  const list = [...own, ...generated];
+  LONG_LISTS.set(tenant, list);
+  return list;
+}
+
 export interface KeyRecord {
   tenant: string;
   environment: Environment;

@@ -169,9 +169,9 @@ conformantVariant(
 );
 
 // TENANT-OWN-DATA-ONLY is not evaluated unless the other tenant's answer gave values to
-// recognise: its pass shows that the suite learned each tenant's data from a first page. It learns
-// from that page only (conformance/judging/knowledge.ts makes one GET per tenant and follows no
-// `next`): a record of a later page is not known to it.
+// recognise: its pass shows that the suite learned each tenant's data, following the body's `next`
+// link to the later pages (conformance/judging/pages.ts); TENANT-OTHER-PAGE-CURSOR-NO-DATA's pass,
+// that globex's `next` on acme's host is refused (this list's cursor is bound to its tenant).
 conformantVariant(
   `chunked answers and a paged customer list (${PAGE_SIZE} customer a page, has_more, a next link)`,
   { customerList: 'paged-chunked' },

@@ -41,6 +41,8 @@ before(async () => {
     [
       ...['--port', '0', '--http-port', 'off', '--access-log', 'off'],
       ...['--cert-dir', join(work, 'certs'), '--data-dir', 'off'],
+      // Its lists page, as the embedded target's: the rule on page cursors is then evaluated.
+      ...['--page-size', '2'],
     ],
     cleanEnv({ REFERENCE_ADMIN_TOKEN: ADMIN_TOKEN }),
   );

@@ -177,11 +177,16 @@ function api(
     if (!record) throw new Error('onRequest lets no request through without a key');
     if (!record.permissions.has('customers:read'))
       return authError(reply, 'insufficient_permissions', 'customers:read');
-    const customers = customersOf(record.tenant, record.environment);
-    if (choices.customerList === 'whole') return { customers };
-    const { cursor } = request.query as { cursor?: string };
-    const page = customerPage(customers, record, cursor);
-    return page ?? sendError(reply, 400, 'invalid_cursor', 'The cursor is not one this list issued.');
+    if (choices.customerList === 'whole')
+      return { customers: customersOf(record.tenant, record.environment) };
+    const page = customerPage(
+      choices.customerList,
+      record,
+      request.query as { cursor?: string; page?: string },
+    );
+    if (!page) return sendError(reply, 400, 'invalid_cursor', 'The cursor is not one this list issued.');
+    if (page.link) reply.header('Link', page.link);
+    return page.body;
   });
   return app;
 }

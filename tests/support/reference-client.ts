@@ -49,6 +49,7 @@ export async function startTestServer(
     journalCapacity?: number;
     fault?: FaultName;
     http2?: boolean;
+    customersPageSize?: number;
   } = {},
 ): Promise<TestServer> {
   const certDir = mkdtempSync(join(tmpdir(), 'reference-certs-'));
@@ -66,6 +67,7 @@ export async function startTestServer(
     ...(options.adminToken ? { adminToken: options.adminToken } : {}),
     ...(options.journalCapacity === undefined ? {} : { journalCapacity: options.journalCapacity }),
     ...(options.http2 === undefined ? {} : { http2: options.http2 }),
+    ...(options.customersPageSize === undefined ? {} : { customersPageSize: options.customersPageSize }),
     steps: faultySteps(options.fault, fixtures),
   });
   return {

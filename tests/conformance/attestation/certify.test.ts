@@ -22,7 +22,8 @@ let keygen: CliExit;
 let bundle: string;
 
 before(async () => {
-  server = await startTestServer();
+  // Its lists page, as the embedded target's: every rule is then evaluated (a CONFORMANT bundle).
+  server = await startTestServer({ customersPageSize: 2 });
   keys = mkdtempSync(join(tmpdir(), 'signing-keys-'));
   keygen = await cli(['keygen', '--out', join(keys, 'vendor')]);
   await cli(['keygen', '--out', join(keys, 'stranger')]);

@@ -1,0 +1,151 @@
+// Long customer lists in pages (customer-pages.ts: 300 customers a tenant, 50 a page), both ways:
+// - correct, paged by `Link: <…?page=N>; rel="next"` and by `next_cursor` with `has_more`:
+//   CONFORMANT, every rule passed (TENANT-OTHER-PAGE-CURSOR-NO-DATA among them: evaluated);
+// - paged by Link, but from the third page on the query runs on a global index and forgets the
+//   tenant filter: NOT CONFORMANT by TENANT-OWN-DATA-ONLY alone (the suite follows the pages);
+// - paged by an opaque cursor that carries tenant, environment and offset and is believed: NOT
+//   CONFORMANT by TENANT-OTHER-PAGE-CURSOR-NO-DATA alone.
+// A direct request first shows each shape; one run of the suite each (HTTP/1.1: protocol is not
+// the point here).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { runConformance } from '../support/conformance-run.ts';
+import { LONG_PAGE_SIZE } from './customer-pages.ts';
+import type { ServerChoices } from './choices.ts';
+import { LONG_LIST_LENGTH } from './directory.ts';
+import { writeIndependentTarget } from './independent-target.ts';
+import {
+  assertConformant,
+  assertNoKeyInReports,
+  assertNotConformant,
+  probe,
+  type ProbeAnswer,
+} from './run-support.ts';
+import { startIndependentServer, type IndependentServer } from './server.ts';
+
+const ACME = 'acme.api.localhost';
+const GLOBEX = 'globex.api.localhost';
+
+interface Page {
+  customers: { id: string }[];
+  has_more: boolean;
+  next_cursor?: string;
+}
+
+/** GET `path` as `host`'s tenant, with its live full-access key. */
+function listAs(server: IndependentServer, host: string, path = '/v1/customers'): Promise<ProbeAnswer> {
+  const key = host === ACME ? server.keys.acmeLiveFull : server.keys.globexLiveFull;
+  return probe({
+    port: server.port,
+    ca: server.caPem,
+    host,
+    path,
+    headers: [['Authorization', `Bearer ${key}`]],
+  });
+}
+
+function pageOf(answer: ProbeAnswer): Page {
+  assert.equal(answer.status, 200, answer.body);
+  return JSON.parse(answer.body) as Page;
+}
+
+/** The implementation with `choices` for the tests of `body`, closed after them. */
+function withServer(
+  name: string,
+  choices: Partial<ServerChoices>,
+  body: (server: () => IndependentServer) => void,
+) {
+  describe(name, () => {
+    let server: IndependentServer;
+    before(async () => {
+      server = await startIndependentServer(choices);
+    });
+    after(async () => {
+      await server.close();
+    });
+    body(() => server);
+  });
+}
+
+async function runAgainst(server: IndependentServer) {
+  const target = await writeIndependentTarget(server);
+  const run = await runConformance(['--target', target.file], target.env);
+  return { run, target };
+}
+
+withServer('a list paged by Link rel="next", 50 of 300 a page', { customerList: 'paged-link' }, (server) => {
+  test('the first page holds 50 customers and names page 2 by a Link header; the last page names none', async () => {
+    const first = await listAs(server(), ACME);
+    assert.equal(pageOf(first).customers.length, LONG_PAGE_SIZE);
+    assert.equal(first.headers.link, '</v1/customers?page=2>; rel="next"');
+    const last = await listAs(server(), ACME, `/v1/customers?page=${LONG_LIST_LENGTH / LONG_PAGE_SIZE}`);
+    assert.equal(pageOf(last).has_more, false);
+    assert.equal(last.headers.link, undefined);
+  });
+
+  test('CONFORMANT, every rule passed, no key in any report', async () => {
+    const { run, target } = await runAgainst(server());
+    assertConformant(run);
+    assertNoKeyInReports(run, target.env);
+  });
+});
+
+withServer(
+  'a list paged by next_cursor and has_more, the cursor bound to its tenant',
+  { customerList: 'paged-cursor' },
+  (server) => {
+    test("the first page names a cursor; globex's cursor on acme's host is refused", async () => {
+      const globexFirst = pageOf(await listAs(server(), GLOBEX));
+      assert.equal(globexFirst.has_more, true);
+      assert.ok(globexFirst.next_cursor);
+      const replayed = await listAs(server(), ACME, `/v1/customers?cursor=${globexFirst.next_cursor}`);
+      assert.deepEqual([replayed.status, replayed.code], [400, 'invalid_cursor']);
+    });
+
+    test('CONFORMANT, every rule passed', async () => {
+      const { run } = await runAgainst(server());
+      assertConformant(run);
+    });
+  },
+);
+
+withServer(
+  'a list paged by Link whose query forgets the tenant filter from the third page on',
+  { customerList: 'paged-link-global-from-page-3' },
+  (server) => {
+    test("pages 1 and 2 hold acme's customers alone; page 3 holds globex's too", async () => {
+      const ids = async (page: number) =>
+        pageOf(await listAs(server(), ACME, `/v1/customers?page=${page}`)).customers.map(
+          (customer) => customer.id,
+        );
+      for (const page of [1, 2]) assert.ok((await ids(page)).every((id) => !id.includes('globex')));
+      assert.ok((await ids(3)).some((id) => id.includes('globex')));
+    });
+
+    test('NOT CONFORMANT by TENANT-OWN-DATA-ONLY alone', async () => {
+      const { run } = await runAgainst(server());
+      assertNotConformant(run, { 'TENANT-OWN-DATA-ONLY': 'fail' });
+      const result = run.report?.rules.find((rule) => rule.id === 'TENANT-OWN-DATA-ONLY');
+      assert.match(result?.message ?? '', /page \d of its list/);
+    });
+  },
+);
+
+withServer(
+  'a list paged by a cursor that carries tenant, environment and offset and is believed',
+  { customerList: 'paged-cursor-trusted' },
+  (server) => {
+    test("globex's cursor on acme's host, with acme's key, serves globex's customers", async () => {
+      const cursor = pageOf(await listAs(server(), GLOBEX)).next_cursor;
+      const replayed = pageOf(await listAs(server(), ACME, `/v1/customers?cursor=${cursor ?? ''}`));
+      assert.ok(replayed.customers.every((customer) => customer.id.includes('globex')));
+    });
+
+    test('NOT CONFORMANT by TENANT-OTHER-PAGE-CURSOR-NO-DATA alone', async () => {
+      const { run } = await runAgainst(server());
+      assertNotConformant(run, { 'TENANT-OTHER-PAGE-CURSOR-NO-DATA': 'fail' });
+      const result = run.report?.rules.find((rule) => rule.id === 'TENANT-OTHER-PAGE-CURSOR-NO-DATA');
+      assert.match(result?.message ?? '', /next_cursor/);
+    });
+  },
+);
