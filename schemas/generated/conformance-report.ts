@@ -115,6 +115,12 @@ export interface ConformanceReport {
      */
     retries: number;
     /**
+     * Requests a front left unanswered with a transient signal, by signal (RST_STREAM REFUSED_STREAM, GOAWAY NO_ERROR, RST_STREAM ENHANCE_YOUR_CALM, GOAWAY ENHANCE_YOUR_CALM, connection closed before the answer); absent when none.
+     */
+    signals?: {
+      [k: string]: number;
+    };
+    /**
      * Time spent waiting before retries (bounded by --retry-budget).
      */
     waitedSeconds?: number;
@@ -217,11 +223,18 @@ export interface Evidence {
    */
   protocol?: string;
   /**
-   * Earlier tries of the same request whose answers were transient (429, 502, 503, 504) and not judged, oldest first; each is an entry of exchanges.har.
+   * Earlier tries of the same request whose answers were transient (429, 502, 503, 504, or a signal without an answer: a refused HTTP/2 stream, a graceful GOAWAY, ENHANCE_YOUR_CALM, a keep-alive connection closed before the answer) and not judged, oldest first; each is an entry of exchanges.har.
    */
   attempts?: {
     exchange: string;
-    status: number;
+    /**
+     * The transient status; absent for a signal.
+     */
+    status?: number;
+    /**
+     * The signal without an answer, e.g. RST_STREAM REFUSED_STREAM, GOAWAY NO_ERROR.
+     */
+    signal?: string;
     /**
      * How long the suite waited before sending the request again.
      */
