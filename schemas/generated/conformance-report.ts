@@ -5,9 +5,9 @@
  */
 export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
 /**
- * warning: the rule failed but its level does not fail the run under this profile. error: the check itself could not run (network failure, defect), so nothing is known.
+ * warning: the rule failed but its level does not fail the run under this profile. error: the check itself could not run (network failure, defect), so nothing is known. not-applicable: the rule needs a protocol the target does not offer (an HTTP/2 rule on a port without HTTP/2): it could not be exercised and cannot be broken there; it is no pass and leaves the verdict as it is.
  */
-export type RuleVerdict = 'pass' | 'fail' | 'warning' | 'not-evaluated' | 'error';
+export type RuleVerdict = 'pass' | 'fail' | 'warning' | 'not-evaluated' | 'not-applicable' | 'error';
 
 /**
  * The result of one conformance run: one verdict per rule of the catalog and one overall verdict. Holds no key value.
@@ -96,6 +96,10 @@ export interface ConformanceReport {
     fail: number;
     warning: number;
     notEvaluated: number;
+    /**
+     * Rules that need a protocol the target does not offer.
+     */
+    notApplicable?: number;
     error: number;
   };
   /**
@@ -130,11 +134,15 @@ export interface ConformanceReport {
     pacedRequestsPerSecond?: number;
   };
   /**
-   * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them).
+   * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them), and each protocol the target's ALPN showed it does not offer (offered: false, no verdict).
    */
   protocols?: {
     name: string;
-    verdict: OverallVerdict;
+    verdict?: OverallVerdict;
+    /**
+     * false: the target does not offer this protocol (ALPN), so no rule was checked over it.
+     */
+    offered?: boolean;
   }[];
   /**
    * Every rule of the catalog; empty when the verdict is SETUP ERROR.
