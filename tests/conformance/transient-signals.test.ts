@@ -132,3 +132,38 @@ test('refused on every try: an ERROR that names the signal, never a refusal', as
     /RST_STREAM REFUSED_STREAM to all 3 tries \(--max-retries 2\)/,
   );
 });
+
+test('HTTP/1.1: a keep-alive connection closed before any byte of the answer is sent again once, on a new connection', async () => {
+  const { request } = await import('@playwright/test');
+  const { createServer } = await import('node:http');
+  const { ApiClient } = await import('../../conformance/requests/api-client.ts');
+  // Answers the first request of each connection, and closes it unanswered at the second.
+  const server = createServer((incoming, response) => {
+    const socket = incoming.socket as typeof incoming.socket & { served?: number };
+    socket.served = (socket.served ?? 0) + 1;
+    if (socket.served > 1) return socket.destroy();
+    response.writeHead(200, { 'content-type': 'application/json' }).end('{"customers":[]}');
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/customers`;
+  const context = await request.newContext();
+  try {
+    const told: Exchange[] = [];
+    const api = new ApiClient(context, (exchange) => told.push(exchange));
+    assert.equal((await api.get(url)).kind, 'response');
+    const second = await api.get(url);
+    assert.equal(
+      second.kind === 'response' && second.status,
+      200,
+      JSON.stringify(told.map((each) => each.kind === 'failure' && each.error)),
+    );
+    assert.deepEqual(
+      second.attempts?.map((attempt) => attempt.signal),
+      ['connection closed before the answer'],
+    );
+  } finally {
+    await context.dispose();
+    server.close();
+  }
+});
