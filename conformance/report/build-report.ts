@@ -108,7 +108,10 @@ export function buildReport(
  * The run's verdict over each protocol when it checked more than one, and each protocol the
  * target does not offer (a run over HTTP/2 alone against an h2-only port: HTTP/1.1 not offered).
  */
-function protocolsOf(rules: readonly RuleResult[], run: RunDescription): Pick<ConformanceReport, 'protocols'> {
+function protocolsOf(
+  rules: readonly RuleResult[],
+  run: RunDescription,
+): Pick<ConformanceReport, 'protocols'> {
   if (run.setupError) return {};
   const verdictOver = (name: string): ConformanceReport['verdict'] =>
     overallVerdict(
@@ -123,7 +126,10 @@ function protocolsOf(rules: readonly RuleResult[], run: RunDescription): Pick<Co
   const over = checked.length > 0 ? checked : (run.runProtocols ?? []);
   return {
     protocols: [
-      ...over.map((name) => ({ name, verdict: checked.length > 0 ? verdictOver(name) : overallVerdict(rules, run.profile) })),
+      ...over.map((name) => ({
+        name,
+        verdict: checked.length > 0 ? verdictOver(name) : overallVerdict(rules, run.profile),
+      })),
       ...notOffered.map((name) => ({ name, offered: false })),
     ],
   };

@@ -111,7 +111,9 @@ function alpnChoice(
     socket.once('secureConnect', () => done(socket.alpnProtocol ?? false));
     // Offered h2 alone, a server without it may end the handshake (no_application_protocol).
     socket.once('error', (error: NodeJS.ErrnoException) =>
-      done(error.code === NO_APPLICATION_PROTOCOL ? NONE_IN_COMMON : offered.length === 1 ? false : undefined),
+      done(
+        error.code === NO_APPLICATION_PROTOCOL ? NONE_IN_COMMON : offered.length === 1 ? false : undefined,
+      ),
     );
     socket.once('timeout', () => done(undefined));
   });

@@ -123,7 +123,8 @@ export async function main(argv: readonly string[]): Promise<number> {
   const protocols = chosen ?? (await protocolsOffered(target, env));
   env[ENV.protocols] = protocols.join(',');
   // What the target's ALPN showed it does not offer: the reports say so (a --protocols choice is the user's).
-  if (chosen === undefined) env[ENV.protocolsNotOffered] = PROTOCOLS.filter((p) => !protocols.includes(p)).join(',');
+  if (chosen === undefined)
+    env[ENV.protocolsNotOffered] = PROTOCOLS.filter((p) => !protocols.includes(p)).join(',');
   const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
   env[ENV.outcomeFile] = join(work, 'outcome.json');
   try {
