@@ -77,6 +77,8 @@ export default defineConfig<object, { declaredTarget: TargetDeclaration | undefi
   metadata: metadata ? { conformance: metadata } : {},
   use: {
     declaredTarget: target,
+    // A run over one protocol has no project per protocol: that one is every rule's.
+    ...(protocols.length === 1 ? { protocol: protocols[0] } : {}),
     // Traces and call logs would hold request headers, keys included: never recorded.
     trace: 'off',
     screenshot: 'off',

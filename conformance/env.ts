@@ -37,6 +37,8 @@ export const ENV = {
   maxListRecords: 'CONFORMANCE_MAX_LIST_RECORDS',
   /** The protocols the run speaks over TLS (`--protocols`, or what the target offers): h1,h2. */
   protocols: 'CONFORMANCE_PROTOCOLS',
+  /** The protocols the target's ALPN showed it does not offer (h1, h2), set by the runner for the reports. */
+  protocolsNotOffered: 'CONFORMANCE_PROTOCOLS_NOT_OFFERED',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
   /** The embedded server's certificate directory (the reference server's own variable). */

@@ -1,6 +1,7 @@
 // Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
 import { conformanceRule } from '../conformance/run/test.ts';
-import { reach } from '../conformance/target/preflight.ts';
+import { alpnOffered, reach } from '../conformance/target/preflight.ts';
+import { protocolsOfRun } from '../conformance/requests/protocols.ts';
 import { trustedCas } from '../conformance/requests/ca-trust.ts';
 import { requestTimeoutMs } from '../conformance/requests/answer-watch.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';
@@ -16,6 +17,8 @@ conformanceRule('TRANSPORT-HTTPS-CERT', async ({ target, check }) => {
       ca: trustedCas(target.caFile),
       timeoutMs: requestTimeoutMs(),
       caFileSet: !!target.caFile,
+      // What the run speaks, as the preflight offered it (an h2-only port ends an http/1.1 handshake).
+      alpn: alpnOffered(protocolsOfRun()),
     },
     'TLS',
   );

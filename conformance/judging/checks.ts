@@ -3,7 +3,7 @@
 // Every message and every piece of evidence goes through the KeyNamer: a key is shown as the
 // name of its environment variable, anything else resembling a key is redacted.
 import type { Exchange, ResponseExchange } from '../requests/exchange.ts';
-import { errorCode, isJsonContentType, isRefusal } from '../requests/exchange.ts';
+import { errorCode, isJsonContentType, isRefusal, onlyTransient } from '../requests/exchange.ts';
 import { recordExchange, requestLine } from '../requests/exchange-record.ts';
 import type { KeyNamer } from '../redaction/shown-keys.ts';
 import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
@@ -68,7 +68,8 @@ export class Checks {
         ? {
             attempts: exchange.attempts.map((attempt) => ({
               exchange: attempt.id,
-              status: attempt.status,
+              ...(attempt.status !== undefined ? { status: attempt.status } : {}),
+              ...(attempt.signal !== undefined ? { signal: attempt.signal } : {}),
               retriedAfterMs: Math.round(attempt.retriedAfterMs),
             })),
           }
@@ -103,10 +104,9 @@ export class Checks {
     const evidence = this.evidence(exchange);
     const request = requestLine(evidence);
     const tries = evidence.attempts?.length
-      ? ` (after ${evidence.attempts.map((attempt) => attempt.status).join(', ')}, each retried)`
+      ? ` (after ${evidence.attempts.map((attempt) => attempt.status ?? attempt.signal).join(', ')}, each retried)`
       : '';
-    if (exchange.kind === 'failure' && exchange.transient !== undefined)
-      return `${request} → ${evidence.failure}`;
+    if (exchange.kind === 'failure' && onlyTransient(exchange)) return `${request} → ${evidence.failure}`;
     if (evidence.failure) return `${request} → no response: ${evidence.failure}${tries}`;
     return `${request} → ${evidence.status}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}${tries}`;
   }
@@ -119,7 +119,7 @@ export class Checks {
   /** Ends the rule as an ERROR: without an answer of the target's own there is no evidence either way. */
   noAnswer(exchange: Exchange, what: string): never {
     const none =
-      exchange.kind === 'failure' && exchange.transient !== undefined
+      exchange.kind === 'failure' && onlyTransient(exchange)
         ? 'only transient answers (a front, not the target, answered)'
         : 'no HTTP answer';
     throw new Inconclusive(

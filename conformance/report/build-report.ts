@@ -33,6 +33,9 @@ export interface RunDescription {
   traffic?: Traffic;
   /** Each protocol's outcomes of each rule, when the run checked the rules over several. */
   byProtocol?: ReadonlyMap<string, ReadonlyMap<string, readonly TestOutcome[]>>;
+  /** The protocols the run checked the rules over, and those the target's ALPN showed it does not offer. */
+  runProtocols?: readonly string[];
+  notOffered?: readonly string[];
   /** The settings besides the profile that can change a verdict or the exit code. */
   options?: ConformanceReport['options'];
   /** The certificate and protocol of each declared host, from the preflight. */
@@ -91,24 +94,44 @@ export function buildReport(
       fail: count('fail'),
       warning: count('warning'),
       notEvaluated: count('not-evaluated'),
+      notApplicable: count('not-applicable'),
       error: count('error'),
     },
     ...(run.traffic ? { traffic: run.traffic } : {}),
-    ...(run.byProtocol && !run.setupError
-      ? {
-          protocols: [...run.byProtocol.keys()].map((name) => ({
-            name,
-            verdict: overallVerdict(
-              rules
-                .filter((rule) => rule.protocols === undefined || name in rule.protocols)
-                .map((rule) => ({ level: rule.level, verdict: rule.protocols?.[name] ?? 'not-evaluated' })),
-              run.profile,
-            ),
-          })),
-        }
-      : {}),
+    ...protocolsOf(rules, run),
     rules,
     ...(run.setupProblems?.length ? { setupProblems: run.setupProblems } : {}),
+  };
+}
+
+/**
+ * The run's verdict over each protocol when it checked more than one, and each protocol the
+ * target does not offer (a run over HTTP/2 alone against an h2-only port: HTTP/1.1 not offered).
+ */
+function protocolsOf(
+  rules: readonly RuleResult[],
+  run: RunDescription,
+): Pick<ConformanceReport, 'protocols'> {
+  if (run.setupError) return {};
+  const verdictOver = (name: string): ConformanceReport['verdict'] =>
+    overallVerdict(
+      rules
+        .filter((rule) => rule.protocols === undefined || name in rule.protocols)
+        .map((rule) => ({ level: rule.level, verdict: rule.protocols?.[name] ?? rule.verdict })),
+      run.profile,
+    );
+  const checked = run.byProtocol ? [...run.byProtocol.keys()] : [];
+  const notOffered = run.notOffered ?? [];
+  if (checked.length === 0 && notOffered.length === 0) return {};
+  const over = checked.length > 0 ? checked : (run.runProtocols ?? []);
+  return {
+    protocols: [
+      ...over.map((name) => ({
+        name,
+        verdict: checked.length > 0 ? verdictOver(name) : overallVerdict(rules, run.profile),
+      })),
+      ...notOffered.map((name) => ({ name, offered: false })),
+    ],
   };
 }
 

@@ -29,6 +29,7 @@ const VERDICT_COLOUR: Record<RuleResult['verdict'], keyof typeof SGR> = {
   error: 'red',
   warning: 'yellow',
   'not-evaluated': 'grey',
+  'not-applicable': 'grey',
 };
 const OVERALL_COLOUR: Record<ConformanceReport['verdict'], keyof typeof SGR> = {
   CONFORMANT: 'green',
@@ -70,7 +71,7 @@ export interface SummaryOptions {
 export function summary(report: ConformanceReport, options: SummaryOptions): string {
   const { painter } = options;
   const levels = ['MUST', 'HTTP', 'ADVISORY'] as const;
-  const verdicts = ['pass', 'fail', 'warning', 'not-evaluated', 'error'] as const;
+  const verdicts = ['pass', 'fail', 'warning', 'not-evaluated', 'not-applicable', 'error'] as const;
   const header = `  ${'level'.padEnd(10)}${verdicts.map((verdict) => VERDICT_LABEL[verdict].padStart(15)).join('')}`;
   const rows = levels.map(
     (level) =>

@@ -16,7 +16,9 @@ export function answerLine(evidence: Evidence): string {
 /** The earlier tries of the request, each a transient answer sent again: "after 429 (waited 1000 ms), 503 (…)". */
 export function triesLine(evidence: Evidence): string | undefined {
   if (!evidence.attempts?.length) return undefined;
-  const tries = evidence.attempts.map((attempt) => `${attempt.status}, waited ${attempt.retriedAfterMs} ms`);
+  const tries = evidence.attempts.map(
+    (attempt) => `${attempt.status ?? attempt.signal}, waited ${attempt.retriedAfterMs} ms`,
+  );
   return `try ${evidence.attempts.length + 1}; earlier transient answers, not judged: ${tries.join('; ')}`;
 }
 

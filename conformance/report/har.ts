@@ -137,8 +137,10 @@ function harEntry({ madeBy, exchange }: RunExchange): HarEntry {
 /** What the entry's comment says of retries: a transient answer sent again, or a later try. */
 function triesOf(exchange: RecordedExchange): string[] {
   const said: string[] = [];
+  const what = exchange.signal ? `transient signal (${exchange.signal})` : 'transient answer';
   if (exchange.retriedAfterMs !== undefined)
-    said.push(`transient answer, not judged: sent again after ${exchange.retriedAfterMs} ms`);
+    said.push(`${what}, not judged: sent again after ${exchange.retriedAfterMs} ms`);
+  else if (exchange.signal) said.push(`${what} on the last try, not judged`);
   if (exchange.attempts?.length)
     said.push(`try ${exchange.attempts.length + 1} (earlier tries: ${exchange.attempts.join(', ')})`);
   return said;

@@ -20,7 +20,7 @@ th { background: #f1f3f4; }
 table.counts { width: auto; } table.counts td { text-align: right; min-width: 6rem; }
 .badge { display: inline-block; padding: 0 .45rem; border-radius: 4px; font-weight: 600; font-size: .85rem; white-space: nowrap; }
 .o-pass { color: var(--pass); } .o-fail, .o-error { color: #fff; background: var(--fail); }
-.o-warning { color: #3c2a00; background: #fde293; } .o-not-evaluated { color: #fff; background: var(--ne); }
+.o-warning { color: #3c2a00; background: #fde293; } .o-not-evaluated, .o-not-applicable { color: #fff; background: var(--ne); }
 .filters { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; margin: .5rem 0 1rem; }
 .filters fieldset { border: 1px solid #dadce0; border-radius: 6px; background: #fff; margin: 0; }
 .filters label { margin-right: .8rem; white-space: nowrap; }

@@ -14,7 +14,7 @@ import { setupErrorOf } from './setup-error.ts';
 import { provenanceFields } from './provenance.ts';
 
 const LEVELS = ['MUST', 'HTTP', 'ADVISORY'] as const;
-const OUTCOMES = ['fail', 'error', 'warning', 'not-evaluated', 'pass'] as const;
+const OUTCOMES = ['fail', 'error', 'warning', 'not-evaluated', 'not-applicable', 'pass'] as const;
 const CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
 
 export interface HtmlOptions {
@@ -138,6 +138,7 @@ const WHAT_HAPPENED: Record<RuleResult['verdict'], string> = {
   warning: 'Expected vs got (does not fail the run under this profile)',
   error: 'Could not run',
   'not-evaluated': 'Why',
+  'not-applicable': 'Why',
   pass: '',
 };
 

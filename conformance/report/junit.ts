@@ -82,7 +82,7 @@ function suite(
     '@tests': rules.length,
     '@failures': setupFailed ? 0 : count('fail'),
     '@errors': setupFailed ? 0 : count('error'),
-    '@skipped': setupFailed ? rules.length : count('not-evaluated'),
+    '@skipped': setupFailed ? rules.length : count('not-evaluated') + count('not-applicable'),
     properties,
     testcase: cases,
   };
@@ -157,6 +157,7 @@ function testCase(report: ConformanceReport, rule: RuleResult, seconds: number):
         error: { '@message': message, '@type': 'the check could not run', '#text': details },
       };
     case 'not-evaluated':
+    case 'not-applicable':
       return { ...base, skipped: { '@message': message } };
     case 'warning':
       return {

@@ -13,6 +13,7 @@ export const VERDICT_LABEL: Record<RuleResult['verdict'], string> = {
   fail: 'FAIL',
   warning: 'warning',
   'not-evaluated': 'not evaluated',
+  'not-applicable': 'not applicable',
   error: 'ERROR',
 };
 
@@ -33,7 +34,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...(report.shard ? [`| Shard | ${report.shard} |`] : []),
     ...(report.protocols ? [`| Protocols | ${protocolsLine(report) ?? ''} |`] : []),
     ...(report.traffic ? [`| Traffic | ${escapeCell(trafficLine(report.traffic) ?? '')} |`] : []),
-    `| Rules | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.warning} warning, ${report.summary.notEvaluated} not evaluated, ${report.summary.error} error |`,
+    `| Rules | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.warning} warning, ${report.summary.notEvaluated} not evaluated, ${report.summary.notApplicable ?? 0} not applicable, ${report.summary.error} error |`,
     ...setupSection(report),
     '',
     '## Rules',

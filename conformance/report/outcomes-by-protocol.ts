@@ -50,7 +50,14 @@ function namedFor(protocol: string, outcome: TestOutcome): TestOutcome {
   };
 }
 
-/** "HTTP/1.1 CONFORMANT; HTTP/2 NOT CONFORMANT", or undefined for a run over one protocol. */
+/**
+ * "HTTP/1.1 CONFORMANT; HTTP/2 NOT CONFORMANT", "HTTP/2 CONFORMANT; HTTP/1.1 not offered by the
+ * target", or undefined for a run over one protocol the target offers.
+ */
 export function protocolsLine(report: ConformanceReport): string | undefined {
-  return report.protocols?.map(({ name, verdict }) => `${name} ${verdict}`).join('; ');
+  return report.protocols
+    ?.map(({ name, verdict, offered }) =>
+      offered === false ? `${name} not offered by the target` : `${name} ${verdict ?? ''}`,
+    )
+    .join('; ');
 }

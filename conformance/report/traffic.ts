@@ -19,12 +19,17 @@ export function trafficOf(
 ): Traffic | undefined {
   const statuses = exchanges.flatMap((exchange) => transientStatus(exchange) ?? []);
   const retried = exchanges.filter(({ exchange }) => exchange.retriedAfterMs !== undefined);
-  if (statuses.length === 0 && pacedRate === undefined) return undefined;
+  const signals: Record<string, number> = {};
+  for (const { exchange } of exchanges)
+    if (exchange.signal !== undefined) signals[exchange.signal] = (signals[exchange.signal] ?? 0) + 1;
+  const signalled = Object.keys(signals).length > 0;
+  if (statuses.length === 0 && !signalled && pacedRate === undefined) return undefined;
   const waitedMs = retried.reduce((sum, { exchange }) => sum + (exchange.retriedAfterMs ?? 0), 0);
   return {
     rateLimited: statuses.filter((status) => status === RATE_LIMITED).length,
     unavailable: statuses.filter(isUnavailable).length,
     retries: retried.length,
+    ...(signalled ? { signals } : {}),
     waitedSeconds: Math.round(waitedMs / 100) / 10,
     ...(pacedRate !== undefined ? { pacedRequestsPerSecond: Math.round(pacedRate * 10) / 10 } : {}),
   };
@@ -45,6 +50,14 @@ export function trafficLine(traffic: Traffic | undefined): string | undefined {
   if (traffic.rateLimited > 0) said.push(`the target rate-limited ${plural(traffic.rateLimited, 'request')}`);
   if (traffic.unavailable > 0)
     said.push(`answered ${plural(traffic.unavailable, 'request')} 502/503/504 (unavailable)`);
+  const signals = Object.entries(traffic.signals ?? {});
+  if (signals.length > 0)
+    said.push(
+      `a front left ${plural(
+        signals.reduce((sum, [, count]) => sum + count, 0),
+        'request',
+      )} unanswered (${signals.map(([signal, count]) => `${signal} ${count}`).join(', ')})`,
+    );
   if (traffic.retries > 0)
     said.push(
       `${plural(traffic.retries, 'request')} sent again after ${traffic.waitedSeconds ?? 0} s of waiting in all`,

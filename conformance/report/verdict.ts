@@ -9,6 +9,8 @@ export interface TestOutcome {
   status: string;
   warning?: string;
   notEvaluated?: string;
+  /** The rule needs a protocol the target does not offer (conformance/run/test.ts). */
+  notApplicable?: string;
   /**
    * What a ConformanceFailure recorded (see conformance/run/test.ts): a failure when the test failed,
    * the evidence of the warning when the rule's level let the test pass.
@@ -42,6 +44,8 @@ export function ruleVerdict(outcomes: readonly TestOutcome[]): RuleVerdictDetail
   const warned = outcomes.find((outcome) => outcome.warning !== undefined);
   if (warned) return { verdict: 'warning', message: warned.warning, evidence: warned.failure?.evidence };
   if (outcomes.every((outcome) => outcome.status === 'skipped')) {
+    const notApplicable = outcomes.find((outcome) => outcome.notApplicable !== undefined);
+    if (notApplicable) return { verdict: 'not-applicable', message: notApplicable.notApplicable };
     return { verdict: 'not-evaluated', message: outcomes[0]?.notEvaluated ?? 'not evaluated: skipped.' };
   }
   return { verdict: 'pass' };

@@ -12,6 +12,10 @@ import {
 import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
 import { requestTimeoutMs } from './answer-watch.ts';
 import { makeExchange } from './send.ts';
+import { CLOSED_BEFORE_ANSWER } from './transient.ts';
+
+/** How Node (under Playwright) says a connection closed before any byte of its answer. */
+const CLOSED_UNANSWERED = /socket hang up|ECONNRESET|other side closed/;
 
 export interface GetOptions {
   headers?: Record<string, string>;
@@ -82,7 +86,15 @@ export class ApiClient implements Api {
       // Playwright's message carries a call log with the request headers, key included: keep only
       // its first line, and redact that too when it is reported.
       const firstLine = ((error as Error).message ?? String(error)).split('\n', 1)[0] ?? '';
-      return { kind: 'failure', request, durationMs: elapsedSince(request), error: firstLine };
+      return {
+        kind: 'failure',
+        request,
+        durationMs: elapsedSince(request),
+        error: firstLine,
+        // Its connections are kept alive: one the front closed as the request left had no byte of
+        // an answer, and the request is sent again once (send.ts), on a new connection.
+        ...(CLOSED_UNANSWERED.test(firstLine) ? { signal: CLOSED_BEFORE_ANSWER } : {}),
+      };
     }
   }
 }

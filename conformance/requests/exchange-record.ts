@@ -31,6 +31,8 @@ export interface RecordedExchange {
   retriedAfterMs?: number;
   /** Every try was transient: the status of the last one (the request has no other answer). */
   transientStatus?: number;
+  /** A signal without an answer that said "not processed" (a refused stream, a graceful GOAWAY…). */
+  signal?: string;
   /** The ids of the earlier tries of this request (their answers were transient), oldest first. */
   attempts?: string[];
 }
@@ -71,6 +73,7 @@ export function recordExchange(exchange: Exchange, namer: KeyNamer): RecordedExc
       ...recorded,
       error: namer.show(exchange.error),
       ...(exchange.transient !== undefined ? { transientStatus: exchange.transient } : {}),
+      ...(exchange.signal !== undefined ? { signal: exchange.signal } : {}),
     };
   const truncated = exchange.bodyText.length > MAX_RECORDED_BODY;
   return {

@@ -37,11 +37,26 @@ interface Timed {
   attempts?: Attempt[];
 }
 
+/**
+ * What a front says below HTTP that means "not processed, send it again" (RFC 9113 §8.7, §6.8;
+ * RFC 9110 §9.2.2): a stream refused, a connection shut down gracefully before the answer, a
+ * front telling the client to calm down, an idle keep-alive connection closed as the request left.
+ * A reset with another code (PROTOCOL_ERROR to a malformed request) is the target's refusal.
+ */
+export type TransientSignal =
+  | 'RST_STREAM REFUSED_STREAM'
+  | 'RST_STREAM ENHANCE_YOUR_CALM'
+  | 'GOAWAY NO_ERROR'
+  | 'GOAWAY ENHANCE_YOUR_CALM'
+  | 'connection closed before the answer';
+
 /** An earlier try of a request whose answer was transient. */
 export interface Attempt {
   /** Its own exchange id (in exchanges.har). */
   id: string;
-  status: number;
+  /** The transient status (429, 502, 503, 504), or else the signal without an answer. */
+  status?: number;
+  signal?: TransientSignal;
   /** How long the suite waited before the next try. */
   retriedAfterMs: number;
 }
@@ -65,6 +80,12 @@ export interface FailedExchange extends Timed {
    * budget ran out: a front answered, not the target. Never a refusal either. The last status.
    */
   transient?: number;
+  /**
+   * No answer, but a front's signal that the request was not processed (transient.ts): a refused
+   * stream, a graceful GOAWAY, ENHANCE_YOUR_CALM, a keep-alive connection closed before the
+   * answer. Sent again like a 503; on the last try, never a refusal either.
+   */
+  signal?: TransientSignal;
 }
 
 export type Exchange = ResponseExchange | FailedExchange;
@@ -98,7 +119,12 @@ export function retryOf(request: RequestSummary): RequestSummary {
 
 /** A failure that says something about the target: it refused, reset or timed out. */
 export function isRefusal(exchange: FailedExchange): boolean {
-  return !exchange.notSent && exchange.transient === undefined;
+  return !exchange.notSent && !onlyTransient(exchange);
+}
+
+/** Every try got a transient answer or signal: a front answered, not the target. */
+export function onlyTransient(exchange: FailedExchange): boolean {
+  return exchange.transient !== undefined || exchange.signal !== undefined;
 }
 
 /**

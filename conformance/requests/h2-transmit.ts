@@ -13,7 +13,13 @@ import {
 import { connect as tlsConnect, type SecureContext } from 'node:tls';
 import { headerBlock, headersFrames } from './h2-frames.ts';
 import { HeaderBlockSwap } from './h2-header-block-swap.ts';
-import { elapsedSince, readAnswer, type Exchange, type RequestSummary } from './exchange.ts';
+import {
+  elapsedSince,
+  readAnswer,
+  type Exchange,
+  type RequestSummary,
+  type TransientSignal,
+} from './exchange.ts';
 import type { lookupWith } from './host-map.ts';
 
 export interface H2Connection {
@@ -130,13 +136,19 @@ export function transmitH2(
       else session.destroy();
       settle(exchange);
     };
-    const failed = (error: NodeJS.ErrnoException): void =>
+    // A GOAWAY the server sent on this request's own connection: a graceful one means "not
+    // processed, send it again" (decision 0022); on a shared connection it is the rule's to judge.
+    let goaway: number | undefined;
+    const failed = (error: NodeJS.ErrnoException): void => {
+      const signal = options.session ? undefined : transientSignal(stream?.rstCode, goaway);
       finish({
         kind: 'failure',
         request: summary,
         durationMs: elapsedSince(summary),
         error: error.code ? `${error.code}: ${error.message}` : error.message,
+        ...(signal ? { signal } : {}),
       });
+    };
     // The whole exchange is bounded, handshake included, as over HTTP/1.1.
     const deadline = setTimeout(
       () => failed(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })),
@@ -144,7 +156,8 @@ export function transmitH2(
     );
     const session: ClientHttp2Session = options.session ?? openH2Session(url, connection, swap);
     session.on('error', failed);
-    let stream: ClientHttp2Stream;
+    session.on('goaway', (code: number) => (goaway ??= code));
+    let stream: ClientHttp2Stream | undefined;
     try {
       stream = session.request(nodeFields, { endStream });
     } catch (error) {
@@ -177,6 +190,25 @@ export function transmitH2(
     );
     if (!endStream) stream.end(body);
   });
+}
+
+/**
+ * What a stream that ended without an answer was told, when it means "not processed" (RFC 9113
+ * §8.7, §6.8, §5.4.1): REFUSED_STREAM, a GOAWAY with NO_ERROR (a graceful shutdown: a stream above
+ * its last-stream-id, or the connection closed before the answer), ENHANCE_YOUR_CALM. A reset with
+ * PROTOCOL_ERROR (a malformed request) or any other code is the server's refusal: none.
+ */
+function transientSignal(
+  rstCode: number | undefined,
+  goaway: number | undefined,
+): TransientSignal | undefined {
+  if (rstCode === constants.NGHTTP2_PROTOCOL_ERROR) return undefined;
+  if (goaway === constants.NGHTTP2_NO_ERROR) return 'GOAWAY NO_ERROR';
+  if (goaway === constants.NGHTTP2_ENHANCE_YOUR_CALM) return 'GOAWAY ENHANCE_YOUR_CALM';
+  if (goaway !== undefined) return undefined;
+  if (rstCode === constants.NGHTTP2_REFUSED_STREAM) return 'RST_STREAM REFUSED_STREAM';
+  if (rstCode === constants.NGHTTP2_ENHANCE_YOUR_CALM) return 'RST_STREAM ENHANCE_YOUR_CALM';
+  return undefined;
 }
 
 /** The answer's fields as every exchange has them: lower-case names, repeats joined, no pseudo-headers. */

@@ -34,22 +34,36 @@ export function protocolsOfRun(env: NodeJS.ProcessEnv = process.env): Protocol[]
   return 'protocols' in parsed ? parsed.protocols : ['h1'];
 }
 
+/** The protocols the target's ALPN showed it does not offer (the runner's finding), for the reports. */
+export function protocolsNotOffered(env: NodeJS.ProcessEnv = process.env): Protocol[] {
+  const parsed = parseProtocols(env[ENV.protocolsNotOffered] ?? '');
+  return 'protocols' in parsed ? parsed.protocols : [];
+}
+
 /**
- * The protocols `url`'s host agrees to by ALPN when offered both: HTTP/1.1 always (the suite's
- * other clients speak it, and a TLS server without ALPN speaks it), HTTP/2 when it picks h2. A
- * handshake that fails says nothing: HTTP/1.1 only, and the preflight tells what went wrong.
+ * The protocols `url`'s host agrees to by ALPN: HTTP/2 when it picks h2; HTTP/1.1 unless it
+ * refuses a handshake that offers http/1.1 alone (no_application_protocol: an h2-only port, as
+ * Node's `http2.createSecureServer` and gRPC-style gateways have by default). A server without
+ * ALPN speaks HTTP/1.1. A handshake that fails otherwise says nothing: HTTP/1.1 only, and the
+ * preflight tells what went wrong.
  */
 export async function offeredProtocols(
   url: string,
   options: { hosts: HostMap; ca: string[] | undefined; timeoutMs: number },
 ): Promise<Protocol[]> {
-  const agrees = await alpnAgreesToH2(url, {
+  const probe = {
     lookup: lookupWith(options.hosts),
     secureContext: options.ca ? createSecureContext({ ca: options.ca }) : undefined,
     timeoutMs: options.timeoutMs,
-  });
-  return agrees === true ? ['h1', 'h2'] : ['h1'];
+  };
+  const agrees = await alpnAgreesToH2(url, probe);
+  if (agrees !== true) return ['h1'];
+  return (await alpnChoice(url, ['http/1.1'], probe)) === NONE_IN_COMMON ? ['h2'] : ['h1', 'h2'];
 }
+
+/** The server ended the handshake: it speaks none of the protocols offered (RFC 7301 §3.2). */
+export const NO_APPLICATION_PROTOCOL = 'ERR_SSL_TLSV1_ALERT_NO_APPLICATION_PROTOCOL';
+const NONE_IN_COMMON = null;
 
 interface AlpnProbe {
   lookup: ReturnType<typeof lookupWith>;
@@ -65,12 +79,20 @@ interface AlpnProbe {
  */
 export async function alpnAgreesToH2(url: string, options: AlpnProbe): Promise<boolean | undefined> {
   const chosen = await alpnChoice(url, ['h2', 'http/1.1'], options);
+  if (chosen === NONE_IN_COMMON) return false;
   if (chosen !== 'http/1.1') return chosen === undefined ? undefined : chosen === 'h2';
   return (await alpnChoice(url, ['h2'], options)) === 'h2';
 }
 
-/** The protocol `url`'s host picks among `offered` (false: none by ALPN), undefined on failure. */
-function alpnChoice(url: string, offered: string[], options: AlpnProbe): Promise<string | false | undefined> {
+/**
+ * The protocol `url`'s host picks among `offered` (false: none by ALPN, the server has no ALPN;
+ * null: it ended the handshake, none in common), undefined on another failure.
+ */
+function alpnChoice(
+  url: string,
+  offered: string[],
+  options: AlpnProbe,
+): Promise<string | false | null | undefined> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve) => {
     const socket = tlsConnect({
@@ -82,13 +104,17 @@ function alpnChoice(url: string, offered: string[], options: AlpnProbe): Promise
       ALPNProtocols: offered,
       timeout: options.timeoutMs,
     });
-    const done = (chosen: string | false | undefined): void => {
+    const done = (chosen: string | false | null | undefined): void => {
       socket.destroy();
       resolve(chosen);
     };
     socket.once('secureConnect', () => done(socket.alpnProtocol ?? false));
     // Offered h2 alone, a server without it may end the handshake (no_application_protocol).
-    socket.once('error', () => done(offered.length === 1 ? false : undefined));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      done(
+        error.code === NO_APPLICATION_PROTOCOL ? NONE_IN_COMMON : offered.length === 1 ? false : undefined,
+      ),
+    );
     socket.once('timeout', () => done(undefined));
   });
 }

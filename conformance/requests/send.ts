@@ -10,11 +10,30 @@ import {
   type ExchangeListener,
   type RequestSummary,
   type ResponseExchange,
+  type TransientSignal,
 } from './exchange.ts';
 import { notSent, recordAnswer, stoppedReason } from './answer-watch.ts';
-import { announcedRate, isTransient, RATE_LIMITED, retryDelayMs } from './transient.ts';
+import {
+  announcedRate,
+  backoffMs,
+  CLOSED_BEFORE_ANSWER,
+  isTransient,
+  RATE_LIMITED,
+  retryAfterMs,
+  retryDelayMs,
+  slowsTheRun,
+} from './transient.ts';
 import { ENV } from '../env.ts';
-import { keepUnder, slowDown, spendRetryBudget, takeSlot, trafficLimits, withTraffic } from './traffic.ts';
+import {
+  budgetLeft,
+  keepUnder,
+  LONGEST_TIMER_MS,
+  slowDown,
+  spendRetryBudget,
+  takeSlot,
+  trafficLimits,
+  withTraffic,
+} from './traffic.ts';
 
 /** Puts one request on the wire and reads its answer, or says why there was none. */
 export type Transmit = (request: RequestSummary, timeoutMs: number) => Promise<Exchange>;
@@ -35,27 +54,74 @@ export async function makeExchange(
   if (stopped) return told(notSent(request, stopped), settings);
   const limits = trafficLimits();
   const attempts: Attempt[] = [];
+  let servedBefore: number | undefined;
   let sent = request;
   for (;;) {
-    await sleep(withTraffic((state) => takeSlot(state, Date.now())));
+    const slot = withTraffic((state) => ({ waitMs: takeSlot(state, Date.now()), served: state.served ?? 0 }));
+    servedBefore ??= slot.served;
+    await sleep(slot.waitMs);
     const exchange = await transmit(sent, settings.timeoutMs);
     if (exchange.kind === 'response') heedAnnouncedRate(exchange);
-    if (exchange.kind === 'failure' || !isTransient(exchange)) {
+    const transient = transientOf(exchange, attempts);
+    if (transient === undefined) {
+      if (exchange.kind === 'response') withTraffic((state) => (state.served = (state.served ?? 0) + 1));
       recordAnswer(exchange.kind === 'response', request.refusalExpected === true);
-      return told(attempts.length > 0 ? { ...exchange, attempts } : exchange, settings);
+      return told(withAttempts(theTargets(exchange), attempts), settings);
     }
-    const waitMs = retryDelayMs(exchange, attempts.length);
-    const retrying =
-      attempts.length < limits.maxRetries && noteTransient(exchange, waitMs, limits.retryBudgetMs);
-    if (!retrying) {
+    const waitMs = retryWait(exchange, transient, attempts.length);
+    const tries = attempts.length + 1;
+    const notAgain =
+      attempts.length >= limits.maxRetries
+        ? `${tries} tries (--max-retries ${limits.maxRetries})`
+        : noteTransient(exchange, transient, waitMs, limits.retryBudgetMs);
+    if (notAgain !== undefined) {
+      const bound = notAgain.startsWith(`${tries} tries`)
+        ? notAgain
+        : `${tries} ${tries === 1 ? 'try' : 'tries'}, when ${notAgain}`;
       recordAnswer(true, request.refusalExpected === true);
-      return told(stillTransient(exchange, attempts, limits.maxRetries), settings);
+      const served = withTraffic((state) => state.served ?? 0) - servedBefore;
+      return told(stillTransient(exchange, transient, attempts, bound, served), settings);
     }
     told({ ...exchange, retriedAfterMs: waitMs }, settings);
-    attempts.push({ id: sent.id, status: exchange.status, retriedAfterMs: waitMs });
+    attempts.push({
+      id: sent.id,
+      ...(typeof transient === 'number' ? { status: transient } : { signal: transient }),
+      retriedAfterMs: waitMs,
+    });
     await sleep(waitMs);
     sent = retryOf(request);
   }
+}
+
+/**
+ * The transient status or signal of this try, or undefined when it is the target's answer. A
+ * keep-alive connection closed before the answer is sent again once: closed again, on a new
+ * connection, that is the target's refusal.
+ */
+function transientOf(exchange: Exchange, attempts: readonly Attempt[]): number | TransientSignal | undefined {
+  if (exchange.kind === 'response') return isTransient(exchange) ? exchange.status : undefined;
+  const { signal } = exchange;
+  if (signal === CLOSED_BEFORE_ANSWER && attempts.some((attempt) => attempt.signal === signal))
+    return undefined;
+  return signal;
+}
+
+/** A failure the target answered itself (a refusal) carries no signal. */
+function theTargets(exchange: Exchange): Exchange {
+  if (exchange.kind === 'response' || exchange.signal === undefined) return exchange;
+  const refusal = { ...exchange };
+  delete refusal.signal;
+  return refusal;
+}
+
+function withAttempts(exchange: Exchange, attempts: readonly Attempt[]): Exchange {
+  return attempts.length > 0 ? { ...exchange, attempts: [...attempts] } : exchange;
+}
+
+/** Retry-After or backoff; a keep-alive connection closed as the request left is sent again at once. */
+function retryWait(exchange: Exchange, transient: number | TransientSignal, retries: number): number {
+  if (exchange.kind === 'response') return retryDelayMs(exchange, retries);
+  return transient === CLOSED_BEFORE_ANSWER ? 0 : backoffMs(retries);
 }
 
 /** The announced rate this process last applied, and to which run's state: written only when it changes. */
@@ -70,34 +136,70 @@ function heedAnnouncedRate(exchange: ResponseExchange): void {
   withTraffic((state) => keepUnder(state, rate));
 }
 
-/** Slows the run on a 429, and spends the wait from the retry budget if it is there. */
-function noteTransient(exchange: ResponseExchange, waitMs: number, budgetMs: number): boolean {
+/**
+ * Spends the wait from the run's retry budget if it is there, and only then slows the run on a
+ * 429 (or ENHANCE_YOUR_CALM): a wait longer than what is left of the budget ends this exchange at
+ * once and holds back nobody else's. Undefined when the request is sent again; otherwise why not.
+ */
+function noteTransient(
+  exchange: Exchange,
+  transient: number | TransientSignal,
+  waitMs: number,
+  budgetMs: number,
+): string | undefined {
   return withTraffic((state) => {
-    if (exchange.status === RATE_LIMITED)
-      slowDown(state, Date.now(), waitMs, announcedRate(exchange.headers));
-    return spendRetryBudget(state, waitMs, budgetMs);
+    const left = budgetLeft(state, budgetMs);
+    if (!spendRetryBudget(state, waitMs, budgetMs)) {
+      const asked =
+        exchange.kind === 'response' ? retryAfterMs(exchange.headers['retry-after'], Date.now()) : undefined;
+      return left > 0 && asked !== undefined && asked > left
+        ? `its Retry-After (${exchange.kind === 'response' ? exchange.headers['retry-after'] : ''}) asked for a longer wait than the ${seconds(left)} left of the run's retry budget (--retry-budget)`
+        : `the run's retry budget was spent (--retry-budget)`;
+    }
+    const slows = transient === RATE_LIMITED || (typeof transient === 'string' && slowsTheRun(transient));
+    if (slows) {
+      const announced = exchange.kind === 'response' ? announcedRate(exchange.headers) : undefined;
+      slowDown(state, Date.now(), waitMs, announced);
+    }
+    return undefined;
   });
 }
 
-/** The last try was transient too: no answer of the target's own, so the rule can't be judged. */
-function stillTransient(last: ResponseExchange, attempts: readonly Attempt[], maxRetries: number): Exchange {
-  const tries = attempts.length + 1;
-  const bound =
-    attempts.length >= maxRetries
-      ? `${tries} tries (--max-retries ${maxRetries})`
-      : `${tries} tries, when the run's retry budget was spent (--retry-budget)`;
-  const error =
-    last.status === RATE_LIMITED
-      ? `the target rate-limited this run: answered 429 to all ${bound}. Raise its limit for the suite's address or use --max-rps.`
-      : `the target was unavailable: answered ${last.status} to all ${bound}. Check that the deployment is healthy (a restart, a deploy), or raise --max-retries.`;
+/**
+ * The last try was transient too: no answer of the target's own, so the rule can't be judged.
+ * When other requests of the run were served meanwhile, the message says a front refused these.
+ */
+function stillTransient(
+  last: Exchange,
+  transient: number | TransientSignal,
+  attempts: readonly Attempt[],
+  bound: string,
+  served: number,
+): Exchange {
+  const answers = [
+    ...new Set([...attempts.map((attempt) => attempt.status ?? attempt.signal), transient]),
+  ].join(', ');
+  let error: string;
+  if (served > 0)
+    error = `a front refused these requests, not the deployment: it answered ${answers} to all ${bound}, while ${served} other request${served === 1 ? '' : 's'} of this run ${served === 1 ? 'was' : 'were'} served meanwhile. Let the suite's requests through that front (its quota, filter or stream limit for the suite's address), or raise --retry-budget / --max-retries.`;
+  else if (transient === RATE_LIMITED)
+    error = `the target rate-limited this run: answered 429 to all ${bound}. Raise its limit for the suite's address or use --max-rps.`;
+  else if (typeof transient === 'number')
+    error = `the target was unavailable: answered ${transient} to all ${bound}. Check that the deployment is healthy (a restart, a deploy), or raise --max-retries.`;
+  else
+    error = `the target's front did not process the request: ${answers} to all ${bound}. Check the front's connection and stream limits, or raise --max-retries.`;
   return {
     kind: 'failure',
     request: last.request,
     durationMs: last.durationMs,
     error,
-    transient: last.status,
+    ...(typeof transient === 'number' ? { transient } : { signal: transient }),
     ...(attempts.length > 0 ? { attempts: [...attempts] } : {}),
   };
+}
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
 }
 
 function told(exchange: Exchange, settings: ExchangeSettings): Exchange {
@@ -105,6 +207,9 @@ function told(exchange: Exchange, settings: ExchangeSettings): Exchange {
   return exchange;
 }
 
+/** Every wait is capped before it reaches a timer. */
 function sleep(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+  return ms > 0
+    ? new Promise((resolve) => setTimeout(resolve, Math.min(ms, LONGEST_TIMER_MS)))
+    : Promise.resolve();
 }

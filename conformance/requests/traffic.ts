@@ -20,6 +20,8 @@ export interface TrafficState {
   sentSinceLimited: number;
   /** Milliseconds waited before retries so far. */
   waitedMs: number;
+  /** Answers of the target's own (not transient) so far: what a front let through. */
+  served?: number;
 }
 
 /** How far back `recentSends` reaches. */
@@ -39,6 +41,7 @@ export function initialTraffic(maxRps: number | undefined): TrafficState {
     limitedAt: 0,
     sentSinceLimited: 0,
     waitedMs: 0,
+    served: 0,
   };
 }
 
@@ -149,6 +152,14 @@ export function spendRetryBudget(state: TrafficState, waitMs: number, budgetMs: 
   state.waitedMs += waitMs;
   return true;
 }
+
+/** Milliseconds of the run's retry budget not yet waited. */
+export function budgetLeft(state: TrafficState, budgetMs: number): number {
+  return Math.max(0, budgetMs - state.waitedMs);
+}
+
+/** The longest wait a timer is given: longer ones would overflow setTimeout (2^31 - 1 ms). */
+export const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /** The requests per second the run is held to, or undefined while it is unpaced. */
 export function pacedRate(state: TrafficState): number | undefined {

@@ -4,6 +4,7 @@ export const ANNOTATION = {
   rule: 'rule',
   level: 'level',
   notEvaluated: 'not-evaluated',
+  notApplicable: 'not-applicable',
   warning: 'warning',
   /** Attachment: the redacted message and evidence of a ConformanceFailure. */
   evidence: 'evidence',

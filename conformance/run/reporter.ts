@@ -40,6 +40,7 @@ import { retriesByRule, trafficOf } from '../report/traffic.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { trafficLimits } from '../requests/traffic.ts';
 import { ANNOTATION } from './annotations.ts';
+import { PROTOCOL_NAME, protocolsNotOffered, protocolsOfRun } from '../requests/protocols.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/settings.ts';
 import { requestTimeoutMs } from '../requests/answer-watch.ts';
@@ -159,6 +160,8 @@ export default class ConformanceReporter implements Reporter {
       retriesByRule: retriesByRule(this.#exchanges),
       traffic: trafficOf(this.#exchanges, pacedRateOfRun()),
       ...(this.#outcomes.protocols().length > 1 ? { byProtocol: this.#outcomes.byProtocol() } : {}),
+      runProtocols: protocolsOfRun().map((protocol) => PROTOCOL_NAME[protocol]),
+      notOffered: protocolsNotOffered().map((protocol) => PROTOCOL_NAME[protocol]),
       options: {
         failOnIncomplete,
         requestTimeoutSeconds: requestTimeoutMs() / 1000,
@@ -231,6 +234,7 @@ export default class ConformanceReporter implements Reporter {
     const failure = evidence ? (JSON.parse(evidence.toString('utf8')) as TestOutcome['failure']) : undefined;
     const warning = annotation(ANNOTATION.warning);
     const notEvaluated = annotation(ANNOTATION.notEvaluated);
+    const notApplicable = annotation(ANNOTATION.notApplicable);
     const firstError =
       result.errors[0]?.message === undefined
         ? undefined
@@ -239,6 +243,7 @@ export default class ConformanceReporter implements Reporter {
       status: result.status,
       ...(warning !== undefined ? { warning } : {}),
       ...(notEvaluated !== undefined ? { notEvaluated } : {}),
+      ...(notApplicable !== undefined ? { notApplicable } : {}),
       ...(failure ? { failure } : {}),
       ...(firstError !== undefined ? { error: this.#namer().show(firstError.split('\n')[0] ?? '') } : {}),
     };

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV, REPORT_ENV } from '../env.ts';
 import { TargetError, resolveTarget, type ResolvedTarget } from '../target/target.ts';
-import { offeredProtocols, parseProtocols, type Protocol } from '../requests/protocols.ts';
+import { offeredProtocols, parseProtocols, PROTOCOLS, type Protocol } from '../requests/protocols.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from '../requests/answer-watch.ts';
@@ -54,7 +54,9 @@ Options:
                      the most the whole run waits before retries (default
                      ${DEFAULT_RETRY_BUDGET_SECONDS}); env ${ENV.retryBudget}
   --protocols LIST   h1, h2 or h1,h2: the protocols every rule is checked over (default: each
-                     one the target offers by ALPN; the embedded reference server: h1,h2);
+                     one the target offers by ALPN — a port that offers h2 alone runs HTTP/2
+                     alone, and the reports say HTTP/1.1 is not offered; the embedded reference
+                     server: h1,h2);
                      env ${ENV.protocols}
   --max-rps N        never more than N requests per second, from the start (default: as fast as
                      the target allows; after a 429 the run slows to the rate it allows);
@@ -131,8 +133,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(`Invalid ${ENV.protocols} in the environment: ${fromEnvironment.error}.`);
     return EXIT_CODE.usage;
   }
-  const protocols = values.protocols ?? fromEnvironment?.protocols ?? (await protocolsOffered(target, env));
+  const chosen = values.protocols ?? fromEnvironment?.protocols;
+  const protocols = chosen ?? (await protocolsOffered(target, env));
   env[ENV.protocols] = protocols.join(',');
+  // What the target's ALPN showed it does not offer: the reports say so (a --protocols choice is the user's).
+  if (chosen === undefined)
+    env[ENV.protocolsNotOffered] = PROTOCOLS.filter((p) => !protocols.includes(p)).join(',');
   const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
   env[ENV.outcomeFile] = join(work, 'outcome.json');
   try {

@@ -38,11 +38,11 @@ export interface RuleContext {
   readonly otherTenant: { baseUrl: string };
   /**
    * For a rule of HTTP/2's own (`http2Only` in the catalog): the raw client over HTTP/2 when the
-   * target agrees to it by ALPN, whatever protocol the run's other rules speak; undefined when it
-   * does not — no HTTP/2 request can reach it, so the rule holds. In a run with an HTTP/2 project,
-   * the HTTP/1.1 project leaves the rule to that one (not evaluated there).
+   * target agrees to it by ALPN, whatever protocol the run's other rules speak. When it does not,
+   * the rule ends as "not applicable" (no HTTP/2 request can reach it: never a pass). In a run
+   * with an HTTP/2 project, the HTTP/1.1 project leaves the rule to that one (not evaluated there).
    */
-  readonly overHttp2: () => Promise<RawClient | undefined>;
+  readonly overHttp2: () => Promise<RawClient>;
 }
 
 interface WorkerFixtures {
@@ -225,7 +225,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
   );
 }
 
-async function http2ClientFor(raw: RawClient, baseUrl: string): Promise<RawClient | undefined> {
+async function http2ClientFor(raw: RawClient, baseUrl: string): Promise<RawClient> {
   if (raw.protocol === 'h1' && protocolsOfRun().includes('h2'))
     notEvaluated(
       "not evaluated over HTTP/1.1: a rule of HTTP/2's own, checked in this run's HTTP/2 project.",
@@ -235,7 +235,18 @@ async function http2ClientFor(raw: RawClient, baseUrl: string): Promise<RawClien
     throw new Error(
       `The TLS handshake with ${baseUrl} offering h2 and http/1.1 did not complete: whether the target speaks HTTP/2 is not known.`,
     );
-  return agrees ? raw.withProtocol('h2') : undefined;
+  if (!agrees)
+    notApplicable(
+      "not applicable: a rule of HTTP/2's own, and the target does not offer HTTP/2 by ALPN — no HTTP/2 request can reach it, so it was not exercised.",
+    );
+  return raw.withProtocol('h2');
+}
+
+/** Ends the current rule as "not applicable": it needs what the target does not offer. Never a pass. */
+function notApplicable(reason: string): never {
+  test.info().annotations.push({ type: ANNOTATION.notApplicable, description: reason });
+  test.skip(true, reason);
+  throw new Error('unreachable: test.skip throws');
 }
 
 /** Ends the current rule as "not evaluated": never a pass, always with the reason. */

@@ -12,6 +12,8 @@ import { trustedCas } from '../requests/ca-trust.ts';
 import type { ResolvedTarget } from './target.ts';
 import type { SetupProblem } from '../../schemas/generated/conformance-report.ts';
 import { ALPN_OFFERED, tlsEvidenceOf, type TlsEvidence } from './tls-evidence.ts';
+import { connect as http2Connect, constants as h2 } from 'node:http2';
+import { NO_APPLICATION_PROTOCOL, protocolsOfRun, type Protocol } from '../requests/protocols.ts';
 
 /** One failed stage, as every report shows it (schemas/conformance-report.schema.json). */
 export type PreflightProblem = SetupProblem;
@@ -31,7 +33,11 @@ export interface PreflightResult {
 
 const DECLARED_URLS: readonly DeclaredUrl[] = ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'];
 
-export async function runPreflight(target: ResolvedTarget, timeoutMs: number): Promise<PreflightResult> {
+export async function runPreflight(
+  target: ResolvedTarget,
+  timeoutMs: number,
+  protocols: readonly Protocol[] = protocolsOfRun(),
+): Promise<PreflightResult> {
   const fileProblems = checkTargetFiles(target);
   if (fileProblems.length > 0) return { ok: false, blocking: fileProblems, unavailable: [] };
   const ca = trustedCas(target.caFile);
@@ -47,9 +53,15 @@ export async function runPreflight(target: ResolvedTarget, timeoutMs: number): P
         ca,
         timeoutMs,
         caFileSet: !!target.caFile,
+        alpn: alpnOffered(protocols),
         onVerified: (socket) => {
           const { host } = new URL(url);
-          const evidence = tlsEvidenceOf(socket, field, host.includes(':') ? host : `${host}:443`);
+          const evidence = tlsEvidenceOf(
+            socket,
+            field,
+            host.includes(':') ? host : `${host}:443`,
+            alpnOffered(protocols),
+          );
           if (evidence) tls.push(evidence);
         },
       });
@@ -110,6 +122,13 @@ export interface ReachOptions {
   caFileSet: boolean;
   /** Called with the socket of a handshake that verified, before anything is sent on it. */
   onVerified?: (socket: TLSSocket) => void;
+  /** What the handshake offers by ALPN (default: http/1.1 alone); h2 alone asks the answer over HTTP/2. */
+  alpn?: readonly string[];
+}
+
+/** What the run needs: http/1.1 when it speaks HTTP/1.1 (ALPN_OFFERED), else h2 alone. */
+export function alpnOffered(protocols: readonly Protocol[]): readonly string[] {
+  return protocols.includes('h1') ? ALPN_OFFERED : ['h2'];
 }
 
 /**
@@ -159,7 +178,8 @@ export async function reach(
     tls.socket.destroy();
     return undefined;
   }
-  const answered = await firstStatusLine(
+  const overHttp2 = tls.socket.alpnProtocol === 'h2';
+  const answered = await (overHttp2 ? firstHttp2Status : firstStatusLine)(
     tls.socket,
     hostname,
     portText,
@@ -170,7 +190,7 @@ export async function reach(
     return at(
       'HTTP',
       `no HTTP answer to GET ${url}/customers: ${answered}`,
-      `check that ${hostname} serves HTTP/1.1 over TLS on port ${port}; a target that accepts connections but never answers is down or overloaded`,
+      `check that ${hostname} serves ${overHttp2 ? 'HTTP/2' : 'HTTP/1.1'} over TLS on port ${port}; a target that accepts connections but never answers is down or overloaded`,
     );
   }
   return undefined;
@@ -216,7 +236,7 @@ function handshake(tcp: Socket, hostname: string, options: ReachOptions): Promis
       servername: hostname,
       ca: options.ca,
       rejectUnauthorized: false,
-      ALPNProtocols: [...ALPN_OFFERED],
+      ALPNProtocols: [...(options.alpn ?? ALPN_OFFERED)],
     });
     const timer = setTimeout(() => {
       socket.destroy();
@@ -240,10 +260,20 @@ function handshake(tcp: Socket, hostname: string, options: ReachOptions): Promis
     });
     socket.once('error', (error: NodeJS.ErrnoException) => {
       clearTimeout(timer);
-      resolve({
-        problem: `TLS handshake with ${hostname} failed (${error.code ?? error.message})`,
-        fix: 'check that the port serves HTTPS with TLS 1.2 or 1.3',
-      });
+      const offered = options.alpn ?? ALPN_OFFERED;
+      resolve(
+        error.code === NO_APPLICATION_PROTOCOL
+          ? {
+              problem: `no application protocol in common: offered ${offered.join(', ')} by ALPN, ${hostname} speaks none of them and ended the handshake (${error.code})`,
+              fix: offered.includes('h2')
+                ? 'the port does not speak HTTP/2: run with --protocols h1'
+                : 'the port does not speak HTTP/1.1 (an h2-only port): run with --protocols h2, or without --protocols to check what it offers',
+            }
+          : {
+              problem: `TLS handshake with ${hostname} failed (${error.code ?? error.message})`,
+              fix: 'check that the port serves HTTPS with TLS 1.2 or 1.3',
+            },
+      );
     });
   });
 }
@@ -273,6 +303,41 @@ function untrusted(socket: TLSSocket, options: ReachOptions): Handshake {
       ? 'the caFile of the target file is not the CA that signed this certificate: set caFile to the PEM of that CA'
       : 'the certificate is signed by an unknown CA: set "caFile" in the target file to the PEM of that CA',
   };
+}
+
+/** Over HTTP/2 (an h2-only port): one keyless GET on the verified connection; any status will do. */
+function firstHttp2Status(
+  socket: TLSSocket,
+  hostname: string,
+  port: string,
+  basePath: string,
+  timeoutMs: number,
+): Promise<true | string> {
+  return new Promise((resolve) => {
+    const session = http2Connect(`https://${port ? `${hostname}:${port}` : hostname}`, {
+      createConnection: () => socket,
+    });
+    const done = (result: true | string): void => {
+      clearTimeout(timer);
+      session.destroy();
+      resolve(result);
+    };
+    const timer = setTimeout(() => done(`nothing within ${timeoutMs / 1000} s`), timeoutMs);
+    session.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
+    const stream = session.request({ ':path': `${basePath}/customers`, accept: 'application/json' });
+    stream.once('response', () => done(true));
+    // A stream refused (at the front's stream limit, or for calm) is an answer of HTTP/2 too: the
+    // target is up and speaks it (the rules' requests are sent again, requests/send.ts).
+    stream.once('error', (error: NodeJS.ErrnoException) =>
+      done(
+        stream.rstCode === h2.NGHTTP2_REFUSED_STREAM || stream.rstCode === h2.NGHTTP2_ENHANCE_YOUR_CALM
+          ? true
+          : `${error.code ?? error.message}`,
+      ),
+    );
+    stream.once('close', () => done('the stream was closed without an answer'));
+    stream.resume();
+  });
 }
 
 /** Sends one keyless GET and waits for an HTTP status line: any status will do. */

@@ -19,6 +19,7 @@ export function tlsEvidenceOf(
   socket: TLSSocket,
   field: TlsEvidence['field'],
   host: string,
+  offered: readonly string[] = ALPN_OFFERED,
 ): TlsEvidence | undefined {
   const raw = socket.getPeerCertificate().raw as Buffer | undefined;
   if (!raw || raw.length === 0) return undefined;
@@ -32,7 +33,7 @@ export function tlsEvidenceOf(
     issuer: oneLine(certificate.issuer),
     validFrom: new Date(certificate.validFrom).toISOString(),
     validTo: new Date(certificate.validTo).toISOString(),
-    alpn: { offered: [...ALPN_OFFERED], agreed: typeof agreed === 'string' ? agreed : null },
+    alpn: { offered: [...offered], agreed: typeof agreed === 'string' ? agreed : null },
   };
 }
 

@@ -5,9 +5,9 @@
  */
 export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
 /**
- * warning: the rule failed but its level does not fail the run under this profile. error: the check itself could not run (network failure, defect), so nothing is known.
+ * warning: the rule failed but its level does not fail the run under this profile. error: the check itself could not run (network failure, defect), so nothing is known. not-applicable: the rule needs a protocol the target does not offer (an HTTP/2 rule on a port without HTTP/2): it could not be exercised and cannot be broken there; it is no pass and leaves the verdict as it is.
  */
-export type RuleVerdict = 'pass' | 'fail' | 'warning' | 'not-evaluated' | 'error';
+export type RuleVerdict = 'pass' | 'fail' | 'warning' | 'not-evaluated' | 'not-applicable' | 'error';
 
 /**
  * The result of one conformance run: one verdict per rule of the catalog and one overall verdict. Holds no key value.
@@ -96,6 +96,10 @@ export interface ConformanceReport {
     fail: number;
     warning: number;
     notEvaluated: number;
+    /**
+     * Rules that need a protocol the target does not offer.
+     */
+    notApplicable?: number;
     error: number;
   };
   /**
@@ -115,6 +119,12 @@ export interface ConformanceReport {
      */
     retries: number;
     /**
+     * Requests a front left unanswered with a transient signal, by signal (RST_STREAM REFUSED_STREAM, GOAWAY NO_ERROR, RST_STREAM ENHANCE_YOUR_CALM, GOAWAY ENHANCE_YOUR_CALM, connection closed before the answer); absent when none.
+     */
+    signals?: {
+      [k: string]: number;
+    };
+    /**
      * Time spent waiting before retries (bounded by --retry-budget).
      */
     waitedSeconds?: number;
@@ -124,11 +134,15 @@ export interface ConformanceReport {
     pacedRequestsPerSecond?: number;
   };
   /**
-   * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them).
+   * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them), and each protocol the target's ALPN showed it does not offer (offered: false, no verdict).
    */
   protocols?: {
     name: string;
-    verdict: OverallVerdict;
+    verdict?: OverallVerdict;
+    /**
+     * false: the target does not offer this protocol (ALPN), so no rule was checked over it.
+     */
+    offered?: boolean;
   }[];
   /**
    * Every rule of the catalog; empty when the verdict is SETUP ERROR.
@@ -217,11 +231,18 @@ export interface Evidence {
    */
   protocol?: string;
   /**
-   * Earlier tries of the same request whose answers were transient (429, 502, 503, 504) and not judged, oldest first; each is an entry of exchanges.har.
+   * Earlier tries of the same request whose answers were transient (429, 502, 503, 504, or a signal without an answer: a refused HTTP/2 stream, a graceful GOAWAY, ENHANCE_YOUR_CALM, a keep-alive connection closed before the answer) and not judged, oldest first; each is an entry of exchanges.har.
    */
   attempts?: {
     exchange: string;
-    status: number;
+    /**
+     * The transient status; absent for a signal.
+     */
+    status?: number;
+    /**
+     * The signal without an answer, e.g. RST_STREAM REFUSED_STREAM, GOAWAY NO_ERROR.
+     */
+    signal?: string;
     /**
      * How long the suite waited before sending the request again.
      */

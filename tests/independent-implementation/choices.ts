@@ -60,6 +60,17 @@ export interface ServerChoices {
    * leave out (the host is `:authority`), so no HTTP/2 request finds its tenant.
    */
   http2: boolean | 'authority-only' | 'reads-host-field';
+  /**
+   * With HTTP/2 on: HTTP/1.1 on the same port too (`allowHTTP1`), or HTTP/2 alone — Node's
+   * `http2.createSecureServer` defaults, as gRPC-style gateways have it: ALPN offers `h2` only, and
+   * a client that offers only `http/1.1` gets no handshake (no_application_protocol).
+   */
+  http1: boolean;
+  /**
+   * With HTTP/2 on: every Nth stream reset with REFUSED_STREAM before any processing, as a front
+   * at its concurrent-stream limit does (RFC 9113 §8.7: not processed, safe to send again); 0: none.
+   */
+  refuseStreamEvery: number;
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {
@@ -75,4 +86,6 @@ export const DEFAULT_CHOICES: ServerChoices = {
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
   http2: false,
+  http1: true,
+  refuseStreamEvery: 0,
 };

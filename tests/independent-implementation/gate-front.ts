@@ -38,6 +38,8 @@ export interface GateFrontOptions {
   upstreamCa: string;
   gate: Gate;
   domain?: string;
+  /** Closes a client's keep-alive connection after this long idle (Node's default: 5 s). */
+  idleTimeoutMs?: number;
 }
 
 export async function startGateFront(options: GateFrontOptions): Promise<GateFront> {
@@ -71,6 +73,7 @@ export async function startGateFront(options: GateFrontOptions): Promise<GateFro
   };
 
   const server = createServer({ key: certificates.key, cert: certificates.cert }, handle);
+  if (options.idleTimeoutMs !== undefined) server.keepAliveTimeout = options.idleTimeoutMs;
   const { port, close } = await listenOnLoopback(server, () => agent.destroy());
   return { port, caPem: certificates.caPem, close };
 }

@@ -7,6 +7,7 @@
 // scoped to the host's tenant and environment → permission. Every answer carries no-store and HSTS.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { constants as http2Constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import { Readable } from 'node:stream';
 import { createSecureContext, type TlsOptions, type TLSSocket } from 'node:tls';
 import { addressing, hostPattern } from './addressing.ts';
@@ -120,11 +121,12 @@ function api(
         (Fastify({
           logger: false,
           http2: true,
-          https: { ...tls, allowHTTP1: true, minVersion: 'TLSv1.2' },
+          https: { ...tls, allowHTTP1: choices.http1, minVersion: 'TLSv1.2' },
           trustProxy: false,
         }) as unknown as FastifyInstance)
       : Fastify({ ...common, https: { ...tls, minVersion: 'TLSv1.2' }, trustProxy: false });
   addResponseHeaders(app, tls !== undefined, choices.servedCaching, choices.customerList === 'paged-chunked');
+  if (tls && choices.http2 && choices.refuseStreamEvery > 0) refuseStreams(app, choices.refuseStreamEvery);
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // request.protocol is X-Forwarded-Proto's when the proxy is trusted.
@@ -141,7 +143,7 @@ function api(
     // the :authority).
     const overH2 = request.raw.httpVersion === '2.0' && choices.http2 !== 'reads-host-field';
     const hosts = overH2
-      ? http2Hosts(request.raw.rawHeaders, choices.http2 === true)
+      ? http2Hosts(request.raw.rawHeaders, choices.http2 !== 'authority-only')
       : fieldValues(request.raw.rawHeaders, 'host');
     const addressed = addressing(hosts, servername, pattern);
     if (addressed.kind === 'misdirected')
@@ -189,6 +191,25 @@ function api(
     return page.body;
   });
   return app;
+}
+
+/**
+ * Every `every`th HTTP/2 stream is reset with REFUSED_STREAM as it opens, before the app sees it
+ * (RFC 9113 §8.7): the server's own stream handler runs for the others only.
+ */
+function refuseStreams(app: FastifyInstance, every: number): void {
+  const server = app.server as unknown as Http2SecureServer;
+  const handlers = server.listeners('stream') as ((...args: unknown[]) => void)[];
+  server.removeAllListeners('stream');
+  let seen = 0;
+  server.on('stream', (stream: ServerHttp2Stream, ...rest: unknown[]) => {
+    seen += 1;
+    if (seen % every === 0) {
+      // The server's own reset, told to it as an error of the stream: nothing to report.
+      stream.on('error', () => {});
+      stream.close(http2Constants.NGHTTP2_REFUSED_STREAM);
+    } else for (const handler of handlers) handler.call(server, stream, ...rest);
+  });
 }
 
 /** Every value of the field `name` (lower case), in order: what HTTP/1.1 and HTTP/2 requests both keep. */

@@ -214,3 +214,55 @@ test('a rate announced on a served answer paces the run before any 429', async (
   });
   assert.equal(Math.round(1000 / interval), 18, 'just under the announced 20 requests/s');
 });
+
+test('Retry-After is read as RFC 9110 §10.2.3 defines it: digits, or an HTTP-date in its three formats', () => {
+  const now = Date.parse('2026-11-24T12:00:00Z');
+  assert.equal(retryAfterMs('Tuesday, 24-Nov-26 12:00:03 GMT', now), 3000, 'RFC 850');
+  assert.equal(retryAfterMs('Tue Nov 24 12:00:03 2026', now), 3000, 'asctime');
+  assert.equal(retryAfterMs('999999', now), 999_999_000);
+  assert.ok(
+    (retryAfterMs('Fri, 31 Dec 9999 23:59:59 GMT', now) ?? 0) > 1e14,
+    'a date in 9999 is far away, not "now"',
+  );
+  for (const garbage of ['1.5', '-5', 'May 3', '+5', '5 s', 'Tue, 31 Feb 2026 12:00:00 GMT'])
+    assert.equal(retryAfterMs(garbage, now), undefined, `"${garbage}" is not a Retry-After value`);
+  const answer = { kind: 'response', status: 429, headers: { 'retry-after': '1.5' }, bodyText: '' } as const;
+  const wait = retryDelayMs(answer as unknown as Parameters<typeof retryDelayMs>[0], 0, now, () => 0);
+  assert.equal(wait, 250, 'an unreadable value falls back to the backoff');
+});
+
+for (const retryAfter of ['120', '999999', 'Fri, 31 Dec 9999 23:59:59 GMT']) {
+  test(`Retry-After: ${retryAfter}, longer than what is left of the budget, ends the exchange at once and holds back nobody`, async () => {
+    scripted.script([{ status: 429, retryAfter }]);
+    const { exchange, state } = await withRun({ [ENV.retryBudget]: '60' }, async () => ({
+      exchange: await send(),
+      state: withTraffic((traffic) => ({ ...traffic })),
+    }));
+    assert.equal(scripted.received.length, 1, 'not sent again');
+    assert.ok(exchange.kind === 'failure' && exchange.transient === 429);
+    assert.match(
+      exchange.kind === 'failure' ? exchange.error : '',
+      /Retry-After .* longer wait than the 60 s left/,
+    );
+    assert.equal(state.waitedMs, 0, 'nothing of the budget was spent');
+    assert.ok(state.nextSlotAt <= Date.now(), 'no worker waits for it');
+    assert.equal(state.intervalMs, 0, 'a quota is not a pace: the run is not slowed');
+  });
+}
+
+test('only transient answers while other requests were served: the error says a front refused these requests', async () => {
+  // The first try is refused; while it waits, another request of the run is served.
+  scripted.script([{ status: 503, retryAfter: '1' }, { status: 200 }, { status: 503, retryAfter: '0' }]);
+  const exchange = await withRun({ [ENV.maxRetries]: '1' }, async () => {
+    const refused = send();
+    for (let waited = 0; scripted.received.length === 0 && waited < 10_000; waited += 20)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    await send();
+    return refused;
+  });
+  assert.match(
+    exchange.kind === 'failure' ? exchange.error : '',
+    /^a front refused these requests, not the deployment: it answered 503 to all 2 tries \(--max-retries 1\), while 1 other request of this run was served meanwhile/,
+  );
+  assert.doesNotMatch(exchange.kind === 'failure' ? exchange.error : '', /healthy/);
+});

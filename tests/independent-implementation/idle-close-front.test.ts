@@ -1,0 +1,68 @@
+// A front that closes idle keep-alive connections after 1 s, as load balancers do with short idle
+// time-outs: a request sent on such a connection as it closes gets no byte of an answer, and the
+// suite sends it again once on a new connection (decision 0022). CONFORMANT under both profiles.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { connect as tlsConnect } from 'node:tls';
+import { runConformance } from '../support/conformance-run.ts';
+import { startGateFront, type GateFront } from './gate-front.ts';
+import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { assertConformant, assertNoKeyInReports } from './run-support.ts';
+import { startIndependentServer, type IndependentServer } from './server.ts';
+
+const IDLE_TIMEOUT_MS = 1_000;
+
+/** Milliseconds until the front closes a connection that sent one request and then nothing (bounded: 10 s). */
+function closedAfterIdle(front: GateFront): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = tlsConnect({
+      host: '127.0.0.1',
+      port: front.port,
+      ca: front.caPem,
+      servername: 'acme.api.localhost',
+    });
+    let answeredAt = 0;
+    const timer = setTimeout(() => socket.destroy(new Error('still open after 10 s')), 10_000);
+    socket.on('data', () => (answeredAt ||= Date.now()));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - answeredAt);
+    });
+    socket.on('error', reject);
+    socket.write(`GET /v1/customers HTTP/1.1\r\nHost: acme.api.localhost:${front.port}\r\n\r\n`);
+  });
+}
+
+describe(`behind a front that closes idle keep-alive connections after ${IDLE_TIMEOUT_MS / 1000} s`, () => {
+  let server: IndependentServer;
+  let front: GateFront;
+  let target: WrittenTarget;
+
+  before(async () => {
+    server = await startIndependentServer();
+    front = await startGateFront({
+      upstreamPort: server.port,
+      upstreamCa: server.caPem,
+      gate: () => ({ pass: true }),
+      idleTimeoutMs: IDLE_TIMEOUT_MS,
+    });
+    target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
+  });
+  after(async () => {
+    await front.close();
+    await server.close();
+  });
+
+  test('the front keeps a connection open after its answer, then closes it once idle', async () => {
+    const idle = await closedAfterIdle(front);
+    assert.ok(idle >= IDLE_TIMEOUT_MS / 2 && idle < 5_000, `closed ${idle} ms after the answer`);
+  });
+
+  for (const profile of ['default', 'strict'] as const) {
+    test(`--profile ${profile}: CONFORMANT, every rule passed, no key in any report`, async () => {
+      const run = await runConformance(['--target', target.file, '--profile', profile], target.env);
+      assertConformant(run);
+      assertNoKeyInReports(run, target.env);
+    });
+  }
+});
