@@ -33,6 +33,8 @@ export const ENV = {
   retryBudget: 'CONFORMANCE_RETRY_BUDGET',
   /** The protocols the run speaks over TLS (`--protocols`, or what the target offers): h1,h2. */
   protocols: 'CONFORMANCE_PROTOCOLS',
+  /** `merge`: the shards' own records (JSON files each shard's reporter left beside its blob). */
+  shardRecords: 'CONFORMANCE_SHARD_RECORDS',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
   /** The embedded server's certificate directory (the reference server's own variable). */
