@@ -5,7 +5,12 @@
 // by a key the user gave; an intact bundle that is unsigned or signed by anyone else exits 4.
 import type { KeyObject } from 'node:crypto';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { KeyFileError, loadPublicKey, loadTrustedKeys } from '../../conformance/attestation/signing-key.ts';
+import {
+  KeyFileError,
+  keyFingerprint,
+  loadPublicKey,
+  loadTrustedKeys,
+} from '../../conformance/attestation/signing-key.ts';
 import { badgeMarkdown } from '../../conformance/attestation/badge.ts';
 import {
   BundleInputError,
@@ -95,8 +100,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   const directory = positionals[0] ?? '';
   let verification: Verification;
+  let trustedKeys: KeyObject[];
   try {
-    const trustedKeys: KeyObject[] = [
+    trustedKeys = [
       ...(values['public-key'] ?? []).map((file) => loadPublicKey(file)),
       ...(values['trusted-keys'] ?? []).flatMap((file) => loadTrustedKeys(file)),
     ];
@@ -126,7 +132,7 @@ export async function main(argv: string[]): Promise<number> {
     signature.state === 'trusted'
       ? `VERIFIED: ${claim} — signed by ${signature.fingerprint}, a key you gave; ${verification.filesChecked} files intact and consistent.`
       : signature.state === 'untrusted'
-        ? `NOT TRUSTED: ${claim} — intact, but signed by ${signature.fingerprint}, a key you did not give: anyone can sign a bundle. Pass the signer's published key with --public-key.`
+        ? `NOT TRUSTED: ${claim} — intact, but signed by ${signature.fingerprint}, ${trustedKeys.length > 0 ? `not by a key you gave (${trustedKeys.map(keyFingerprint).join(', ')})` : 'a key you did not give'}: anyone can sign a bundle. Pass the signer's published key with --public-key.`
         : `NOT TRUSTED: ${claim} — intact, but not signed: anyone could have written it.`;
   console.log([headline, ...describe(report, verification, live !== undefined)].join('\n'));
   return signature.state === 'trusted' ? VERIFY_EXIT.verified : VERIFY_EXIT.untrusted;

@@ -130,7 +130,7 @@ export async function verifyBundle(directory: string, options: VerifyOptions = {
   return { problems, filesChecked: present.size + 1, ...(report ? { report } : {}), signature };
 }
 
-/** The bundle's entry names; a sub-directory or other non-file is listed with a trailing slash. */
+/** The bundle's entry names; a sub-directory is listed with a trailing slash. */
 function bundleEntries(directory: string): string[] {
   let isDirectory: boolean;
   try {
@@ -154,7 +154,7 @@ function bundleEntries(directory: string): string[] {
         : `${directory} is not a bundle (no ${ATTESTATION_FILES.manifest}, no ${ATTESTATION_FILES.statement}): run with --bundle (or --profile strict) and give REPORTS/${BUNDLE_DIRECTORY}.`,
     );
   }
-  return entries.map((entry) => (entry.isFile() ? entry.name : `${entry.name}/`));
+  return entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
 }
 
 /** A regular file within `limit` bytes, or the problem that says why it is not read. */
