@@ -337,7 +337,7 @@ test('base64 with junk after the payload or the signature is refused', async () 
     else if (envelope.signatures[0]) envelope.signatures[0].sig += '!!junk';
     writeFileSync(path, JSON.stringify(envelope));
     const manifest = read(directory, 'SHA256SUMS').replace(
-      /^[0-9a-f]{64}(?=  statement\.dsse\.json$)/m,
+      /^[0-9a-f]{64}(?= {2}statement\.dsse\.json$)/m,
       sha256(readFileSync(path)),
     );
     writeFileSync(join(directory, 'SHA256SUMS'), manifest);
