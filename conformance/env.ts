@@ -39,6 +39,8 @@ export const ENV = {
   protocols: 'CONFORMANCE_PROTOCOLS',
   /** The protocols the target's ALPN showed it does not offer (h1, h2), set by the runner for the reports. */
   protocolsNotOffered: 'CONFORMANCE_PROTOCOLS_NOT_OFFERED',
+  /** `merge`: the shards' own records (JSON files each shard's reporter left beside its blob). */
+  shardRecords: 'CONFORMANCE_SHARD_RECORDS',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
   /** The embedded server's certificate directory (the reference server's own variable). */

@@ -2,7 +2,7 @@
 // `npm run merge-reports -- …`). Merges the blob reports of a sharded run into the reports of one run, and exits by the merged
 // verdict like `npm run conformance` does, so that a CI gate on the merge sees a failure.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -11,18 +11,30 @@ import { ENV, REPORT_ENV } from '../../conformance/env.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../../conformance/report/verdict.ts';
 import { exitCodeOf } from '../../conformance/run/exit-code.ts';
 import { codeFile } from '../../reference-server/package-root.ts';
+import {
+  ATTESTATION_OPTIONS,
+  ATTESTATION_OPTIONS_HELP,
+  applyAttestationOptions,
+  attestationValues,
+} from '../../conformance/run/attestation-options.ts';
+import { readShardRecords, shardDisagreements } from '../../conformance/report/shard-records.ts';
 
 const HELP = `Usage: tenant-auth-conformance merge [options] FOLDER
        (in a clone of the repository: npm run merge-reports -- [options] FOLDER)
 
 Merges the blob reports of a sharded run (each shard's DIR/blob/, gathered in FOLDER) into one
-run's reports: conformance.json, conformance.md, junit.xml and html/.
+run's reports: conformance.json, conformance.md, junit.xml and html/. Each shard's blob/ also
+holds its record (conformance-shard-N-of-M.json: its target, kit, catalog, options and
+certificates); the merged report carries them, and its bundle certifies the merged run.
 
 Options:
   --reports DIR         where the merged reports are written (default reports/); env ${REPORT_ENV.directory}
   --fail-on-incomplete  exit 1 also when the merged verdict is INCOMPLETE for lack of inputs;
                         env ${REPORT_ENV.failOnIncomplete}=1
   --help                print this help
+
+The merged run's certificate (check it with \`verify DIR\`):
+${ATTESTATION_OPTIONS_HELP}
 
 ${EXIT_CODE_HELP}`;
 
@@ -34,12 +46,15 @@ export function main(argv: string[]): number {
       options: {
         reports: { type: 'string' },
         'fail-on-incomplete': { type: 'boolean' },
+        ...ATTESTATION_OPTIONS,
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
     });
   } catch (error) {
-    console.error(`${(error as Error).message}\nValid options: --reports, --fail-on-incomplete, --help.`);
+    console.error(
+      `${(error as Error).message}\nValid options: --reports, --fail-on-incomplete, --bundle, --no-bundle, --sign-key, --help.`,
+    );
     return EXIT_CODE.usage;
   }
   const { values, positionals } = parsed;
@@ -57,8 +72,27 @@ export function main(argv: string[]): number {
   const env = { ...process.env };
   if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
   if (values['fail-on-incomplete'] === true) env[REPORT_ENV.failOnIncomplete] = '1';
+  const attestationProblem = applyAttestationOptions(attestationValues(values), env, (path) => resolve(path));
+  if (attestationProblem !== undefined) {
+    console.error(attestationProblem);
+    return EXIT_CODE.usage;
+  }
+  let records;
+  try {
+    records = readShardRecords(folder);
+  } catch (error) {
+    console.error((error as Error).message);
+    return EXIT_CODE.usage;
+  }
+  for (const disagreement of shardDisagreements(records))
+    console.error(`Warning: ${disagreement} verify refuses the bundle of such a merge.`);
   const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
   env[ENV.outcomeFile] = join(work, 'outcome.json');
+  if (records.length > 0) {
+    const recordsFile = join(work, 'shards.json');
+    writeFileSync(recordsFile, JSON.stringify(records));
+    env[ENV.shardRecords] = recordsFile;
+  }
   try {
     const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
     const config = codeFile('playwright.config');

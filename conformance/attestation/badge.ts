@@ -2,9 +2,13 @@
 // a coloured message, 20 px high), and the Markdown line that shows it in a README. Drawn here
 // rather than fetched from a badge service: a bundle must be complete offline.
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { verdictWithScope } from '../report/scope.ts';
 import { BADGE_FILE } from './bundle-files.ts';
 
 const LABEL = 'tenant-auth conformance';
+
+/** What the badge shows: the verdict with its scope ("CONFORMANT · HTTP/1.1 only"), profile, date. */
+type BadgeFields = Pick<ConformanceReport, 'verdict' | 'profile' | 'startedAt' | 'scope'>;
 
 /** The colours badges use for passing, failing, partial and unknown. */
 const COLOUR: Record<ConformanceReport['verdict'], string> = {
@@ -14,11 +18,11 @@ const COLOUR: Record<ConformanceReport['verdict'], string> = {
   'SETUP ERROR': '#9f9f9f',
 };
 
-export function badgeMessage(report: Pick<ConformanceReport, 'verdict' | 'profile' | 'startedAt'>): string {
-  return `${report.verdict} · ${report.profile} · ${report.startedAt.slice(0, 10)}`;
+export function badgeMessage(report: BadgeFields): string {
+  return `${verdictWithScope(report)} · ${report.profile} · ${report.startedAt.slice(0, 10)}`;
 }
 
-export function renderBadge(report: Pick<ConformanceReport, 'verdict' | 'profile' | 'startedAt'>): string {
+export function renderBadge(report: BadgeFields): string {
   const message = badgeMessage(report);
   const labelWidth = textWidth(LABEL) + 10;
   const messageWidth = textWidth(message) + 10;
@@ -51,10 +55,7 @@ export function renderBadge(report: Pick<ConformanceReport, 'verdict' | 'profile
 }
 
 /** The line to paste into a README, the badge linking to the HTML report next to it. */
-export function badgeMarkdown(
-  report: Pick<ConformanceReport, 'verdict' | 'profile' | 'startedAt'>,
-  where = 'bundle',
-): string {
+export function badgeMarkdown(report: BadgeFields, where = 'bundle'): string {
   return `[![${LABEL}: ${badgeMessage(report)}](${where}/${BADGE_FILE})](${where}/conformance.html)`;
 }
 

@@ -40,6 +40,20 @@ export function loadPublicKey(file: string): KeyObject {
   return publicKeyFromPem(readKeyFile(file), file);
 }
 
+/**
+ * A file of trusted keys: one or more Ed25519 public keys in PEM, one after the other (lines
+ * outside the PEM blocks, e.g. a comment naming whose key it is, are ignored).
+ */
+export function loadTrustedKeys(file: string): KeyObject[] {
+  const text = readKeyFile(file);
+  const blocks = text.match(/-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g) ?? [];
+  if (blocks.length === 0)
+    throw new KeyFileError(
+      `${file} holds no PEM key: list the Ed25519 public keys you trust, one PEM block after another.`,
+    );
+  return blocks.map((block, index) => publicKeyFromPem(`${block}\n`, `${file} (key ${index + 1})`));
+}
+
 /** `source` names where the PEM came from, for the messages. */
 export function publicKeyFromPem(pem: string, source: string): KeyObject {
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(pem))

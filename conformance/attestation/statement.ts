@@ -6,10 +6,15 @@ import type { ConformanceReport } from '../../schemas/generated/conformance-repo
 
 export const STATEMENT_TYPE = 'https://in-toto.io/Statement/v1';
 /**
- * Ours, on a reserved name (RFC 2606 `.invalid`) until the kit has a published home: it must not
- * pretend to be a predicate type somebody else defines. docs/decisions/0019 says why.
+ * Ours: a URN in the kit's own name, which points at no host the project does not own, and is
+ * documented by schemas/verdict-statement.schema.json (the whole statement) and README
+ * "Certify an implementation". v2 adds the scope (protocols checked and offered, selection) and a
+ * merged run's shards to v1 (which was on a reserved `.invalid` name). docs/decisions/0024.
  */
-export const PREDICATE_TYPE = 'https://conformance.invalid/tenant-auth-conformance/verdict/v1';
+export const PREDICATE_TYPE = 'urn:tenant-auth-conformance:verdict:v2';
+
+/** The JSON Schema a statement is validated against (schemas/). */
+export const STATEMENT_SCHEMA = 'verdict-statement.schema.json';
 
 export interface Subject {
   name: string;
@@ -28,6 +33,9 @@ export type VerdictPredicate = Pick<
   | 'options'
   | 'tls'
   | 'shard'
+  | 'scope'
+  | 'shards'
+  | 'protocols'
   | 'startedAt'
   | 'durationMs'
 >;
@@ -52,6 +60,9 @@ export function predicateOf(report: ConformanceReport): VerdictPredicate {
     ...(report.options ? { options: report.options } : {}),
     ...(report.tls ? { tls: report.tls } : {}),
     ...(report.shard ? { shard: report.shard } : {}),
+    ...(report.scope ? { scope: report.scope } : {}),
+    ...(report.shards ? { shards: report.shards } : {}),
+    ...(report.protocols ? { protocols: report.protocols } : {}),
     startedAt: report.startedAt,
     durationMs: report.durationMs,
   };

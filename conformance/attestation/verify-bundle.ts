@@ -1,19 +1,35 @@
-// Checks a bundle without trusting it: every file against SHA256SUMS, nothing added or missing,
-// the statement's subjects against the files, its predicate against conformance.json, and the
-// DSSE signature, with the key given or else the one in the bundle (which proves only that the
-// files were not changed after signing, not who signed: its fingerprint is shown to be compared).
+// Checks a bundle without trusting it, in two questions kept apart (docs/decisions/0024):
+// - integrity and consistency: SHA256SUMS first — a file it does not list is refused before it is
+//   read, a listed one is hashed as a stream within a size bound — then the statement against its
+//   JSON Schema and the files (unique subjects, the same digests), its predicate against
+//   conformance.json, the verdict recomputed from the report's rules by the code that made it,
+//   the badge re-rendered from the statement, a merged run's shards against each other, and the
+//   DSSE envelope (canonical base64, the statement's exact bytes, a signature that verifies);
+// - trust: whether a key the user vouched for (--public-key, --trusted-keys) signed it. The key in
+//   the bundle proves only that nothing changed after signing: anyone can re-sign a forgery.
 import type { KeyObject } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { createReadStream, existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { validatorFor } from '../../schemas/validators.ts';
+import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
-import { ATTESTATION_FILES, BUNDLE_DIRECTORY, SUBJECT_FILES } from './bundle-files.ts';
-import { IN_TOTO_PAYLOAD_TYPE, isEnvelope, verifiedSignature } from './dsse.ts';
-import { parseManifest, sha256Hex } from './manifest.ts';
+import { runVerdict } from '../report/verdict.ts';
+import { scopeOf } from '../report/scope.ts';
+import { shardDisagreements } from '../report/shard-records.ts';
+import { ATTESTATION_FILES, BADGE_FILE, BUNDLE_DIRECTORY, SUBJECT_FILES } from './bundle-files.ts';
+import { renderBadge } from './badge.ts';
+import { IN_TOTO_PAYLOAD_TYPE, isEnvelope, verifiedSignature, type DsseEnvelope } from './dsse.ts';
+import { parseManifest } from './manifest.ts';
 import { KeyFileError, keyFingerprint, publicKeyFromPem } from './signing-key.ts';
-import { PREDICATE_TYPE, STATEMENT_TYPE, predicateOf, type Statement } from './statement.ts';
+import {
+  PREDICATE_TYPE,
+  STATEMENT_SCHEMA,
+  predicateOf,
+  type Statement,
+  type VerdictPredicate,
+} from './statement.ts';
 
 /** Not a bundle at all: the user gave the wrong directory (exit 2, not a failed check). */
 export class BundleInputError extends Error {
@@ -25,11 +41,21 @@ export class BundleInputError extends Error {
 
 export type SignatureCheck =
   | { state: 'unsigned' }
-  | { state: 'valid'; fingerprint: string; keyFrom: 'given' | 'bundle' }
+  /** Verifies with a key the user gave. */
+  | { state: 'trusted'; fingerprint: string }
+  /** Verifies with the key the bundle carries, which nobody vouched for. */
+  | { state: 'untrusted'; fingerprint: string }
   | { state: 'invalid' };
 
+export interface VerifyOptions {
+  /** The keys the user vouches for (--public-key, --trusted-keys). */
+  trustedKeys?: readonly KeyObject[];
+  /** The largest file of the bundle that is hashed, in bytes. */
+  maxFileBytes?: number;
+}
+
 export interface Verification {
-  /** What differs, each naming its file; empty when the bundle holds. */
+  /** What differs or disagrees, each naming its file; empty when the bundle holds. */
   problems: string[];
   filesChecked: number;
   /** conformance.json, when it could be read as a report. */
@@ -37,95 +63,74 @@ export interface Verification {
   signature: SignatureCheck;
 }
 
-export function verifyBundle(directory: string, publicKey?: KeyObject): Verification {
+/** A HAR of a long run is the largest file; a gigabyte is far past any real one. */
+export const MAX_FILE_BYTES = 1024 * 1024 * 1024;
+/** The files verify parses (JSON, PEM, SVG) are read whole, so within a smaller bound. */
+const MAX_PARSED_BYTES = 64 * 1024 * 1024;
+
+export async function verifyBundle(directory: string, options: VerifyOptions = {}): Promise<Verification> {
+  const maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
   const names = bundleEntries(directory);
   const problems: string[] = [];
-  const unreadable = new Set<string>();
-  const read = (name: string): Buffer | undefined => {
-    // A sub-directory (listed with a trailing slash) has no bytes: it is only ever an addition.
-    if (!names.includes(name) || name.endsWith('/')) return undefined;
-    try {
-      return readFileSync(join(directory, name));
-    } catch (error) {
-      if (!unreadable.has(name))
-        problems.push(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
-      unreadable.add(name);
-      return undefined;
-    }
-  };
+  const none = (): Verification => ({ problems, filesChecked: 0, signature: { state: 'invalid' } });
 
-  // Every file against SHA256SUMS; nothing unlisted.
-  const manifestBytes = read(ATTESTATION_FILES.manifest);
-  const actual = new Map(
-    names
-      .filter((name) => name !== ATTESTATION_FILES.manifest)
-      .map((name) => [name, sha256Hex(read(name) ?? '')]),
-  );
-  if (manifestBytes === undefined) problems.push(`${ATTESTATION_FILES.manifest} is missing.`);
-  else {
-    const { digests, badLines } = parseManifest(manifestBytes.toString('utf8'));
-    for (const line of badLines)
-      problems.push(
-        `${ATTESTATION_FILES.manifest} line ${line} is not "<sha256>  <file name>" (or names a file twice).`,
-      );
-    for (const [name, digest] of digests) {
-      const found = actual.get(name);
-      if (found === undefined) problems.push(`${name} is missing (listed in ${ATTESTATION_FILES.manifest}).`);
-      else if (found !== digest)
-        problems.push(
-          `${name} was changed: its SHA-256 is ${found}, ${ATTESTATION_FILES.manifest} says ${digest}.`,
-        );
-    }
-    for (const name of actual.keys())
-      if (!digests.has(name))
-        problems.push(`${name} was added: it is not listed in ${ATTESTATION_FILES.manifest}.`);
+  // SHA256SUMS first: it says which files may be read at all.
+  const manifestBytes = readBounded(directory, ATTESTATION_FILES.manifest, names, problems, 1024 * 1024);
+  if (manifestBytes === undefined) {
+    if (!names.includes(ATTESTATION_FILES.manifest))
+      problems.push(`${ATTESTATION_FILES.manifest} is missing: no file of the bundle can be checked.`);
+    return none();
   }
-
-  // The statement: its subjects are exactly the reports and badge, with the files' digests.
-  const statementBytes = read(ATTESTATION_FILES.statement);
-  const statement = statementBytes && parseStatement(statementBytes, problems);
-  if (statementBytes === undefined) problems.push(`${ATTESTATION_FILES.statement} is missing.`);
-  if (statement) {
-    const subjects = new Map(statement.subject.map((subject) => [subject.name, subject.digest.sha256]));
-    for (const [name, digest] of subjects) {
-      const found = actual.get(name);
-      if (found === undefined)
-        problems.push(`${ATTESTATION_FILES.statement} names ${name}, which is not in the bundle.`);
-      else if (found !== digest)
-        problems.push(
-          `${ATTESTATION_FILES.statement} does not match ${name}: it gives SHA-256 ${digest}, the file's is ${found}.`,
-        );
-    }
-    const attesting = new Set<string>(Object.values(ATTESTATION_FILES));
-    for (const name of actual.keys())
-      if (!attesting.has(name) && !subjects.has(name))
-        problems.push(`${name} is not a subject of ${ATTESTATION_FILES.statement}.`);
-    for (const name of SUBJECT_FILES)
-      if (!subjects.has(name)) problems.push(`${ATTESTATION_FILES.statement} does not name ${name}.`);
-  }
-
-  // The predicate says what conformance.json says.
-  const report = readReport(read(REPORT_FILES.json), problems);
-  if (statement && report) {
-    const expected = predicateOf(report);
-    const differing = [...new Set([...Object.keys(expected), ...Object.keys(statement.predicate)])].filter(
-      (key) =>
-        !isDeepStrictEqual(
-          (expected as Record<string, unknown>)[key],
-          (statement.predicate as Record<string, unknown>)[key],
-        ),
+  const { digests, badLines } = parseManifest(manifestBytes.toString('utf8'));
+  for (const line of badLines)
+    problems.push(
+      `${ATTESTATION_FILES.manifest} line ${line} is not "<sha256>  <file name>" (or names a file twice).`,
     );
-    if (differing.length > 0)
+  // An unlisted entry is refused by its name alone: never opened, whatever its size or kind.
+  for (const name of names)
+    if (name !== ATTESTATION_FILES.manifest && !digests.has(name))
+      problems.push(`${name} was added: it is not listed in ${ATTESTATION_FILES.manifest} (refused unread).`);
+  // Each listed file's SHA-256 as it is now.
+  const hashes = new Map<string, string>();
+  for (const [name, digest] of digests) {
+    if (!names.includes(name)) {
+      problems.push(`${name} is missing (listed in ${ATTESTATION_FILES.manifest}).`);
+      continue;
+    }
+    const found = await hashFile(directory, name, maxFileBytes, problems);
+    if (found === undefined) continue;
+    hashes.set(name, found);
+    if (found !== digest)
       problems.push(
-        `${ATTESTATION_FILES.statement}'s predicate does not match ${REPORT_FILES.json} in: ${differing.join(', ')}.`,
+        `${name} was changed: its SHA-256 is ${found}, ${ATTESTATION_FILES.manifest} says ${digest}.`,
+      );
+  }
+  const present: ReadonlySet<string> = new Set(hashes.keys());
+  const read = (name: string): Buffer | undefined =>
+    present.has(name) ? readBounded(directory, name, names, problems, MAX_PARSED_BYTES) : undefined;
+
+  const statementBytes = read(ATTESTATION_FILES.statement);
+  if (statementBytes === undefined && !present.has(ATTESTATION_FILES.statement))
+    problems.push(`${ATTESTATION_FILES.statement} is missing.`);
+  const statement = statementBytes && parseStatement(statementBytes, problems);
+  if (statement) checkSubjects(statement, hashes, problems);
+
+  const report = readReport(read(REPORT_FILES.json), problems);
+  if (report) checkReport(report, problems);
+  if (statement && report) checkPredicate(statement.predicate, report, problems);
+  if (statement) {
+    const badge = read(BADGE_FILE);
+    if (badge && !badge.equals(Buffer.from(renderBadge(statement.predicate))))
+      problems.push(
+        `${BADGE_FILE} is not the badge of ${ATTESTATION_FILES.statement}: it should read "${badgeText(renderBadge(statement.predicate))}", it reads "${badgeText(badge.toString('utf8'))}".`,
       );
   }
 
-  const signature = checkSignature(read, statementBytes, publicKey, problems);
-  return { problems, filesChecked: names.length, ...(report ? { report } : {}), signature };
+  const signature = checkSignature(read, present, statementBytes, options.trustedKeys ?? [], problems);
+  return { problems, filesChecked: present.size + 1, ...(report ? { report } : {}), signature };
 }
 
-/** The bundle's file names; a sub-directory or other entry counts as an added file. */
+/** The bundle's entry names; a sub-directory is listed with a trailing slash. */
 function bundleEntries(directory: string): string[] {
   let isDirectory: boolean;
   try {
@@ -149,40 +154,115 @@ function bundleEntries(directory: string): string[] {
         : `${directory} is not a bundle (no ${ATTESTATION_FILES.manifest}, no ${ATTESTATION_FILES.statement}): run with --bundle (or --profile strict) and give REPORTS/${BUNDLE_DIRECTORY}.`,
     );
   }
-  // Sub-directories are reported as additions by the caller's manifest check, by name.
-  return entries
-    .map((entry) => (entry.isFile() ? entry.name : `${entry.name}/`))
-    .filter((name) => name.length > 0);
+  return entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name));
+}
+
+/** A regular file within `limit` bytes, or the problem that says why it is not read. */
+function fileWithin(directory: string, name: string, limit: number, problems: string[]): boolean {
+  const path = join(directory, name);
+  const stat = lstatSync(path, { throwIfNoEntry: false });
+  if (!stat?.isFile()) {
+    problems.push(`${name} is not a regular file (refused unread).`);
+    return false;
+  }
+  if (stat.size > limit) {
+    problems.push(
+      `${name} is ${stat.size} bytes, more than the ${limit} a bundle's file may have (refused unread).`,
+    );
+    return false;
+  }
+  return true;
+}
+
+async function hashFile(
+  directory: string,
+  name: string,
+  limit: number,
+  problems: string[],
+): Promise<string | undefined> {
+  if (name.endsWith('/') || !fileWithin(directory, name, limit, problems)) return undefined;
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of createReadStream(join(directory, name))) hash.update(chunk as Buffer);
+  } catch (error) {
+    problems.push(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    return undefined;
+  }
+  return hash.digest('hex');
+}
+
+function readBounded(
+  directory: string,
+  name: string,
+  names: readonly string[],
+  problems: string[],
+  limit: number,
+): Buffer | undefined {
+  if (!names.includes(name) || !fileWithin(directory, name, limit, problems)) return undefined;
+  try {
+    return readFileSync(join(directory, name));
+  } catch (error) {
+    problems.push(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}).`);
+    return undefined;
+  }
 }
 
 function parseStatement(bytes: Buffer, problems: string[]): Statement | undefined {
-  let value: Partial<Statement>;
+  let value: unknown;
   try {
-    value = JSON.parse(bytes.toString('utf8')) as Partial<Statement>;
+    value = JSON.parse(bytes.toString('utf8'));
   } catch {
     problems.push(`${ATTESTATION_FILES.statement} is not JSON.`);
     return undefined;
   }
-  const wellFormed =
-    value._type === STATEMENT_TYPE &&
-    value.predicateType === PREDICATE_TYPE &&
-    typeof value.predicate === 'object' &&
-    value.predicate !== null &&
-    Array.isArray(value.subject) &&
-    value.subject.every(
-      (subject) => typeof subject?.name === 'string' && typeof subject.digest?.sha256 === 'string',
-    );
-  if (!wellFormed) {
+  const type = (value as { predicateType?: unknown } | null)?.predicateType;
+  if (typeof type === 'string' && type !== PREDICATE_TYPE) {
     problems.push(
-      `${ATTESTATION_FILES.statement} is not an in-toto Statement (${STATEMENT_TYPE}) of type ${PREDICATE_TYPE} with named subjects.`,
+      `${ATTESTATION_FILES.statement} has predicate type ${type}; this verify reads ${PREDICATE_TYPE} (a bundle of an earlier kit is checked with that kit).`,
     );
     return undefined;
   }
-  return value as Statement;
+  const validate = validatorFor<Statement>(STATEMENT_SCHEMA);
+  if (!validate(value)) {
+    problems.push(
+      `${ATTESTATION_FILES.statement} does not match schemas/${STATEMENT_SCHEMA}: ${describeSchemaErrors(validate.errors).join('; ')}`,
+    );
+    return undefined;
+  }
+  return value;
+}
+
+/** The subjects are exactly the reports and the badge, each once, with the files' digests. */
+function checkSubjects(statement: Statement, hashes: ReadonlyMap<string, string>, problems: string[]): void {
+  const seen = new Set<string>();
+  for (const subject of statement.subject) {
+    if (seen.has(subject.name)) {
+      problems.push(
+        `${ATTESTATION_FILES.statement} names ${subject.name} twice: each subject must be named once.`,
+      );
+      continue;
+    }
+    seen.add(subject.name);
+    if (!SUBJECT_FILES.includes(subject.name)) {
+      problems.push(
+        `${ATTESTATION_FILES.statement} names ${subject.name}, which is not a report or the badge.`,
+      );
+      continue;
+    }
+    const found = hashes.get(subject.name);
+    if (found === undefined)
+      problems.push(`${ATTESTATION_FILES.statement} names ${subject.name}, which is not in the bundle.`);
+    else if (found !== subject.digest.sha256)
+      problems.push(
+        `${ATTESTATION_FILES.statement} does not match ${subject.name}: it gives SHA-256 ${subject.digest.sha256}, the file's is ${found}.`,
+      );
+  }
+  for (const name of SUBJECT_FILES)
+    if (!seen.has(name)) problems.push(`${ATTESTATION_FILES.statement} does not name ${name}.`);
 }
 
 function readReport(bytes: Buffer | undefined, problems: string[]): ConformanceReport | undefined {
-  if (bytes === undefined) return undefined; // named missing by the checks above
+  if (bytes === undefined) return undefined; // named missing or refused above
   let data: unknown;
   try {
     data = JSON.parse(bytes.toString('utf8'));
@@ -193,38 +273,134 @@ function readReport(bytes: Buffer | undefined, problems: string[]): ConformanceR
   const validate = validatorFor<ConformanceReport>('conformance-report.schema.json');
   if (!validate(data)) {
     problems.push(
-      `${REPORT_FILES.json} is not a conformance report (schemas/conformance-report.schema.json).`,
+      `${REPORT_FILES.json} is not a conformance report (schemas/conformance-report.schema.json): ${describeSchemaErrors(validate.errors).join('; ')}`,
     );
     return undefined;
   }
   return data;
 }
 
+/**
+ * The report agrees with itself: its verdict is what its rules come to (by the code that made it),
+ * its counts are its rules' counts, its scope is what its protocols and selection make it, and a
+ * merged run's shards ran against one target with one kit and one catalog.
+ */
+function checkReport(report: ConformanceReport, problems: string[]): void {
+  if (report.verdict !== 'SETUP ERROR') {
+    const recomputed = runVerdict(report.rules, report.profile, report.scope);
+    if (recomputed !== report.verdict)
+      problems.push(
+        `${REPORT_FILES.json} says ${report.verdict}, but its rules come to ${recomputed} (profile ${report.profile}).`,
+      );
+  }
+  const counts = new Map<string, number>();
+  for (const rule of report.rules) {
+    const key = summaryKey(rule.verdict);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  const summary = report.summary as unknown as Record<string, number>;
+  for (const key of new Set([...Object.keys(summary), ...counts.keys()])) {
+    const stated = summary[key] ?? 0;
+    const counted = counts.get(key) ?? 0;
+    if (stated !== counted)
+      problems.push(`${REPORT_FILES.json}'s summary counts ${stated} ${key}, but its rules hold ${counted}.`);
+  }
+  if (report.scope) {
+    const scope = report.scope;
+    const recomputed = scopeOf({
+      protocolsChecked: scope.protocolsChecked,
+      tls: report.tls ?? (report.shards ?? []).flatMap((shard) => shard.tls ?? []),
+      rulesSelected: scope.rulesSelected,
+      rulesInCatalog: scope.rulesInCatalog,
+      ...(scope.grep !== undefined ? { grep: scope.grep } : {}),
+      ...(scope.grepInvert !== undefined ? { grepInvert: scope.grepInvert } : {}),
+      ...(scope.shards ? { shards: scope.shards } : {}),
+    });
+    if (!isDeepStrictEqual(recomputed, scope))
+      problems.push(
+        `${REPORT_FILES.json}'s scope does not follow from its protocols and hosts: it should say ${JSON.stringify(recomputed.partial)} of what is partial, it says ${JSON.stringify(scope.partial)}.`,
+      );
+    if (report.catalog && scope.rulesInCatalog !== report.catalog.rules)
+      problems.push(
+        `${REPORT_FILES.json}'s scope counts ${scope.rulesInCatalog} rules in the catalog, its catalog ${report.catalog.rules}.`,
+      );
+  }
+  for (const disagreement of shardDisagreements(report.shards ?? []))
+    problems.push(`${REPORT_FILES.json} merges shards that are not one run: ${disagreement}`);
+}
+
+/** The summary's name of a rule verdict: `not-evaluated` is counted as `notEvaluated`. */
+function summaryKey(verdict: string): string {
+  return verdict.replace(/-([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+function checkPredicate(predicate: VerdictPredicate, report: ConformanceReport, problems: string[]): void {
+  const expected = predicateOf(report);
+  const differing = [...new Set([...Object.keys(expected), ...Object.keys(predicate)])].filter(
+    (key) =>
+      !isDeepStrictEqual(
+        (expected as Record<string, unknown>)[key],
+        (predicate as Record<string, unknown>)[key],
+      ),
+  );
+  if (differing.length > 0)
+    problems.push(
+      `${ATTESTATION_FILES.statement}'s predicate does not match ${REPORT_FILES.json} in: ${differing.join(', ')}.`,
+    );
+}
+
+/** The words a badge shows (its title), for a message. */
+function badgeText(svg: string): string {
+  return (
+    /<title>([^<]*)<\/title>/
+      .exec(svg)?.[1]
+      ?.replace(/&#(\d+);/g, (_m, code: string) => String.fromCharCode(Number(code))) ?? 'no title'
+  );
+}
+
+/**
+ * DSSE's base64 (standard, or URL-safe, as its protocol allows) read strictly: the text must be
+ * exactly what encoding its bytes gives, so nothing can ride after the payload or the signature.
+ */
+export function canonicalBase64(text: string): Buffer | undefined {
+  const bytes = Buffer.from(text, /[-_]/.test(text) ? 'base64url' : 'base64');
+  const encodings = [
+    bytes.toString('base64'),
+    bytes.toString('base64url'),
+    bytes.toString('base64url').padEnd(Math.ceil(bytes.toString('base64url').length / 4) * 4, '='),
+  ];
+  return encodings.includes(text) ? bytes : undefined;
+}
+
 function checkSignature(
   read: (name: string) => Buffer | undefined,
+  present: ReadonlySet<string>,
   statementBytes: Buffer | undefined,
-  publicKey: KeyObject | undefined,
+  trustedKeys: readonly KeyObject[],
   problems: string[],
 ): SignatureCheck {
   const envelopeBytes = read(ATTESTATION_FILES.envelope);
   const signerBytes = read(ATTESTATION_FILES.signerKey);
   if (envelopeBytes === undefined) {
-    if (publicKey)
-      problems.push(
-        `The bundle is not signed (no ${ATTESTATION_FILES.envelope}), but --public-key was given: a bundle from that signer must be signed.`,
-      );
+    if (present.has(ATTESTATION_FILES.envelope)) return { state: 'invalid' }; // refused above
     if (signerBytes !== undefined)
       problems.push(`${ATTESTATION_FILES.signerKey} is there but ${ATTESTATION_FILES.envelope} is not.`);
     return { state: 'unsigned' };
   }
-  let envelope: unknown;
+  let parsed: unknown;
   try {
-    envelope = JSON.parse(envelopeBytes.toString('utf8'));
+    parsed = JSON.parse(envelopeBytes.toString('utf8'));
   } catch {
-    envelope = undefined;
+    parsed = undefined;
   }
-  if (!isEnvelope(envelope) || envelope.payloadType !== IN_TOTO_PAYLOAD_TYPE) {
+  if (!isEnvelope(parsed) || parsed.payloadType !== IN_TOTO_PAYLOAD_TYPE) {
     problems.push(`${ATTESTATION_FILES.envelope} is not a DSSE envelope of an in-toto statement.`);
+    return { state: 'invalid' };
+  }
+  const envelope = canonicalEnvelope(parsed, problems);
+  if (!envelope) return { state: 'invalid' };
+  if (envelope.signatures.length === 0) {
+    problems.push(`${ATTESTATION_FILES.envelope} holds no signature.`);
     return { state: 'invalid' };
   }
   if (statementBytes !== undefined && !Buffer.from(envelope.payload, 'base64').equals(statementBytes))
@@ -232,29 +408,51 @@ function checkSignature(
       `${ATTESTATION_FILES.envelope} signs a different statement than ${ATTESTATION_FILES.statement}.`,
     );
   const bundled = signerBytes === undefined ? undefined : bundledKey(signerBytes, problems);
-  const key = publicKey ?? bundled;
-  if (!key) {
+  const trusted = trustedKeys.find((key) => verifiedSignature(envelope, key) !== undefined);
+  if (trusted) {
+    const fingerprint = keyFingerprint(trusted);
+    if (bundled && keyFingerprint(bundled) !== fingerprint)
+      problems.push(
+        `${ATTESTATION_FILES.signerKey} is not the key that signed (${keyFingerprint(bundled)}, signed by ${fingerprint}).`,
+      );
+    return { state: 'trusted', fingerprint };
+  }
+  if (!bundled) {
     if (signerBytes === undefined)
       problems.push(
-        `${ATTESTATION_FILES.envelope} is signed but ${ATTESTATION_FILES.signerKey} is missing: pass --public-key to check it.`,
+        trustedKeys.length > 0
+          ? `${ATTESTATION_FILES.envelope} is not signed by any key given (${trustedKeys.map(keyFingerprint).join(', ')}); it names ${keyIds(envelope)}, and ${ATTESTATION_FILES.signerKey} is missing.`
+          : `${ATTESTATION_FILES.envelope} is signed but ${ATTESTATION_FILES.signerKey} is missing: pass --public-key to check it.`,
       );
     return { state: 'invalid' };
   }
-  const fingerprint = keyFingerprint(key);
-  if (verifiedSignature(envelope, key) === undefined) {
-    const names = envelope.signatures.map((signature) => signature.keyid).join(', ') || 'no key';
+  const fingerprint = keyFingerprint(bundled);
+  if (verifiedSignature(envelope, bundled) === undefined) {
     problems.push(
-      publicKey
-        ? `${ATTESTATION_FILES.envelope} is not signed by the given key (${fingerprint}); it names ${names}.`
-        : `The signature in ${ATTESTATION_FILES.envelope} does not verify with ${ATTESTATION_FILES.signerKey} (${fingerprint}).`,
+      `The signature in ${ATTESTATION_FILES.envelope} does not verify with ${ATTESTATION_FILES.signerKey} (${fingerprint}); it names ${keyIds(envelope)}.`,
     );
     return { state: 'invalid' };
   }
-  if (publicKey && bundled && keyFingerprint(bundled) !== fingerprint)
-    problems.push(
-      `${ATTESTATION_FILES.signerKey} is not the key that signed (${keyFingerprint(bundled)}, signed by ${fingerprint}).`,
-    );
-  return { state: 'valid', fingerprint, keyFrom: publicKey ? 'given' : 'bundle' };
+  return { state: 'untrusted', fingerprint };
+}
+
+function keyIds(envelope: DsseEnvelope): string {
+  return envelope.signatures.map((signature) => signature.keyid).join(', ') || 'no key';
+}
+
+/** The envelope when its payload and every signature are canonical base64. */
+function canonicalEnvelope(envelope: DsseEnvelope, problems: string[]): DsseEnvelope | undefined {
+  const bad = [
+    ...(canonicalBase64(envelope.payload) ? [] : ['the payload']),
+    ...envelope.signatures.flatMap((signature, index) =>
+      canonicalBase64(signature.sig) ? [] : [`signature ${index + 1}`],
+    ),
+  ];
+  if (bad.length === 0) return envelope;
+  problems.push(
+    `${ATTESTATION_FILES.envelope}: ${bad.join(' and ')} ${bad.length === 1 ? 'is' : 'are'} not canonical base64 (something is written after the encoded bytes, or they are not base64 at all).`,
+  );
+  return undefined;
 }
 
 function bundledKey(pem: Buffer, problems: string[]): KeyObject | undefined {

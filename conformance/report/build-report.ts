@@ -13,7 +13,7 @@ import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
 import { RULES, type Rule } from '../catalog/rules.ts';
 import { PROTOCOL_NAME } from '../requests/protocols.ts';
 import type { Profile } from '../target/target.ts';
-import { overallVerdict, ruleVerdict, type TestOutcome } from './verdict.ts';
+import { overallVerdict, ruleVerdict, runVerdict, type TestOutcome } from './verdict.ts';
 import type { Traffic } from './traffic.ts';
 import { catalogDigest, sourceCommit } from './provenance.ts';
 
@@ -40,6 +40,10 @@ export interface RunDescription {
   options?: ConformanceReport['options'];
   /** The certificate and protocol of each declared host, from the preflight. */
   tls?: TlsEvidence[];
+  /** What the run covered (report/scope.ts). */
+  scope?: ConformanceReport['scope'];
+  /** A merged run: each shard's own record. */
+  shards?: ConformanceReport['shards'];
 }
 
 export function buildReport(
@@ -86,9 +90,11 @@ export function buildReport(
     ...(run.options ? { options: run.options } : {}),
     ...(run.tls?.length ? { tls: run.tls } : {}),
     ...(run.shard ? { shard: run.shard } : {}),
+    ...(run.scope ? { scope: run.scope } : {}),
+    ...(run.shards?.length ? { shards: run.shards } : {}),
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(run.durationMs),
-    verdict: run.setupError ? 'SETUP ERROR' : overallVerdict(rules, run.profile),
+    verdict: run.setupError ? 'SETUP ERROR' : runVerdict(rules, run.profile, run.scope),
     summary: {
       pass: count('pass'),
       fail: count('fail'),

@@ -7,6 +7,7 @@ import { VERDICT_LABEL } from './markdown.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { trafficLine } from './traffic.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
+import { scopeLine, verdictWithScope } from './scope.ts';
 
 export interface Paint {
   verdict(verdict: RuleResult['verdict'], text: string): string;
@@ -115,7 +116,8 @@ export function summary(report: ConformanceReport, options: SummaryOptions): str
     '',
     ...(report.protocols ? [`Protocols: ${protocolsLine(report) ?? ''}.`] : []),
     ...(report.traffic ? [`Traffic: ${trafficLine(report.traffic) ?? ''}.`] : []),
-    `${painter.overall(report.verdict, `VERDICT: ${report.verdict}`)} (${report.target.name}, profile ${report.profile})`,
+    ...(report.scope ? [`Scope: ${scopeLine(report) ?? ''}`] : []),
+    `${painter.overall(report.verdict, `VERDICT: ${verdictWithScope(report)}`)} (${report.target.name}, profile ${report.profile})`,
     `Reports: ${[first, ...others].filter(Boolean).join(', ')}`,
     '',
   ].join('\n');

@@ -37,6 +37,8 @@ pre.curl { background: #202124; color: #e8eaed; }
 .headers td { font-family: ui-monospace, Menlo, monospace; font-size: .85rem; overflow-wrap: anywhere; }
 .muted { color: #5f6368; }
 [hidden] { display: none !important; }
+.banner details { margin-top: .6rem; } .banner summary { cursor: pointer; opacity: .9; }
+.per-protocol .protocol { white-space: nowrap; margin-right: .4rem; }
 `;
 
 /** Shows the rules (table rows and detail sections) whose outcome and level are both ticked. */

@@ -1,8 +1,11 @@
-// conformance.html: the report a QA lead opens. The verdict first (target, profile, suite version,
-// date), the counts by level and outcome, every rule filterable by outcome and level, and for
-// each failure, warning and error its evidence: what was sent (keys as their variable names),
-// what came back, what was expected instead, and a curl command that does it again. One file,
-// nothing loaded from anywhere.
+// conformance.html: the report a QA lead opens, leading with what needs action. The verdict first,
+// with its scope (protocols checked and offered, selection; "CONFORMANT · HTTP/1.1 only" for a
+// partial run), target, profile, suite version and date, the certificates folded under it; the
+// counts by level and outcome; the rules filterable by outcome and level, failures and errors
+// first with their outcome over each protocol, passes folded (the pass box starts unticked when
+// anything needs action); and for each failure, warning and error its evidence: what was sent
+// (keys as their variable names), what came back, what was expected instead, and a curl command
+// that does it again. One file, nothing loaded from anywhere.
 import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/generated/conformance-report.ts';
 import { curlCommand } from './curl.ts';
 import { answerLine } from './evidence-text.ts';
@@ -12,6 +15,7 @@ import { retriesText, trafficLine } from './traffic.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { provenanceFields } from './provenance.ts';
+import { scopeLine, verdictWithScope } from './scope.ts';
 
 const LEVELS = ['MUST', 'HTTP', 'ADVISORY'] as const;
 const OUTCOMES = ['fail', 'error', 'warning', 'not-evaluated', 'not-applicable', 'pass'] as const;
@@ -31,14 +35,17 @@ const badge = (verdict: RuleResult['verdict']): string =>
   `<span class="badge o-${verdict}">${escapeHtml(VERDICT_LABEL[verdict])}</span>`;
 
 export function renderHtml(report: ConformanceReport, options: HtmlOptions = {}): string {
-  const noteworthy = report.rules.filter((rule) => rule.verdict !== 'pass');
+  const order = outcomesOf(report);
+  const noteworthy = report.rules
+    .filter((rule) => rule.verdict !== 'pass')
+    .sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict));
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(`${report.verdict}: ${report.target.name} — conformance report`)}</title>
+<title>${escapeHtml(`${verdictWithScope(report)}: ${report.target.name} — conformance report`)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -59,10 +66,15 @@ ${noteworthy.length > 0 ? `<h2 id="details">Evidence</h2>\n${noteworthy.map((rul
 }
 
 function banner(report: ConformanceReport): string {
+  // The certificates take a few lines each: folded, with the other fields in view.
+  const provenance = provenanceFields(report);
+  const isCertificate = ([name]: [string, string]): boolean => name.startsWith('Certificate of ');
+  const certificates = provenance.filter(isCertificate);
   const fields: [string, string][] = [
     ['Target', `${report.target.name} — ${report.target.baseUrl} (${report.target.mode})`],
+    ...(report.scope ? [['Scope', scopeLine(report) ?? ''] as [string, string]] : []),
     ['Profile', report.profile],
-    ...provenanceFields(report),
+    ...provenance.filter((field) => !isCertificate(field)),
     ['Spec', `${report.spec.file}, sha256 ${report.spec.sha256.slice(0, 12)}…`],
     [
       'Date',
@@ -81,8 +93,14 @@ ${setupError.fix ? `<p><strong>Fix:</strong> ${escapeHtml(setupError.fix)}</p>` 
     : '';
   return `<header class="banner v-${slug(report.verdict)}" role="banner">
 <h1>Conformance report</h1>
-<div class="verdict" id="verdict">${escapeHtml(report.verdict)}</div>
+<div class="verdict" id="verdict">${escapeHtml(verdictWithScope(report))}</div>
 <dl>${fields.map(([name, value]) => `<dt>${name}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>
+${
+  certificates.length > 0
+    ? `<details class="certificates" id="certificates"><summary>Certificates of ${certificates.length} host${certificates.length === 1 ? '' : 's'}</summary>
+<dl>${certificates.map(([name, value]) => `<dt>${escapeHtml(name.replace('Certificate of ', ''))}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl></details>`
+    : ''
+}
 </header>
 ${setup}`;
 }
@@ -102,11 +120,21 @@ ${rows}
 }
 
 function filters(report: ConformanceReport): string {
-  const box = (name: string, value: string, label: string, count: number): string =>
-    `<label><input type="checkbox" name="${name}" value="${value}" checked> ${label} (${count})</label>`;
-  const outcomeBoxes = OUTCOMES.map((verdict) =>
-    box('verdict', verdict, badge(verdict), report.rules.filter((rule) => rule.verdict === verdict).length),
-  ).join('');
+  const box = (name: string, value: string, label: string, count: number, checked = true): string =>
+    `<label><input type="checkbox" name="${name}" value="${value}"${checked ? ' checked' : ''}> ${label} (${count})</label>`;
+  // Passes are folded when anything else is there to act on.
+  const foldPasses = report.rules.some((rule) => rule.verdict !== 'pass');
+  const outcomeBoxes = outcomesOf(report)
+    .map((verdict) =>
+      box(
+        'verdict',
+        verdict,
+        badge(verdict),
+        report.rules.filter((rule) => rule.verdict === verdict).length,
+        !(foldPasses && verdict === 'pass'),
+      ),
+    )
+    .join('');
   const levelBoxes = LEVELS.map((level) =>
     box('level', level, level, report.rules.filter((rule) => rule.level === level).length),
   ).join('');
@@ -117,17 +145,41 @@ function filters(report: ConformanceReport): string {
 </form>`;
 }
 
+/** The outcomes in the order they need action: the known ones, then any other, passes last. */
+function outcomesOf(report: ConformanceReport): RuleResult['verdict'][] {
+  const known: readonly RuleResult['verdict'][] = OUTCOMES.filter((verdict) => verdict !== 'pass');
+  const others = [...new Set(report.rules.map((rule) => rule.verdict))].filter(
+    (verdict) => !known.includes(verdict) && verdict !== 'pass',
+  );
+  return [...known, ...others, 'pass'];
+}
+
+/** Each protocol's outcome of a rule: over several, each its own; over one, the rule's. */
+function perProtocol(report: ConformanceReport, rule: RuleResult): string {
+  const protocols =
+    rule.protocols ??
+    (report.scope?.protocolsChecked.length === 1
+      ? { [report.scope.protocolsChecked[0] ?? '']: rule.verdict }
+      : undefined);
+  if (!protocols) return '';
+  return Object.entries(protocols)
+    .map(([name, verdict]) => `<span class="protocol">${escapeHtml(name)} ${badge(verdict)}</span>`)
+    .join(' ');
+}
+
 function rulesTable(report: ConformanceReport): string {
-  const rows = report.rules
+  const order = outcomesOf(report);
+  const rows = [...report.rules]
+    .sort((a, b) => order.indexOf(a.verdict) - order.indexOf(b.verdict))
     .map((rule) => {
       const id =
         rule.verdict === 'pass'
           ? escapeHtml(rule.id)
           : `<a href="#rule-${escapeHtml(rule.id)}">${escapeHtml(rule.id)}</a>`;
-      return `<tr data-verdict="${rule.verdict}" data-level="${rule.level}" data-rule="${escapeHtml(rule.id)}"><td class="rule-id">${id}</td><td>${rule.level}</td><td>${badge(rule.verdict)}${rule.retries ? ` <span class="muted">${retriesText(rule.retries)}</span>` : ''}</td><td>${escapeHtml(rule.statement)}<div class="muted">${escapeHtml(rule.source)}</div></td></tr>`;
+      return `<tr data-verdict="${rule.verdict}" data-level="${rule.level}" data-rule="${escapeHtml(rule.id)}"><td class="rule-id">${id}</td><td>${rule.level}</td><td>${badge(rule.verdict)}${rule.retries ? ` <span class="muted">${retriesText(rule.retries)}</span>` : ''}</td><td class="per-protocol">${perProtocol(report, rule)}</td><td>${escapeHtml(rule.statement)}<div class="muted">${escapeHtml(rule.source)}</div></td></tr>`;
     })
     .join('\n');
-  return `<table class="rules" id="rule-table"><thead><tr><th>Rule</th><th>Level</th><th>Outcome</th><th>Statement</th></tr></thead>
+  return `<table class="rules" id="rule-table"><thead><tr><th>Rule</th><th>Level</th><th>Outcome</th><th>Per protocol</th><th>Statement</th></tr></thead>
 <tbody>
 ${rows}
 </tbody></table>`;

@@ -9,6 +9,7 @@ import { evidenceLines } from './evidence-text.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { trafficLine } from './traffic.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
+import { scopeLine, verdictWithScope } from './scope.ts';
 
 export type Element = Record<string, unknown>;
 
@@ -43,7 +44,7 @@ export function renderJunit(
   });
   if (setupFailed) suites.unshift(setupSuite(report));
   return junitDocument(
-    `conformance of ${report.target.name} (${report.profile}): ${report.verdict}`,
+    `conformance of ${report.target.name} (${report.profile}): ${verdictWithScope(report)}`,
     suites,
     report.durationMs,
   );
@@ -97,6 +98,7 @@ function runProperties(report: ConformanceReport): Element {
       { '@name': 'suite', '@value': `${report.suite.name} ${report.suite.version}` },
       { '@name': 'started', '@value': report.startedAt },
       ...(report.protocols ? [{ '@name': 'protocols', '@value': protocolsLine(report) ?? '' }] : []),
+      ...(report.scope ? [{ '@name': 'scope', '@value': xmlSafe(scopeLine(report) ?? '') }] : []),
       ...(report.traffic
         ? [{ '@name': 'traffic', '@value': xmlSafe(trafficLine(report.traffic) ?? '') }]
         : []),

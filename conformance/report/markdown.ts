@@ -7,6 +7,7 @@ import { requestLine } from '../requests/exchange-record.ts';
 import { retriesText, trafficLine } from './traffic.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { provenanceFields } from './provenance.ts';
+import { scopeLine, verdictWithScope } from './scope.ts';
 
 export const VERDICT_LABEL: Record<RuleResult['verdict'], string> = {
   pass: 'pass',
@@ -21,7 +22,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   const lines = [
     `# Conformance report: ${escapeCell(report.target.name)}`,
     '',
-    `**Verdict: ${report.verdict}**`,
+    `**Verdict: ${verdictWithScope(report)}**`,
     '',
     `| | |`,
     `|---|---|`,
@@ -32,6 +33,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| Started | ${report.startedAt} |`,
     `| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`,
     ...(report.shard ? [`| Shard | ${report.shard} |`] : []),
+    ...(report.scope ? [`| Scope | ${escapeCell(scopeLine(report) ?? '')} |`] : []),
     ...(report.protocols ? [`| Protocols | ${protocolsLine(report) ?? ''} |`] : []),
     ...(report.traffic ? [`| Traffic | ${escapeCell(trafficLine(report.traffic) ?? '')} |`] : []),
     `| Rules | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.warning} warning, ${report.summary.notEvaluated} not evaluated, ${report.summary.notApplicable ?? 0} not applicable, ${report.summary.error} error |`,

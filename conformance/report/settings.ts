@@ -10,6 +10,8 @@ export interface RunMetadata {
   target: ConformanceReport['target'];
   profile: Profile;
   failOnIncomplete: boolean;
+  /** The protocols every rule is checked over (HTTP/1.1, HTTP/2); older blobs have none. */
+  protocols?: string[];
 }
 
 export function reportDirectory(env: NodeJS.ProcessEnv = process.env): string {

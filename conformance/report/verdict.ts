@@ -66,6 +66,22 @@ export function overallVerdict(
   return 'CONFORMANT';
 }
 
+/**
+ * The run's verdict as every report states it: the rules' verdict, except that a partial run
+ * (report/scope.ts: an offered protocol or some rules left out) is never CONFORMANT under strict.
+ * `verify` recomputes it from a report's rules with this same function.
+ */
+export function runVerdict(
+  rules: readonly { level: Level; verdict: RuleVerdict }[],
+  profile: Profile,
+  scope?: { partial: readonly string[] },
+): OverallVerdict {
+  const verdict = overallVerdict(rules, profile);
+  return verdict === 'CONFORMANT' && profile === 'strict' && (scope?.partial.length ?? 0) > 0
+    ? 'INCOMPLETE'
+    : verdict;
+}
+
 /** The exit codes of `npm run conformance` and `npm run merge-reports` (README, --help). */
 export const EXIT_CODE = {
   /** CONFORMANT, or INCOMPLETE for lack of inputs alone without --fail-on-incomplete. */

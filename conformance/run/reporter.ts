@@ -11,8 +11,8 @@
 // tests/conformance/report/secrets.test.ts proves it by searching every file a run writes.
 // Messages from the workers carry colour codes (Playwright forces colour there): they are
 // stripped before anything is recorded or printed.
-import { writeFileSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type {
   FullConfig,
@@ -49,6 +49,9 @@ import { badgeMarkdown } from '../attestation/badge.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { KeyFileError } from '../attestation/signing-key.ts';
 import { bundleSettings } from './attestation-options.ts';
+import { scopeOf } from '../report/scope.ts';
+import { shardRecordFile, shardRecordOf, type ShardRecord } from '../report/shard-records.ts';
+import { RULES } from '../catalog/rules.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
 
@@ -58,6 +61,9 @@ export default class ConformanceReporter implements Reporter {
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
   #playwrightSettings: { retries: number; repeatEach: number } | undefined;
+  #selection: { grep?: string; grepInvert?: string } = {};
+  /** A shard's own record, left beside its blob once every reporter has ended (onExit). */
+  #shardRecord: ShardRecord | undefined;
   #startedAt = new Date();
   readonly #painter = paint(colourWanted(process.stdout));
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
@@ -82,6 +88,7 @@ export default class ConformanceReporter implements Reporter {
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
     const project = config.projects[0];
     if (project) this.#playwrightSettings = { retries: project.retries, repeatEach: project.repeatEach };
+    this.#selection = selectionOf(config);
     for (const test of suite.allTests()) {
       const ruleId = ruleIdOf(test);
       if (ruleId) this.#selected.add(ruleId);
@@ -149,6 +156,8 @@ export default class ConformanceReporter implements Reporter {
     }
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
+    const shards = shardRecordsOfMerge();
+    const tls = preflight?.tls ?? shards.flatMap((shard) => shard.tls ?? []);
     const report = buildReport(this.#outcomes.byRule(), {
       target: metadata.target,
       profile: metadata.profile,
@@ -170,7 +179,19 @@ export default class ConformanceReporter implements Reporter {
         selectedRules: this.#selected.size,
       },
       ...(preflight?.tls ? { tls: preflight.tls } : {}),
+      scope: scopeOf({
+        protocolsChecked:
+          metadata.protocols ??
+          (this.#outcomes.protocols().length > 1 ? this.#outcomes.protocols() : [PROTOCOL_NAME.h1]),
+        tls,
+        rulesSelected: this.#selected.size,
+        rulesInCatalog: RULES.length,
+        ...this.#selection,
+        shards: this.#shard ? [this.#shard] : shards.map((shard) => shard.shard),
+      }),
+      ...(shards.length > 0 ? { shards } : {}),
     });
+    if (this.#shard) this.#shardRecord = shardRecordOf(report);
     const files = writeReports(
       report,
       { exchanges: this.#exchanges, secondsByRule: this.#secondsByRule },
@@ -193,6 +214,21 @@ export default class ConformanceReporter implements Reporter {
           ? 'passed'
           : 'failed';
     return Promise.resolve({ status });
+  }
+
+  /**
+   * After every reporter's onEnd: the blob reporter empties its folder when it writes the blob, so
+   * the shard's record is put beside the blob only now.
+   */
+  onExit(): Promise<void> {
+    if (!this.#shardRecord) return Promise.resolve();
+    const blob = join(this.#outputDir, 'blob');
+    mkdirSync(blob, { recursive: true });
+    writeFileSync(
+      join(blob, shardRecordFile(this.#shardRecord.shard)),
+      `${JSON.stringify(this.#shardRecord, null, 2)}\n`,
+    );
+    return Promise.resolve();
   }
 
   /** bundle/ (conformance/attestation/): with --bundle or --sign-key, and by default under strict. */
@@ -310,4 +346,23 @@ function trafficOptions(): { maxRetries: number; retryBudgetSeconds: number; max
     retryBudgetSeconds: limits.retryBudgetMs / 1000,
     ...(limits.maxRps !== undefined ? { maxRequestsPerSecond: limits.maxRps } : {}),
   };
+}
+
+/** --grep and --grep-invert as given, when they select (Playwright's default matches every test). */
+function selectionOf(config: FullConfig): { grep?: string; grepInvert?: string } {
+  const text = (patterns: RegExp | RegExp[] | null): string | undefined => {
+    const list = (Array.isArray(patterns) ? patterns : patterns ? [patterns] : []).filter(
+      (pattern) => pattern.source !== '.*',
+    );
+    return list.length > 0 ? list.map((pattern) => pattern.source).join(' | ') : undefined;
+  };
+  const grep = text(config.grep);
+  const grepInvert = text(config.grepInvert);
+  return { ...(grep !== undefined ? { grep } : {}), ...(grepInvert !== undefined ? { grepInvert } : {}) };
+}
+
+/** In `merge`: the shards' records it read (ENV.shardRecords, a JSON array); none in a run. */
+function shardRecordsOfMerge(env: NodeJS.ProcessEnv = process.env): ShardRecord[] {
+  const file = env[ENV.shardRecords];
+  return file ? (JSON.parse(readFileSync(file, 'utf8')) as ShardRecord[]) : [];
 }

@@ -8,6 +8,7 @@
 import { resolve } from 'node:path';
 import { declareEmbeddedTarget, onReferencePorts } from '../target/embedded-target.ts';
 import { ENV } from '../env.ts';
+import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
 import type { RunMetadata } from '../report/settings.ts';
 import {
   declareTarget,
@@ -51,5 +52,6 @@ export function runMetadataOf(declared: TargetDeclaration, failOnIncomplete: boo
     },
     profile: declared.profile,
     failOnIncomplete,
+    protocols: protocolsOfRun().map((protocol) => PROTOCOL_NAME[protocol]),
   };
 }

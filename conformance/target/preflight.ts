@@ -6,9 +6,10 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, connect as tlsConnect, createSecureContext, type TLSSocket } from 'node:tls';
 import { lookupWith, type HostMap } from '../requests/host-map.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
+import { alpnAgreesToH2, PROTOCOL_NAME } from '../requests/protocols.ts';
 import type { ResolvedTarget } from './target.ts';
 import type { SetupProblem } from '../../schemas/generated/conformance-report.ts';
 import { ALPN_OFFERED, tlsEvidenceOf, type TlsEvidence } from './tls-evidence.ts';
@@ -72,6 +73,17 @@ export async function runPreflight(
   ).then((lists) => lists.flat());
   const blocking = found.filter((problem) => problem.field === 'baseUrl');
   const unavailable = found.filter((problem) => problem.field !== 'baseUrl');
+  // What each verified host offers, so that a report can tell a run that left a protocol out.
+  const secureContext = ca ? createSecureContext({ ca }) : undefined;
+  await Promise.all(
+    tls.map(async (evidence) => {
+      const url = target[evidence.field];
+      if (url === undefined) return;
+      const h2 = await alpnAgreesToH2(url, { lookup: lookupWith(target.hosts), secureContext, timeoutMs });
+      if (h2 !== undefined)
+        evidence.protocols = h2 ? [PROTOCOL_NAME.h1, PROTOCOL_NAME.h2] : [PROTOCOL_NAME.h1];
+    }),
+  );
   // In the order the URLs are declared, whichever handshake ended first.
   tls.sort((a, b) => DECLARED_URLS.indexOf(a.field) - DECLARED_URLS.indexOf(b.field));
   return { ok: blocking.length === 0, blocking, unavailable, ...(tls.length > 0 ? { tls } : {}) };

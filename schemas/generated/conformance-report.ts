@@ -1,6 +1,10 @@
 /* Generated from schemas/conformance-report.schema.json by scripts/generate-types.ts. Do not edit: change the schema and run `npm run generate`. */
 
 /**
+ * For each declared HTTPS base URL the preflight reached: the certificate the target presented and the protocol agreed.
+ */
+export type Tls = TlsEvidence[];
+/**
  * SETUP ERROR: the preflight could not reach the base URL under test (or the target file names a CA file that is not usable), so no rule ran: nothing is known about the target. NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated, or a rule of any level could not run. CONFORMANT: otherwise.
  */
 export type OverallVerdict = 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
@@ -13,81 +17,34 @@ export type RuleVerdict = 'pass' | 'fail' | 'warning' | 'not-evaluated' | 'not-a
  * The result of one conformance run: one verdict per rule of the catalog and one overall verdict. Holds no key value.
  */
 export interface ConformanceReport {
-  suite: {
-    name: string;
-    version: string;
-    /**
-     * The kit's source commit, when it ran from a clone of its repository.
-     */
-    commit?: string;
-    /**
-     * True when the clone had changes to tracked files: the kit that ran is not exactly that commit.
-     */
-    sourceModified?: boolean;
-  };
-  /**
-   * The rule catalog as run: the SHA-256 of the JSON array of every rule's id, level and statement, in catalog order (conformance/attestation/catalog-digest.ts).
-   */
-  catalog?: {
-    sha256: string;
-    rules: number;
-  };
-  /**
-   * Every setting of the run, besides the profile, that can change a verdict or the exit code.
-   */
-  options?: {
-    failOnIncomplete: boolean;
-    requestTimeoutSeconds: number;
-    /**
-     * Playwright's retries of a failed test.
-     */
-    retries?: number;
-    repeatEach?: number;
-    /**
-     * --max-retries: how often one request was sent again after a transient answer, at most.
-     */
-    maxRetries?: number;
-    /**
-     * --retry-budget: the most the run waited before retries.
-     */
-    retryBudgetSeconds?: number;
-    /**
-     * --max-rps, when set.
-     */
-    maxRequestsPerSecond?: number;
-    /**
-     * How many rules of the catalog the run selected (--grep, --shard); the others are not evaluated.
-     */
-    selectedRules: number;
-  };
-  /**
-   * For each declared HTTPS base URL the preflight reached: the certificate the target presented and the protocol agreed.
-   */
-  tls?: TlsEvidence[];
+  suite: Suite;
+  catalog?: Catalog;
+  options?: Options;
+  tls?: Tls;
   spec: {
     file: string;
     sha256: string;
   };
-  target: {
-    name: string;
-    mode: 'embedded' | 'file';
-    baseUrl: string;
-    /**
-     * The CA file the run trusted besides the system's (absolute path), for curl --cacert.
-     */
-    caFile?: string;
-    /**
-     * Host patterns mapped to addresses (the target file's hosts), for curl --resolve.
-     */
-    hosts?: {
-      [k: string]: string;
-    };
-  };
+  target: Target;
   profile: 'default' | 'strict';
   /**
    * Set when this report covers one shard of a run, e.g. 1/3.
    */
   shard?: string;
+  scope?: Scope;
+  /**
+   * A merged run: each shard's own record (target, kit, catalog, options, certificates), as its reporter wrote it. verify refuses a merge whose shards disagree on target, kit or catalog.
+   */
+  shards?: {
+    shard: string;
+    target: Target;
+    suite: Suite;
+    catalog?: Catalog;
+    options?: Options;
+    tls?: Tls;
+    scope?: Scope;
+    startedAt: string;
+  }[];
   startedAt: string;
   durationMs: number;
   verdict: OverallVerdict;
@@ -153,6 +110,53 @@ export interface ConformanceReport {
    */
   setupProblems?: SetupProblem[];
 }
+export interface Suite {
+  name: string;
+  version: string;
+  /**
+   * The kit's source commit, when it ran from a clone of its repository.
+   */
+  commit?: string;
+  /**
+   * True when the clone had changes to tracked files: the kit that ran is not exactly that commit.
+   */
+  sourceModified?: boolean;
+}
+/**
+ * The rule catalog as run: the SHA-256 of the JSON array of every rule's id, level and statement, in catalog order (conformance/attestation/catalog-digest.ts).
+ */
+export interface Catalog {
+  sha256: string;
+  rules: number;
+}
+/**
+ * Every setting of the run, besides the profile, that can change a verdict or the exit code.
+ */
+export interface Options {
+  failOnIncomplete: boolean;
+  requestTimeoutSeconds: number;
+  /**
+   * Playwright's retries of a failed test.
+   */
+  retries?: number;
+  repeatEach?: number;
+  /**
+   * --max-retries: how often one request was sent again after a transient answer, at most.
+   */
+  maxRetries?: number;
+  /**
+   * --retry-budget: the most the run waited before retries.
+   */
+  retryBudgetSeconds?: number;
+  /**
+   * --max-rps, when set.
+   */
+  maxRequestsPerSecond?: number;
+  /**
+   * How many rules of the catalog the run selected (--grep, --shard); the others are not evaluated.
+   */
+  selectedRules: number;
+}
 /**
  * The leaf certificate of one host, from the preflight's verified TLS handshake.
  */
@@ -171,6 +175,10 @@ export interface TlsEvidence {
   validFrom: string;
   validTo: string;
   /**
+   * The protocols the host agrees to by ALPN when offered each, probed apart from the handshake above: HTTP/1.1, and HTTP/2 when it picks h2.
+   */
+  protocols?: string[];
+  /**
    * The suite's clients speak HTTP/1.1 and send no ALPN extension; the preflight offers http/1.1 only, so that the server confirms that protocol without being asked for another (h2 could reach a different stack).
    */
   alpn: {
@@ -180,6 +188,52 @@ export interface TlsEvidence {
      */
     agreed: string | null;
   };
+}
+export interface Target {
+  name: string;
+  mode: 'embedded' | 'file';
+  baseUrl: string;
+  /**
+   * The CA file the run trusted besides the system's (absolute path), for curl --cacert.
+   */
+  caFile?: string;
+  /**
+   * Host patterns mapped to addresses (the target file's hosts), for curl --resolve.
+   */
+  hosts?: {
+    [k: string]: string;
+  };
+}
+/**
+ * What the run covered: the protocols it checked the rules over against those the target offers, and the rules it selected. A run that left out an offered protocol or some rules is partial, and every report, the badge and verify say so.
+ */
+export interface Scope {
+  /**
+   * The protocols every selected rule was checked over (HTTP/1.1, HTTP/2).
+   */
+  protocolsChecked: string[];
+  /**
+   * Every protocol some declared host agrees to by ALPN (each host's in tls[].protocols); HTTP/1.1 for a plain-HTTP target.
+   */
+  protocolsOffered: string[];
+  rulesSelected: number;
+  rulesInCatalog: number;
+  /**
+   * --grep, when the run selected rules by it.
+   */
+  grep?: string;
+  /**
+   * --grep-invert, when given.
+   */
+  grepInvert?: string;
+  /**
+   * The shards this report covers: one for a shard's own report, every shard merged for a merged run.
+   */
+  shards?: string[];
+  /**
+   * Why the run is partial, one sentence each; empty when it covered every rule over every protocol the target offers.
+   */
+  partial: string[];
 }
 export interface RuleResult {
   id: string;

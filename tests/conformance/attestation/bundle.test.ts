@@ -19,12 +19,9 @@ import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { badgeMarkdown, renderBadge } from '../../../conformance/attestation/badge.ts';
 import { preAuthEncoding, type DsseEnvelope } from '../../../conformance/attestation/dsse.ts';
 import { keyFingerprint } from '../../../conformance/attestation/signing-key.ts';
-import {
-  PREDICATE_TYPE,
-  STATEMENT_TYPE,
-  type Statement,
-} from '../../../conformance/attestation/statement.ts';
+import { PREDICATE_TYPE, STATEMENT_TYPE, type Statement } from '../../../conformance/attestation/statement.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
+import { scopeOf } from '../../../conformance/report/scope.ts';
 
 const TLS: TlsEvidence = {
   field: 'baseUrl',
@@ -37,6 +34,7 @@ const TLS: TlsEvidence = {
   validFrom: '2026-01-01T00:00:00.000Z',
   validTo: '2027-01-01T00:00:00.000Z',
   alpn: { offered: ['http/1.1'], agreed: 'http/1.1' },
+  protocols: ['HTTP/1.1', 'HTTP/2'],
 };
 
 function report(failing?: string): ConformanceReport {
@@ -55,6 +53,12 @@ function report(failing?: string): ConformanceReport {
       selectedRules: RULES.length,
     },
     tls: [TLS],
+    scope: scopeOf({
+      protocolsChecked: ['HTTP/1.1', 'HTTP/2'],
+      tls: [TLS],
+      rulesSelected: RULES.length,
+      rulesInCatalog: RULES.length,
+    }),
   });
 }
 
@@ -81,19 +85,15 @@ test('a report pins what was tested: catalog digest, options, certificates; and 
   assert.match(built.suite.commit ?? '', /^[0-9a-f]{40}$/);
 });
 
-test('a signed CONFORMANT bundle verifies with the signer’s public key, and with the key it carries', () => {
+test('a signed CONFORMANT bundle is trusted with the signer’s public key; with only the key it carries it is intact but untrusted', async () => {
   const directory = bundleOf(report(), signer.privateKey);
-  const given = verifyBundle(directory, signer.publicKey);
+  const given = await verifyBundle(directory, { trustedKeys: [stranger.publicKey, signer.publicKey] });
   assert.deepEqual(given.problems, []);
   assert.equal(given.report?.verdict, 'CONFORMANT');
-  assert.deepEqual(given.signature, {
-    state: 'valid',
-    fingerprint: keyFingerprint(signer.publicKey),
-    keyFrom: 'given',
-  });
-  const carried = verifyBundle(directory);
+  assert.deepEqual(given.signature, { state: 'trusted', fingerprint: keyFingerprint(signer.publicKey) });
+  const carried = await verifyBundle(directory);
   assert.deepEqual(carried.problems, []);
-  assert.equal(carried.signature.state === 'valid' && carried.signature.keyFrom, 'bundle');
+  assert.deepEqual(carried.signature, { state: 'untrusted', fingerprint: keyFingerprint(signer.publicKey) });
   assert.equal(given.filesChecked, 10);
 });
 
@@ -129,10 +129,13 @@ test('DSSE pre-authentication encoding: the specification’s example', () => {
 });
 
 /** Runs `tamper` on a fresh signed bundle and returns what verify finds. */
-function problemsAfter(tamper: (directory: string) => void, key: KeyObject = signer.publicKey): string[] {
+async function problemsAfter(
+  tamper: (directory: string) => void,
+  key: KeyObject = signer.publicKey,
+): Promise<string[]> {
   const directory = bundleOf(report(), signer.privateKey);
   tamper(directory);
-  return verifyBundle(directory, key).problems;
+  return (await verifyBundle(directory, { trustedKeys: [key] })).problems;
 }
 
 const edit = (directory: string, name: string, from: string | RegExp, to: string): void => {
@@ -143,8 +146,8 @@ const edit = (directory: string, name: string, from: string | RegExp, to: string
   writeFileSync(path, after);
 };
 
-test('a changed report fails, naming it: the one sed that turns a verdict around', () => {
-  const problems = problemsAfter((directory) =>
+test('a changed report fails, naming it: the one sed that turns a verdict around', async () => {
+  const problems = await problemsAfter((directory) =>
     edit(directory, 'conformance.json', '"CONFORMANT"', '"NOT CONFORMANT"'),
   );
   assert.ok(
@@ -154,16 +157,16 @@ test('a changed report fails, naming it: the one sed that turns a verdict around
   assert.ok(problems.some((problem) => /statement\.json does not match conformance\.json/.test(problem)));
 });
 
-test('a changed HAR fails, naming it', () => {
-  const problems = problemsAfter((directory) => appendFileSync(join(directory, 'exchanges.har'), ' '));
+test('a changed HAR fails, naming it', async () => {
+  const problems = await problemsAfter((directory) => appendFileSync(join(directory, 'exchanges.har'), ' '));
   assert.ok(
     problems.some((problem) => /^exchanges\.har was changed/.test(problem)),
     problems.join('\n'),
   );
 });
 
-test('a changed statement fails, naming it, and the signature no longer covers it', () => {
-  const problems = problemsAfter((directory) =>
+test('a changed statement fails, naming it, and the signature no longer covers it', async () => {
+  const problems = await problemsAfter((directory) =>
     edit(directory, 'statement.json', '"acme staging"', '"globex"'),
   );
   assert.ok(
@@ -176,8 +179,8 @@ test('a changed statement fails, naming it, and the signature no longer covers i
   );
 });
 
-test('a changed signature fails, naming the envelope', () => {
-  const problems = problemsAfter((directory) => {
+test('a changed signature fails, naming the envelope', async () => {
+  const problems = await problemsAfter((directory) => {
     const path = join(directory, 'statement.dsse.json');
     const envelope = JSON.parse(readFileSync(path, 'utf8')) as DsseEnvelope;
     const signature = Buffer.from(envelope.signatures[0]?.sig ?? '', 'base64');
@@ -189,38 +192,43 @@ test('a changed signature fails, naming the envelope', () => {
     problems.some((problem) => /^statement\.dsse\.json was changed/.test(problem)),
     problems.join('\n'),
   );
-  assert.ok(problems.some((problem) => /statement\.dsse\.json is not signed by the given key/.test(problem)));
-});
-
-test('a bundle signed by another key fails, naming both keys', () => {
-  const problems = problemsAfter(() => undefined, stranger.publicKey);
-  assert.deepEqual(problems, [
-    `statement.dsse.json is not signed by the given key (${keyFingerprint(stranger.publicKey)}); it names ${keyFingerprint(signer.publicKey)}.`,
-  ]);
-});
-
-test('a bundle re-signed by another key after a change fails against the signer’s key', () => {
-  const directory = bundleOf(report('KEY-REVOKED-REJECTED'), stranger.privateKey);
-  const problems = verifyBundle(directory, signer.publicKey).problems;
   assert.ok(
-    problems.some((problem) => /not signed by the given key/.test(problem)),
+    problems.some((problem) =>
+      /The signature in statement\.dsse\.json does not verify with signer\.pub\.pem/.test(problem),
+    ),
     problems.join('\n'),
   );
 });
 
-test('an added file, an added folder and a missing file fail, each named', () => {
-  const problems = problemsAfter((directory) => {
+test('a bundle signed by a key other than the one given is intact but untrusted, naming the key that signed', async () => {
+  const directory = bundleOf(report(), signer.privateKey);
+  const result = await verifyBundle(directory, { trustedKeys: [stranger.publicKey] });
+  assert.deepEqual(result.problems, []);
+  assert.deepEqual(result.signature, { state: 'untrusted', fingerprint: keyFingerprint(signer.publicKey) });
+});
+
+test('a bundle re-signed by another key after a change is never trusted with the signer’s key', async () => {
+  const directory = bundleOf(report('KEY-REVOKED-REJECTED'), stranger.privateKey);
+  const result = await verifyBundle(directory, { trustedKeys: [signer.publicKey] });
+  assert.deepEqual(result.signature, { state: 'untrusted', fingerprint: keyFingerprint(stranger.publicKey) });
+});
+
+test('an added file, an added folder and a missing file fail, each named', async () => {
+  const problems = await problemsAfter((directory) => {
     writeFileSync(join(directory, 'extra.txt'), 'hello');
     mkdirSync(join(directory, 'more'));
     rmSync(join(directory, 'junit.xml'));
   });
-  assert.ok(problems.includes('extra.txt was added: it is not listed in SHA256SUMS.'), problems.join('\n'));
-  assert.ok(problems.includes('more/ was added: it is not listed in SHA256SUMS.'));
+  assert.ok(
+    problems.includes('extra.txt was added: it is not listed in SHA256SUMS (refused unread).'),
+    problems.join('\n'),
+  );
+  assert.ok(problems.includes('more/ was added: it is not listed in SHA256SUMS (refused unread).'));
   assert.ok(problems.includes('junit.xml is missing (listed in SHA256SUMS).'));
   assert.ok(problems.includes('statement.json names junit.xml, which is not in the bundle.'));
 });
 
-test('an unsigned bundle rewritten to match changed files still fails: the statement’s predicate is checked against the report', () => {
+test('an unsigned bundle rewritten to match changed files still fails: the statement’s predicate is checked against the report', async () => {
   const directory = bundleOf(report());
   // The forger changes the verdict, then fixes every digest: the subject and SHA256SUMS.
   edit(directory, 'conformance.json', '"verdict": "CONFORMANT"', '"verdict": "NOT CONFORMANT"');
@@ -241,17 +249,19 @@ test('an unsigned bundle rewritten to match changed files still fails: the state
     )
     .join('\n');
   writeFileSync(join(directory, 'SHA256SUMS'), sums);
-  assert.deepEqual(verifyBundle(directory).problems, [
+  assert.deepEqual((await verifyBundle(directory)).problems, [
+    'conformance.json says NOT CONFORMANT, but its rules come to CONFORMANT (profile strict).',
     "statement.json's predicate does not match conformance.json in: verdict.",
   ]);
 });
 
-test('an unsigned bundle verifies as unsigned, but not when the signer’s key is expected', () => {
+test('an unsigned bundle is intact but unsigned, with or without a key given', async () => {
   const directory = bundleOf(report());
-  const result = verifyBundle(directory);
-  assert.deepEqual(result.problems, []);
-  assert.deepEqual(result.signature, { state: 'unsigned' });
-  assert.match(verifyBundle(directory, signer.publicKey).problems.join('\n'), /The bundle is not signed/);
+  for (const trustedKeys of [[], [signer.publicKey]]) {
+    const result = await verifyBundle(directory, { trustedKeys });
+    assert.deepEqual(result.problems, []);
+    assert.deepEqual(result.signature, { state: 'unsigned' });
+  }
 });
 
 test('the bundle holds the public key only, never the private key', () => {

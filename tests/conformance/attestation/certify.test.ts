@@ -96,9 +96,24 @@ describe('certify: keygen, a signed run, verify', () => {
     assert.equal(result.code, 0, result.stderr);
     const fingerprint = /^Fingerprint: (sha256:[0-9a-f]{64})$/m.exec(keygen.stdout)?.[1] ?? '';
     const leaf = new X509Certificate(readFileSync(join(server.certDir, 'localhost.crt')));
-    assert.match(result.stdout, /^VERIFIED: .* — 10 files/m);
-    assert.match(result.stdout, /^Verdict: +CONFORMANT$/m);
-    assert.match(result.stdout, /^Target: +reference, certified — https:\/\/acme\.api\.localhost:\d+\/v1$/m);
+    assert.match(
+      result.stdout.split('\n')[0] ?? '',
+      /^VERIFIED: CONFORMANT — signed by sha256:[0-9a-f]{64}, a key you gave; 10 files intact and consistent\.$/,
+    );
+    assert.match(result.stdout, /^Verdict: +CONFORMANT \(HTTP\/1\.1 CONFORMANT; HTTP\/2 CONFORMANT\)$/m);
+    assert.match(
+      result.stdout,
+      /^Scope: +checked over HTTP\/1\.1 and HTTP\/2 \(the target offers HTTP\/1\.1 and HTTP\/2\)/m,
+    );
+    assert.match(result.stdout, /^Target: +reference, certified \(a target file\)$/m);
+    assert.match(result.stdout, /^Base URL: +https:\/\/acme\.api\.localhost:\d+\/v1$/m);
+    assert.match(result.stdout, /^Host map: +\*\.localhost → 127\.0\.0\.1$/m);
+    // The run went to this machine, trusting a CA of its own: a customer is told.
+    assert.match(
+      result.stdout,
+      /^ {2}! Host map: \*\.localhost was sent to 127\.0\.0\.1, a loopback or private address/m,
+    );
+    assert.match(result.stdout, /^ {2}! Trust came from a private CA/m);
     assert.ok(
       result.stdout.includes(
         `baseUrl acme.api.localhost:${server.server.httpsPort}: SHA-256 ${leaf.fingerprint256}`,
@@ -106,7 +121,15 @@ describe('certify: keygen, a signed run, verify', () => {
     );
     assert.match(result.stdout, /^Profile: +strict$/m);
     assert.ok(result.stdout.includes(`Time:         ${run.report?.startedAt ?? '?'}`));
-    assert.ok(result.stdout.includes(`Signature:    valid, by the given key ${fingerprint}`), result.stdout);
+    assert.ok(result.stdout.includes(`Signature:    by ${fingerprint}, a key you gave`), result.stdout);
+    const bare = await cli(['verify', bundle]);
+    assert.equal(bare.code, 4, bare.stderr);
+    assert.ok(
+      bare.stdout.startsWith(
+        `NOT TRUSTED: CONFORMANT — intact, but signed by ${fingerprint}, a key you did not give`,
+      ),
+      bare.stdout,
+    );
   });
 
   test('a report changed after signing: exit 1, the file named', async () => {
@@ -122,13 +145,58 @@ describe('certify: keygen, a signed run, verify', () => {
     );
   });
 
-  test('another key: exit 1, naming both keys', async () => {
+  test('another key: exit 4, NOT TRUSTED first, naming both keys', async () => {
     const result = await cli(['verify', bundle, '--public-key', join(keys, 'stranger.pub')]);
-    assert.equal(result.code, 1);
+    assert.equal(result.code, 4);
     assert.match(
-      result.stderr,
-      /statement\.dsse\.json is not signed by the given key \(sha256:[0-9a-f]{64}\); it names sha256:/,
+      result.stdout.split('\n')[0] ?? '',
+      /^NOT TRUSTED: CONFORMANT — intact, but signed by sha256:[0-9a-f]{64}, not by a key you gave \(sha256:[0-9a-f]{64}\)/,
     );
+  });
+
+  test('an HTTP/1.1-only run of the HTTP/2-capable server is partial: INCOMPLETE under strict, labelled in the console, the reports, the badge and verify', async () => {
+    const work = mkdtempSync(join(tmpdir(), 'certify-h1-'));
+    const target = join(work, 'target.json');
+    const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
+    writeFileSync(
+      target,
+      JSON.stringify(
+        referenceTargetOn(ports, {
+          name: 'reference, h1 only',
+          caFile: join(server.certDir, 'ca.crt'),
+          hosts: { '*.localhost': '127.0.0.1' },
+        }),
+      ),
+    );
+    const partial = await runConformance(
+      [
+        '--target',
+        target,
+        '--profile',
+        'strict',
+        '--protocols',
+        'h1',
+        '--sign-key',
+        join(keys, 'vendor.key'),
+      ],
+      fixtureKeyEnvironment(),
+    );
+    assert.equal(partial.report?.verdict, 'INCOMPLETE');
+    assert.deepEqual(partial.report?.scope?.protocolsChecked, ['HTTP/1.1']);
+    assert.deepEqual(partial.report?.scope?.protocolsOffered, ['HTTP/1.1', 'HTTP/2']);
+    assert.deepEqual(partial.report?.tls?.[0]?.protocols, ['HTTP/1.1', 'HTTP/2']);
+    const label = 'INCOMPLETE · HTTP/1.1 only';
+    assert.match(
+      partial.stdout,
+      new RegExp(`^VERDICT: ${label} \\(reference, h1 only, profile strict\\)$`, 'm'),
+    );
+    const partialBundle = join(partial.reportDir, 'bundle');
+    for (const file of ['conformance.md', 'conformance.html', 'junit.xml', 'badge.svg'])
+      assert.ok(readFileSync(join(partialBundle, file), 'utf8').includes(label), file);
+    const result = await cli(['verify', partialBundle, '--public-key', join(keys, 'vendor.pub')]);
+    assert.equal(result.code, 0, result.stderr);
+    assert.ok(result.stdout.startsWith(`VERIFIED: ${label} — signed by`), result.stdout);
+    assert.match(result.stdout, /^Scope: +PARTIAL: HTTP\/2 was not checked, but the target offers it/m);
   });
 
   test('bad input: exit 2 with the fix, never a stack trace', async () => {

@@ -52,10 +52,16 @@ test('conformance.html renders, filters by outcome and level, loads nothing else
   const rows = page.locator('#rule-table tbody tr');
   const shown = page.locator('#shown');
   await expect(rows).toHaveCount(report.rules.length);
-  await expect(shown).toHaveText(`${report.rules.length} of ${report.rules.length} rules shown`);
-  await page.getByRole('checkbox', { name: /pass/ }).uncheck();
+  // What needs action leads: the failure first, passes folded until asked for.
+  await expect(rows.first()).toHaveAttribute('data-rule', 'AUTH-QUOTED-KEY-REJECTED');
+  await expect(rows.first().locator('.per-protocol')).toHaveText('HTTP/1.1 FAIL');
   await expect(shown).toHaveText(`4 of ${report.rules.length} rules shown`);
   await expect(rows.filter({ visible: true })).toHaveCount(4);
+  await page.getByRole('checkbox', { name: /pass/ }).check();
+  await expect(shown).toHaveText(`${report.rules.length} of ${report.rules.length} rules shown`);
+  await page.getByRole('checkbox', { name: /pass/ }).uncheck();
+  await expect(banner).toContainText('checked over HTTP/1.1');
+  await expect(page.locator('#certificates')).not.toHaveAttribute('open');
   await page.getByRole('checkbox', { name: 'HTTP' }).uncheck();
   await expect(shown).toHaveText(`3 of ${report.rules.length} rules shown`);
   await expect(page.locator('#rule-KEY-INVALID-401')).toBeHidden();

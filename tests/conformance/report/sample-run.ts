@@ -5,12 +5,13 @@ import { Checks, ConformanceFailure } from '../../../conformance/judging/checks.
 import { startRequest, type Exchange } from '../../../conformance/requests/exchange.ts';
 import { recordExchange } from '../../../conformance/requests/exchange-record.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
+import { scopeOf } from '../../../conformance/report/scope.ts';
 import type { RunExchange } from '../../../conformance/report/har.ts';
 import { retriesByRule, trafficOf } from '../../../conformance/report/traffic.ts';
 import type { TestOutcome } from '../../../conformance/report/verdict.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
-import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
+import type { ConformanceReport, TlsEvidence } from '../../../schemas/generated/conformance-report.ts';
 import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
 
 /** Made-up keys under the variables a staging target file would name. */
@@ -136,6 +137,26 @@ export function sampleRun(
     durationMs: 8_400,
     retriesByRule: retriesByRule(exchanges),
     traffic: trafficOf(exchanges, 4.1),
+    tls: [SAMPLE_CERTIFICATE],
+    scope: scopeOf({
+      protocolsChecked: ['HTTP/1.1'],
+      tls: [SAMPLE_CERTIFICATE],
+      rulesSelected: RULES.length,
+      rulesInCatalog: RULES.length,
+    }),
   });
   return { report, exchanges };
 }
+
+/** The staging host's certificate, as the preflight records it: it offers HTTP/1.1 alone. */
+const SAMPLE_CERTIFICATE: TlsEvidence = {
+  field: 'baseUrl',
+  host: 'acme.api.staging.localhost:8443',
+  fingerprint256: Array.from({ length: 32 }, (_, index) => (index * 7).toString(16).padStart(2, '0').toUpperCase().slice(-2)).join(':'),
+  subject: 'CN=*.api.localhost',
+  issuer: 'CN=Staging CA',
+  validFrom: '2026-01-01T00:00:00.000Z',
+  validTo: '2027-01-01T00:00:00.000Z',
+  alpn: { offered: ['http/1.1'], agreed: 'http/1.1' },
+  protocols: ['HTTP/1.1'],
+} satisfies TlsEvidence;

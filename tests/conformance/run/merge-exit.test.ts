@@ -2,7 +2,8 @@
 // would: a CI gate on the merge must see NOT CONFORMANT, and INCOMPLETE with --fail-on-incomplete.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../../conformance/target/embedded-target.ts';
@@ -36,6 +37,12 @@ async function mergeReports(args: string[], reports: string): Promise<Merge> {
     stderr: merged.stderr,
     report: readReport(join(reports, 'conformance.json')),
   };
+}
+
+/** `tenant-auth-conformance ARGS…`; bounded. */
+async function cliOf(args: string[]): Promise<Merge> {
+  const exit = await runMain(args, cleanEnv({ CONFORMANCE_FAIL_ON_INCOMPLETE: '' }), { timeoutMs: 120_000 });
+  return { exitCode: exit.code ?? -1, stdout: exit.stdout, stderr: exit.stderr };
 }
 
 /** The blob files of shard runs, gathered in one fresh folder as the README says. */
@@ -94,6 +101,54 @@ describe('merge-reports exits by the merged verdict', () => {
     assert.equal(merged.exitCode, 1, merged.stderr);
   });
 
+  test('merged with --sign-key: a signed bundle of the merged run, each shard’s certificates in it, which verify trusts with the key', async () => {
+    const keys = mkdtempSync(join(tmpdir(), 'merge-keys-'));
+    const pair = generateKeyPairSync('ed25519');
+    writeFileSync(join(keys, 'k.key'), pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    writeFileSync(join(keys, 'k.pub'), pair.publicKey.export({ type: 'spki', format: 'pem' }));
+    const folder = gatherBlobs(shards);
+    assert.deepEqual(
+      readdirSync(folder)
+        .filter((name) => name.endsWith('.json'))
+        .sort(),
+      ['conformance-shard-1-of-2.json', 'conformance-shard-2-of-2.json'],
+    );
+    const reports = join(work, 'merged-signed');
+    const merged = await mergeReports(['--sign-key', join(keys, 'k.key'), folder], reports);
+    assert.equal(merged.exitCode, 1, merged.stderr);
+    assert.deepEqual(
+      merged.report?.shards?.map((shard) => shard.shard),
+      ['1/2', '2/2'],
+    );
+    for (const shard of merged.report?.shards ?? []) assert.equal(shard.tls?.[0]?.field, 'baseUrl');
+    assert.deepEqual(merged.report?.scope?.shards, ['1/2', '2/2']);
+    assert.deepEqual(merged.report?.scope?.partial, []);
+    const verified = await cliOf(['verify', join(reports, 'bundle'), '--public-key', join(keys, 'k.pub')]);
+    assert.equal(verified.exitCode, 0, verified.stderr);
+    assert.match(verified.stdout, /^VERIFIED: NOT CONFORMANT — signed by/);
+    assert.match(verified.stdout, /^Shards: +1\/2 started .*; 2\/2 started /m);
+
+    // Shards of different targets are not one run: merge warns, verify refuses.
+    const record = join(folder, 'conformance-shard-2-of-2.json');
+    const forged = JSON.parse(readFileSync(record, 'utf8')) as { target: { baseUrl: string } };
+    forged.target.baseUrl = 'https://elsewhere.example/v1';
+    writeFileSync(record, JSON.stringify(forged));
+    const mixedReports = join(work, 'merged-mixed');
+    const mixed = await mergeReports(['--sign-key', join(keys, 'k.key'), folder], mixedReports);
+    assert.match(mixed.stderr, /Warning: shard 2\/2 ran a different target than shard 1\/2/);
+    const refused = await cliOf([
+      'verify',
+      join(mixedReports, 'bundle'),
+      '--public-key',
+      join(keys, 'k.pub'),
+    ]);
+    assert.equal(refused.exitCode, 1);
+    assert.match(
+      refused.stderr,
+      /merges shards that are not one run: shard 2\/2 ran a different target than shard 1\/2/,
+    );
+  });
+
   test('only the shard without the failure: INCOMPLETE, exit 0, and 1 with --fail-on-incomplete', async () => {
     const folder = gatherBlobs([passingShard()]);
     const lenient = await mergeReports([folder], join(work, 'merged-lenient'));
@@ -110,7 +165,10 @@ describe('merge-reports exits by the merged verdict', () => {
     assert.match(help.stdout, /Exit codes:[\s\S]*3 +SETUP ERROR/);
     const bogus = await mergeReports(['--bogus'], join(work, 'bogus'));
     assert.equal(bogus.exitCode, 2);
-    assert.match(bogus.stderr, /Valid options: --reports, --fail-on-incomplete, --help/);
+    assert.match(
+      bogus.stderr,
+      /Valid options: --reports, --fail-on-incomplete, --bundle, --no-bundle, --sign-key, --help/,
+    );
     const missing = await mergeReports([join(work, 'no-such-folder')], join(work, 'missing'));
     assert.equal(missing.exitCode, 2);
     assert.match(missing.stderr, /Give one folder that holds the shards' blob reports/);

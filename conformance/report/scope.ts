@@ -1,0 +1,106 @@
+// What a run covered, and whether that is all there was to cover: the protocols it checked every
+// rule over against the protocols the target's hosts agree to by ALPN, and the rules it selected
+// (--grep, --shard) against the catalog. A run that left an offered protocol or some rules out is
+// partial: its verdict line, every report, the badge and `verify` say so ("CONFORMANT · HTTP/1.1
+// only"), and under --profile strict it is never CONFORMANT (verdict.ts, runVerdict).
+import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
+
+export type Scope = NonNullable<ConformanceReport['scope']>;
+
+export interface ScopeInputs {
+  /** The protocols every selected rule was checked over, as reports name them (HTTP/1.1, HTTP/2). */
+  protocolsChecked: readonly string[];
+  /** The certificates and protocols of the declared hosts (the preflight's). */
+  tls?: readonly TlsEvidence[];
+  rulesSelected: number;
+  rulesInCatalog: number;
+  grep?: string;
+  grepInvert?: string;
+  /** The shards the report covers. */
+  shards?: readonly string[];
+}
+
+const HTTP1 = 'HTTP/1.1';
+
+export function scopeOf(inputs: ScopeInputs): Scope {
+  const offered = protocolsOffered(inputs.tls ?? []);
+  const missing = offered.filter((protocol) => !inputs.protocolsChecked.includes(protocol));
+  const hostsOffering = (protocol: string): string =>
+    (inputs.tls ?? [])
+      .filter((tls) => tls.protocols?.includes(protocol))
+      .map((tls) => tls.host)
+      .join(', ');
+  const partial = [
+    ...missing.map(
+      (protocol) =>
+        `${protocol} was not checked, but the target offers it (${hostsOffering(protocol)}): the rules hold over ${inputs.protocolsChecked.join(' and ')} only.`,
+    ),
+    ...(inputs.rulesSelected < inputs.rulesInCatalog
+      ? [
+          `${inputs.rulesSelected} of the catalog's ${inputs.rulesInCatalog} rules were selected${selectionText(inputs)}; the others are not evaluated.`,
+        ]
+      : []),
+  ];
+  return {
+    protocolsChecked: [...inputs.protocolsChecked],
+    protocolsOffered: offered,
+    rulesSelected: inputs.rulesSelected,
+    rulesInCatalog: inputs.rulesInCatalog,
+    ...(inputs.grep !== undefined ? { grep: inputs.grep } : {}),
+    ...(inputs.grepInvert !== undefined ? { grepInvert: inputs.grepInvert } : {}),
+    ...(inputs.shards?.length ? { shards: [...inputs.shards] } : {}),
+    partial,
+  };
+}
+
+/** Every protocol some host agrees to; HTTP/1.1 always (a plain-HTTP or ALPN-less host speaks it). */
+function protocolsOffered(tls: readonly TlsEvidence[]): string[] {
+  const all = new Set<string>([HTTP1]);
+  for (const host of tls) for (const protocol of host.protocols ?? []) all.add(protocol);
+  return [...all];
+}
+
+function selectionText(inputs: ScopeInputs): string {
+  const how = [
+    ...(inputs.grep !== undefined ? [`--grep ${inputs.grep}`] : []),
+    ...(inputs.grepInvert !== undefined ? [`--grep-invert ${inputs.grepInvert}`] : []),
+    ...(inputs.shards?.length ? [`shard ${inputs.shards.join(', ')}`] : []),
+  ];
+  return how.length > 0 ? ` (${how.join('; ')})` : '';
+}
+
+export function isPartial(report: Pick<ConformanceReport, 'scope'>): boolean {
+  return (report.scope?.partial.length ?? 0) > 0;
+}
+
+/**
+ * The few words the verdict carries where it is shown short (the badge, the verdict line, verify's
+ * headline): "HTTP/1.1 only", "12 of 44 rules", or both; undefined for a complete run.
+ */
+export function scopeLabel(report: Pick<ConformanceReport, 'scope'>): string | undefined {
+  const scope = report.scope;
+  if (!scope || scope.partial.length === 0) return undefined;
+  const labels = [
+    ...(scope.protocolsOffered.some((protocol) => !scope.protocolsChecked.includes(protocol))
+      ? [`${scope.protocolsChecked.join(' + ')} only`]
+      : []),
+    ...(scope.rulesSelected < scope.rulesInCatalog
+      ? [`${scope.rulesSelected} of ${scope.rulesInCatalog} rules`]
+      : []),
+  ];
+  return labels.length > 0 ? labels.join(', ') : 'partial';
+}
+
+/** The verdict with its scope: "CONFORMANT · HTTP/1.1 only", or the verdict alone. */
+export function verdictWithScope(report: Pick<ConformanceReport, 'verdict' | 'scope'>): string {
+  const label = scopeLabel(report);
+  return label ? `${report.verdict} · ${label}` : report.verdict;
+}
+
+/** One line for the reports: what was checked, and, for a partial run, why it is partial. */
+export function scopeLine(report: Pick<ConformanceReport, 'scope'>): string | undefined {
+  const scope = report.scope;
+  if (!scope) return undefined;
+  const checked = `checked over ${scope.protocolsChecked.join(' and ')} (the target offers ${scope.protocolsOffered.join(' and ')}); ${scope.rulesSelected} of ${scope.rulesInCatalog} rules selected${selectionText(scope)}`;
+  return scope.partial.length > 0 ? `PARTIAL: ${scope.partial.join(' ')} — ${checked}` : checked;
+}

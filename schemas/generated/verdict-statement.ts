@@ -1,0 +1,216 @@
+/* Generated from schemas/verdict-statement.schema.json by scripts/generate-types.ts. Do not edit: change the schema and run `npm run generate`. */
+
+/**
+ * For each declared HTTPS base URL the preflight reached: the certificate the target presented and the protocol agreed.
+ */
+export type Tls = TlsEvidence[];
+/**
+ * A merged run: each shard's own record (target, kit, catalog, options, certificates), as its reporter wrote it. verify refuses a merge whose shards disagree on target, kit or catalog.
+ */
+export type Shards = {
+  shard: string;
+  target: Target;
+  suite: Suite;
+  catalog?: Catalog;
+  options?: Options;
+  tls?: Tls;
+  scope?: Scope;
+  startedAt: string;
+}[];
+/**
+ * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them).
+ */
+export type Protocols = {
+  name: string;
+  /**
+   * SETUP ERROR: the preflight could not reach the base URL under test (or the target file names a CA file that is not usable), so no rule ran: nothing is known about the target. NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated, or a rule of any level could not run. CONFORMANT: otherwise.
+   */
+  verdict: 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
+}[];
+
+/**
+ * A run's certificate: an in-toto Statement v1 whose subjects are the bundle's reports and badge, and whose predicate (type urn:tenant-auth-conformance:verdict:v2) repeats what conformance.json says was tested and what came of it. verify validates statement.json against this schema before reading it.
+ */
+export interface VerdictStatement {
+  _type: 'https://in-toto.io/Statement/v1';
+  /**
+   * @minItems 1
+   */
+  subject: [
+    {
+      name: string;
+      digest: {
+        sha256: string;
+      };
+    },
+    ...{
+      name: string;
+      digest: {
+        sha256: string;
+      };
+    }[],
+  ];
+  predicateType: 'urn:tenant-auth-conformance:verdict:v2';
+  /**
+   * The fields of conformance.json that say what was tested and what came of it; verify checks each against the report.
+   */
+  predicate: {
+    /**
+     * SETUP ERROR: the preflight could not reach the base URL under test (or the target file names a CA file that is not usable), so no rule ran: nothing is known about the target. NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated, or a rule of any level could not run. CONFORMANT: otherwise.
+     */
+    verdict: 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
+    summary: Summary;
+    suite: Suite;
+    spec: Spec;
+    catalog?: Catalog;
+    target: Target;
+    profile: 'default' | 'strict';
+    options?: Options;
+    tls?: Tls;
+    /**
+     * Set when this report covers one shard of a run, e.g. 1/3.
+     */
+    shard?: string;
+    scope: Scope;
+    shards?: Shards;
+    protocols?: Protocols;
+    startedAt: string;
+    durationMs: number;
+  };
+}
+export interface Summary {
+  pass: number;
+  fail: number;
+  warning: number;
+  notEvaluated: number;
+  error: number;
+}
+export interface Suite {
+  name: string;
+  version: string;
+  /**
+   * The kit's source commit, when it ran from a clone of its repository.
+   */
+  commit?: string;
+  /**
+   * True when the clone had changes to tracked files: the kit that ran is not exactly that commit.
+   */
+  sourceModified?: boolean;
+}
+export interface Spec {
+  file: string;
+  sha256: string;
+}
+/**
+ * The rule catalog as run: the SHA-256 of the JSON array of every rule's id, level and statement, in catalog order (conformance/attestation/catalog-digest.ts).
+ */
+export interface Catalog {
+  sha256: string;
+  rules: number;
+}
+export interface Target {
+  name: string;
+  mode: 'embedded' | 'file';
+  baseUrl: string;
+  /**
+   * The CA file the run trusted besides the system's (absolute path), for curl --cacert.
+   */
+  caFile?: string;
+  /**
+   * Host patterns mapped to addresses (the target file's hosts), for curl --resolve.
+   */
+  hosts?: {
+    [k: string]: string;
+  };
+}
+/**
+ * Every setting of the run, besides the profile, that can change a verdict or the exit code.
+ */
+export interface Options {
+  failOnIncomplete: boolean;
+  requestTimeoutSeconds: number;
+  /**
+   * Playwright's retries of a failed test.
+   */
+  retries?: number;
+  repeatEach?: number;
+  /**
+   * --max-retries: how often one request was sent again after a transient answer, at most.
+   */
+  maxRetries?: number;
+  /**
+   * --retry-budget: the most the run waited before retries.
+   */
+  retryBudgetSeconds?: number;
+  /**
+   * --max-rps, when set.
+   */
+  maxRequestsPerSecond?: number;
+  /**
+   * How many rules of the catalog the run selected (--grep, --shard); the others are not evaluated.
+   */
+  selectedRules: number;
+}
+/**
+ * The leaf certificate of one host, from the preflight's verified TLS handshake.
+ */
+export interface TlsEvidence {
+  field: 'baseUrl' | 'otherTenantBaseUrl' | 'sandboxBaseUrl';
+  /**
+   * host:port
+   */
+  host: string;
+  /**
+   * SHA-256 of the certificate's DER, as openssl x509 -fingerprint -sha256 prints it.
+   */
+  fingerprint256: string;
+  subject: string;
+  issuer: string;
+  validFrom: string;
+  validTo: string;
+  /**
+   * The protocols the host agrees to by ALPN when offered each, probed apart from the handshake above: HTTP/1.1, and HTTP/2 when it picks h2.
+   */
+  protocols?: string[];
+  /**
+   * The suite's clients speak HTTP/1.1 and send no ALPN extension; the preflight offers http/1.1 only, so that the server confirms that protocol without being asked for another (h2 could reach a different stack).
+   */
+  alpn: {
+    offered: string[];
+    /**
+     * null: the server agreed no protocol by ALPN.
+     */
+    agreed: string | null;
+  };
+}
+/**
+ * What the run covered: the protocols it checked the rules over against those the target offers, and the rules it selected. A run that left out an offered protocol or some rules is partial, and every report, the badge and verify say so.
+ */
+export interface Scope {
+  /**
+   * The protocols every selected rule was checked over (HTTP/1.1, HTTP/2).
+   */
+  protocolsChecked: string[];
+  /**
+   * Every protocol some declared host agrees to by ALPN (each host's in tls[].protocols); HTTP/1.1 for a plain-HTTP target.
+   */
+  protocolsOffered: string[];
+  rulesSelected: number;
+  rulesInCatalog: number;
+  /**
+   * --grep, when the run selected rules by it.
+   */
+  grep?: string;
+  /**
+   * --grep-invert, when given.
+   */
+  grepInvert?: string;
+  /**
+   * The shards this report covers: one for a shard's own report, every shard merged for a merged run.
+   */
+  shards?: string[];
+  /**
+   * Why the run is partial, one sentence each; empty when it covered every rule over every protocol the target offers.
+   */
+  partial: string[];
+}
