@@ -1,8 +1,8 @@
 // `npm run client-report`: reads the reference server's client journal through its admin API,
 // judges each client (judge.ts) and writes the report (render.ts). `clientReport(argv)` is the
 // whole command, so that another command line can run it as a subcommand.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ApiKeyMetadata } from '../../schemas/generated/api-key-management.ts';
 import type { ClientReport } from '../../schemas/generated/client-report.ts';
 import type { Journal } from '../../schemas/generated/journal.ts';
@@ -13,6 +13,7 @@ import { HELP, parseReportOptions, SetupError, UsageError, type ReportOptions } 
 import { renderConsole, renderJunit, renderMarkdown } from './render.ts';
 
 import { EXIT_CODE } from '../report/verdict.ts';
+import { kitPackage } from '../../reference-server/package-root.ts';
 
 /** The exit codes of every command (conformance/report/verdict.ts): 0 here is CLIENT CONFORMANT. */
 export const EXIT = { ...EXIT_CODE, conformant: EXIT_CODE.ok } as const;
@@ -138,7 +139,7 @@ async function buildClientReport(options: ReportOptions, now: Date): Promise<Cli
     keys,
     server: options.adminUrl,
     window: options.filter,
-    suite: suiteOf(),
+    suite: kitPackage(),
     generatedAt: now,
   });
 }
@@ -149,13 +150,4 @@ function errorMessage(body: string): string {
   } catch {
     return 'no error message';
   }
-}
-
-function suiteOf(): ClientReport['suite'] {
-  const root = resolve(import.meta.dirname, '..', '..');
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    name: string;
-    version: string;
-  };
-  return { name: pkg.name, version: pkg.version };
 }
