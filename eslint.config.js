@@ -11,6 +11,8 @@ export default tseslint.config(
       'playwright-report/',
       'reports/',
       'dist/',
+      // A team's project, type-checked against the packed kit (tests/packaging/install.test.ts).
+      'tests/packaging/consumer/',
       '.certs/',
       'schemas/generated/',
     ],

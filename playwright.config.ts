@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/requests/ca-trust.ts';
 import { trafficLimits } from './conformance/requests/traffic.ts';
-import { PROTOCOL_NAME, protocolsOfRun, type Protocol } from './conformance/requests/protocols.ts';
+import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { ENV, REPORT_ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
-import type { TargetDeclaration } from './conformance/target/target.ts';
+import { ruleProjects, type SuiteOptions } from './conformance/run/projects.ts';
 import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/target/embedded-target.ts';
 import { codeFile, nodeCommand } from './reference-server/package-root.ts';
 import { reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
@@ -53,7 +53,7 @@ const EMBEDDED_SERVER_OPTIONS = [
 const metadata: RunMetadata | undefined =
   target && runMetadataOf(target, process.env[REPORT_ENV.failOnIncomplete] === '1');
 
-export default defineConfig<object, { declaredTarget: TargetDeclaration | undefined; protocol: Protocol }>({
+export default defineConfig<object, SuiteOptions>({
   testDir: './specs',
   // Mints the keys a target with `keyMinting` asks for, and revokes them after the run.
   // Absolute paths of this tree's own extension: TypeScript in the repository, compiled when installed.
@@ -76,19 +76,15 @@ export default defineConfig<object, { declaredTarget: TargetDeclaration | undefi
   outputDir: join(reports, 'test-results'),
   metadata: metadata ? { conformance: metadata } : {},
   use: {
-    declaredTarget: target,
-    // A run over one protocol has no project per protocol: that one is every rule's.
-    ...(protocols.length === 1 ? { protocol: protocols[0] } : {}),
     // Traces and call logs would hold request headers, keys included: never recorded.
     trace: 'off',
     screenshot: 'off',
     video: 'off',
   },
-  // One project per protocol the run speaks over TLS, when it speaks more than HTTP/1.1: each rule
-  // is then judged over each (run.ts decides which, from --protocols or the target's ALPN).
-  ...(protocols.length > 1
-    ? { projects: protocols.map((protocol) => ({ name: PROTOCOL_NAME[protocol], use: { protocol } })) }
-    : {}),
+  // One project per protocol the run speaks over TLS, each rule judged over each (run.ts decides
+  // which, from --protocols or the target's ALPN): the projects a team's config gets from
+  // conformanceProjects() (library/projects.ts), named by protocol only. merge-reports needs none.
+  ...(target ? { projects: ruleProjects({ declaredTarget: target, protocols, prefix: '' }) } : {}),
   webServer: embedded
     ? {
         // Its own key store stays in memory: keys revoked in a local panel must not change a verdict.

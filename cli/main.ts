@@ -2,9 +2,7 @@
 // `tenant-auth-conformance SUBCOMMAND [options]`: one executable for everything the kit does.
 // Each subcommand is a module loaded only when asked for, so that `serve` starts without loading
 // Playwright and `rules` without the server. To add one, add a row to SUBCOMMANDS.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
+import { kitPackage } from '../reference-server/package-root.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 const PROGRAM = 'tenant-auth-conformance';
@@ -80,10 +78,7 @@ function helpText(): string {
 }
 
 function version(): string {
-  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
+  return kitPackage().version;
 }
 
 export async function main(argv: string[]): Promise<number> {

@@ -43,6 +43,10 @@ export const ENV = {
   shardRecords: 'CONFORMANCE_SHARD_RECORDS',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
+  /** A team's config (conformance/run/projects.ts): the directory of the run's shared files. */
+  projectState: 'CONFORMANCE_PROJECT_STATE',
+  /** A team's config: each worker starts the embedded reference server in-process. */
+  embeddedInWorker: 'CONFORMANCE_EMBEDDED_IN_WORKER',
   /** The embedded server's certificate directory (the reference server's own variable). */
   referenceCertDir: 'REFERENCE_CERT_DIR',
 } as const;

@@ -1,7 +1,7 @@
 // Where the kit's own files are, whether it runs from the repository's TypeScript (through tsx)
 // or compiled to dist/ in an installed package. Data files (fixtures, schemas, the spec) stay at
 // the package root in both cases; code sits one level deeper when compiled.
-import { realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -39,4 +39,13 @@ export function isMainModule(moduleUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The kit's name and version, from its own package.json (at the package root in both cases). */
+export function kitPackage(): { name: string; version: string } {
+  const manifest = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+  return { name: manifest.name, version: manifest.version };
 }

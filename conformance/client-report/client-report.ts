@@ -1,8 +1,8 @@
 // `npm run client-report`: reads the reference server's client journal through its admin API,
 // judges each client (judge.ts) and writes the report (render.ts). `clientReport(argv)` is the
 // whole command, so that another command line can run it as a subcommand.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ApiKeyMetadata } from '../../schemas/generated/api-key-management.ts';
 import type { ClientReport } from '../../schemas/generated/client-report.ts';
 import type { Journal } from '../../schemas/generated/journal.ts';
@@ -13,6 +13,7 @@ import { HELP, parseReportOptions, SetupError, UsageError, type ReportOptions } 
 import { renderConsole, renderJunit, renderMarkdown } from './render.ts';
 
 import { EXIT_CODE } from '../report/verdict.ts';
+import { kitPackage } from '../../reference-server/package-root.ts';
 
 /** The exit codes of every command (conformance/report/verdict.ts): 0 here is CLIENT CONFORMANT. */
 export const EXIT = { ...EXIT_CODE, conformant: EXIT_CODE.ok } as const;
@@ -34,7 +35,8 @@ const DEFAULT_IO: ReportIo = {
 const LOCAL_HOSTS = { localhost: '127.0.0.1', '*.localhost': '127.0.0.1' };
 const validateJournal = validatorFor<Journal>('journal.schema.json');
 
-class ServerError extends Error {}
+/** The admin API could not be reached or read: the message says which and what to do. */
+export class ClientReportError extends Error {}
 
 export async function clientReport(argv: readonly string[], io: ReportIo = DEFAULT_IO): Promise<number> {
   const now = io.now?.() ?? new Date();
@@ -60,7 +62,7 @@ export async function clientReport(argv: readonly string[], io: ReportIo = DEFAU
   try {
     report = await buildClientReport(options, now);
   } catch (error) {
-    if (!(error instanceof ServerError)) throw error;
+    if (!(error instanceof ClientReportError)) throw error;
     io.err(`client-report: ${error.message}`);
     return EXIT.setup;
   }
@@ -83,8 +85,19 @@ export async function clientReport(argv: readonly string[], io: ReportIo = DEFAU
   return report.verdict === 'CLIENT CONFORMANT' ? EXIT.conformant : EXIT.notConformant;
 }
 
-async function buildClientReport(options: ReportOptions, now: Date): Promise<ClientReport> {
-  const client = new RawClient({ hosts: LOCAL_HOSTS, ...(options.caFile ? { caFile: options.caFile } : {}) });
+/** Where the journal is read: a reference server's admin API, its token and CA. */
+export type JournalSource = Pick<ReportOptions, 'adminUrl' | 'adminToken' | 'caFile' | 'filter'> & {
+  /** Host names to resolve by hand; default `localhost` and `*.localhost` to loopback. */
+  hosts?: Readonly<Record<string, string>>;
+};
+
+/**
+ * The client report of the journal window `options.filter` of the reference server at
+ * `options.adminUrl`: what `client-report` writes, as data. Throws ClientReportError when the
+ * admin API cannot be reached or read.
+ */
+export async function buildClientReport(options: JournalSource, now: Date): Promise<ClientReport> {
+  const client = new RawClient({ hosts: options.hosts ?? LOCAL_HOSTS, ...(options.caFile ? { caFile: options.caFile } : {}) });
   const get = async (path: string): Promise<unknown> => {
     const exchange = await client.send({
       url: `${options.adminUrl}${path}`,
@@ -94,20 +107,20 @@ async function buildClientReport(options: ReportOptions, now: Date): Promise<Cli
       ],
     });
     if (exchange.kind === 'failure') {
-      throw new ServerError(
+      throw new ClientReportError(
         `could not reach the admin API at ${options.adminUrl} (${exchange.error}). Start the reference server (npm start) or pass --admin-url.`,
       );
     }
     if (exchange.status === 404 && path.includes('/keys/')) return undefined;
     if (exchange.status !== 200) {
-      throw new ServerError(
+      throw new ClientReportError(
         `the admin API answered ${exchange.status} to GET ${path}: ${errorMessage(exchange.bodyText)}`,
       );
     }
     try {
       return JSON.parse(exchange.bodyText) as unknown;
     } catch {
-      throw new ServerError(`the admin API answered GET ${path} with a body that is not JSON.`);
+      throw new ClientReportError(`the admin API answered GET ${path} with a body that is not JSON.`);
     }
   };
   const query = new URLSearchParams();
@@ -118,7 +131,7 @@ async function buildClientReport(options: ReportOptions, now: Date): Promise<Cli
   if (until !== undefined) query.set('until', until);
   const journal = await get(`/journal${query.size > 0 ? `?${query}` : ''}`);
   if (!validateJournal(journal)) {
-    throw new ServerError(
+    throw new ClientReportError(
       `the admin API's journal does not match schemas/journal.schema.json: ${describeSchemaErrors(validateJournal.errors).slice(0, 3).join('; ')}. Is this a reference server of the same version?`,
     );
   }
@@ -138,7 +151,7 @@ async function buildClientReport(options: ReportOptions, now: Date): Promise<Cli
     keys,
     server: options.adminUrl,
     window: options.filter,
-    suite: suiteOf(),
+    suite: kitPackage(),
     generatedAt: now,
   });
 }
@@ -149,13 +162,4 @@ function errorMessage(body: string): string {
   } catch {
     return 'no error message';
   }
-}
-
-function suiteOf(): ClientReport['suite'] {
-  const root = resolve(import.meta.dirname, '..', '..');
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    name: string;
-    version: string;
-  };
-  return { name: pkg.name, version: pkg.version };
 }

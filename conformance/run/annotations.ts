@@ -3,6 +3,8 @@
 export const ANNOTATION = {
   rule: 'rule',
   level: 'level',
+  /** Where in the spec (or which standard) the rule comes from. */
+  source: 'source',
   notEvaluated: 'not-evaluated',
   notApplicable: 'not-applicable',
   warning: 'warning',

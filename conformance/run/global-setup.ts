@@ -12,6 +12,7 @@ import { requestTimeoutMs } from '../requests/answer-watch.ts';
 import { initialTraffic, pacedRate, readTraffic, trafficLimits } from '../requests/traffic.ts';
 import { ENV } from '../env.ts';
 import { bindTarget, declaredTargetOf } from './run-target.ts';
+import { readProjectState } from './project-state.ts';
 import type { TargetDeclaration } from '../target/target.ts';
 
 /** Thrown to stop Playwright before any test once the preflight has said its piece. */
@@ -66,7 +67,8 @@ async function mintKeysIfAsked(target: TargetDeclaration): Promise<(() => Promis
 
 /** What the preflight found, as the workers and the reporter read it; undefined before it ran. */
 export function preflightFromEnvironment(env: NodeJS.ProcessEnv = process.env): PreflightResult | undefined {
-  const text = env[ENV.preflight];
+  // In a team's config the set-up project leaves it in the run's state file (project-state.ts).
+  const text = env[ENV.preflight] ?? readProjectState(env)?.env[ENV.preflight];
   return text ? (JSON.parse(text) as PreflightResult) : undefined;
 }
 

@@ -31,7 +31,8 @@ import { ruleVerdict, type TestOutcome } from '../report/verdict.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { ruleById, type RuleId } from '../catalog/rules.ts';
 import { KeyNamer, keyNamerFor } from '../redaction/shown-keys.ts';
-import { bindTarget, declaredTargetOf } from './run-target.ts';
+import { bindTarget, declaredTargetOf, runMetadataOf } from './run-target.ts';
+import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { Profile, TargetDeclaration } from '../target/target.ts';
 import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
 import { ENV, REPORT_ENV } from '../env.ts';
@@ -40,7 +41,7 @@ import { retriesByRule, trafficOf } from '../report/traffic.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { trafficLimits } from '../requests/traffic.ts';
 import { ANNOTATION } from './annotations.ts';
-import { PROTOCOL_NAME, protocolsNotOffered, protocolsOfRun } from '../requests/protocols.ts';
+import { protocolsNotOffered, protocolsOfRun } from '../requests/protocols.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/settings.ts';
 import { requestTimeoutMs } from '../requests/answer-watch.ts';
@@ -73,9 +74,18 @@ export default class ConformanceReporter implements Reporter {
   readonly #secondsByRule = new Map<string, number>();
   readonly #runErrors: string[] = [];
   readonly #outputDir: string;
+  readonly #decidesStatus: boolean;
+  /** Each rule project's label in the reports: its protocol when the run has several, else none. */
+  #labels = new Map<string, string>();
 
-  constructor(options: { outputDir?: string } = {}) {
+  /**
+   * `decidesStatus`: the verdict, not Playwright's count of failed tests, sets the run's status
+   * (the `run` command). In a team's config (library/playwright.ts) it is false: the team's own
+   * tests count as much as the rules.
+   */
+  constructor(options: { outputDir?: string; decidesStatus?: boolean } = {}) {
     this.#outputDir = resolve(options.outputDir ?? reportDirectory());
+    this.#decidesStatus = options.decidesStatus ?? true;
   }
 
   printsToStdio(): boolean {
@@ -83,8 +93,16 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    this.#metadata = (config.metadata as { conformance?: RunMetadata }).conformance;
-    this.#declaredTarget = declaredTargetOf(config.projects[0]);
+    // A team's config also holds projects of its own: the rule projects are those with a target.
+    const ruleProjects = config.projects.filter((project) => declaredTargetOf(project) !== undefined);
+    this.#declaredTarget = declaredTargetOf(ruleProjects[0]);
+    this.#metadata =
+      (config.metadata as { conformance?: RunMetadata }).conformance ??
+      (this.#declaredTarget && runMetadataOf(this.#declaredTarget, false));
+    for (const project of ruleProjects) {
+      const protocol = (project.use as { protocol?: Protocol }).protocol ?? 'h1';
+      this.#labels.set(project.name, ruleProjects.length > 1 ? PROTOCOL_NAME[protocol] : '');
+    }
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
     const project = config.projects[0];
     if (project) this.#playwrightSettings = { retries: project.retries, repeatEach: project.repeatEach };
@@ -96,7 +114,7 @@ export default class ConformanceReporter implements Reporter {
     const profile = this.#metadata?.profile ?? 'default';
     if (this.#preflightStopped()) return;
     console.log(
-      `Conformance run: ${suite.allTests().length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
+      `Conformance run: ${suite.allTests().filter((test) => ruleIdOf(test) !== undefined).length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
     );
   }
 
@@ -125,14 +143,20 @@ export default class ConformanceReporter implements Reporter {
     this.#collectExchanges(ruleId, result);
     this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
     const outcome = this.#outcomeOf(test, result);
-    const protocol = test.parent.project()?.name ?? '';
+    const project = test.parent.project()?.name ?? '';
+    const protocol = this.#labels.get(project) ?? project;
     this.#outcomes.add(protocol, ruleId, outcome, result.retry > 0);
     const rule = ruleById(ruleId as RuleId);
     const shown = protocol ? { ...rule, id: `${rule.id} (${protocol})` } : rule;
     console.log(ruleLine({ ...shown, verdict: ruleVerdict([outcome]).verdict }, this.#painter));
   }
 
-  onEnd(result: FullResult): Promise<{ status: FullResult['status'] }> {
+  async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
+    const status = await this.#end(result);
+    return this.#decidesStatus ? status : undefined;
+  }
+
+  #end(result: FullResult): Promise<{ status: FullResult['status'] }> {
     const metadata = this.#metadata ?? {
       target: { name: 'unknown', mode: 'file', baseUrl: '' },
       profile: 'default' as Profile,

@@ -20,6 +20,9 @@ import { failsRun } from '../report/verdict.ts';
 import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
+import { readProjectState } from './project-state.ts';
+import { startEmbeddedReference } from './embedded-in-worker.ts';
+import { ENV } from '../env.ts';
 import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../target/preflight.ts';
 
 export interface RuleContext {
@@ -95,8 +98,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ runEnvironment, declaredTarget }, use) => {
       // Set before anything reads it: the preflight's result and the answer watch are read from it.
       Object.assign(process.env, runEnvironment);
+      // In a team's config, what the set-up project found (conformance/run/project-setup.ts).
+      Object.assign(process.env, readProjectState()?.env);
       if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
-      await use(bindTarget(declaredTarget));
+      const server =
+        declaredTarget.mode === 'embedded' && process.env[ENV.embeddedInWorker] === '1'
+          ? await startEmbeddedReference()
+          : undefined;
+      try {
+        await use(bindTarget(declaredTarget));
+      } finally {
+        await server?.close();
+      }
     },
     { scope: 'worker' },
   ],
@@ -177,6 +190,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
       annotation: [
         { type: ANNOTATION.rule, description: rule.id },
         { type: ANNOTATION.level, description: rule.level },
+        { type: ANNOTATION.source, description: rule.source },
       ],
     },
     async (

@@ -25,6 +25,8 @@ interface PlannedKey {
 export interface MintedKeys {
   /** Environment variables to set, by mintedVariable(). */
   env: Record<string, string>;
+  /** The keys this run made, by tenant and id. */
+  made: readonly MadeKey[];
   /** Revokes every key this run made. */
   revokeAll(): Promise<void>;
 }
@@ -77,7 +79,54 @@ export async function mintKeys(
   caFile: string | undefined,
 ): Promise<MintedKeys> {
   const minting = target.keyMinting;
-  if (!minting) return { env: {}, revokeAll: () => Promise.resolve() };
+  if (!minting) return { env: {}, made: [], revokeAll: () => Promise.resolve() };
+  const { admin, revoke } = adminOf(target, adminToken, caFile);
+  const made: MadeKey[] = [];
+  const revokeAll = async (): Promise<void> => {
+    await Promise.all(made.map(revoke));
+  };
+  const env: Record<string, string> = {};
+  const runLabel = new Date().toISOString();
+  try {
+    for (const planned of plannedKeys(target)) {
+      const created = (await admin('POST', `/tenants/${encodeURIComponent(planned.tenant)}/keys`, {
+        name: `conformance run ${runLabel} ${planned.credential}`,
+        ...planned.request,
+      })) as CreatedKey;
+      const key = { tenant: planned.tenant, id: created.key.id };
+      made.push(key);
+      if (planned.revokeAtOnce) await revoke(key);
+      env[mintedVariable(planned.credential)] = created.secret;
+    }
+  } catch (error) {
+    // Nothing made for a run that cannot start may stay valid.
+    await revokeAll().catch(() => undefined);
+    throw error;
+  }
+  return { env, made, revokeAll };
+}
+
+/** Revokes keys a run made, from another process than the one that made them (a teardown project). */
+export async function revokeKeys(
+  target: MintingTarget,
+  adminToken: string,
+  caFile: string | undefined,
+  keys: readonly MadeKey[],
+): Promise<void> {
+  if (!target.keyMinting) return;
+  const { revoke } = adminOf(target, adminToken, caFile);
+  await Promise.all(keys.map(revoke));
+}
+
+/** A key minting made: its tenant and id (never its value). */
+export interface MadeKey {
+  tenant: string;
+  id: string;
+}
+
+function adminOf(target: MintingTarget, adminToken: string, caFile: string | undefined) {
+  const minting = target.keyMinting;
+  if (!minting) throw new Error('Defect: key minting without a keyMinting section.');
   const client = new RawClient({ hosts: target.hosts ?? {}, caFile });
   const admin = async (method: string, path: string, body?: object): Promise<unknown> => {
     const url = `${minting.adminBaseUrl}${path}`;
@@ -102,29 +151,7 @@ export async function mintKeys(
     return JSON.parse(exchange.bodyText) as unknown;
   };
 
-  const made: { tenant: string; id: string }[] = [];
-  const revoke = (key: { tenant: string; id: string }): Promise<unknown> =>
+  const revoke = (key: MadeKey): Promise<unknown> =>
     admin('POST', `/tenants/${encodeURIComponent(key.tenant)}/keys/${encodeURIComponent(key.id)}/revoke`);
-  const revokeAll = async (): Promise<void> => {
-    await Promise.all(made.map(revoke));
-  };
-  const env: Record<string, string> = {};
-  const runLabel = new Date().toISOString();
-  try {
-    for (const planned of plannedKeys(target)) {
-      const created = (await admin('POST', `/tenants/${encodeURIComponent(planned.tenant)}/keys`, {
-        name: `conformance run ${runLabel} ${planned.credential}`,
-        ...planned.request,
-      })) as CreatedKey;
-      const key = { tenant: planned.tenant, id: created.key.id };
-      made.push(key);
-      if (planned.revokeAtOnce) await revoke(key);
-      env[mintedVariable(planned.credential)] = created.secret;
-    }
-  } catch (error) {
-    // Nothing made for a run that cannot start may stay valid.
-    await revokeAll().catch(() => undefined);
-    throw error;
-  }
-  return { env, revokeAll };
+  return { admin, revoke };
 }

@@ -16,6 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { copyFileSync } from 'node:fs';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
@@ -98,6 +99,7 @@ describe('the packed kit, installed into an empty project', () => {
   let serverOutput = '';
   let ports: { https: number; http: number };
   let keys: Record<string, string>;
+  let tarballPath: string;
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'conformance-package-'));
@@ -107,6 +109,7 @@ describe('the packed kit, installed into an empty project', () => {
     assert.equal(packed.code, 0, packed.stderr);
     const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
     assert.ok(tarball, `npm pack left no tarball in ${work}: ${packed.stdout}`);
+    tarballPath = join(work, tarball);
     writeFileSync(join(project, 'package.json'), '{ "name": "certify-our-api", "private": true }\n');
     const installed = await run(
       'npm',
@@ -250,4 +253,184 @@ describe('the packed kit, installed into an empty project', () => {
     // The one document the server serves (the OpenAPI document on the admin host).
     assert.deepEqual(readdirSync(join(installed, 'docs')), ['openapi.json']);
   });
+
+  test('every command runs from the tarball: init, keygen, compare, verify, merge, client-report', async () => {
+    const init = await run(
+      'npx',
+      [BIN, 'init', 'https://acme.api.example.com/v1', '--output', 'starter.jsonc'],
+      project,
+    );
+    assert.equal(init.code, 0, init.stderr);
+    assert.ok(existsSync(join(project, 'starter.jsonc')));
+    const keygen = await run('npx', [BIN, 'keygen', '--out', 'signing/kit'], project);
+    assert.equal(keygen.code, 0, keygen.stderr);
+    assert.ok(readdirSync(join(project, 'signing')).length >= 2);
+    // The report of the run by target file (an earlier test), in a matrix.
+    const compare = await run('npx', [BIN, 'compare', 'reports/conformance.json'], project);
+    assert.equal(compare.code, 0, compare.stderr);
+    assert.match(compare.stdout, /TRANSPORT-HTTPS-CERT/);
+    // Not a bundle: a usage error, never a stack trace.
+    const verify = await run('npx', [BIN, 'verify', 'targets'], project);
+    assert.equal(verify.code, 2, verify.stderr);
+    assert.doesNotMatch(verify.stderr, /\n\s+at /);
+    const merge = await run('npx', [BIN, 'merge', 'no-such-directory'], project);
+    assert.notEqual(merge.code, 0);
+    assert.doesNotMatch(merge.stderr, /\n\s+at /);
+    for (const command of [
+      'run',
+      'serve',
+      'rules',
+      'init',
+      'keys',
+      'compare',
+      'merge',
+      'verify',
+      'keygen',
+      'client-report',
+    ]) {
+      const help = await run('npx', [BIN, command, '--help'], project);
+      assert.equal(help.code, 0, `${command} --help: ${help.stderr}`);
+    }
+    // The served reference's journal holds the runs' requests: judged, never a crash.
+    const report = await run(
+      'npx',
+      [BIN, 'client-report', '--admin-url', `https://admin.localhost:${ports.https}/v1`],
+      project,
+    );
+    assert.ok(report.code === 0 || report.code === 1, `${report.code}: ${report.stderr}`);
+    assert.doesNotMatch(report.stderr, /ENOENT|\n\s+at /);
+    const written = JSON.parse(
+      readFileSync(join(project, 'reports', 'client', 'client-report.json'), 'utf8'),
+    ) as {
+      suite: { name: string };
+    };
+    assert.equal(written.suite.name, 'tenant-auth-conformance');
+  });
+
+  describe("a team's project: the kit from code, type-checked against its declarations", () => {
+    let team: string;
+    let faulty: ChildProcess | undefined;
+
+    before(async () => {
+      team = join(work, 'team');
+      mkdirSync(join(team, 'api-tests'), { recursive: true });
+      writeFileSync(join(team, 'package.json'), '{ "name": "our-sdk", "private": true, "type": "module" }\n');
+      const consumer = join(REPO_ROOT, 'tests', 'packaging', 'consumer');
+      copyFileSync(join(consumer, 'sdk-against-mock.ts'), join(team, 'sdk.test.ts'));
+      copyFileSync(join(consumer, 'playwright.config.ts'), join(team, 'playwright.config.ts'));
+      copyFileSync(join(consumer, 'own-api.ts'), join(team, 'api-tests', 'own.spec.ts'));
+      copyFileSync(join(consumer, 'tsconfig.json'), join(team, 'tsconfig.json'));
+      // The team's own tools, at the versions the repository uses (in the npm cache).
+      const tools = ['typescript', 'tsx', '@types/node'].map((name) => {
+        const manifest = JSON.parse(
+          readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'),
+        ) as { version: string };
+        return `${name}@${manifest.version}`;
+      });
+      const installed = await run(
+        'npm',
+        ['install', '--prefer-offline', '--no-audit', '--no-fund', tarballPath, ...tools],
+        team,
+      );
+      assert.equal(installed.code, 0, installed.stderr);
+    });
+
+    after(async () => {
+      if (faulty) await stopped(faulty);
+    });
+
+    test('tsc --noEmit (strict) accepts the test file and the config against the emitted declarations', async () => {
+      const checked = await run('npx', ['tsc', '--noEmit', '-p', '.'], team);
+      assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
+    });
+
+    test('an SDK test file with the in-process mock passes and exits on its own', async () => {
+      const tested = await run(process.execPath, ['--import', 'tsx', '--test', 'sdk.test.ts'], team);
+      assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
+      assert.match(tested.stdout, /# pass 2/);
+      assert.match(tested.stdout, /# fail 0/);
+    });
+
+    test('its own playwright.config.ts: its test and every rule pass against the embedded reference (exit 0)', async () => {
+      const result = await run('npx', ['playwright', 'test'], team);
+      assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+      const json = readFileSync(join(team, 'results.json'), 'utf8');
+      assert.match(json, /our API lists customers/);
+      assert.match(json, /TRANSPORT-HTTPS-CERT/);
+      assert.match(result.stdout, /VERDICT: CONFORMANT/);
+    });
+
+    test('against a faulty variant: exit 1, the failing rule in its own JSON report', async () => {
+      faulty = spawn(
+        'npx',
+        [
+          BIN,
+          'serve',
+          '--fault',
+          'missing-header-answered-invalid-key',
+          '--port',
+          '0',
+          '--http-port',
+          '0',
+          '--access-log',
+          'off',
+          '--data-dir',
+          'off',
+        ],
+        { cwd: team, env: cleanEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let output = '';
+      const listening = await new Promise<RegExpExecArray>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`serve --fault did not start:\n${output}`)),
+          STEP_TIMEOUT_MS,
+        );
+        const read = (chunk: string): void => {
+          output += chunk;
+          const match = /Listening: https port (\d+), http port (\d+)/.exec(output);
+          if (match) {
+            clearTimeout(timer);
+            resolve(match);
+          }
+        };
+        faulty?.stdout?.setEncoding('utf8').on('data', read);
+        faulty?.stderr?.setEncoding('utf8').on('data', read);
+      });
+      const target = referenceTargetOn(
+        { https: Number(listening[1]), http: Number(listening[2]) },
+        { name: 'faulty variant', caFile: '.certs/ca.crt', hosts: { '*.localhost': '127.0.0.1' } },
+      );
+      writeFileSync(join(team, 'faulty.json'), JSON.stringify(target, null, 2));
+      const result = await run(
+        'npx',
+        ['playwright', 'test'],
+        team,
+        cleanEnv({ ...keys, FAULTY_TARGET: 'faulty.json' }),
+      );
+      assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+      const report = JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson;
+      const failed = failedTitles(report);
+      assert.ok(
+        failed.some((title) => title.includes('AUTH-MISSING-HEADER:')),
+        failed.join('\n'),
+      );
+      assert.ok(!failed.some((title) => title.includes('our API lists customers')));
+    });
+  });
 });
+
+interface PlaywrightJsonSuite {
+  specs?: { title: string; tests: { status: string }[] }[];
+  suites?: PlaywrightJsonSuite[];
+}
+type PlaywrightJson = PlaywrightJsonSuite;
+
+/** The titles of the tests Playwright's JSON reporter counts as unexpected (failed). */
+function failedTitles(suite: PlaywrightJsonSuite): string[] {
+  return [
+    ...(suite.specs ?? [])
+      .filter((spec) => spec.tests.some((test) => test.status === 'unexpected'))
+      .map((spec) => spec.title),
+    ...(suite.suites ?? []).flatMap(failedTitles),
+  ];
+}

@@ -1,0 +1,31 @@
+// The embedded reference server of a team's config: each worker starts its own, in-process, on
+// free ports (no webServer in a team's config), with the certificates of the run's certificate
+// directory, and hands its ports to the target as webServer would (conformance/target/embedded-target.ts).
+import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
+import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
+import { embeddedCertDir } from '../target/embedded-target.ts';
+import { ENV } from '../env.ts';
+import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+import { isMainModule } from '../../reference-server/package-root.ts';
+
+export async function startEmbeddedReference(): Promise<RunningReferenceServer> {
+  const server = await startReferenceServer({
+    host: '127.0.0.1',
+    httpsPort: 0,
+    httpPort: 0,
+    domain: 'localhost',
+    fixtures: loadFixtures(DEFAULT_FIXTURES_FILE),
+    certDir: embeddedCertDir(),
+  });
+  process.env[ENV.referenceHttpsPort] = String(server.httpsPort);
+  process.env[ENV.referenceHttpPort] = String(server.httpPort);
+  return server;
+}
+
+// `node embedded-in-worker.js DIR`: makes the certificates in DIR (a team's config calls it once,
+// before any worker starts, so that the CA exists when Node reads its trust).
+if (isMainModule(import.meta.url)) {
+  const directory = process.argv[2];
+  if (!directory) throw new Error('Usage: embedded-in-worker DIR');
+  await ensureCertificates(directory, 'localhost');
+}

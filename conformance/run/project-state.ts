@@ -1,0 +1,32 @@
+// What the set-up project of a team's config (project-setup.ts) found, for the rule workers, the
+// teardown project and the conformance reporter: the preflight's result and any minted keys, in
+// one file of the run's shared directory (conformance/run/projects.ts). Global set-up hands the
+// same to the `run` command's workers through the environment instead.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENV } from '../env.ts';
+import type { MadeKey } from '../target/key-minting.ts';
+
+export interface ProjectState {
+  /** Variables for the workers: the preflight's result, minted keys (CONFORMANCE_MINTED_*). */
+  env: Record<string, string>;
+  /** The keys minted for the run, for the teardown project to revoke. */
+  minted: MadeKey[];
+}
+
+function stateFile(env: NodeJS.ProcessEnv): string | undefined {
+  const directory = env[ENV.projectState];
+  return directory ? join(directory, 'state.json') : undefined;
+}
+
+export function readProjectState(env: NodeJS.ProcessEnv = process.env): ProjectState | undefined {
+  const file = stateFile(env);
+  return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ProjectState) : undefined;
+}
+
+export function writeProjectState(state: ProjectState, env: NodeJS.ProcessEnv = process.env): void {
+  const file = stateFile(env);
+  if (!file) throw new Error(`${ENV.projectState} is not set: run the set-up project from its config.`);
+  // It may hold minted keys: readable by this user only, in a directory of the run's own.
+  writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+}

@@ -1,0 +1,146 @@
+// The conformance suite inside a team's own playwright.config.ts: `conformanceProjects()` returns
+// the projects that check a target (a target file, a base URL, or the embedded reference server)
+// beside the team's own, and `conformanceReporter()` the kit's reports as one more reporter.
+// Everything is decided when the config is read, in the Playwright runner; the workers, which read
+// the config again, find the same settings in the environment the runner hands them.
+import { existsSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import type { Project, ReporterDescription } from '@playwright/test';
+import { codeFile, nodeCommand } from '../reference-server/package-root.ts';
+import { ENV } from '../conformance/env.ts';
+import { caBundleFor } from '../conformance/requests/ca-trust.ts';
+import type { Protocol } from '../conformance/requests/protocols.ts';
+import { reportDirectory } from '../conformance/report/settings.ts';
+import { declareTarget, type Profile, type TargetDeclaration } from '../conformance/target/target.ts';
+import {
+  declareEmbeddedTarget,
+  embeddedCertDir,
+  fixtureKeyEnvironment,
+} from '../conformance/target/embedded-target.ts';
+import { urlTarget } from '../conformance/target/url-target.ts';
+import { runStateDirectory, standaloneProjects } from '../conformance/run/projects.ts';
+
+/** What the suite checks. */
+export type ConformanceTarget =
+  /** The reference server, started by each worker in-process (default). */
+  | { embedded: true; certDir?: string }
+  /** A target file (schemas/target.schema.json); its keys come from the variables it names. */
+  | { file: string }
+  /** A deployment by URL; keys from CONFORMANCE_KEY_* (README, "A target by URL"). */
+  | { baseUrl: string; otherTenantBaseUrl?: string; sandboxBaseUrl?: string; caFile?: string };
+
+export interface ConformanceProjectsOptions {
+  /** Default: the embedded reference server. */
+  target?: ConformanceTarget;
+  /** `default` (HTTP-level rules warn) or `strict` (they fail); default: the target file's, else `default`. */
+  profile?: Profile;
+  /** The protocols every rule is checked over: a project each. Default h1 and h2 for the embedded reference, else h1. */
+  protocols?: readonly Protocol[];
+  /** How often one request is sent again after a transient answer (429, 502, 503, 504); default 4. */
+  maxRetries?: number;
+  /** The most the whole run waits before retries, in seconds; default 60. */
+  retryBudgetSeconds?: number;
+  /** Never more than this many requests per second (default: as fast as the target allows). */
+  maxRps?: number;
+  /** The longest one exchange may take, in seconds; default 10. */
+  requestTimeoutSeconds?: number;
+  /** The projects' names: `conformance` (default), `conformance HTTP/2`, `conformance set-up`, … */
+  name?: string;
+}
+
+export interface ConformanceReporterOptions {
+  /** Where conformance.json, .md, .html, junit.xml and exchanges.har go; default `reports/`. */
+  outputDir?: string;
+}
+
+function positive(name: string, value: number | undefined, zeroAllowed: boolean): string | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0))
+    throw new TypeError(
+      `conformanceProjects: ${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} number, not ${value}.`,
+    );
+  return String(value);
+}
+
+/** The CA of the embedded reference must exist before any worker starts: Node reads its trust at start-up. */
+function ensureEmbeddedCertificates(certDir: string): void {
+  if (existsSync(join(certDir, 'ca.crt'))) return;
+  const [command, ...args] = nodeCommand('conformance/run/embedded-in-worker');
+  const made = spawnSync(command ?? process.execPath, [...args, certDir], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  if (made.status !== 0)
+    throw new Error(
+      `conformanceProjects: the embedded reference's certificates could not be made in ${certDir}: ${made.stderr}`,
+    );
+}
+
+function declared(target: ConformanceTarget, env: NodeJS.ProcessEnv): TargetDeclaration {
+  if ('embedded' in target) {
+    // The embedded target names its keys by variable, like any target: the fixtures' public test keys.
+    for (const [name, value] of Object.entries(fixtureKeyEnvironment())) process.env[name] ??= value;
+    const certDir = target.certDir ? resolve(target.certDir) : embeddedCertDir();
+    process.env[ENV.referenceCertDir] = certDir;
+    ensureEmbeddedCertificates(certDir);
+    return declareEmbeddedTarget({ ...process.env, ...env });
+  }
+  if ('file' in target) return declareTarget(resolve(target.file), { ...process.env, ...env });
+  const file = join(runStateDirectory().directory, 'url-target.json');
+  if (!existsSync(file)) {
+    const options = { ...target, ...(target.caFile ? { caFile: resolve(target.caFile) } : {}) };
+    writeFileSync(file, `${JSON.stringify(urlTarget(options, process.env), null, 2)}\n`);
+  }
+  return declareTarget(file, { ...process.env, ...env });
+}
+
+/**
+ * The conformance projects for a team's playwright.config.ts: a set-up project (the preflight, and
+ * the keys a target file asks to mint), one project per protocol with every rule as a test named
+ * by its id (level and source as annotations, evidence attached), and a teardown project. A MUST
+ * rule that fails fails its test (under `strict`, an HTTP rule too); any other failure is a
+ * `warning` annotation on a passing test. Throws TargetError for an invalid target file.
+ */
+export function conformanceProjects(options: ConformanceProjectsOptions = {}): Project[] {
+  const target = options.target ?? { embedded: true };
+  const runEnvironment: Record<string, string> = {};
+  const set = (name: string, value: string | undefined): void => {
+    if (value !== undefined) runEnvironment[name] = value;
+  };
+  if (options.profile !== undefined && options.profile !== 'default' && options.profile !== 'strict')
+    throw new TypeError(
+      `conformanceProjects: profile must be default or strict, not ${String(options.profile)}.`,
+    );
+  set(ENV.profile, options.profile);
+  set(ENV.maxRetries, positive('maxRetries', options.maxRetries, true));
+  set(ENV.retryBudget, positive('retryBudgetSeconds', options.retryBudgetSeconds, true));
+  set(ENV.maxRps, positive('maxRps', options.maxRps, false));
+  set(ENV.requestTimeout, positive('requestTimeoutSeconds', options.requestTimeoutSeconds, false));
+  const protocols = options.protocols ?? ('embedded' in target ? ['h1', 'h2'] : ['h1']);
+  if (protocols.length === 0 || protocols.some((protocol) => protocol !== 'h1' && protocol !== 'h2'))
+    throw new TypeError(`conformanceProjects: protocols must be h1, h2 or both, not ${protocols.join(',')}.`);
+  const declaredTarget = declared(target, runEnvironment);
+  // Read by Node once at start-up: set here, in the runner, it reaches the worker processes.
+  const caBundle = caBundleFor(declaredTarget.caFile);
+  if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
+  return standaloneProjects({
+    declaredTarget,
+    protocols: [...new Set(protocols)],
+    runEnvironment,
+    prefix: options.name ?? 'conformance',
+  });
+}
+
+/**
+ * The kit's own reports of the conformance projects (verdict table, conformance.json/.md/.html,
+ * junit.xml, exchanges.har; bundle/ under strict), as a reporter to list in the config. List it
+ * first: it also masks keys in the results before the other reporters see them. It never changes
+ * the run's status: the team's tests and the rules' tests decide it.
+ */
+export function conformanceReporter(options: ConformanceReporterOptions = {}): ReporterDescription {
+  return [
+    codeFile('conformance/run/reporter'),
+    { outputDir: resolve(options.outputDir ?? reportDirectory()), decidesStatus: false },
+  ];
+}
