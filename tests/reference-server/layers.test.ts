@@ -4,9 +4,10 @@
 // by nothing but the composition root. There is no exception: an import that points up fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { crossings as crossingsIn, layerOf as layerIn, modules } from '../support/layers.ts';
 
 const REFERENCE_SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '../../reference-server');
 
@@ -30,35 +31,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   cli: [...SITES_BELOW, ...SITES, 'front-door', 'server-options.ts', 'server.ts'],
 };
 
-function modules(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return modules(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
-
-/** The layer of a path inside reference-server/: its first folder, or the top-level file's name. */
-function layerOf(path: string): string {
-  return relative(REFERENCE_SERVER, path).split('/')[0] ?? '';
-}
-
-/** Every relative import, static or dynamic, type-only or not: a type import is an arrow too. */
-function relativeImports(source: string): string[] {
-  const specifiers = source.matchAll(/(?:from\s+|import\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g);
-  return [...specifiers].map((match) => match[1] ?? '');
-}
-
-function crossings(file: string, source: string): string[] {
-  const from = layerOf(file);
-  return relativeImports(source).flatMap((specifier) => {
-    const imported = resolve(dirname(file), specifier);
-    if (relative(REFERENCE_SERVER, imported).startsWith('..')) return []; // schemas/
-    const to = layerOf(imported);
-    if (to === from || (MAY_IMPORT[from] ?? []).includes(to)) return [];
-    return [`${relative(REFERENCE_SERVER, file)} imports ${relative(REFERENCE_SERVER, imported)}`];
-  });
-}
+const layerOf = (path: string): string => layerIn(REFERENCE_SERVER, path);
+const crossings = (file: string, source: string): string[] =>
+  crossingsIn(REFERENCE_SERVER, MAY_IMPORT, file, source);
 
 test('every module of reference-server/ lives in a known layer', () => {
   for (const file of modules(REFERENCE_SERVER)) {
