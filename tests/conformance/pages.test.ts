@@ -71,7 +71,8 @@ function pagedApi(pages: number, perPage: number, selfLoop = false): Api & { ask
     get: (url) => {
       asked.push(url);
       const page = Number(new URL(url).searchParams.get('page') ?? '1');
-      const link = page < pages ? { link: `<?page=${selfLoop ? page : page + 1}>; rel="next"` } : {};
+      const link: Record<string, string> =
+        page < pages ? { link: `<?page=${selfLoop ? page : page + 1}>; rel="next"` } : {};
       return Promise.resolve(
         answer({ data: Array.from({ length: perPage }, (_u, i) => ({ id: `r${page}-${i}` })) }, link),
       );

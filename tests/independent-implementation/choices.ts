@@ -30,13 +30,15 @@ export interface ServerChoices {
   /**
    * `GET /customers` (customer-pages.ts): the whole list; pages of one customer with `has_more`
    * and a `next` link (a cursor), every answer then sent chunked (Transfer-Encoding: chunked, no
-   * Content-Length); lists of 300 customers in pages of 50, the next named by a
-   * `Link: <…?page=N>; rel="next"` header (`paged-link`) or by `next_cursor` and `has_more`
-   * (`paged-cursor`). `paged-link-global-from-page-3` and `paged-cursor-trusted` are defects, not
+   * Content-Length); pages (of 50 with `longLists`) whose next is named by a
+   * `Link: <…?page=N>; rel="next"` header (`paged-link`, the default) or by `next_cursor` and
+   * `has_more` (`paged-cursor`). `paged-link-global-from-page-3` and `paged-cursor-trusted` are defects, not
    * choices (defects.test.ts): from page 3 on the tenant filter is forgotten; a cursor carrying its
    * tenant and environment is believed on any tenant's host.
    */
   customerList: 'whole' | PagedList | PagedListDefect;
+  /** The live lists hold 300 customers, paged 50 a page (`paged-link`, `paged-cursor`); else two, one a page. */
+  longLists: boolean;
   /**
    * Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403.
    * `trusts-forwarded-proto` is a defect, not a choice (defects.test.ts): the plain listener runs
@@ -83,6 +85,7 @@ export const DEFAULT_CHOICES: ServerChoices = {
   sniMustMatchHost: true,
   certificate: 'wildcard',
   customerList: 'paged-link',
+  longLists: false,
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
   http2: false,

@@ -53,40 +53,39 @@ function positionOf(cursor: string): Position | undefined {
   }
 }
 
-/** What the list of a tenant and environment holds under `list`: short lists, or 300 customers. */
-export function customersUnder(
-  list: PagedList | PagedListDefect | 'whole',
-  tenant: string,
-  environment: Environment,
-): Customer[] {
-  return list === 'whole' || list === 'paged-chunked'
-    ? customersOf(tenant, environment)
-    : longCustomerList(tenant, environment);
+/** What the list of a tenant and environment holds: its short list, or 300 customers (`long`). */
+export function customersUnder(long: boolean, tenant: string, environment: Environment): Customer[] {
+  return long ? longCustomerList(tenant, environment) : customersOf(tenant, environment);
+}
+
+/** Customers a page holds: PAGE_SIZE of a short list, LONG_PAGE_SIZE of a long one. */
+function pageSize(list: PagedList | PagedListDefect, long: boolean): number {
+  return list !== 'paged-chunked' && long ? LONG_PAGE_SIZE : PAGE_SIZE;
 }
 
 /**
  * The page the query (`cursor` or `page`) points at, the first without one; undefined when the
- * cursor or page number is not one this list issued for this tenant and environment.
+ * cursor or page number is not one this list issued for this tenant and environment. `long`: the
+ * live lists hold 300 customers, 50 a page (else each its short list, one a page).
  */
 export function customerPage(
   list: PagedList | PagedListDefect,
   scope: { tenant: string; environment: Environment },
   query: { cursor?: string; page?: string },
+  long: boolean,
 ): PageAnswer | undefined {
   if (list === 'paged-link' || list === 'paged-link-global-from-page-3')
-    return numberedPage(list, scope, query.page);
-  const customers = customersUnder(list, scope.tenant, scope.environment);
+    return numberedPage(list, scope, query.page, long);
   const { tenant, environment } = scope;
   const position = query.cursor === undefined ? { tenant, environment, offset: 0 } : positionOf(query.cursor);
   if (!position) return undefined;
   const trusted = list === 'paged-cursor-trusted';
   if (!trusted && (position.tenant !== tenant || position.environment !== environment)) return undefined;
   // The defect: the list is the cursor's, whoever asks on whichever host.
-  const listed = trusted ? customersUnder(list, position.tenant, position.environment) : customers;
+  const listed = customersUnder(long, position.tenant, position.environment);
   if (!Number.isInteger(position.offset) || position.offset < 0 || position.offset > listed.length)
     return undefined;
-  const size = list === 'paged-chunked' ? PAGE_SIZE : LONG_PAGE_SIZE;
-  const end = position.offset + size;
+  const end = position.offset + pageSize(list, long);
   const body: CustomerPage = { customers: listed.slice(position.offset, end), has_more: end < listed.length };
   if (body.has_more) {
     const cursor = cursorOf({ ...position, offset: end });
@@ -100,16 +99,19 @@ function numberedPage(
   list: 'paged-link' | 'paged-link-global-from-page-3',
   scope: { tenant: string; environment: Environment },
   pageText: string | undefined,
+  long: boolean,
 ): PageAnswer | undefined {
   const page = pageText === undefined ? 1 : Number(pageText);
   if (pageText !== undefined && !/^[1-9]\d{0,5}$/.test(pageText)) return undefined;
-  const own = longCustomerList(scope.tenant, scope.environment);
-  const start = (page - 1) * LONG_PAGE_SIZE;
+  const own = customersUnder(long, scope.tenant, scope.environment);
+  const size = pageSize(list, long);
+  const start = (page - 1) * size;
   if (start > own.length) return undefined;
   // The defect: from the third page on the query runs on a global index, without the tenant filter.
-  const source = list === 'paged-link-global-from-page-3' && page >= 3 ? globalIndex(scope.environment) : own;
-  const customers = source.slice(start, start + LONG_PAGE_SIZE);
-  const hasMore = start + LONG_PAGE_SIZE < own.length;
+  const source =
+    list === 'paged-link-global-from-page-3' && page >= 3 ? globalIndex(scope.environment, long) : own;
+  const customers = source.slice(start, start + size);
+  const hasMore = start + size < own.length;
   return {
     body: { customers, has_more: hasMore },
     ...(hasMore ? { link: `</v1/customers?page=${page + 1}>; rel="next"` } : {}),
@@ -117,8 +119,8 @@ function numberedPage(
 }
 
 /** Every tenant's customers of an environment, interleaved as created: the index without a tenant filter. */
-function globalIndex(environment: Environment): Customer[] {
-  const lists = TENANTS.map((tenant) => longCustomerList(tenant, environment));
+function globalIndex(environment: Environment, long: boolean): Customer[] {
+  const lists = TENANTS.map((tenant) => customersUnder(long, tenant, environment));
   const longest = Math.max(...lists.map((customers) => customers.length));
   return Array.from({ length: longest }, (_unused, index) =>
     lists.flatMap((customers) => (index < customers.length ? [customers[index] as Customer] : [])),

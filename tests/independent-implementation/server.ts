@@ -185,6 +185,7 @@ function api(
       choices.customerList,
       record,
       request.query as { cursor?: string; page?: string },
+      choices.longLists,
     );
     if (!page) return sendError(reply, 400, 'invalid_cursor', 'The cursor is not one this list issued.');
     if (page.link) reply.header('Link', page.link);

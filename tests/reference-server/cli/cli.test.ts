@@ -91,6 +91,7 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         '--cert-dir',
         '--access-log',
         '--journal-size',
+        '--page-size',
         '--help',
       ]) {
         assert.ok(result.stdout.includes(flag), flag);
