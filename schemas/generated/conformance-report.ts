@@ -179,7 +179,7 @@ export interface TlsEvidence {
    */
   protocols?: string[];
   /**
-   * The suite's clients speak HTTP/1.1 and send no ALPN extension; the preflight offers http/1.1 only, so that the server confirms that protocol without being asked for another (h2 could reach a different stack).
+   * What the preflight offered by ALPN and the server agreed: http/1.1 alone when the run speaks HTTP/1.1 (so that the server confirms that protocol without being asked for another: h2 could reach a different stack), h2 alone for a run over HTTP/2 alone (an h2-only port).
    */
   alpn: {
     offered: string[];

@@ -18,14 +18,18 @@ export type Shards = {
   startedAt: string;
 }[];
 /**
- * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them).
+ * The run's verdict over each protocol, when it checked the rules over more than one (its verdict is over all of them), and each protocol the target's ALPN showed it does not offer (offered: false, no verdict).
  */
 export type Protocols = {
   name: string;
   /**
    * SETUP ERROR: the preflight could not reach the base URL under test (or the target file names a CA file that is not usable), so no rule ran: nothing is known about the target. NOT CONFORMANT: a MUST rule failed (or, under strict, an HTTP rule). INCOMPLETE: none failed, but a MUST rule was not evaluated, or a rule of any level could not run. CONFORMANT: otherwise.
    */
-  verdict: 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
+  verdict?: 'CONFORMANT' | 'NOT CONFORMANT' | 'INCOMPLETE' | 'SETUP ERROR';
+  /**
+   * false: the target does not offer this protocol (ALPN), so no rule was checked over it.
+   */
+  offered?: boolean;
 }[];
 
 /**
@@ -83,6 +87,10 @@ export interface Summary {
   fail: number;
   warning: number;
   notEvaluated: number;
+  /**
+   * Rules that need a protocol the target does not offer.
+   */
+  notApplicable?: number;
   error: number;
 }
 export interface Suite {
@@ -173,7 +181,7 @@ export interface TlsEvidence {
    */
   protocols?: string[];
   /**
-   * The suite's clients speak HTTP/1.1 and send no ALPN extension; the preflight offers http/1.1 only, so that the server confirms that protocol without being asked for another (h2 could reach a different stack).
+   * What the preflight offered by ALPN and the server agreed: http/1.1 alone when the run speaks HTTP/1.1 (so that the server confirms that protocol without being asked for another: h2 could reach a different stack), h2 alone for a run over HTTP/2 alone (an h2-only port).
    */
   alpn: {
     offered: string[];

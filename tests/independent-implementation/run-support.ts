@@ -8,7 +8,7 @@ import { request as httpsRequest } from 'node:https';
 import { connect as http2Connect, constants as http2 } from 'node:http2';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { RULES } from '../../conformance/catalog/rules.ts';
+import { RULES, ruleById } from '../../conformance/catalog/rules.ts';
 import type { ConformanceRun } from '../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
 
@@ -33,7 +33,8 @@ export function writeTargetFile(directory: string, name: string, target: object)
 
 /**
  * The run's report says CONFORMANT, exit 0, every rule of the catalog passed — except
- * `warnings`, which must be exactly those that warned. Nothing is left not evaluated.
+ * `warnings`, which must be exactly those that warned, and the rules of HTTP/2's own against a
+ * target without HTTP/2 (not applicable). Nothing is left not evaluated.
  */
 export function assertConformant(run: ConformanceRun, warnings: readonly string[] = []): void {
   assertRuleVerdicts(run, Object.fromEntries(warnings.map((id) => [id, 'warning'])));
@@ -56,12 +57,22 @@ export function assertNotConformant(
   assert.equal(run.exitCode, 1, run.stderr);
 }
 
-/** One verdict per rule of the catalog: those of `notPassed`, and `pass` for every other one. */
+/**
+ * One verdict per rule of the catalog: those of `notPassed`, and `pass` for every other one — but
+ * for the rules of HTTP/2's own against a target without HTTP/2, which are `not-applicable`
+ * (never a pass), all four alike and each saying why.
+ */
 function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<string, string>>): void {
   const rules = run.report?.rules ?? [];
   const byId = new Map(rules.map((rule) => [rule.id, rule]));
+  const http2Rules = RULES.filter((rule) => ruleById(rule.id).http2Only === true);
+  const withoutHttp2 = http2Rules.every((rule) => {
+    const result = byId.get(rule.id);
+    return result?.verdict === 'not-applicable' && /does not offer HTTP\/2/.test(result.message ?? '');
+  });
   const unexpected = RULES.flatMap((rule) => {
-    const expected = notPassed[rule.id] ?? 'pass';
+    const expected =
+      notPassed[rule.id] ?? (ruleById(rule.id).http2Only && withoutHttp2 ? 'not-applicable' : 'pass');
     const result = byId.get(rule.id);
     if (result?.verdict === expected) return [];
     return [
