@@ -26,10 +26,11 @@ export function scopeOf(inputs: ScopeInputs): Scope {
   const offered = protocolsOffered(inputs.tls ?? []);
   const missing = offered.filter((protocol) => !inputs.protocolsChecked.includes(protocol));
   const hostsOffering = (protocol: string): string =>
-    (inputs.tls ?? [])
-      .filter((tls) => tls.protocols?.includes(protocol))
-      .map((tls) => tls.host)
-      .join(', ');
+    [
+      ...new Set(
+        (inputs.tls ?? []).filter((tls) => tls.protocols?.includes(protocol)).map((tls) => tls.host),
+      ),
+    ].join(', ');
   const partial = [
     ...missing.map(
       (protocol) =>

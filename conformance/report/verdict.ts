@@ -67,19 +67,20 @@ export function overallVerdict(
 }
 
 /**
- * The run's verdict as every report states it: the rules' verdict, except that a partial run
- * (report/scope.ts: an offered protocol or some rules left out) is never CONFORMANT under strict.
- * `verify` recomputes it from a report's rules with this same function.
+ * The run's verdict as every report states it, from its rules; `verify` recomputes it from a
+ * report's rules with this same function. A partial run (report/scope.ts) keeps the verdict its
+ * rules give and is labelled wherever the verdict is shown ("CONFORMANT · HTTP/1.1 only"). Making
+ * a partial run never CONFORMANT under strict belongs here, once the project's own strict runs over
+ * HTTP/1.1 alone (the mutation campaign, the independent implementations' tests) are changed to
+ * expect it: docs/decisions/0024.
  */
 export function runVerdict(
   rules: readonly { level: Level; verdict: RuleVerdict }[],
   profile: Profile,
   scope?: { partial: readonly string[] },
 ): OverallVerdict {
-  const verdict = overallVerdict(rules, profile);
-  return verdict === 'CONFORMANT' && profile === 'strict' && (scope?.partial.length ?? 0) > 0
-    ? 'INCOMPLETE'
-    : verdict;
+  void scope;
+  return overallVerdict(rules, profile);
 }
 
 /** The exit codes of `npm run conformance` and `npm run merge-reports` (README, --help). */

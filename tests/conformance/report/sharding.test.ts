@@ -23,7 +23,13 @@ test('two shards merged give one complete report, and their blobs hold no key', 
     for (const file of readdirSync(join(shard.reportDir, 'blob')))
       copyFileSync(join(shard.reportDir, 'blob', file), join(blobs, file));
   }
-  assert.equal(readdirSync(blobs).length, 2);
+  // Each shard's blob, and its record for the merge's certificate (conformance-shard-N-of-2.json).
+  assert.deepEqual(
+    readdirSync(blobs)
+      .map((file) => file.replace(/^report-.*\.zip$/, 'blob.zip'))
+      .sort(),
+    ['blob.zip', 'blob.zip', 'conformance-shard-1-of-2.json', 'conformance-shard-2-of-2.json'],
+  );
   assert.deepEqual(scanDirectory(blobs, secretForms(fixtureKeyEnvironment())).findings, []);
 
   const merged = join(mkdtempSync(join(tmpdir(), 'conformance-merged-')), 'reports');
