@@ -27,6 +27,7 @@ export {
   verifyBundle,
   BundleInputError,
   type Verification,
+  type VerifyOptions,
   type SignatureCheck,
 } from '../conformance/attestation/verify-bundle.ts';
 

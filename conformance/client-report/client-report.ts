@@ -97,7 +97,10 @@ export type JournalSource = Pick<ReportOptions, 'adminUrl' | 'adminToken' | 'caF
  * admin API cannot be reached or read.
  */
 export async function buildClientReport(options: JournalSource, now: Date): Promise<ClientReport> {
-  const client = new RawClient({ hosts: options.hosts ?? LOCAL_HOSTS, ...(options.caFile ? { caFile: options.caFile } : {}) });
+  const client = new RawClient({
+    hosts: options.hosts ?? LOCAL_HOSTS,
+    ...(options.caFile ? { caFile: options.caFile } : {}),
+  });
   const get = async (path: string): Promise<unknown> => {
     const exchange = await client.send({
       url: `${options.adminUrl}${path}`,

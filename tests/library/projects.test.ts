@@ -1,0 +1,73 @@
+// conformanceProjects() (library/projects.ts): the projects a team's config gets, their options
+// checked when the config is read, and a reporter that never decides the run's status.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
+import ConformanceReporter from '../../conformance/run/reporter.ts';
+import { ENV } from '../../conformance/env.ts';
+import type { FullResult } from '@playwright/test/reporter';
+import { referenceTargetOn } from '../support/conformance-run.ts';
+import { fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
+
+test('a target file: a set-up project, a rule project per protocol depending on it, a teardown project', () => {
+  const work = mkdtempSync(join(tmpdir(), 'projects-test-'));
+  const saved = { ...process.env };
+  try {
+    Object.assign(process.env, fixtureKeyEnvironment());
+    const file = join(work, 'target.json');
+    writeFileSync(file, JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'on file' })));
+    const projects = conformanceProjects({
+      target: { file },
+      protocols: ['h1', 'h2'],
+      maxRps: 5,
+      name: 'rules',
+    });
+    assert.deepEqual(
+      projects.map((project) => project.name),
+      ['rules set-up', 'rules teardown', 'rules HTTP/1.1', 'rules HTTP/2'],
+    );
+    assert.equal(projects[0]?.teardown, 'rules teardown');
+    for (const project of projects.slice(2)) assert.deepEqual(project.dependencies, ['rules set-up']);
+    const use = projects[2]?.use as { runEnvironment: Record<string, string>; protocol: string };
+    assert.equal(use.protocol, 'h1');
+    assert.equal(use.runEnvironment[ENV.maxRps], '5');
+    assert.equal(use.runEnvironment[ENV.protocols], 'h1,h2');
+  } finally {
+    process.env = saved;
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('a bad option is refused when the config is read, saying which and why', () => {
+  assert.throws(() => conformanceProjects({ maxRps: -1 }), /maxRps must be a positive number, not -1/);
+  assert.throws(
+    () => conformanceProjects({ protocols: ['h3' as 'h1'] }),
+    /protocols must be h1, h2 or both, not h3/,
+  );
+  assert.throws(
+    () => conformanceProjects({ profile: 'lenient' as 'strict' }),
+    /profile must be default or strict, not lenient/,
+  );
+});
+
+test("the kit's reporter in a team's config never sets the run's status; under run it does", async () => {
+  const [file, options] = conformanceReporter({ outputDir: 'somewhere' }) as [
+    string,
+    { decidesStatus: boolean },
+  ];
+  assert.match(file, /conformance[/\\]run[/\\]reporter\.(ts|js)$/);
+  assert.equal(options.decidesStatus, false);
+  const work = mkdtempSync(join(tmpdir(), 'reporter-status-'));
+  try {
+    const result = { status: 'passed', startTime: new Date(), duration: 1 } as FullResult;
+    const team = new ConformanceReporter({ outputDir: join(work, 'team'), decidesStatus: false });
+    assert.equal(await team.onEnd(result), undefined);
+    const run = new ConformanceReporter({ outputDir: join(work, 'run') });
+    assert.deepEqual(await run.onEnd(result), { status: 'passed' });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
