@@ -54,11 +54,15 @@ export function scopeOf(inputs: ScopeInputs): Scope {
   };
 }
 
-/** Every protocol some host agrees to; HTTP/1.1 always (a plain-HTTP or ALPN-less host speaks it). */
+/**
+ * Every protocol some host agrees to by ALPN. A host whose offer is unknown (no handshake, a plain-HTTP
+ * target) speaks HTTP/1.1; an h2-only port does not, so a run over HTTP/2 alone there is complete.
+ */
 function protocolsOffered(tls: readonly TlsEvidence[]): string[] {
-  const all = new Set<string>([HTTP1]);
-  for (const host of tls) for (const protocol of host.protocols ?? []) all.add(protocol);
-  return [...all];
+  const all = new Set<string>();
+  for (const host of tls) for (const protocol of host.protocols ?? [HTTP1]) all.add(protocol);
+  if (all.size === 0) all.add(HTTP1);
+  return [...all].sort((a, b) => (a === HTTP1 ? -1 : b === HTTP1 ? 1 : a.localeCompare(b)));
 }
 
 function selectionText(inputs: ScopeInputs): string {

@@ -6,15 +6,20 @@
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
-import { checkServerIdentity, connect as tlsConnect, createSecureContext, type TLSSocket } from 'node:tls';
+import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { lookupWith, type HostMap } from '../requests/host-map.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
-import { alpnAgreesToH2, PROTOCOL_NAME } from '../requests/protocols.ts';
 import type { ResolvedTarget } from './target.ts';
 import type { SetupProblem } from '../../schemas/generated/conformance-report.ts';
 import { ALPN_OFFERED, tlsEvidenceOf, type TlsEvidence } from './tls-evidence.ts';
 import { connect as http2Connect, constants as h2 } from 'node:http2';
-import { NO_APPLICATION_PROTOCOL, protocolsOfRun, type Protocol } from '../requests/protocols.ts';
+import {
+  NO_APPLICATION_PROTOCOL,
+  offeredProtocols,
+  PROTOCOL_NAME,
+  protocolsOfRun,
+  type Protocol,
+} from '../requests/protocols.ts';
 
 /** One failed stage, as every report shows it (schemas/conformance-report.schema.json). */
 export type PreflightProblem = SetupProblem;
@@ -74,14 +79,13 @@ export async function runPreflight(
   const blocking = found.filter((problem) => problem.field === 'baseUrl');
   const unavailable = found.filter((problem) => problem.field !== 'baseUrl');
   // What each verified host offers, so that a report can tell a run that left a protocol out.
-  const secureContext = ca ? createSecureContext({ ca }) : undefined;
+  // An h2-only port offers HTTP/2 alone: HTTP/1.1 is then not a protocol the run left out.
   await Promise.all(
     tls.map(async (evidence) => {
       const url = target[evidence.field];
       if (url === undefined) return;
-      const h2 = await alpnAgreesToH2(url, { lookup: lookupWith(target.hosts), secureContext, timeoutMs });
-      if (h2 !== undefined)
-        evidence.protocols = h2 ? [PROTOCOL_NAME.h1, PROTOCOL_NAME.h2] : [PROTOCOL_NAME.h1];
+      const offered = await offeredProtocols(url, { hosts: target.hosts, ca, timeoutMs });
+      evidence.protocols = offered.map((protocol) => PROTOCOL_NAME[protocol]);
     }),
   );
   // In the order the URLs are declared, whichever handshake ended first.
