@@ -55,6 +55,8 @@ http {
       proxy_http_version 1.1;
       proxy_ssl_server_name on;
       proxy_ssl_name $ssl_server_name;
+      # A resumed upstream session can carry another tenant's SNI: each connection makes its own.
+      proxy_ssl_session_reuse off;
       proxy_set_header Host $http_host;
       proxy_pass_request_headers on;
     }
