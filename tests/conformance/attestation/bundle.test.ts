@@ -19,7 +19,11 @@ import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { badgeMarkdown, renderBadge } from '../../../conformance/attestation/badge.ts';
 import { preAuthEncoding, type DsseEnvelope } from '../../../conformance/attestation/dsse.ts';
 import { keyFingerprint } from '../../../conformance/attestation/signing-key.ts';
-import { PREDICATE_TYPE, STATEMENT_TYPE, type Statement } from '../../../conformance/attestation/statement.ts';
+import {
+  PREDICATE_TYPE,
+  STATEMENT_TYPE,
+  type Statement,
+} from '../../../conformance/attestation/statement.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
 import { scopeOf } from '../../../conformance/report/scope.ts';
 

@@ -152,7 +152,9 @@ export function sampleRun(
 const SAMPLE_CERTIFICATE: TlsEvidence = {
   field: 'baseUrl',
   host: 'acme.api.staging.localhost:8443',
-  fingerprint256: Array.from({ length: 32 }, (_, index) => (index * 7).toString(16).padStart(2, '0').toUpperCase().slice(-2)).join(':'),
+  fingerprint256: Array.from({ length: 32 }, (_, index) =>
+    (index * 7).toString(16).padStart(2, '0').toUpperCase().slice(-2),
+  ).join(':'),
   subject: 'CN=*.api.localhost',
   issuer: 'CN=Staging CA',
   validFrom: '2026-01-01T00:00:00.000Z',

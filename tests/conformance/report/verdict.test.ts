@@ -87,7 +87,14 @@ test('a built report covers the whole catalog and matches its schema', () => {
   assert.ok(validate(report), describeSchemaErrors(validate.errors).join('\n'));
   assert.equal(report.rules.length, RULES.length);
   assert.equal(report.verdict, 'NOT CONFORMANT');
-  assert.deepEqual(report.summary, { pass: RULES.length - 1, fail: 1, warning: 0, notEvaluated: 0, notApplicable: 0, error: 0 });
+  assert.deepEqual(report.summary, {
+    pass: RULES.length - 1,
+    fail: 1,
+    warning: 0,
+    notEvaluated: 0,
+    notApplicable: 0,
+    error: 0,
+  });
   assert.match(report.spec.sha256, /^[0-9a-f]{64}$/);
 });
 
