@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../conformance/judging/key-variants.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';
-import { conformanceRule, notEvaluated } from '../conformance/run/test.ts';
+import { conformanceRule, notApplicable } from '../conformance/run/test.ts';
 import { followPages } from '../conformance/judging/pages.ts';
 import { withoutShared } from '../conformance/judging/tenant-knowledge.ts';
 import { requireOtherTenantValues, requireOwnValues } from './tenant-data.ts';
@@ -48,8 +48,10 @@ conformanceRule(
     requireOtherTenantValues(knowledge);
     const next = knowledge.otherNextPage;
     if (!next)
-      notEvaluated(
-        'not evaluated: the other tenant\'s list names no next page (no Link rel="next", no next link, no cursor with has_more), so there is no page cursor of its own to replay. Point otherTenantBaseUrl at a tenant with more customers than one page holds.',
+      // A list that never pages has no cursor to misuse: that is no fault of the target's, so the
+      // verdict must not wait on it (INCOMPLETE would block every correct deployment without paging).
+      notApplicable(
+        'not applicable: the other tenant\'s list names no next page (no Link rel="next", no next link, no cursor with has_more), so there is no page cursor of its own to replay and the rule was not exercised. If the deployment does page its lists, point otherTenantBaseUrl at a tenant with more customers than one page holds.',
       );
     const replayed = onOwnHost(next.url, otherTenant.baseUrl, target.baseUrl);
     const exchange = await api.get(replayed, {

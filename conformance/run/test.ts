@@ -257,7 +257,7 @@ async function http2ClientFor(raw: RawClient, baseUrl: string): Promise<RawClien
 }
 
 /** Ends the current rule as "not applicable": it needs what the target does not offer. Never a pass. */
-function notApplicable(reason: string): never {
+export function notApplicable(reason: string): never {
   test.info().annotations.push({ type: ANNOTATION.notApplicable, description: reason });
   test.skip(true, reason);
   throw new Error('unreachable: test.skip throws');

@@ -1,6 +1,7 @@
 // Long customer lists in pages (customer-pages.ts: 300 customers a tenant, 50 a page), both ways:
 // - correct, paged by `Link: <…?page=N>; rel="next"` and by `next_cursor` with `has_more`:
 //   CONFORMANT, every rule passed (TENANT-OTHER-PAGE-CURSOR-NO-DATA among them: evaluated);
+// - a list that never pages: CONFORMANT, TENANT-OTHER-PAGE-CURSOR-NO-DATA not applicable (no cursor);
 // - paged by Link, but from the third page on the query runs on a global index and forgets the
 //   tenant filter: NOT CONFORMANT by TENANT-OWN-DATA-ONLY alone (the suite follows the pages);
 // - paged by an opaque cursor that carries tenant, environment and offset and is believed: NOT
@@ -112,6 +113,20 @@ withServer(
     });
   },
 );
+
+withServer('a list that never pages: the whole list in one answer', { customerList: 'whole' }, (server) => {
+  test('CONFORMANT; the page-cursor rule not applicable (there is no cursor to replay), never a pass', async () => {
+    const { run } = await runAgainst(server());
+    assertConformant(run, [], ['TENANT-OTHER-PAGE-CURSOR-NO-DATA']);
+    const cursorRule = run.report?.rules.find((rule) => rule.id === 'TENANT-OTHER-PAGE-CURSOR-NO-DATA');
+    assert.match(cursorRule?.message ?? '', /names no next page/);
+    // Counted apart in the summary, with the HTTP/2 rules this HTTP/1.1-only shape cannot exercise.
+    assert.equal(
+      run.report?.summary.notApplicable,
+      run.report?.rules.filter((rule) => rule.verdict === 'not-applicable').length,
+    );
+  });
+});
 
 withServer(
   'a list paged by Link whose query forgets the tenant filter from the third page on',

@@ -36,8 +36,15 @@ export function writeTargetFile(directory: string, name: string, target: object)
  * `warnings`, which must be exactly those that warned, and the rules of HTTP/2's own against a
  * target without HTTP/2 (not applicable). Nothing is left not evaluated.
  */
-export function assertConformant(run: ConformanceRun, warnings: readonly string[] = []): void {
-  assertRuleVerdicts(run, Object.fromEntries(warnings.map((id) => [id, 'warning'])));
+export function assertConformant(
+  run: ConformanceRun,
+  warnings: readonly string[] = [],
+  notApplicable: readonly string[] = [],
+): void {
+  assertRuleVerdicts(run, {
+    ...Object.fromEntries(warnings.map((id) => [id, 'warning'])),
+    ...Object.fromEntries(notApplicable.map((id) => [id, 'not-applicable'])),
+  });
   assert.equal(run.report?.verdict, 'CONFORMANT');
   assert.match(run.stdout, /VERDICT: CONFORMANT/);
   assert.equal(run.exitCode, 0, run.stderr);
