@@ -103,7 +103,7 @@ describe('the reference server in-process', () => {
 
   test('a process that starts and closes it exits on its own', () => {
     const script = [
-      "import { startReferenceMock } from '../../library/mock.ts';",
+      "import { startReferenceMock } from './library/mock.ts';",
       'const mock = await startReferenceMock();',
       "const response = await mock.fetch(mock.baseUrl('acme') + '/customers');",
       'await response.text();',
