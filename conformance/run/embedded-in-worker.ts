@@ -16,6 +16,9 @@ export async function startEmbeddedReference(): Promise<RunningReferenceServer> 
     domain: 'localhost',
     fixtures: loadFixtures(DEFAULT_FIXTURES_FILE),
     certDir: embeddedCertDir(),
+    // Two customers a page, as the run command's embedded reference (playwright.config.ts): the
+    // fixtures' lists of three then page, and the page-cursor rule is exercised.
+    customersPageSize: 2,
   });
   process.env[ENV.referenceHttpsPort] = String(server.httpsPort);
   process.env[ENV.referenceHttpPort] = String(server.httpPort);

@@ -61,7 +61,8 @@ describe('URL mode: a reference process started separately, described by a targe
 
   before(async () => {
     server = startCli([
-      ...['--port', '0', '--http-port', '0', '--access-log', 'off'],
+      // Lists paged two a page, as the embedded target's: every rule is exercised, the page-cursor one too.
+      ...['--port', '0', '--http-port', '0', '--access-log', 'off', '--page-size', '2'],
       ...['--cert-dir', join(work, 'certs'), '--data-dir', join(work, 'data')],
     ]);
     const [, https = '', http = ''] = await server.waitForStdout(
