@@ -118,7 +118,20 @@ describe('the packed kit, installed into an empty project', () => {
     );
     assert.equal(installed.code, 0, installed.stderr);
 
-    server = spawn('npx', [BIN, 'serve', '--port', '0', '--http-port', '0', '--access-log', 'off'], {
+    // Its list paged two a page, as the embedded target's: every rule is exercised, the page-cursor one too.
+    const serve = [
+      BIN,
+      'serve',
+      '--port',
+      '0',
+      '--http-port',
+      '0',
+      '--access-log',
+      'off',
+      '--page-size',
+      '2',
+    ];
+    server = spawn('npx', serve, {
       cwd: project,
       env: cleanEnv(),
       detached: true,
