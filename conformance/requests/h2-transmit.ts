@@ -138,9 +138,12 @@ export function transmitH2(
     };
     // A GOAWAY the server sent on this request's own connection: a graceful one means "not
     // processed, send it again" (decision 0022); on a shared connection it is the rule's to judge.
+    // A stream refused on a shared connection (REFUSED_STREAM) was not processed either, and the
+    // connection still takes the stream sent again.
     let goaway: number | undefined;
     const failed = (error: NodeJS.ErrnoException): void => {
-      const signal = options.session ? undefined : transientSignal(stream?.rstCode, goaway);
+      const signal =
+        options.session && goaway !== undefined ? undefined : transientSignal(stream?.rstCode, goaway);
       finish({
         kind: 'failure',
         request: summary,

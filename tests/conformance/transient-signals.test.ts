@@ -42,6 +42,7 @@ async function serverWhoseFirstStream(first: (stream: ServerHttp2Stream) => void
 async function sendOnce(
   port: number,
   env: Record<string, string> = {},
+  send: (client: RawClient, url: string) => Promise<Exchange> = (client, url) => client.send({ url }),
 ): Promise<{ exchange: Exchange; told: Exchange[]; trafficFile: string }> {
   const trafficFile = join(work, `traffic-${Math.random()}.json`);
   writeFileSync(trafficFile, JSON.stringify(initialTraffic(undefined)));
@@ -55,7 +56,7 @@ async function sendOnce(
       protocol: 'h2',
       onExchange: (exchange) => told.push(exchange),
     });
-    const exchange = await client.send({ url: `https://acme.api.localhost:${port}/v1/customers` });
+    const exchange = await send(client, `https://acme.api.localhost:${port}/v1/customers`);
     return { exchange, told, trafficFile };
   } finally {
     for (const name of [ENV.trafficFile, ...Object.keys(env)]) {
@@ -105,6 +106,31 @@ for (const [name, act, signal] of [
     );
   });
 }
+
+test('a stream reset with REFUSED_STREAM on a shared connection (a coalescing client): sent again on that connection', async () => {
+  const connections: unknown[] = [];
+  const port = await serverWhoseFirstStream((stream) => {
+    connections.push(stream.session);
+    stream.close(constants.NGHTTP2_REFUSED_STREAM);
+  });
+  const server = servers.at(-1);
+  server?.on('session', (session) => connections.push(session));
+  let second: Exchange | undefined;
+  const { exchange, told } = await sendOnce(port, {}, async (client, url) => {
+    const [first, next] = await client.sendOverOneConnection([{ url }, { url }]);
+    second = next;
+    if (!first) throw new Error('no exchange came back');
+    return first;
+  });
+  assert.equal(exchange.kind === 'response' && exchange.status, 200);
+  assert.deepEqual(
+    exchange.attempts?.map((attempt) => attempt.signal),
+    ['RST_STREAM REFUSED_STREAM'],
+  );
+  assert.equal(second?.kind === 'response' && second.status, 200);
+  assert.equal(told.length, 3, 'the refused try, its retry and the second request');
+  assert.equal(new Set(connections).size, 1, 'every stream went over the one connection');
+});
 
 test('a stream reset with PROTOCOL_ERROR is the target’s refusal: not sent again', async () => {
   const port = await serverWhoseFirstStream((stream) => stream.close(constants.NGHTTP2_PROTOCOL_ERROR));
