@@ -4,12 +4,12 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/requests/ca-trust.ts';
-import { trafficLimits } from './conformance/requests/traffic.ts';
+import { trafficLimits } from './conformance/requests/shared-pacing.ts';
 import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { ENV, REPORT_ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
 import { ruleProjects, type SuiteOptions } from './conformance/run/projects.ts';
-import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/target/embedded-target.ts';
+import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/deployment/embedded-target.ts';
 import { codeFile, nodeCommand } from './reference-server/package-root.ts';
 import { reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 

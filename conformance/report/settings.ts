@@ -1,7 +1,7 @@
 // Where reports go and what the config tells the reporter about the run.
 import { resolve } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import type { Profile } from '../target/target.ts';
+import type { Profile } from '../deployment/target.ts';
 
 import { REPORT_ENV } from '../env.ts';
 

@@ -5,7 +5,7 @@ import type { KeyObject } from 'node:crypto';
 import type { ParseArgsConfig } from 'node:util';
 import { ATTESTATION_ENV } from '../env.ts';
 import { KeyFileError, loadPrivateKey } from '../attestation/signing-key.ts';
-import type { Profile } from '../target/target.ts';
+import type { Profile } from '../deployment/target.ts';
 
 export const ATTESTATION_OPTIONS = {
   bundle: { type: 'boolean' },

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import type { Project } from '@playwright/test';
 import { CODE_ROOT } from '../../reference-server/package-root.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
-import { initialTraffic, trafficLimits } from '../requests/traffic.ts';
+import { initialTraffic, trafficLimits } from '../requests/shared-pacing.ts';
 import { ENV } from '../env.ts';
-import type { TargetDeclaration } from '../target/target.ts';
+import type { TargetDeclaration } from '../deployment/target.ts';
 
 /** The worker options of the suite (conformance/run/test.ts) a project sets. */
 export interface SuiteOptions {

@@ -9,12 +9,12 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV, REPORT_ENV } from '../env.ts';
-import { TargetError, resolveTarget, type ResolvedTarget } from '../target/target.ts';
+import { TargetError, resolveTarget, type ResolvedTarget } from '../deployment/target.ts';
 import { offeredProtocols, parseProtocols, PROTOCOLS, type Protocol } from '../requests/protocols.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from '../requests/answer-watch.ts';
-import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BUDGET_SECONDS } from '../requests/traffic.ts';
+import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BUDGET_SECONDS } from '../requests/shared-pacing.ts';
 import { exitCodeOf } from './exit-code.ts';
 import {
   DEFAULT_MAX_LIST_PAGES,

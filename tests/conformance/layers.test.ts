@@ -17,12 +17,12 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   catalog: [],
   redaction: [],
   requests: ['redaction', 'env.ts'],
-  target: ['catalog', 'requests', 'env.ts'],
-  judging: ['catalog', 'redaction', 'requests', 'target', 'env.ts'],
-  report: ['catalog', 'redaction', 'requests', 'target', 'env.ts'],
+  deployment: ['catalog', 'requests', 'env.ts'],
+  judging: ['catalog', 'redaction', 'requests', 'deployment', 'env.ts'],
+  report: ['catalog', 'redaction', 'requests', 'deployment', 'env.ts'],
   'client-report': ['catalog', 'redaction', 'requests', 'report', 'env.ts'],
-  attestation: ['catalog', 'redaction', 'requests', 'target', 'report', 'env.ts'],
-  run: ['catalog', 'redaction', 'requests', 'target', 'judging', 'report', 'attestation', 'env.ts'],
+  attestation: ['catalog', 'redaction', 'requests', 'deployment', 'report', 'env.ts'],
+  run: ['catalog', 'redaction', 'requests', 'deployment', 'judging', 'report', 'attestation', 'env.ts'],
 };
 
 /** The layer of a path inside conformance/: its first folder, or the top-level file's name. */

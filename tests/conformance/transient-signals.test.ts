@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawClient } from '../../conformance/requests/raw-client.ts';
 import { isRefusal, type Exchange } from '../../conformance/requests/exchange.ts';
-import { initialTraffic, readTraffic } from '../../conformance/requests/traffic.ts';
+import { initialTraffic, readTraffic } from '../../conformance/requests/shared-pacing.ts';
 import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
 import { ENV } from '../../conformance/env.ts';
 

@@ -110,7 +110,7 @@ for (const shape of SHAPES) {
         const front = await startRateLimitedFront(server, shape.limit);
         try {
           targetEnv = front.target.env;
-          // Two workers, whatever the machine: they share one pace (requests/traffic.ts).
+          // Two workers, whatever the machine: they share one pace (requests/shared-pacing.ts).
           const run = await runConformance(
             ['--target', front.target.file, '--profile', 'strict', '--workers=2'],
             front.target.env,

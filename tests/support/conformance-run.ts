@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readTargetFile } from '../../conformance/target/target.ts';
-import { EMBEDDED_TARGET_FILE } from '../../conformance/target/embedded-target.ts';
+import { readTargetFile } from '../../conformance/deployment/target.ts';
+import { EMBEDDED_TARGET_FILE } from '../../conformance/deployment/embedded-target.ts';
 import { runSuite, type SuiteRun } from '../../mutation/suite-run.ts';
 import { ENV } from '../../conformance/env.ts';
 
