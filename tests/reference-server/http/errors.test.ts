@@ -65,11 +65,11 @@ describe('the error table', () => {
   test('a code of the other surface does not compile, and is refused with what to do if forced', () => {
     // @ts-expect-error key_revoked is the admin API's alone
     assert.throws(() => errorAnswer('api', 'key_revoked'), {
-      message: /^The error code key_revoked has no words for the api surface in the error table/,
+      message: /^The error code key_revoked has no message for the api surface in the error table/,
     });
     // @ts-expect-error misdirected_request is the tenant API's alone
     assert.throws(() => adminError('misdirected_request'), {
-      message: /^The error code misdirected_request has no words for the admin surface/,
+      message: /^The error code misdirected_request has no message for the admin surface/,
     });
     // @ts-expect-error request_timeout is the tenant API's alone
     assert.throws(() => errorAnswer('admin', 'request_timeout'));
