@@ -27,7 +27,7 @@ import { fixtureKeyEnvironment, fixtureKeyVariable } from '../conformance/deploy
 import { FAULT_NAMES, faultySteps, type FaultName } from './catalog.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.ts';
-import { ensureCertificates } from '../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../reference-server/listeners/certificates.ts';
 import type { ConformanceReport, RuleVerdict } from '../schemas/generated/conformance-report.ts';
 import { readReport, REPO_ROOT, runBounded, runSuite } from './suite-run.ts';
 import { BATCH_PLAN_ENV, type BatchPlan, type BatchVariant } from './batch-plan.ts';

@@ -5,7 +5,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../../referen
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { embeddedCertDir } from '../deployment/embedded-target.ts';
 import { ENV } from '../env.ts';
-import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { isMainModule } from '../../reference-server/package-root.ts';
 
 export async function startEmbeddedReference(): Promise<RunningReferenceServer> {

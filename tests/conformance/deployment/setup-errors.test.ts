@@ -17,7 +17,7 @@ import { once } from 'node:events';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import type { RunningReferenceServer } from '../../../reference-server/server.ts';
 import { startTestServer } from '../../support/reference-client.ts';
-import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 
