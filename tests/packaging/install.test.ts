@@ -376,6 +376,44 @@ describe('the packed kit, installed into an empty project', () => {
       assert.match(result.stdout, /VERDICT: CONFORMANT/);
     });
 
+    test('--project and --grep select the rules as for any project: the team’s own test left out', async () => {
+      const result = await run(
+        'npx',
+        ['playwright', 'test', '--project', 'conformance', '--grep', 'AUTH-MISSING-HEADER:'],
+        team,
+      );
+      assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+      const ran = ranTitles(JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson);
+      const rules = ran.filter((title) => /^(MUST|HTTP|ADVISORY) /.test(title));
+      assert.deepEqual(
+        rules.map((title) => title.split(':')[0]),
+        ['MUST AUTH-MISSING-HEADER'],
+        ran.join('\n'),
+      );
+      assert.ok(!ran.some((title) => title.includes('our API lists customers')), ran.join('\n'));
+    });
+
+    test('--shard splits the rules between machines: each shard runs a part, together all of them', async () => {
+      const shards = [];
+      for (const shard of ['1/2', '2/2']) {
+        const result = await run('npx', ['playwright', 'test', '--shard', shard], team);
+        assert.equal(result.code, 0, `${shard}: ${result.stdout}\n${result.stderr}`);
+        const ran = ranTitles(JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson);
+        shards.push(ran.filter((title) => /^(MUST|HTTP|ADVISORY) /.test(title)));
+      }
+      const [first = [], second = []] = shards;
+      assert.ok(
+        first.length > 0 && second.length > 0,
+        `both shards ran rules: ${first.length}, ${second.length}`,
+      );
+      assert.deepEqual(
+        first.filter((title) => second.includes(title)),
+        [],
+        'no rule ran in both shards',
+      );
+      assert.equal(new Set([...first, ...second]).size, RULES.length, 'together, every rule of the catalog');
+    });
+
     test('against a faulty variant: exit 1, the failing rule in its own JSON report', async () => {
       faulty = spawn(
         'npx',
@@ -443,10 +481,19 @@ type PlaywrightJson = PlaywrightJsonSuite;
 
 /** The titles of the tests Playwright's JSON reporter counts as unexpected (failed). */
 function failedTitles(suite: PlaywrightJsonSuite): string[] {
+  return titlesWhere(suite, (status) => status === 'unexpected');
+}
+
+/** The titles of the tests that ran (passed or failed), not skipped. */
+function ranTitles(suite: PlaywrightJsonSuite): string[] {
+  return titlesWhere(suite, (status) => status === 'expected' || status === 'unexpected');
+}
+
+function titlesWhere(suite: PlaywrightJsonSuite, wanted: (status: string) => boolean): string[] {
   return [
     ...(suite.specs ?? [])
-      .filter((spec) => spec.tests.some((test) => test.status === 'unexpected'))
+      .filter((spec) => spec.tests.some((test) => wanted(test.status)))
       .map((spec) => spec.title),
-    ...(suite.suites ?? []).flatMap(failedTitles),
+    ...(suite.suites ?? []).flatMap((child) => titlesWhere(child, wanted)),
   ];
 }
