@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
+import { comparisonMatrix, matrixMarkdown } from '../../../conformance/report/compare.ts';
 import {
   scopeLine,
   scopeOf,
@@ -131,4 +132,14 @@ test('under strict, a partial run with a failure is NOT CONFORMANT, labelled wit
   assert.equal(built.verdict, 'NOT CONFORMANT');
   assert.equal(verdictWithScope(built), 'NOT CONFORMANT · HTTP/1.1 only');
   assert.equal(exitCodeFor(built, false), EXIT_CODE.notConformant);
+});
+
+test("compare shows each report's verdict with its scope: a partial run is not a plain CONFORMANT beside a complete one", () => {
+  const matrix = comparisonMatrix([report('default', H1_ONLY), report('strict', H1_ONLY), report('strict')]);
+  assert.deepEqual(matrix.verdicts, [
+    'CONFORMANT · HTTP/1.1 only',
+    'INCOMPLETE · HTTP/1.1 only',
+    'CONFORMANT',
+  ]);
+  assert.match(matrixMarkdown(matrix), /\| \*\*Verdict\*\* \| \| \*\*CONFORMANT · HTTP\/1\.1 only\*\* \|/);
 });
