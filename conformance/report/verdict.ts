@@ -116,9 +116,9 @@ export function exitCodeFor(
 
 export const EXIT_CODE_HELP = `Exit codes:
   0  CONFORMANT; or INCOMPLETE only because inputs are missing, or because under strict the run
-     was partial (an offered protocol or some rules left out) — without --fail-on-incomplete
+     was partial (an offered protocol or some rules left out) — 1 with --fail-on-incomplete
   1  NOT CONFORMANT (a MUST rule failed, or under strict an HTTP rule); or INCOMPLETE for
-     missing inputs or a partial strict run with --fail-on-incomplete
+     missing inputs with --fail-on-incomplete
   2  a bad option or target file: nothing ran
   3  SETUP ERROR (the preflight could not reach the target: see the stage and fix it names), a
      rule that could not run (no answer from the target), or a run that broke`;
