@@ -46,6 +46,11 @@ export interface VariantRun {
   messages: Partial<Record<RuleId, string>>;
   /** The overall verdict the reporter wrote (strict profile), if it wrote a report. */
   reportedVerdict: ConformanceReport['verdict'] | undefined;
+  /**
+   * Why the report says the run is partial (its scope): over HTTP/1.1 alone against servers that
+   * offer HTTP/2 too, so under strict the clean server's verdict is INCOMPLETE, not CONFORMANT.
+   */
+  partial: readonly string[];
   /** The preflight stage that stopped the run (verdict SETUP ERROR), if one did. */
   setupStage?: string;
   /** The run's stderr when it wrote no report: why it did not run. */
@@ -172,7 +177,9 @@ async function preflightOf(target: TargetDeclaration, env: NodeJS.ProcessEnv): P
 
 async function runByRunner(work: string, variant: VariantName, keys: FixtureKeys): Promise<VariantRun> {
   // Over HTTP/1.1, as the batch: the faults are the same over both protocols, and the rules of
-  // HTTP/2's own speak HTTP/2 in either (decision 0021).
+  // HTTP/2's own speak HTTP/2 in either (decision 0021). Twice the requests would buy nothing, so
+  // the runs are partial (HTTP/2 offered, not checked for every rule), and their strict verdict at
+  // best INCOMPLETE (decision 0024); the campaign judges the rule verdicts.
   const run = await runSuite(
     ['--target', targetFileOf(work, variant), '--profile', 'strict', '--workers=1', '--protocols', 'h1'],
     keys,
@@ -249,6 +256,7 @@ function variantRun(
     exitCode,
     ...resultsOf(report),
     reportedVerdict: report?.verdict,
+    partial: report?.scope?.partial ?? [],
     ...(report?.verdict === 'SETUP ERROR' ? { setupStage: report.setupProblems?.[0]?.stage } : {}),
     stderr: report ? '' : stderr,
   };

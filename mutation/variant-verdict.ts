@@ -1,7 +1,7 @@
 // The verdict of a variant's run under either profile, from its rule results, by the reporter's
 // own rule (conformance/report/verdict.ts): every run of the campaign is strict, and the verdict
 // the default profile would give follows from the same rule results.
-import { exitCodeFor, overallVerdict } from '../conformance/report/verdict.ts';
+import { exitCodeFor, overallVerdict, runVerdict } from '../conformance/report/verdict.ts';
 import { RULES } from '../conformance/catalog/rules.ts';
 import type { Profile } from '../conformance/deployment/target.ts';
 import type { OverallVerdict } from '../schemas/generated/conformance-report.ts';
@@ -13,9 +13,20 @@ export function verdictOf(run: Pick<VariantRun, 'results' | 'setupStage'>, profi
   return overallVerdict(ruleVerdicts(run.results), profile);
 }
 
+/**
+ * The verdict the reporter writes for such a run (strict profile): that of its rules, but never
+ * CONFORMANT for a partial run (the campaign's are over HTTP/1.1 alone), by the reporter's own code.
+ */
+export function reportedVerdictOf(
+  run: Pick<VariantRun, 'results' | 'setupStage' | 'partial'>,
+): OverallVerdict {
+  if (run.setupStage !== undefined) return 'SETUP ERROR';
+  return runVerdict(ruleVerdicts(run.results), 'strict', { partial: run.partial });
+}
+
 /** The exit code `npm run conformance` gives such a run (strict profile). */
-export function exitCodeOfRun(run: Pick<VariantRun, 'results' | 'setupStage'>): number {
-  const verdict = verdictOf(run, 'strict');
+export function exitCodeOfRun(run: Pick<VariantRun, 'results' | 'setupStage' | 'partial'>): number {
+  const verdict = reportedVerdictOf(run);
   return exitCodeFor({ verdict, rules: verdict === 'SETUP ERROR' ? [] : ruleVerdicts(run.results) }, false);
 }
 

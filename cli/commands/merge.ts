@@ -29,8 +29,8 @@ certificates); the merged report carries them, and its bundle certifies the merg
 
 Options:
   --reports DIR         where the merged reports are written (default reports/); env ${REPORT_ENV.directory}
-  --fail-on-incomplete  exit 1 also when the merged verdict is INCOMPLETE for lack of inputs;
-                        env ${REPORT_ENV.failOnIncomplete}=1
+  --fail-on-incomplete  exit 1 also when the merged verdict is INCOMPLETE (for lack of inputs, or
+                        under strict a partial run); env ${REPORT_ENV.failOnIncomplete}=1
   --help                print this help
 
 The merged run's certificate (check it with \`verify DIR\`):

@@ -3,9 +3,11 @@
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { RULES } from '../catalog/rules.ts';
 import { VERDICT_LABEL } from './markdown.ts';
+import { verdictWithScope } from './scope.ts';
 
 export interface Matrix {
   columns: string[];
+  /** Each report's verdict with its scope ("CONFORMANT · HTTP/1.1 only" for a partial run). */
   verdicts: string[];
   /** What each report tested with and against: kit, rule catalog, each host's certificate. */
   provenance: { label: string; cells: string[]; differs: boolean }[];
@@ -78,7 +80,7 @@ export function comparisonMatrix(
   );
   return {
     columns: [...labels],
-    verdicts: reports.map((report) => report.verdict),
+    verdicts: reports.map(verdictWithScope),
     provenance: provenanceRows(reports),
     rows: ids.map((id) => {
       const level = reports.flatMap((report) => report.rules).find((rule) => rule.id === id)?.level ?? '';

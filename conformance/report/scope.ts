@@ -4,6 +4,7 @@
 // partial: its verdict line, every report, the badge and `verify` say so ("CONFORMANT · HTTP/1.1
 // only"), and under --profile strict it is never CONFORMANT (verdict.ts, runVerdict).
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
+import { isHeldBackByScope } from './verdict.ts';
 
 export type Scope = NonNullable<ConformanceReport['scope']>;
 
@@ -102,10 +103,22 @@ export function verdictWithScope(report: Pick<ConformanceReport, 'verdict' | 'sc
   return label ? `${report.verdict} · ${label}` : report.verdict;
 }
 
-/** One line for the reports: what was checked, and, for a partial run, why it is partial. */
-export function scopeLine(report: Pick<ConformanceReport, 'scope'>): string | undefined {
+/**
+ * One line for the reports: what was checked, and, for a partial run, why it is partial — and,
+ * under strict, that this is why the verdict is INCOMPLETE and how to make it complete.
+ */
+export function scopeLine(
+  report: Pick<ConformanceReport, 'scope'> & Partial<Pick<ConformanceReport, 'profile'>>,
+): string | undefined {
   const scope = report.scope;
   if (!scope) return undefined;
   const checked = `checked over ${scope.protocolsChecked.join(' and ')} (the target offers ${scope.protocolsOffered.join(' and ')}); ${scope.rulesSelected} of ${scope.rulesInCatalog} rules selected${selectionText(scope)}`;
-  return scope.partial.length > 0 ? `PARTIAL: ${scope.partial.join(' ')} — ${checked}` : checked;
+  if (scope.partial.length === 0) return checked;
+  const strict =
+    report.profile !== undefined && isHeldBackByScope(report.profile, scope) ? ` ${STRICT_PARTIAL}` : '';
+  return `PARTIAL: ${scope.partial.join(' ')}${strict} — ${checked}`;
 }
+
+/** Why a partial run under strict is INCOMPLETE, and what makes it complete. */
+export const STRICT_PARTIAL =
+  'Under --profile strict a partial run is never CONFORMANT (at best INCOMPLETE): check every rule over every protocol the target offers (leave out --protocols, or name them all; no --grep), or merge every shard.';

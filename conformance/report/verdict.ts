@@ -68,26 +68,34 @@ export function overallVerdict(
 
 /**
  * The run's verdict as every report states it, from its rules; `verify` recomputes it from a
- * report's rules with this same function. A partial run (report/scope.ts) keeps the verdict its
- * rules give and is labelled wherever the verdict is shown ("CONFORMANT · HTTP/1.1 only"). Making
- * a partial run never CONFORMANT under strict belongs here, once the project's own strict runs over
- * HTTP/1.1 alone (the mutation campaign, the independent implementations' tests) are changed to
- * expect it: docs/decisions/0024.
+ * report's rules with this same function. A partial run (report/scope.ts: an offered protocol not
+ * checked, or fewer rules than the catalog) keeps under the default profile the verdict its rules
+ * give, labelled wherever the verdict is shown ("CONFORMANT · HTTP/1.1 only"); under strict it is
+ * never CONFORMANT: INCOMPLETE, since nothing is known of what it left out (docs/decisions/0024).
+ * A failure found stays NOT CONFORMANT whatever the scope.
  */
 export function runVerdict(
   rules: readonly { level: Level; verdict: RuleVerdict }[],
   profile: Profile,
   scope?: { partial: readonly string[] },
 ): OverallVerdict {
-  void scope;
-  return overallVerdict(rules, profile);
+  const verdict = overallVerdict(rules, profile);
+  return verdict === 'CONFORMANT' && isHeldBackByScope(profile, scope) ? 'INCOMPLETE' : verdict;
+}
+
+/** Whether the run's scope alone keeps it from CONFORMANT: a partial run under strict. */
+export function isHeldBackByScope(profile: Profile, scope?: { partial: readonly string[] }): boolean {
+  return profile === 'strict' && (scope?.partial.length ?? 0) > 0;
 }
 
 /** The exit codes of `npm run conformance` and `npm run merge-reports` (README, --help). */
 export const EXIT_CODE = {
-  /** CONFORMANT, or INCOMPLETE for lack of inputs alone without --fail-on-incomplete. */
+  /**
+   * CONFORMANT, or INCOMPLETE for lack of inputs, or a partial run under strict, without
+   * --fail-on-incomplete.
+   */
   ok: 0,
-  /** NOT CONFORMANT; or INCOMPLETE for lack of inputs with --fail-on-incomplete. */
+  /** NOT CONFORMANT; or INCOMPLETE (missing inputs, partial under strict) with --fail-on-incomplete. */
   notConformant: 1,
   /** A bad option or target file: nothing ran. */
   usage: 2,
@@ -107,7 +115,8 @@ export function exitCodeFor(
 }
 
 export const EXIT_CODE_HELP = `Exit codes:
-  0  CONFORMANT; or INCOMPLETE only because inputs are missing (without --fail-on-incomplete)
+  0  CONFORMANT; or INCOMPLETE only because inputs are missing, or because under strict the run
+     was partial (an offered protocol or some rules left out) — 1 with --fail-on-incomplete
   1  NOT CONFORMANT (a MUST rule failed, or under strict an HTTP rule); or INCOMPLETE for
      missing inputs with --fail-on-incomplete
   2  a bad option or target file: nothing ran

@@ -39,8 +39,8 @@ Options:
                      env ${ENV.targetFile}
   --profile NAME     default (HTTP-level rules warn) or strict (they fail); env ${ENV.profile}
   --fail-on-incomplete
-                     exit 1 also when a MUST rule was not evaluated for lack of an input
-                     (verdict INCOMPLETE); env ${REPORT_ENV.failOnIncomplete}=1
+                     exit 1 also when the verdict is INCOMPLETE: a MUST rule not evaluated for
+                     lack of an input, or under strict a partial run; env ${REPORT_ENV.failOnIncomplete}=1
   --reports DIR      where reports are written (default reports/); env ${REPORT_ENV.directory}
   --request-timeout SECONDS
                      the longest one exchange may take, TLS handshake included (default

@@ -160,7 +160,7 @@ describe('certify: keygen, a signed run, verify', () => {
     );
   });
 
-  test('an HTTP/1.1-only run of the HTTP/2-capable server is partial: labelled in the console, the reports, the badge and verify', async () => {
+  test('an HTTP/1.1-only strict run of the HTTP/2-capable server is partial, so INCOMPLETE: labelled in the console, the reports, the badge and verify', async () => {
     const work = mkdtempSync(join(tmpdir(), 'certify-h1-'));
     const target = join(work, 'target.json');
     const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
@@ -187,11 +187,14 @@ describe('certify: keygen, a signed run, verify', () => {
       ],
       fixtureKeyEnvironment(),
     );
-    assert.equal(partial.report?.verdict, 'CONFORMANT');
+    // Every rule passed over HTTP/1.1, but HTTP/2 was left out: under strict never CONFORMANT.
+    assert.equal(partial.report?.verdict, 'INCOMPLETE');
+    assert.equal(partial.report?.summary.pass, partial.report?.rules.length);
+    assert.equal(partial.exitCode, 0, partial.stderr);
     assert.deepEqual(partial.report?.scope?.protocolsChecked, ['HTTP/1.1']);
     assert.deepEqual(partial.report?.scope?.protocolsOffered, ['HTTP/1.1', 'HTTP/2']);
     assert.deepEqual(partial.report?.tls?.[0]?.protocols, ['HTTP/1.1', 'HTTP/2']);
-    const label = 'CONFORMANT · HTTP/1.1 only';
+    const label = 'INCOMPLETE · HTTP/1.1 only';
     assert.match(
       partial.stdout,
       new RegExp(`^VERDICT: ${label} \\(reference, h1 only, profile strict\\)$`, 'm'),
@@ -203,6 +206,7 @@ describe('certify: keygen, a signed run, verify', () => {
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.stdout.startsWith(`VERIFIED: ${label} — signed by`), result.stdout);
     assert.match(result.stdout, /^Scope: +PARTIAL: HTTP\/2 was not checked, but the target offers it/m);
+    assert.match(result.stdout, /Under --profile strict a partial run is never CONFORMANT/);
   });
 
   test('bad input: exit 2 with the fix, never a stack trace', async () => {

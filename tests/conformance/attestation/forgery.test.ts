@@ -37,24 +37,11 @@ import { publicKeyPem } from '../../../conformance/attestation/signing-key.ts';
 import { PREDICATE_TYPE, type Statement } from '../../../conformance/attestation/statement.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
 import { main as verifyCommand } from '../../../cli/commands/verify.ts';
+import { tlsEvidence as tls } from '../../support/tls-evidence.ts';
 
 const vendor = generateKeyPairSync('ed25519');
 const forger = generateKeyPairSync('ed25519');
 const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
-
-function tls(protocols: string[], host = 'api.acme.example:443'): TlsEvidence {
-  return {
-    field: 'baseUrl',
-    host,
-    fingerprint256: Array.from({ length: 32 }, () => 'AB').join(':'),
-    subject: 'CN=api.acme.example',
-    issuer: 'CN=Acme Issuing CA',
-    validFrom: '2026-01-01T00:00:00.000Z',
-    validTo: '2027-01-01T00:00:00.000Z',
-    alpn: { offered: ['http/1.1'], agreed: 'http/1.1' },
-    protocols,
-  };
-}
 
 interface ReportShape {
   /** Rules that fail (MUST rules fail the run). */
@@ -161,6 +148,37 @@ function publicKeyFile(key: KeyObject): string {
 
 // Row 1: a run over HTTP/1.1 alone of a target that offers HTTP/2 is labelled partial everywhere.
 
+/**
+ * `built` shows `label` as its verdict in the console's verdict line, every report, the badge and
+ * `verify`'s first line (its bundle signed by the vendor); the console's scope line is returned.
+ */
+async function assertLabelledEverywhere(
+  t: TestContext,
+  built: ConformanceReport,
+  label: string,
+): Promise<string> {
+  const console = summary(built, {
+    selected: new Set(RULES.map((rule) => rule.id)),
+    reportFiles: [],
+    painter: paint(false),
+  });
+  assert.match(console, new RegExp(`^VERDICT: ${label} \\(acme staging, profile ${built.profile}\\)$`, 'm'));
+  assert.ok(renderMarkdown(built).includes(`**Verdict: ${label}**`));
+  assert.ok(renderHtml(built).includes(label));
+  assert.ok(renderJunit(built).includes(label));
+  assert.match(
+    renderBadge(built),
+    new RegExp(`<title>tenant-auth conformance: ${label} · ${built.profile} · 2026-11-25</title>`),
+  );
+  const directory = bundleOf(built);
+  assert.equal(statementOf(directory).predicate.verdict, built.verdict);
+  assert.equal(statementOf(directory).predicate.scope?.protocolsChecked.join(), 'HTTP/1.1');
+  const result = await verifyCli(t, [directory, '--public-key', publicKeyFile(vendor.publicKey)]);
+  assert.equal(result.code, 0, result.err);
+  assert.match(result.out.split('\n')[0] ?? '', new RegExp(`^VERIFIED: ${label} — signed by sha256:`));
+  return /^Scope: .*$/m.exec(console)?.[0] ?? '';
+}
+
 test('an HTTP/1.1-only run of a target that offers HTTP/2 is "CONFORMANT · HTTP/1.1 only" in the console, every report, the badge and verify', async (t) => {
   const partial = report({ checked: ['HTTP/1.1'] });
   assert.equal(partial.verdict, 'CONFORMANT');
@@ -169,26 +187,9 @@ test('an HTTP/1.1-only run of a target that offers HTTP/2 is "CONFORMANT · HTTP
     partial.scope?.partial[0] ?? '',
     /^HTTP\/2 was not checked, but the target offers it \(api\.acme\.example:443\)/,
   );
-  const label = 'CONFORMANT · HTTP/1.1 only';
-  const console = summary(partial, {
-    selected: new Set(RULES.map((rule) => rule.id)),
-    reportFiles: [],
-    painter: paint(false),
-  });
-  assert.match(console, new RegExp(`^VERDICT: ${label} \\(acme staging, profile default\\)$`, 'm'));
-  assert.match(console, /^Scope: PARTIAL: HTTP\/2 was not checked/m);
-  assert.ok(renderMarkdown(partial).includes(`**Verdict: ${label}**`));
-  assert.ok(renderHtml(partial).includes(label));
-  assert.ok(renderJunit(partial).includes(label));
-  assert.match(
-    renderBadge(partial),
-    new RegExp(`<title>tenant-auth conformance: ${label} · default · 2026-11-25</title>`),
-  );
-  const directory = bundleOf(partial);
-  assert.equal(statementOf(directory).predicate.scope?.protocolsChecked.join(), 'HTTP/1.1');
-  const result = await verifyCli(t, [directory, '--public-key', publicKeyFile(vendor.publicKey)]);
-  assert.equal(result.code, 0, result.err);
-  assert.match(result.out.split('\n')[0] ?? '', new RegExp(`^VERIFIED: ${label} — signed by sha256:`));
+  const scopeLine = await assertLabelledEverywhere(t, partial, 'CONFORMANT · HTTP/1.1 only');
+  assert.match(scopeLine, /^Scope: PARTIAL: HTTP\/2 was not checked/);
+  assert.doesNotMatch(scopeLine, /Under --profile strict/, 'the strict note is for strict runs');
   // A complete run carries no label.
   assert.match(
     renderBadge(report()),
@@ -196,12 +197,35 @@ test('an HTTP/1.1-only run of a target that offers HTTP/2 is "CONFORMANT · HTTP
   );
 });
 
-test('under --profile strict a partial run is labelled too; a target offering HTTP/1.1 alone is complete over it', () => {
+test('under --profile strict a partial run is "INCOMPLETE · HTTP/1.1 only" in the console, every report, the badge and verify; a target offering HTTP/1.1 alone is complete over it', async (t) => {
   const strict = report({ checked: ['HTTP/1.1'], profile: 'strict' });
-  assert.match(renderBadge(strict), /CONFORMANT · HTTP\/1\.1 only · strict/);
+  assert.equal(strict.verdict, 'INCOMPLETE');
+  const scopeLine = await assertLabelledEverywhere(t, strict, 'INCOMPLETE · HTTP/1.1 only');
+  assert.match(
+    scopeLine,
+    /^Scope: PARTIAL: HTTP\/2 was not checked.* Under --profile strict a partial run is never CONFORMANT/,
+  );
+  for (const rendered of [renderMarkdown(strict), renderHtml(strict), renderJunit(strict)])
+    assert.ok(!rendered.includes('CONFORMANT · HTTP/1.1 only'));
   const complete = report({ checked: ['HTTP/1.1'], offered: ['HTTP/1.1'], profile: 'strict' });
   assert.deepEqual(complete.scope?.partial, []);
+  assert.equal(complete.verdict, 'CONFORMANT');
   assert.match(renderBadge(complete), /CONFORMANT · strict/);
+});
+
+test('a partial strict run relabelled CONFORMANT (report, statement and badge), re-sealed and re-signed by the vendor, is refused', async () => {
+  const directory = bundleOf(report({ checked: ['HTTP/1.1'], profile: 'strict' }));
+  const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
+  forged.verdict = 'CONFORMANT';
+  writeFileSync(join(directory, 'conformance.json'), `${JSON.stringify(forged, null, 2)}\n`);
+  const statement = statementOf(directory);
+  statement.predicate.verdict = 'CONFORMANT';
+  writeFileSync(join(directory, 'badge.svg'), renderBadge(forged));
+  reseal(directory, vendor.privateKey, statement);
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.deepEqual(problems, [
+    'conformance.json says CONFORMANT, but its rules come to INCOMPLETE (profile strict).',
+  ]);
 });
 
 test('a partial run whose scope was rewritten to look complete, re-sealed and re-signed by the vendor, is refused', async () => {

@@ -353,7 +353,15 @@ test('a run over HTTP/1.1 and HTTP/2: every format names the verdict per protoco
     new RegExp(`\\| ${SAMPLE_FAILING_RULE} \\| MUST \\| FAIL \\(HTTP\\/1\\.1 pass, HTTP\\/2 FAIL\\) \\|`),
   );
   assert.match(markdown, /GET \S+ over HTTP\/2/);
-  assert.ok(renderHtml(overBoth, { harEntries: new Map() }).includes(`<dt>Protocols</dt><dd>${line}</dd>`));
+  const html = renderHtml(overBoth, { harEntries: new Map() });
+  assert.ok(html.includes(`<dt>Protocols</dt><dd>${line}</dd>`));
+  // The rules table leads with the failure, and its row says over which protocol it failed.
+  const firstRow = /<tbody>\s*(<tr [^]*?<\/tr>)/.exec(html.slice(html.indexOf('id="rule-table"')))?.[1] ?? '';
+  assert.ok(firstRow.includes(`data-rule="${SAMPLE_FAILING_RULE}"`), firstRow);
+  assert.match(
+    firstRow,
+    /<td class="per-protocol"><span class="protocol">HTTP\/1\.1 <span class="badge o-pass">pass<\/span><\/span> <span class="protocol">HTTP\/2 <span class="badge o-fail">FAIL<\/span><\/span><\/td>/,
+  );
   assert.ok(parsedJunit(overBoth).xml.includes(`<property name="protocols" value="${line}"/>`));
   assert.ok(
     summary(overBoth, { selected: new Set(), reportFiles: [], painter: paint(false) }).includes(
