@@ -12,6 +12,7 @@ export default async function* fileTimes(source) {
   /** @type {Map<string, number>} */
   const perFile = new Map();
   const count = { pass: 0, fail: 0, skip: 0, todo: 0 };
+  const started = Date.now();
   for await (const event of source) {
     if (event.type !== 'test:pass' && event.type !== 'test:fail') continue;
     const data = event.data;
@@ -35,4 +36,5 @@ export default async function* fileTimes(source) {
     yield `FILE\t${(ms / 1000).toFixed(1)} s\t${file}\n`;
   }
   yield `COUNT\tpass ${count.pass}\tfail ${count.fail}\tskip ${count.skip}\ttodo ${count.todo}\n`;
+  yield `WALL\t${((Date.now() - started) / 1000).toFixed(1)} s\n`;
 }
