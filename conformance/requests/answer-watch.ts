@@ -43,11 +43,3 @@ export function recordAnswer(answered: boolean, refusalExpected: boolean): void 
 export function notSent(request: RequestSummary, reason: string): FailedExchange {
   return { kind: 'failure', request, durationMs: 0, error: reason, notSent: true };
 }
-
-/** The per-exchange time-out of the run (`--request-timeout`, seconds), in milliseconds. */
-export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const seconds = Number(env[ENV.requestTimeout] ?? '');
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS;
-}
-
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;

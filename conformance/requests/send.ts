@@ -24,6 +24,7 @@ import {
   slowsTheRun,
 } from './transient.ts';
 import { ENV } from '../env.ts';
+import { runSettings } from '../settings.ts';
 import {
   budgetLeft,
   keepUnder,
@@ -31,7 +32,6 @@ import {
   slowDown,
   spendRetryBudget,
   takeSlot,
-  trafficLimits,
   withTraffic,
 } from './traffic.ts';
 
@@ -52,7 +52,7 @@ export async function makeExchange(
 ): Promise<Exchange> {
   const stopped = stoppedReason();
   if (stopped) return told(notSent(request, stopped), settings);
-  const limits = trafficLimits();
+  const limits = runSettings();
   const attempts: Attempt[] = [];
   let servedBefore: number | undefined;
   let sent = request;

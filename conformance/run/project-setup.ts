@@ -5,8 +5,8 @@
 import { test } from '@playwright/test';
 import { mintKeys } from '../target/key-minting.ts';
 import { runPreflight } from '../target/preflight.ts';
-import { requestTimeoutMs } from '../requests/answer-watch.ts';
 import { ENV } from '../env.ts';
+import { runSettings } from '../settings.ts';
 import { bindTarget } from './run-target.ts';
 import { preflightSummary } from './global-setup.ts';
 import { writeProjectState } from './project-state.ts';
@@ -19,7 +19,7 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
   if (!declaredTarget) throw new Error('No declaredTarget option: use conformanceProjects() in the config.');
   // The embedded reference is started by each rule worker: nothing to reach or mint here.
   if (process.env[ENV.embeddedInWorker] === '1') return;
-  const preflight = await runPreflight(bindTarget(declaredTarget), requestTimeoutMs());
+  const preflight = await runPreflight(bindTarget(declaredTarget), runSettings().requestTimeoutMs);
   const env: Record<string, string> = { [ENV.preflight]: JSON.stringify(preflight) };
   console.log(preflightSummary(preflight));
   if (!preflight.ok) {
