@@ -118,9 +118,10 @@ function allowedNumbers(bounds: NumberBounds): string {
 
 /**
  * `text` as the number setting `setting`; a UsageError naming `named` (a flag such as
- * `--max-rps`, a variable, an option of a team's config) when it is out of bounds.
+ * `--max-rps`, a variable, an option of a team's config) when it is out of bounds. `where` says
+ * where it was given (` in the environment`), after the value.
  */
-export function checkNumber(setting: NumberSetting, text: string, named: string): number {
+export function checkNumber(setting: NumberSetting, text: string, named: string, where = ''): number {
   const bounds: NumberBounds = NUMBER_BOUNDS[setting];
   const number = Number(text);
   const valid =
@@ -129,21 +130,21 @@ export function checkNumber(setting: NumberSetting, text: string, named: string)
     (bounds.aboveMin ? number > bounds.min : number >= bounds.min) &&
     number <= bounds.max &&
     (!bounds.integer || Number.isInteger(number));
-  if (!valid) throw new UsageError(`Invalid ${named} "${text}": ${allowedNumbers(bounds)}.`);
+  if (!valid) throw new UsageError(`Invalid ${named} "${text}"${where}: ${allowedNumbers(bounds)}.`);
   return number;
 }
 
 /** `text` as a profile, or a UsageError naming `named`. */
-export function checkProfile(text: string, named: string): Profile {
+export function checkProfile(text: string, named: string, where = ''): Profile {
   if (text !== 'default' && text !== 'strict')
-    throw new UsageError(`Invalid ${named} "${text}": use default or strict.`);
+    throw new UsageError(`Invalid ${named} "${text}"${where}: use default or strict.`);
   return text;
 }
 
 /** `text` as a list of protocols, or a UsageError naming `named`. */
-export function checkProtocols(text: string, named: string): Protocol[] {
+export function checkProtocols(text: string, named: string, where = ''): Protocol[] {
   const parsed = parseProtocols(text);
-  if ('error' in parsed) throw new UsageError(`Invalid ${named}: ${parsed.error}.`);
+  if ('error' in parsed) throw new UsageError(`Invalid ${named}${where}: ${parsed.error}.`);
   return parsed.protocols;
 }
 
@@ -173,7 +174,7 @@ function settingsOf(env: NodeJS.ProcessEnv): RunSettings {
     const text = given(env, NUMBER_VARIABLE[setting]);
     return text === undefined
       ? undefined
-      : checkNumber(setting, text, NUMBER_VARIABLE[setting] + IN_ENVIRONMENT);
+      : checkNumber(setting, text, NUMBER_VARIABLE[setting], IN_ENVIRONMENT);
   };
   const profile = given(env, ENV.profile);
   const protocols = given(env, ENV.protocols);
@@ -182,11 +183,10 @@ function settingsOf(env: NodeJS.ProcessEnv): RunSettings {
   const signKeyFile = given(env, ATTESTATION_ENV.signKey);
   return {
     targetFile: targetFile === undefined ? undefined : resolve(targetFile),
-    profile: profile === undefined ? undefined : checkProfile(profile, ENV.profile + IN_ENVIRONMENT),
-    protocols:
-      protocols === undefined ? undefined : checkProtocols(protocols, ENV.protocols + IN_ENVIRONMENT),
+    profile: profile === undefined ? undefined : checkProfile(profile, ENV.profile, IN_ENVIRONMENT),
+    protocols: protocols === undefined ? undefined : checkProtocols(protocols, ENV.protocols, IN_ENVIRONMENT),
     protocolsNotOffered:
-      notOffered === undefined ? [] : checkProtocols(notOffered, ENV.protocolsNotOffered + IN_ENVIRONMENT),
+      notOffered === undefined ? [] : checkProtocols(notOffered, ENV.protocolsNotOffered, IN_ENVIRONMENT),
     requestTimeoutMs: (number('requestTimeout') ?? DEFAULT_REQUEST_TIMEOUT_MS / 1000) * 1000,
     maxRps: number('maxRps'),
     maxRetries: number('maxRetries') ?? DEFAULT_MAX_RETRIES,

@@ -65,7 +65,8 @@ function numberSetting(
   try {
     checkNumber(setting, String(value), option);
   } catch (error) {
-    if (error instanceof UsageError) throw new TypeError(`conformanceProjects: ${error.message}`);
+    if (error instanceof UsageError)
+      throw new TypeError(`conformanceProjects: ${error.message}`, { cause: error });
     throw error;
   }
   return String(value);
