@@ -10,8 +10,13 @@ import { ENV } from '../env.ts';
 /** Consecutive exchanges without an answer after which the target is taken as gone. */
 export const NO_ANSWER_LIMIT = 3;
 
+/** The file global set-up named for the count (ENV.answerWatchFile); none outside a run. */
+function watchFile(): string | undefined {
+  return process.env[ENV.answerWatchFile];
+}
+
 function counted(): number {
-  const file = process.env[ENV.answerWatchFile];
+  const file = watchFile();
   if (!file) return 0;
   try {
     return Number(readFileSync(file, 'utf8')) || 0;
@@ -31,7 +36,7 @@ export function stoppedReason(): string | undefined {
 }
 
 export function recordAnswer(answered: boolean, refusalExpected: boolean): void {
-  const file = process.env[ENV.answerWatchFile];
+  const file = watchFile();
   if (refusalExpected || !file) return;
   const current = counted();
   const next = answered ? 0 : current + 1;

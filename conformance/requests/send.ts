@@ -23,7 +23,6 @@ import {
   retryDelayMs,
   slowsTheRun,
 } from './transient.ts';
-import { ENV } from '../env.ts';
 import { runSettings } from '../settings.ts';
 import {
   budgetLeft,
@@ -32,6 +31,7 @@ import {
   slowDown,
   spendRetryBudget,
   takeSlot,
+  trafficFileOfRun,
   withTraffic,
 } from './traffic.ts';
 
@@ -130,7 +130,7 @@ let heeded: string | undefined;
 /** A rate limit told on any answer (RateLimit-Policy) paces the run before it meets a 429. */
 function heedAnnouncedRate(exchange: ResponseExchange): void {
   const rate = announcedRate(exchange.headers);
-  const key = `${process.env[ENV.trafficFile] ?? ''} ${rate}`;
+  const key = `${trafficFileOfRun() ?? ''} ${rate}`;
   if (rate === undefined || key === heeded) return;
   heeded = key;
   withTraffic((state) => keepUnder(state, rate));

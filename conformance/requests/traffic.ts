@@ -48,9 +48,14 @@ export function initialTraffic(maxRps: number | undefined): TrafficState {
 
 let ownState: TrafficState | undefined;
 
+/** The run's traffic file, named by global set-up (ENV.trafficFile); none outside a run. */
+export function trafficFileOfRun(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env[ENV.trafficFile];
+}
+
 /** Reads the state, lets `change` update it and returns what `change` returns, atomically across workers. */
 export function withTraffic<T>(change: (state: TrafficState) => T, env: NodeJS.ProcessEnv = process.env): T {
-  const file = env[ENV.trafficFile];
+  const file = trafficFileOfRun(env);
   if (!file) {
     ownState ??= initialTraffic(readRunSettings(env).maxRps);
     return change(ownState);

@@ -61,6 +61,11 @@ export function ruleProjects(settings: RuleProjectsSettings): Project<object, Su
   }));
 }
 
+/** Whether each worker starts the embedded reference server (a team's config, standaloneProjects). */
+export function embeddedInWorker(): boolean {
+  return process.env[ENV.embeddedInWorker] === '1';
+}
+
 /** The run's shared files: made once by the Playwright runner, found by its workers through the environment. */
 export function runStateDirectory(): { directory: string; created: boolean } {
   const existing = process.env[ENV.projectState];

@@ -23,7 +23,7 @@ import { ANNOTATION } from './annotations.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
 import { readProjectState } from './project-state.ts';
 import { startEmbeddedReference } from './embedded-in-worker.ts';
-import { ENV } from '../env.ts';
+import { embeddedInWorker } from './projects.ts';
 import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../target/preflight.ts';
 
 export interface RuleContext {
@@ -110,9 +110,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       Object.assign(process.env, readProjectState()?.env);
       if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
       const server =
-        declaredTarget.mode === 'embedded' && process.env[ENV.embeddedInWorker] === '1'
-          ? await startEmbeddedReference()
-          : undefined;
+        declaredTarget.mode === 'embedded' && embeddedInWorker() ? await startEmbeddedReference() : undefined;
       try {
         await use(bindTarget(declaredTarget));
       } finally {
