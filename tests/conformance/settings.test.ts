@@ -3,6 +3,8 @@
 // that names it, never a default; and a lint rule refuses a read of a setting anywhere else.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ESLint, Linter } from 'eslint';
@@ -163,7 +165,7 @@ test('read once for each set of values: the same object until a setting changes'
   }
 });
 
-test('the run command refuses an invalid variable with exit 2 and the message, no stack trace', async () => {
+test('the run and merge commands refuse an invalid variable with exit 2 and the message, no stack trace', async () => {
   for (const value of ['abc', '700']) {
     const run = await runMain(['run'], cleanEnv({ [ENV.requestTimeout]: value }));
     assert.equal(run.code, 2, run.stderr);
@@ -174,6 +176,19 @@ test('the run command refuses an invalid variable with exit 2 and the message, n
       ),
     );
     assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+  }
+  // merge reads the same settings (its reports, the bundle): refused the same way.
+  const folder = mkdtempSync(join(tmpdir(), 'settings-merge-'));
+  try {
+    const merge = await runMain(['merge', folder], cleanEnv({ [REPORT_ENV.failOnIncomplete]: 'yes' }));
+    assert.equal(merge.code, 2, merge.stderr);
+    assert.match(
+      merge.stderr,
+      /Invalid CONFORMANCE_FAIL_ON_INCOMPLETE "yes" in the environment: use 1 \(on\) or 0 \(off\)/,
+    );
+    assert.doesNotMatch(merge.stderr, /\n\s+at /, 'no stack trace');
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
   }
 });
 
