@@ -9,7 +9,7 @@ import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
 import { ruleProjects, type SuiteOptions } from './conformance/run/projects.ts';
-import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/target/embedded-target.ts';
+import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/deployment/embedded-target.ts';
 import { codeFile, nodeCommand } from './reference-server/package-root.ts';
 import { reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
 

@@ -8,7 +8,7 @@ import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
-import { ensureCertificates } from '../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../reference-server/listeners/certificates.ts';
 import { listenOnLoopback } from '../tests/independent-implementation/loopback-listener.ts';
 import { DEFAULT_LIMITS } from '../reference-server/listeners/listener-limits.ts';
 import { generateFixtures, type ScaleSpec } from './generate-fixtures.ts';

@@ -22,7 +22,7 @@ export const ENV = {
   preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
   /** The count of consecutive exchanges without an answer, shared by the workers (answer-watch.ts). */
   answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
-  /** The run's shared pace, retry budget and counts of transient answers (requests/traffic.ts). */
+  /** The run's shared pace, retry budget and counts of transient answers (requests/shared-pacing.ts). */
   trafficFile: 'CONFORMANCE_TRAFFIC_FILE',
   /** What the run's traffic came to (JSON), left by global teardown for the reporter. */
   trafficSummary: 'CONFORMANCE_TRAFFIC_SUMMARY',

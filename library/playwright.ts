@@ -7,5 +7,5 @@ export {
   type ConformanceReporterOptions,
   type ConformanceTarget,
 } from './projects.ts';
-export type { Profile } from '../conformance/target/target.ts';
+export type { Profile } from '../conformance/deployment/target.ts';
 export type { Protocol } from '../conformance/requests/protocols.ts';

@@ -13,13 +13,13 @@ import { checkNumber, UsageError, type NumberSetting } from '../conformance/sett
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
 import { reportDirectory } from '../conformance/report/settings.ts';
-import { declareTarget, type Profile, type TargetDeclaration } from '../conformance/target/target.ts';
+import { declareTarget, type Profile, type TargetDeclaration } from '../conformance/deployment/target.ts';
 import {
   declareEmbeddedTarget,
   embeddedCertDir,
   fixtureKeyEnvironment,
-} from '../conformance/target/embedded-target.ts';
-import { urlTarget } from '../conformance/target/url-target.ts';
+} from '../conformance/deployment/embedded-target.ts';
+import { urlTarget } from '../conformance/deployment/url-target.ts';
 import { runStateDirectory, standaloneProjects } from '../conformance/run/projects.ts';
 
 /** What the suite checks. */

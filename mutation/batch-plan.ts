@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { RunMetadata } from '../conformance/report/settings.ts';
-import type { TargetDeclaration } from '../conformance/target/target.ts';
+import type { TargetDeclaration } from '../conformance/deployment/target.ts';
 
 export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';
 

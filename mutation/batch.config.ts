@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { RuleId } from '../conformance/catalog/rules.ts';
-import type { TargetDeclaration } from '../conformance/target/target.ts';
+import type { TargetDeclaration } from '../conformance/deployment/target.ts';
 import { readBatchPlan } from './batch-plan.ts';
 
 const plan = readBatchPlan();

@@ -10,7 +10,7 @@ import { REPO_ROOT } from './suite-run.ts';
 import type { VariantName, VariantRun } from './campaign.ts';
 import { consequences } from './expectations.ts';
 import { expectation, isFailing, judge, killed } from './judge.ts';
-import { verdictOf } from './verdict.ts';
+import { verdictOf } from './variant-verdict.ts';
 
 export const MATRIX_FILE = join(REPO_ROOT, 'docs', 'mutation-matrix.md');
 export const REGENERATE_COMMAND = 'npm run mutation-matrix';

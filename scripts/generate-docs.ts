@@ -4,8 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
-import { renderRulesDoc } from '../conformance/report/rules-doc.ts';
-import { renderClientRulesDoc } from '../conformance/client-report/rules-doc.ts';
+import { renderRulesDoc } from '../conformance/report/rules-markdown.ts';
+import { renderClientRulesDoc } from '../conformance/client-report/client-rules-markdown.ts';
 
 export const RULES_DOC = join(import.meta.dirname, '..', 'docs', 'rules.md');
 export const CLIENT_RULES_DOC = join(import.meta.dirname, '..', 'docs', 'client-rules.md');

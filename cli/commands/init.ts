@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { PACKAGE_ROOT } from '../../reference-server/package-root.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import type { TargetFile } from '../../schemas/generated/target.ts';
-import { CREDENTIAL_VARIABLES as VARIABLE } from '../../conformance/target/url-target.ts';
+import { CREDENTIAL_VARIABLES as VARIABLE } from '../../conformance/deployment/url-target.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 

@@ -3,7 +3,7 @@
 // without the server ever printing a key. Fixture keys are public test values; this command is
 // still the only place they are shown.
 import { DEFAULT_FIXTURES_FILE, FixturesError, loadFixtures } from '../../reference-server/store/fixtures.ts';
-import { fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { main as runConformance } from '../../conformance/run/run.ts';
-import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/target/url-target.ts';
+import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/deployment/url-target.ts';
 import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
 
 const URL_OPTIONS = ['base-url', 'other-tenant-base-url', 'sandbox-base-url', 'ca-file'] as const;

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { ADMIN_TOKEN_ENV, ADMIN_TOKEN_FILE } from '../../reference-server/admin-api/admin-token.ts';
 import { DEFAULT_DATA_DIR } from '../../reference-server/store/data-dir.ts';
-import { DEFAULT_CERT_DIR } from '../../reference-server/listeners/tls.ts';
+import { DEFAULT_CERT_DIR } from '../../reference-server/listeners/certificates.ts';
 
 export const ADMIN_URL_ENV = 'REFERENCE_ADMIN_URL';
 export const DEFAULT_ADMIN_URL = 'https://admin.localhost:8443/v1';

@@ -3,7 +3,7 @@
 // of it, up to the run's bounds (pages.ts).
 import type { Api } from '../requests/api-client.ts';
 import { jsonBody } from '../requests/exchange.ts';
-import type { ResolvedTarget } from '../target/target.ts';
+import type { ResolvedTarget } from '../deployment/target.ts';
 import { followPages, listBounds, type ListBounds, type NextPage } from './pages.ts';
 import {
   distinctiveValues,

@@ -12,9 +12,9 @@ import type {
 import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
 import { RULES, type Rule } from '../catalog/rules.ts';
 import { PROTOCOL_NAME } from '../requests/protocols.ts';
-import type { Profile } from '../target/target.ts';
+import type { Profile } from '../deployment/target.ts';
 import { overallVerdict, ruleVerdict, runVerdict, type TestOutcome } from './verdict.ts';
-import type { Traffic } from './traffic.ts';
+import type { Traffic } from './traffic-summary.ts';
 import { catalogDigest, sourceCommit } from './provenance.ts';
 
 export const SPEC_FILE = 'spec/access-and-authentication.txt';
@@ -28,7 +28,7 @@ export interface RunDescription {
   /** What the preflight found; with `setupError` the run stopped before any rule. */
   setupProblems?: SetupProblem[];
   setupError?: boolean;
-  /** Requests each rule sent again after a transient answer (report/traffic.ts). */
+  /** Requests each rule sent again after a transient answer (report/traffic-summary.ts). */
   retriesByRule?: ReadonlyMap<string, number>;
   traffic?: Traffic;
   /** Each protocol's outcomes of each rule, when the run checked the rules over several. */

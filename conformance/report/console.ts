@@ -5,7 +5,7 @@
 import type { ConformanceReport, RuleResult } from '../../schemas/generated/conformance-report.ts';
 import { VERDICT_LABEL } from './markdown.ts';
 import { setupErrorOf } from './setup-error.ts';
-import { trafficLine } from './traffic.ts';
+import { trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { scopeLine, verdictWithScope } from './scope.ts';
 

@@ -11,7 +11,7 @@ import { curlCommand } from './curl.ts';
 import { answerLine } from './evidence-text.ts';
 import { FILTER_SCRIPT, STYLE } from './html-assets.ts';
 import { VERDICT_LABEL } from './markdown.ts';
-import { retriesText, trafficLine } from './traffic.ts';
+import { retriesText, trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { provenanceFields } from './provenance.ts';

@@ -7,7 +7,7 @@ import { XMLBuilder } from 'fast-xml-parser';
 import type { ConformanceReport, RuleResult } from '../../schemas/generated/conformance-report.ts';
 import { evidenceLines } from './evidence-text.ts';
 import { setupErrorOf } from './setup-error.ts';
-import { trafficLine } from './traffic.ts';
+import { trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { scopeLine, verdictWithScope } from './scope.ts';
 

@@ -4,7 +4,7 @@ import type { ConformanceReport, Evidence, RuleResult } from '../../schemas/gene
 import { curlCommand } from './curl.ts';
 import { answerLine } from './evidence-text.ts';
 import { requestLine } from '../requests/exchange-record.ts';
-import { retriesText, trafficLine } from './traffic.ts';
+import { retriesText, trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { provenanceFields } from './provenance.ts';
 import { scopeLine, verdictWithScope } from './scope.ts';

@@ -1,6 +1,6 @@
 // Where reports go and what the config tells the reporter about the run.
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import type { Profile } from '../target/target.ts';
+import type { Profile } from '../deployment/target.ts';
 import { readRunSettings } from '../settings.ts';
 
 /** Carried in Playwright's config metadata, so that it survives blob reports and merge-reports. */

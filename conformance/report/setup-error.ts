@@ -1,7 +1,7 @@
 // The set-up failure of a SETUP ERROR report in one sentence each, for the renderers: the
-// preflight's first problem of the base URL under test (conformance/target/preflight.ts).
+// preflight's first problem of the base URL under test (conformance/deployment/preflight.ts).
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { describeProblem } from '../target/preflight.ts';
+import { describeProblem } from '../deployment/preflight.ts';
 
 export interface SetupErrorText {
   stage: string;

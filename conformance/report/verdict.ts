@@ -1,7 +1,7 @@
 // From the test results of one rule to its verdict, and from all rule verdicts to the run's.
 import type { Evidence, OverallVerdict, RuleVerdict } from '../../schemas/generated/conformance-report.ts';
 import type { Level } from '../catalog/rules.ts';
-import type { Profile } from '../target/target.ts';
+import type { Profile } from '../deployment/target.ts';
 
 /** What the reporter saw of one Playwright test of a rule. */
 export interface TestOutcome {

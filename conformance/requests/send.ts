@@ -33,7 +33,7 @@ import {
   takeSlot,
   trafficFileOfRun,
   withTraffic,
-} from './traffic.ts';
+} from './shared-pacing.ts';
 
 /** Puts one request on the wire and reads its answer, or says why there was none. */
 export type Transmit = (request: RequestSummary, timeoutMs: number) => Promise<Exchange>;

@@ -1,11 +1,11 @@
 // The embedded reference server of a team's config: each worker starts its own, in-process, on
 // free ports (no webServer in a team's config), with the certificates of the run's certificate
-// directory, and hands its ports to the target as webServer would (conformance/target/embedded-target.ts).
+// directory, and hands its ports to the target as webServer would (conformance/deployment/embedded-target.ts).
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
-import { embeddedCertDir } from '../target/embedded-target.ts';
+import { embeddedCertDir } from '../deployment/embedded-target.ts';
 import { ENV } from '../env.ts';
-import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { isMainModule } from '../../reference-server/package-root.ts';
 
 export async function startEmbeddedReference(): Promise<RunningReferenceServer> {

@@ -1,4 +1,4 @@
-// Before the run: the preflight (conformance/target/preflight.ts), then the keys a target with
+// Before the run: the preflight (conformance/deployment/preflight.ts), then the keys a target with
 // `keyMinting` asks for; after it: those keys revoked. What the preflight found travels in the
 // environment: to the workers (rules whose URL could not be reached are not evaluated) and to the
 // reporter (SETUP ERROR), which run in this process or inherit its environment.
@@ -6,14 +6,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { mintKeys } from '../target/key-minting.ts';
-import { describeProblem, runPreflight, type PreflightResult } from '../target/preflight.ts';
-import { initialTraffic, pacedRate, readTraffic } from '../requests/traffic.ts';
+import { mintKeys } from '../deployment/key-minting.ts';
+import { describeProblem, runPreflight, type PreflightResult } from '../deployment/preflight.ts';
+import { initialTraffic, pacedRate, readTraffic } from '../requests/shared-pacing.ts';
 import { ENV } from '../env.ts';
 import { runSettings } from '../settings.ts';
 import { bindTarget, declaredTargetOf } from './run-target.ts';
 import { readProjectState } from './project-state.ts';
-import type { TargetDeclaration } from '../target/target.ts';
+import type { TargetDeclaration } from '../deployment/target.ts';
 
 /** Thrown to stop Playwright before any test once the preflight has said its piece. */
 export class PreflightStop extends Error {

@@ -3,8 +3,8 @@
 // the run's state file for the rule workers. A failed preflight fails this test, and Playwright
 // then runs none of the rule projects that depend on it.
 import { test } from '@playwright/test';
-import { mintKeys } from '../target/key-minting.ts';
-import { runPreflight } from '../target/preflight.ts';
+import { mintKeys } from '../deployment/key-minting.ts';
+import { runPreflight } from '../deployment/preflight.ts';
 import { ENV } from '../env.ts';
 import { runSettings } from '../settings.ts';
 import { bindTarget } from './run-target.ts';

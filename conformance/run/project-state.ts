@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV } from '../env.ts';
-import type { MadeKey } from '../target/key-minting.ts';
+import type { MadeKey } from '../deployment/key-minting.ts';
 
 export interface ProjectState {
   /** Variables for the workers: the preflight's result, minted keys (CONFORMANCE_MINTED_*). */

@@ -1,7 +1,7 @@
 // The teardown project of a team's config (conformance/run/projects.ts): revokes the keys the
 // set-up project minted, after every rule project has run.
 import { test } from '@playwright/test';
-import { revokeKeys } from '../target/key-minting.ts';
+import { revokeKeys } from '../deployment/key-minting.ts';
 import { readProjectState } from './project-state.ts';
 import type { SuiteOptions } from './projects.ts';
 

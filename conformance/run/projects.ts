@@ -11,10 +11,10 @@ import { join } from 'node:path';
 import type { Project } from '@playwright/test';
 import { CODE_ROOT } from '../../reference-server/package-root.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
-import { initialTraffic } from '../requests/traffic.ts';
+import { initialTraffic } from '../requests/shared-pacing.ts';
 import { ENV } from '../env.ts';
 import { readRunSettings } from '../settings.ts';
-import type { TargetDeclaration } from '../target/target.ts';
+import type { TargetDeclaration } from '../deployment/target.ts';
 
 /** The worker options of the suite (conformance/run/test.ts) a project sets. */
 export interface SuiteOptions {

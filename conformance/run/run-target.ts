@@ -5,7 +5,7 @@
 // keys (and, embedded, to the server's ports) where they are: in the environment of the process
 // that needs them, after global set-up has minted any. merge-reports declares none: what it
 // renders was redacted when it was recorded.
-import { declareEmbeddedTarget, onReferencePorts } from '../target/embedded-target.ts';
+import { declareEmbeddedTarget, onReferencePorts } from '../deployment/embedded-target.ts';
 import { readRunSettings } from '../settings.ts';
 import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
 import type { RunMetadata } from '../report/settings.ts';
@@ -14,7 +14,7 @@ import {
   withCredentials,
   type ResolvedTarget,
   type TargetDeclaration,
-} from '../target/target.ts';
+} from '../deployment/target.ts';
 
 /** The run's target as declared, from CONFORMANCE_TARGET or the embedded one. Throws TargetError. */
 export function declareRunTarget(env: NodeJS.ProcessEnv = process.env): TargetDeclaration {

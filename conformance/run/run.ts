@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV, REPORT_ENV } from '../env.ts';
-import { TargetError, resolveTarget, type ResolvedTarget } from '../target/target.ts';
+import { TargetError, resolveTarget, type ResolvedTarget } from '../deployment/target.ts';
 import { offeredProtocols, PROTOCOLS, type Protocol } from '../requests/protocols.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';

@@ -9,14 +9,14 @@ import { protocolsOfRun, type Protocol } from '../requests/protocols.ts';
 import { runSettings, type RunSettings } from '../settings.ts';
 import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
-import { missingInputs, notEvaluatedReason } from '../target/inputs.ts';
+import { missingInputs, notEvaluatedReason } from '../deployment/inputs.ts';
 import { RawClient } from '../requests/raw-client.ts';
 import { ruleById, type Input, type RuleId } from '../catalog/rules.ts';
 import { keyNamerFor, type KeyNamer } from '../redaction/shown-keys.ts';
 import type { Exchange } from '../requests/exchange.ts';
 import { recordExchange } from '../requests/exchange-record.ts';
 import { bindTarget } from './run-target.ts';
-import type { CredentialName, ResolvedTarget, TargetDeclaration } from '../target/target.ts';
+import type { CredentialName, ResolvedTarget, TargetDeclaration } from '../deployment/target.ts';
 import { failsRun } from '../report/verdict.ts';
 import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
@@ -24,7 +24,7 @@ import { preflightFromEnvironment } from './global-setup.ts';
 import { readProjectState } from './project-state.ts';
 import { startEmbeddedReference } from './embedded-in-worker.ts';
 import { embeddedInWorker } from './projects.ts';
-import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../target/preflight.ts';
+import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../deployment/preflight.ts';
 
 export interface RuleContext {
   api: Api;

@@ -23,7 +23,7 @@ import { describeSchemaErrors, jsonPath, validatorFor } from '../../schemas/vali
 import { mediaTypeOf, readBody } from '../http/read-body.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
 import type { TenantAccount, TenantData } from '../store/tenant-data.ts';
-import { adminError, type AdminResponse } from './admin-errors.ts';
+import { adminError, type AdminResponse } from '../http/errors.ts';
 import type { AdminTokenCheck } from './admin-token.ts';
 import { isOpenApiRequest, openApiAnswer } from './openapi-document.ts';
 import type { Journal } from '../journal/journal.ts';

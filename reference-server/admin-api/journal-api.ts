@@ -5,7 +5,7 @@
 import type { Journal, JournalFilter } from '../journal/journal.ts';
 import { NO_TENANT } from '../journal/journal.ts';
 import { UNKNOWN_KEY } from '../journal/key-naming.ts';
-import { adminError, type AdminResponse } from './admin-errors.ts';
+import { adminError, type AdminResponse } from '../http/errors.ts';
 
 const PARAMETERS = ['tenant', 'key_id', 'since', 'until'] as const;
 const TENANT = /^[a-z0-9-]{1,63}$/;

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
 import { hostLines } from '../http/field-lines.ts';
 import { ADMIN_HOST_LABEL, adminHostname, hostnameOf } from '../http/hosts.ts';
-import { adminError, type AdminResponse } from './admin-errors.ts';
+import { adminError, type AdminResponse } from '../http/errors.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
 const OPENAPI_FILE = join(import.meta.dirname, '..', '..', 'docs', 'openapi.json');

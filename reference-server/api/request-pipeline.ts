@@ -12,7 +12,7 @@ import type { ApiHost } from '../http/hosts.ts';
 import { pathOf } from '../http/request-target.ts';
 import type { AuthorizationHeader } from '../http/authorization-header.ts';
 import type { Transport } from '../http/response-writer.ts';
-import type { ensureCertificates } from '../listeners/tls.ts';
+import type { ensureCertificates } from '../listeners/certificates.ts';
 import type { HostContext, HostSteps } from '../addressing/address.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
 import { cursorOf, cursorParameter, type ListPosition } from './customer-pages.ts';

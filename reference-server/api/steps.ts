@@ -9,7 +9,7 @@ import { fieldLines } from '../http/field-lines.ts';
 import { CORRECT_HOST_STEPS } from '../addressing/address.ts';
 import { findRoute, type ServerSteps } from './request-pipeline.ts';
 import { writeApiResponse } from '../http/response-writer.ts';
-import { ensureCertificates } from '../listeners/tls.ts';
+import { ensureCertificates } from '../listeners/certificates.ts';
 import { cursorOnItsHost } from './customer-pages.ts';
 
 export type { ServerSteps };

@@ -2,7 +2,7 @@
 // default, and `--help` is generated from this one table.
 import { parseArgs } from 'node:util';
 import { DEFAULT_FIXTURES_FILE } from '../store/fixtures.ts';
-import { DEFAULT_CERT_DIR } from '../listeners/tls.ts';
+import { DEFAULT_CERT_DIR } from '../listeners/certificates.ts';
 import { DEFAULT_DATA_DIR } from '../store/data-dir.ts';
 import { ADMIN_TOKEN_ENV } from '../admin-api/admin-token.ts';
 import type { StepsOption } from './steps-option.ts';

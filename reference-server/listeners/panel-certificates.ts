@@ -1,8 +1,8 @@
 // TLS for the panel hosts (`{tenant}.{domain}`, `sandbox-{tenant}.{domain}`): each served
 // tenant's panel host gets a certificate of its own, made when a client first asks for it (SNI)
-// and kept in memory. Every other name gets the API's certificate (tls.ts).
+// and kept in memory. Every other name gets the API's certificate (certificates.ts).
 import { createSecureContext, type SecureContext } from 'node:tls';
-import type { ServerCertificates } from './tls.ts';
+import type { ServerCertificates } from './certificates.ts';
 import { TLS12_CIPHERS } from './tls-ciphers.ts';
 
 type SniCallback = (

@@ -26,7 +26,7 @@ import { writeRawError } from '../http/response-writer.ts';
 import { answerHttpsClientError } from './https-client-errors.ts';
 import { panelSniCallback } from './panel-certificates.ts';
 import { TLS12_CIPHERS } from './tls-ciphers.ts';
-import type { ServerCertificates } from './tls.ts';
+import type { ServerCertificates } from './certificates.ts';
 
 export type SecureListener = HttpsServer | Http2SecureServer;
 

@@ -3,7 +3,13 @@
 // catalog's message as an example of each and the headers the catalog adds (the Bearer challenge,
 // `Allow`), so that the document cannot say another thing than the server sends.
 import { STATUS_CODES } from 'node:http';
-import { API_ERRORS, apiError, errorBody, type ApiErrorCode } from '../../reference-server/http/errors.ts';
+import {
+  ERRORS,
+  apiError,
+  errorBody,
+  errorCodesOf,
+  type ApiErrorCode,
+} from '../../reference-server/http/errors.ts';
 import { MAX_URL_LENGTH } from '../../reference-server/api/request-pipeline.ts';
 import { DEFAULT_LIMITS } from '../../reference-server/server.ts';
 
@@ -37,7 +43,7 @@ export const WHEN: Record<Exclude<ApiErrorCode, 'internal_error'>, string> = {
 };
 
 export function documentedCodes(): ApiErrorCode[] {
-  const codes = Object.keys(API_ERRORS) as ApiErrorCode[];
+  const codes = errorCodesOf('api');
   for (const code of codes) {
     if (!(code in WHEN) && !(code in UNDOCUMENTED_CODES)) {
       throw new Error(
@@ -62,7 +68,7 @@ export interface NamedResponse {
 export function errorResponses(codes: readonly ApiErrorCode[]): NamedResponse[] {
   const byStatus = new Map<number, ApiErrorCode[]>();
   for (const code of codes) {
-    const status = API_ERRORS[code].status;
+    const status = ERRORS[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   return [...byStatus.entries()]

@@ -11,7 +11,7 @@ import { LoadChild, ServerChild, type Http2Load } from '../../bench/children.ts'
 import { http2KeepAliveRequest, verifiedHttp2Answer } from '../../bench/http2-keep-alive.ts';
 import { DOMAIN, fixedResponseOf } from '../../bench/keep-alive.ts';
 import { apiHostname } from '../../reference-server/http/hosts.ts';
-import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 
 const certDir = mkdtempSync(join(tmpdir(), 'http2-load-'));
 const host = apiHostname('acme', 'production', DOMAIN);

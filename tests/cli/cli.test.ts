@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/catalog/rules.ts';
-import { readTargetFile, resolveTarget, TargetError } from '../../conformance/target/target.ts';
-import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/target/url-target.ts';
+import { readTargetFile, resolveTarget, TargetError } from '../../conformance/deployment/target.ts';
+import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/deployment/url-target.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 import { cleanEnv, runMain, type CliExit } from '../support/reference-cli.ts';
 

@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawClient } from '../../conformance/requests/raw-client.ts';
 import { isRefusal, type Exchange } from '../../conformance/requests/exchange.ts';
-import { initialTraffic, readTraffic } from '../../conformance/requests/traffic.ts';
-import { ensureCertificates } from '../../reference-server/listeners/tls.ts';
+import { initialTraffic, readTraffic } from '../../conformance/requests/shared-pacing.ts';
+import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { ENV } from '../../conformance/env.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'transient-signals-'));

@@ -9,10 +9,9 @@ import { connect as tlsConnect } from 'node:tls';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
 import { exchangeVersions } from '../support/protocol-verdicts.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
-import { assertConformant, assertNoKeyInReports, probeH2 } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probeH2, testUnderBothProfiles } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
-const PROFILES = ['default', 'strict'] as const;
 const ACME = 'acme.api.localhost';
 
 /** The protocol a handshake offering `offered` agrees, or 'no handshake'. Bounded by 10 s. */
@@ -61,12 +60,15 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
     assert.equal(served.status, 200);
   });
 
-  for (const profile of PROFILES) {
-    test(`--profile ${profile}: CONFORMANT over HTTP/2, HTTP/1.1 reported as not offered by the target`, async () => {
-      const run = await runConformance(['--target', target.file, '--profile', profile], {
+  testUnderBothProfiles(
+    (profile) =>
+      `--profile ${profile}: CONFORMANT over HTTP/2, HTTP/1.1 reported as not offered by the target`,
+    () =>
+      runConformance(['--target', target.file, '--profile', 'strict'], {
         ...target.env,
         ...OVER_OFFERED_PROTOCOLS,
-      });
+      }),
+    (run) => {
       assertConformant(run);
       assert.deepEqual(run.report?.protocols, [
         { name: 'HTTP/2', verdict: 'CONFORMANT' },
@@ -81,8 +83,8 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
       const versions = exchangeVersions(run.reportDir);
       assert.ok((versions['HTTP/2'] ?? 0) >= 30, `the catalog went over HTTP/2: ${JSON.stringify(versions)}`);
       assertNoKeyInReports(run, target.env);
-    });
-  }
+    },
+  );
 
   test('--protocols h1 against it: SETUP ERROR that says no protocol is in common and what to pass', async () => {
     const run = await runConformance(['--target', target.file, '--protocols', 'h1'], target.env);
@@ -105,18 +107,16 @@ describe('an HTTP/2 front that refuses one stream in five with REFUSED_STREAM', 
   after(() => server.close());
 
   // Over HTTP/2 alone: the refused streams are the point, and HTTP/1.1 has none.
-  for (const profile of PROFILES) {
-    test(`--profile ${profile}: CONFORMANT, the refused streams sent again and counted`, async () => {
-      const run = await runConformance(
-        ['--target', target.file, '--profile', profile, '--protocols', 'h2'],
-        target.env,
-      );
+  testUnderBothProfiles(
+    (profile) => `--profile ${profile}: CONFORMANT, the refused streams sent again and counted`,
+    () => runConformance(['--target', target.file, '--profile', 'strict', '--protocols', 'h2'], target.env),
+    (run) => {
       assertConformant(run);
       const refused = run.report?.traffic?.signals?.['RST_STREAM REFUSED_STREAM'] ?? 0;
       assert.ok(refused > 0, `refused streams were met: ${JSON.stringify(run.report?.traffic)}`);
       assert.ok((run.report?.traffic?.retries ?? 0) >= refused, 'each refused stream was sent again');
       assert.match(run.stdout, /unanswered \(RST_STREAM REFUSED_STREAM \d+\)/);
       assertNoKeyInReports(run, target.env);
-    });
-  }
+    },
+  );
 });

@@ -9,7 +9,7 @@ import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-r
 import { assertConformantOverBothProtocols } from '../support/protocol-verdicts.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { startNginxFront, type NginxFront } from './nginx-front.ts';
-import { assertConformant, assertNoKeyInReports, probeH2 } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probeH2, testUnderBothProfiles } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const RELOAD_EVERY_MS = 1_000;
@@ -42,25 +42,27 @@ describe('behind a real nginx with HTTP/2, reloaded during the run', () => {
     assert.equal((await asAcme()).status, 200);
   });
 
-  for (const profile of ['default', 'strict'] as const) {
-    test(`--profile ${profile}: CONFORMANT over both protocols while nginx reloads`, async (t) => {
-      let reloads = 0;
+  let reloads = 0;
+  testUnderBothProfiles(
+    (profile) => `--profile ${profile}: CONFORMANT over both protocols while nginx reloads`,
+    async () => {
+      reloads = 0;
       const reloading = setInterval(() => {
         front.reload();
         reloads += 1;
       }, RELOAD_EVERY_MS);
-      let run;
       try {
         // Over both protocols, on a busy machine: a generous bound, not a timing assertion.
-        run = await runConformance(
-          ['--target', target.file, '--profile', profile],
+        return await runConformance(
+          ['--target', target.file, '--profile', 'strict'],
           { ...target.env, ...OVER_OFFERED_PROTOCOLS },
           600_000,
         );
       } finally {
         clearInterval(reloading);
       }
-      t.diagnostic(`reloads: ${reloads}; traffic: ${JSON.stringify(run.report?.traffic ?? {})}`);
+    },
+    (run) => {
       assert.ok(reloads >= 3, `nginx was reloaded at least three times during the run (${reloads})`);
       assertConformant(run);
       assertConformantOverBothProtocols(run);
@@ -71,6 +73,6 @@ describe('behind a real nginx with HTTP/2, reloaded during the run', () => {
       );
       if (signals > 0) assert.match(run.stdout, /Traffic: .*unanswered \(/);
       assertNoKeyInReports(run, target.env);
-    });
-  }
+    },
+  );
 });

@@ -10,7 +10,7 @@ import ConformanceReporter from '../../conformance/run/reporter.ts';
 import { ENV } from '../../conformance/env.ts';
 import type { FullResult } from '@playwright/test/reporter';
 import { referenceTargetOn } from '../support/conformance-run.ts';
-import { fixtureKeyEnvironment } from '../../conformance/target/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
 
 test('a target file: a set-up project, a rule project per protocol depending on it, a teardown project', () => {
   const work = mkdtempSync(join(tmpdir(), 'projects-test-'));

@@ -18,7 +18,7 @@ import {
 } from '../../mutation/campaign.ts';
 import { judge, killed } from '../../mutation/judge.ts';
 import { MATRIX_FILE, REGENERATE_COMMAND, renderMatrix } from '../../mutation/matrix.ts';
-import { exitCodeOfRun, verdictOf } from '../../mutation/verdict.ts';
+import { exitCodeOfRun, verdictOf } from '../../mutation/variant-verdict.ts';
 
 /** The campaign takes a few minutes on 2 cores; this bound only stops a run that hangs. */
 const CAMPAIGN_TIMEOUT_MS = 20 * 60_000;

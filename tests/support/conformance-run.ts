@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readTargetFile } from '../../conformance/target/target.ts';
-import { EMBEDDED_TARGET_FILE } from '../../conformance/target/embedded-target.ts';
+import { readTargetFile } from '../../conformance/deployment/target.ts';
+import { EMBEDDED_TARGET_FILE } from '../../conformance/deployment/embedded-target.ts';
 import { runSuite, type SuiteRun } from '../../mutation/suite-run.ts';
 import { ENV } from '../../conformance/env.ts';
 
@@ -43,7 +43,8 @@ interface JsonSuite {
 export const OVER_OFFERED_PROTOCOLS: NodeJS.ProcessEnv = { [ENV.protocols]: undefined };
 
 /**
- * Runs `tenant-auth-conformance run` (cli/main.ts) with `args`; bounded by `timeoutMs`. Over
+ * Runs `tenant-auth-conformance run` (cli/main.ts) with `args`; bounded by `timeoutMs`. With one
+ * Playwright worker unless `args` name `--workers`. Over
  * HTTP/1.1 alone unless `args` name `--protocols` or `env` names `CONFORMANCE_PROTOCOLS` (even as
  * undefined: OVER_OFFERED_PROTOCOLS): the reference offers HTTP/2 too, and most tests are about
  * something else than the protocol — a run over both takes twice the requests.
@@ -55,8 +56,11 @@ export async function runConformance(
 ): Promise<ConformanceRun> {
   const jsonReport = join(mkdtempSync(join(tmpdir(), 'playwright-json-')), 'playwright.json');
   const protocolsChosen = args.some((arg) => arg.startsWith('--protocols')) || ENV.protocols in env;
+  const workersChosen = args.some((arg) => arg.startsWith('--workers'));
   const run = await runSuite(
-    args,
+    // One worker unless a test asks for more: a second one is a process start (seconds of CPU) that
+    // the tests, three files at a time on two cores, would only wait for.
+    workersChosen ? args : [...args, '--workers=1'],
     {
       PLAYWRIGHT_JSON_OUTPUT_NAME: jsonReport,
       ...(protocolsChosen ? {} : { [ENV.protocols]: 'h1' }),

@@ -8,7 +8,7 @@ import { generateKeyPairSync, X509Certificate } from 'node:crypto';
 import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import {
   OVER_OFFERED_PROTOCOLS,
   referenceTargetOn,

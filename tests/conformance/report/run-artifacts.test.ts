@@ -14,10 +14,13 @@ import { XMLValidator } from 'fast-xml-parser';
 import { curlCommand } from '../../../conformance/report/curl.ts';
 import type { Har } from '../../../conformance/report/har.ts';
 import { REPORT_FILES } from '../../../conformance/report/write-reports.ts';
-import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../../conformance/target/embedded-target.ts';
+import {
+  fixtureKeyEnvironment,
+  fixtureKeyVariable,
+} from '../../../conformance/deployment/embedded-target.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/store/fixtures.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../../../reference-server/server.ts';
-import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { SAMPLE_FAILING_RULE, SAMPLE_FAULT } from '../../support/sample-failure.ts';

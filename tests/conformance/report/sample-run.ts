@@ -7,7 +7,7 @@ import { recordExchange } from '../../../conformance/requests/exchange-record.ts
 import { buildReport } from '../../../conformance/report/build-report.ts';
 import { scopeOf } from '../../../conformance/report/scope.ts';
 import type { RunExchange } from '../../../conformance/report/har.ts';
-import { retriesByRule, trafficOf } from '../../../conformance/report/traffic.ts';
+import { retriesByRule, trafficOf } from '../../../conformance/report/traffic-summary.ts';
 import type { TestOutcome } from '../../../conformance/report/verdict.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';

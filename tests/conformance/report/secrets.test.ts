@@ -10,7 +10,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import { REPORT_FILES } from '../../../conformance/report/write-reports.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../../support/artifact-scan.ts';

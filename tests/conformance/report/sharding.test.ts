@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import type { Har } from '../../../conformance/report/har.ts';
-import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import { REPO_ROOT, runConformance } from '../../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { RawClient } from '../../../conformance/requests/raw-client.ts';
 import type { Exchange } from '../../../conformance/requests/exchange.ts';
 import { offeredProtocols, parseProtocols } from '../../../conformance/requests/protocols.ts';
-import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 
 const HOSTS = { '*.localhost': '127.0.0.1' };
 let server: Http2SecureServer;

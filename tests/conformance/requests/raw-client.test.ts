@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RawClient } from '../../../conformance/requests/raw-client.ts';
-import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
 
 const HOSTS = { '*.localhost': '127.0.0.1' };

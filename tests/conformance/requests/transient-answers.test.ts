@@ -18,7 +18,7 @@ import {
   spendRetryBudget,
   takeSlot,
   withTraffic,
-} from '../../../conformance/requests/traffic.ts';
+} from '../../../conformance/requests/shared-pacing.ts';
 import { Checks, Inconclusive } from '../../../conformance/judging/checks.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
 import { ENV } from '../../../conformance/env.ts';

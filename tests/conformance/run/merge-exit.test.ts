@@ -6,7 +6,10 @@ import { generateKeyPairSync } from 'node:crypto';
 import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment, fixtureKeyVariable } from '../../../conformance/target/embedded-target.ts';
+import {
+  fixtureKeyEnvironment,
+  fixtureKeyVariable,
+} from '../../../conformance/deployment/embedded-target.ts';
 import type { RunningReferenceServer } from '../../../reference-server/server.ts';
 import { readReport } from '../../../mutation/suite-run.ts';
 import { startTestServer } from '../../support/reference-client.ts';

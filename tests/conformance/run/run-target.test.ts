@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import { ENV } from '../../../conformance/env.ts';
-import { mintedVariable } from '../../../conformance/target/key-minting.ts';
+import { mintedVariable } from '../../../conformance/deployment/key-minting.ts';
 import { bindTarget, declareRunTarget } from '../../../conformance/run/run-target.ts';
-import { TargetError, type TargetDeclaration } from '../../../conformance/target/target.ts';
+import { TargetError, type TargetDeclaration } from '../../../conformance/deployment/target.ts';
 
 const KEY = 'test-key-value-0123456789abcdef';
 

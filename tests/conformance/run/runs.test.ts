@@ -6,8 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../../conformance/catalog/rules.ts';
-import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
-import { missingInputs } from '../../../conformance/target/inputs.ts';
+import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
+import { missingInputs } from '../../../conformance/deployment/inputs.ts';
 import {
   OVER_OFFERED_PROTOCOLS,
   referenceTargetOn,

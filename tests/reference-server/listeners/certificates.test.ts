@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkServerIdentity, connect } from 'node:tls';
-import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/store/fixtures.ts';
 import { startReferenceServer } from '../../../reference-server/server.ts';
 import type { Fixtures } from '../../../schemas/generated/fixtures.ts';

@@ -3,7 +3,7 @@
 // the default profile would give follows from the same rule results.
 import { exitCodeFor, overallVerdict } from '../conformance/report/verdict.ts';
 import { RULES } from '../conformance/catalog/rules.ts';
-import type { Profile } from '../conformance/target/target.ts';
+import type { Profile } from '../conformance/deployment/target.ts';
 import type { OverallVerdict } from '../schemas/generated/conformance-report.ts';
 import type { VariantRun } from './campaign.ts';
 

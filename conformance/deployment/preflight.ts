@@ -195,13 +195,13 @@ export async function reach(
     return undefined;
   }
   const overHttp2 = tls.socket.alpnProtocol === 'h2';
-  const answered = await (overHttp2 ? firstHttp2Status : firstStatusLine)(
-    tls.socket,
+  const answered = await (overHttp2 ? firstHttp2Status : firstStatusLine)({
+    socket: tls.socket,
     hostname,
-    portText,
-    new URL(url).pathname,
-    options.timeoutMs,
-  );
+    port: portText,
+    basePath: new URL(url).pathname,
+    timeoutMs: options.timeoutMs,
+  });
   if (answered !== true) {
     return at(
       'HTTP',
@@ -321,69 +321,86 @@ function untrusted(socket: TLSSocket, options: ReachOptions): Handshake {
   };
 }
 
-/** Over HTTP/2 (an h2-only port): one keyless GET on the verified connection; any status will do. */
-function firstHttp2Status(
-  socket: TLSSocket,
-  hostname: string,
-  port: string,
-  basePath: string,
+/** Where the first request goes: the verified socket, the host it names, the base path. */
+interface FirstRequest {
+  socket: TLSSocket;
+  hostname: string;
+  port: string;
+  basePath: string;
+  timeoutMs: number;
+}
+
+/** host:port, or the host alone on the scheme's default port. */
+function authorityOf({ hostname, port }: FirstRequest): string {
+  return port ? `${hostname}:${port}` : hostname;
+}
+
+/**
+ * Settles once: with what `start` reports through `done`, or "nothing within N s" after the time
+ * limit; `cleanUp` (closing the connection) runs either way.
+ */
+function firstAnswer(
   timeoutMs: number,
+  cleanUp: () => void,
+  start: (done: (result: true | string) => void) => void,
 ): Promise<true | string> {
   return new Promise((resolve) => {
-    const session = http2Connect(`https://${port ? `${hostname}:${port}` : hostname}`, {
-      createConnection: () => socket,
-    });
     const done = (result: true | string): void => {
       clearTimeout(timer);
-      session.destroy();
+      cleanUp();
       resolve(result);
     };
     const timer = setTimeout(() => done(`nothing within ${timeoutMs / 1000} s`), timeoutMs);
-    session.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
-    const stream = session.request({ ':path': `${basePath}/customers`, accept: 'application/json' });
-    stream.once('response', () => done(true));
-    // A stream refused (at the front's stream limit, or for calm) is an answer of HTTP/2 too: the
-    // target is up and speaks it (the rules' requests are sent again, requests/send.ts).
-    stream.once('error', (error: NodeJS.ErrnoException) =>
-      done(
-        stream.rstCode === h2.NGHTTP2_REFUSED_STREAM || stream.rstCode === h2.NGHTTP2_ENHANCE_YOUR_CALM
-          ? true
-          : `${error.code ?? error.message}`,
-      ),
-    );
-    stream.once('close', () => done('the stream was closed without an answer'));
-    stream.resume();
+    start(done);
   });
 }
 
+/** Over HTTP/2 (an h2-only port): one keyless GET on the verified connection; any status will do. */
+function firstHttp2Status(request: FirstRequest): Promise<true | string> {
+  const { socket, basePath } = request;
+  const session = http2Connect(`https://${authorityOf(request)}`, { createConnection: () => socket });
+  return firstAnswer(
+    request.timeoutMs,
+    () => session.destroy(),
+    (done) => {
+      session.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
+      const stream = session.request({ ':path': `${basePath}/customers`, accept: 'application/json' });
+      stream.once('response', () => done(true));
+      // A stream refused (at the front's stream limit, or for calm) is an answer of HTTP/2 too: the
+      // target is up and speaks it (the rules' requests are sent again, requests/send.ts).
+      stream.once('error', (error: NodeJS.ErrnoException) =>
+        done(
+          stream.rstCode === h2.NGHTTP2_REFUSED_STREAM || stream.rstCode === h2.NGHTTP2_ENHANCE_YOUR_CALM
+            ? true
+            : `${error.code ?? error.message}`,
+        ),
+      );
+      stream.once('close', () => done('the stream was closed without an answer'));
+      stream.resume();
+    },
+  );
+}
+
 /** Sends one keyless GET and waits for an HTTP status line: any status will do. */
-function firstStatusLine(
-  socket: TLSSocket,
-  hostname: string,
-  port: string,
-  basePath: string,
-  timeoutMs: number,
-): Promise<true | string> {
-  return new Promise((resolve) => {
-    let received = '';
-    const done = (result: true | string): void => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve(result);
-    };
-    const timer = setTimeout(() => done(`nothing within ${timeoutMs / 1000} s`), timeoutMs);
-    socket.on('data', (chunk: Buffer) => {
-      received += chunk.toString('latin1');
-      if (/^HTTP\/1\.[01] \d{3}/.test(received)) done(true);
-      else if (received.length > 64 || received.includes('\n')) done('the answer is not HTTP/1.1');
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
-    socket.once('end', () => done('the connection was closed without an answer'));
-    const host = port ? `${hostname}:${port}` : hostname;
-    socket.write(
-      `GET ${basePath}/customers HTTP/1.1\r\nHost: ${host}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
-    );
-  });
+function firstStatusLine(request: FirstRequest): Promise<true | string> {
+  const { socket, basePath } = request;
+  return firstAnswer(
+    request.timeoutMs,
+    () => socket.destroy(),
+    (done) => {
+      let received = '';
+      socket.on('data', (chunk: Buffer) => {
+        received += chunk.toString('latin1');
+        if (/^HTTP\/1\.[01] \d{3}/.test(received)) done(true);
+        else if (received.length > 64 || received.includes('\n')) done('the answer is not HTTP/1.1');
+      });
+      socket.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
+      socket.once('end', () => done('the connection was closed without an answer'));
+      socket.write(
+        `GET ${basePath}/customers HTTP/1.1\r\nHost: ${authorityOf(request)}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+      );
+    },
+  );
 }
 
 /** The one-paragraph account of a problem, for the console and every report. */

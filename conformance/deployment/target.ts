@@ -32,7 +32,7 @@ export interface TargetDeclaration {
   caFile?: string;
   profile: Profile;
   hosts: HostMap;
-  /** Keys to mint for the run, and how (conformance/target/key-minting.ts). */
+  /** Keys to mint for the run, and how (conformance/deployment/key-minting.ts). */
   keyMinting?: TargetFile['keyMinting'];
   /** Never: a declaration holds no key, so a bound target (with keys) is not one. */
   credentials?: never;
@@ -104,7 +104,7 @@ export function declareTarget(
     );
   }
   // Whether the CA file exists and holds a certificate is the preflight's first stage
-  // (conformance/target/preflight.ts): a set-up error with its fix, not a schema error.
+  // (conformance/deployment/preflight.ts): a set-up error with its fix, not a schema error.
   // A profile given for the run (--profile) wins over the file's own.
   const profile: string = readRunSettings(env).profile ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')

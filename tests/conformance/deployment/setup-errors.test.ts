@@ -14,10 +14,10 @@ import { createServer as createTlsServer } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
-import { fixtureKeyEnvironment } from '../../../conformance/target/embedded-target.ts';
+import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import type { RunningReferenceServer } from '../../../reference-server/server.ts';
 import { startTestServer } from '../../support/reference-client.ts';
-import { ensureCertificates } from '../../../reference-server/listeners/tls.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 
