@@ -4,9 +4,9 @@
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from './conformance/requests/ca-trust.ts';
-import { trafficLimits } from './conformance/requests/shared-pacing.ts';
+import { runSettings } from './conformance/settings.ts';
 import { protocolsOfRun } from './conformance/requests/protocols.ts';
-import { ENV, REPORT_ENV } from './conformance/env.ts';
+import { ENV } from './conformance/env.ts';
 import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts';
 import { ruleProjects, type SuiteOptions } from './conformance/run/projects.ts';
 import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/deployment/embedded-target.ts';
@@ -18,7 +18,7 @@ import { reportDirectory, type RunMetadata } from './conformance/report/settings
 const merging = process.argv.includes('merge-reports');
 // A shard also writes a blob report, for `npm run merge-reports` (see the README).
 const sharded = process.argv.some((argument) => argument === '--shard' || argument.startsWith('--shard='));
-const embedded = !process.env[ENV.targetFile] && !merging;
+const embedded = !runSettings().targetFile && !merging;
 if (embedded) {
   // The embedded target names its keys by environment variable, like any target; the values are
   // the public test keys of fixtures/reference.json. Workers inherit them.
@@ -50,8 +50,7 @@ const EMBEDDED_SERVER_OPTIONS = [
   '--page-size',
   '2',
 ];
-const metadata: RunMetadata | undefined =
-  target && runMetadataOf(target, process.env[REPORT_ENV.failOnIncomplete] === '1');
+const metadata: RunMetadata | undefined = target && runMetadataOf(target, runSettings().failOnIncomplete);
 
 export default defineConfig<object, SuiteOptions>({
   testDir: './specs',
@@ -63,7 +62,7 @@ export default defineConfig<object, SuiteOptions>({
   retries: 0,
   workers: process.env.CI ? 2 : undefined,
   // A rule's time includes its share of the retry budget and of a paced run's waits.
-  timeout: 60_000 + trafficLimits().retryBudgetMs,
+  timeout: 60_000 + runSettings().retryBudgetMs,
   // The conformance reporter comes first: it redacts results in place before the others see them.
   // It writes junit.xml itself (one case per rule, warnings visible), not Playwright's reporter.
   reporter: [

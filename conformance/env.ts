@@ -1,6 +1,7 @@
 // Every fixed-name environment variable of the conformance run, in one table: how the runner hands
 // its options to Playwright's processes, and how global set-up and the reporter hand what they
-// found to the workers and back to the runner. A user may set the documented ones directly.
+// found to the workers and back to the runner. A user may set the documented ones directly. The
+// settings among them (the runner's options) are read and checked in settings.ts, and nowhere else.
 // Families of names made from a key's name live with what makes them: CONFORMANCE_KEY_* of
 // `run --base-url` (url-target.ts), CONFORMANCE_MINTED_* (key-minting.ts) and REFERENCE_KEY_* of
 // the reference fixtures (embedded-target.ts); the mutation batch's own MUTATION_BATCH_PLAN is in

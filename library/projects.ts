@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import type { Project, ReporterDescription } from '@playwright/test';
 import { codeFile, nodeCommand } from '../reference-server/package-root.ts';
 import { ENV } from '../conformance/env.ts';
+import { checkNumber, UsageError, type NumberSetting } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
 import { reportDirectory } from '../conformance/report/settings.ts';
@@ -37,13 +38,13 @@ export interface ConformanceProjectsOptions {
   profile?: Profile;
   /** The protocols every rule is checked over: a project each. Default h1 and h2 for the embedded reference, else h1. */
   protocols?: readonly Protocol[];
-  /** How often one request is sent again after a transient answer (429, 502, 503, 504); default 4. */
+  /** How often one request is sent again after a transient answer (429, 502, 503, 504); default 4, 0 to 20. */
   maxRetries?: number;
-  /** The most the whole run waits before retries, in seconds; default 60. */
+  /** The most the whole run waits before retries, in seconds; default 60, 0 to 3600. */
   retryBudgetSeconds?: number;
-  /** Never more than this many requests per second (default: as fast as the target allows). */
+  /** Never more than this many requests per second (default: as fast as the target allows; 0.1 to 10000). */
   maxRps?: number;
-  /** The longest one exchange may take, in seconds; default 10. */
+  /** The longest one exchange may take, in seconds; default 10, at most 600. */
   requestTimeoutSeconds?: number;
   /** The projects' names: `conformance` (default), `conformance HTTP/2`, `conformance set-up`, … */
   name?: string;
@@ -54,12 +55,20 @@ export interface ConformanceReporterOptions {
   outputDir?: string;
 }
 
-function positive(name: string, value: number | undefined, zeroAllowed: boolean): string | undefined {
+/** An option's value as its variable, checked against the bounds every run's settings have. */
+function numberSetting(
+  setting: NumberSetting,
+  option: string,
+  value: number | undefined,
+): string | undefined {
   if (value === undefined) return undefined;
-  if (!Number.isFinite(value) || value < 0 || (!zeroAllowed && value === 0))
-    throw new TypeError(
-      `conformanceProjects: ${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} number, not ${value}.`,
-    );
+  try {
+    checkNumber(setting, String(value), option);
+  } catch (error) {
+    if (error instanceof UsageError)
+      throw new TypeError(`conformanceProjects: ${error.message}`, { cause: error });
+    throw error;
+  }
   return String(value);
 }
 
@@ -113,10 +122,13 @@ export function conformanceProjects(options: ConformanceProjectsOptions = {}): P
       `conformanceProjects: profile must be default or strict, not ${String(options.profile)}.`,
     );
   set(ENV.profile, options.profile);
-  set(ENV.maxRetries, positive('maxRetries', options.maxRetries, true));
-  set(ENV.retryBudget, positive('retryBudgetSeconds', options.retryBudgetSeconds, true));
-  set(ENV.maxRps, positive('maxRps', options.maxRps, false));
-  set(ENV.requestTimeout, positive('requestTimeoutSeconds', options.requestTimeoutSeconds, false));
+  set(ENV.maxRetries, numberSetting('maxRetries', 'maxRetries', options.maxRetries));
+  set(ENV.retryBudget, numberSetting('retryBudget', 'retryBudgetSeconds', options.retryBudgetSeconds));
+  set(ENV.maxRps, numberSetting('maxRps', 'maxRps', options.maxRps));
+  set(
+    ENV.requestTimeout,
+    numberSetting('requestTimeout', 'requestTimeoutSeconds', options.requestTimeoutSeconds),
+  );
   const protocols = options.protocols ?? ('embedded' in target ? ['h1', 'h2'] : ['h1']);
   if (protocols.length === 0 || protocols.some((protocol) => protocol !== 'h1' && protocol !== 'h2'))
     throw new TypeError(`conformanceProjects: protocols must be h1, h2 or both, not ${protocols.join(',')}.`);

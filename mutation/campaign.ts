@@ -16,7 +16,7 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requestTimeoutMs } from '../conformance/requests/answer-watch.ts';
+import { readRunSettings } from '../conformance/settings.ts';
 import { exitCodeOf } from '../conformance/run/exit-code.ts';
 import { runPreflight, type PreflightResult } from '../conformance/deployment/preflight.ts';
 import { RULES, type RuleId } from '../conformance/catalog/rules.ts';
@@ -172,7 +172,7 @@ function runnerEnvironment(work: string, variant: VariantName): Record<string, s
 
 /** The preflight of a variant, as global set-up runs it before any rule. */
 async function preflightOf(target: TargetDeclaration, env: NodeJS.ProcessEnv): Promise<PreflightResult> {
-  return runPreflight(bindTarget(target, env), requestTimeoutMs(env));
+  return runPreflight(bindTarget(target, env), readRunSettings(env).requestTimeoutMs);
 }
 
 async function runByRunner(work: string, variant: VariantName, keys: FixtureKeys): Promise<VariantRun> {

@@ -3,22 +3,21 @@ import { conformanceRule } from '../conformance/run/test.ts';
 import { alpnOffered, reach } from '../conformance/deployment/preflight.ts';
 import { protocolsOfRun } from '../conformance/requests/protocols.ts';
 import { trustedCas } from '../conformance/requests/ca-trust.ts';
-import { requestTimeoutMs } from '../conformance/requests/answer-watch.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';
 import { isRefusal } from '../conformance/requests/exchange.ts';
 
 // The preflight has already made this handshake before any rule ran (a certificate that does not
 // verify stops the run as SETUP ERROR); the rule makes it again so that the report shows it.
-conformanceRule('TRANSPORT-HTTPS-CERT', async ({ target, check }) => {
+conformanceRule('TRANSPORT-HTTPS-CERT', async ({ target, check, settings }) => {
   const problem = await reach(
     target.baseUrl,
     {
       hosts: target.hosts,
       ca: trustedCas(target.caFile),
-      timeoutMs: requestTimeoutMs(),
+      timeoutMs: settings.requestTimeoutMs,
       caFileSet: !!target.caFile,
       // What the run speaks, as the preflight offered it (an h2-only port ends an http/1.1 handshake).
-      alpn: alpnOffered(protocolsOfRun()),
+      alpn: alpnOffered(protocolsOfRun(settings)),
     },
     'TLS',
   );

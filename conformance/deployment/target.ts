@@ -6,11 +6,11 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { dirname, resolve } from 'node:path';
 import type { TargetFile } from '../../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
-import { ENV } from '../env.ts';
+import { readRunSettings, type Profile } from '../settings.ts';
 import type { HostMap } from '../requests/host-map.ts';
 import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 
-export type Profile = 'default' | 'strict';
+export type { Profile };
 export type { CredentialName };
 
 /**
@@ -105,7 +105,8 @@ export function declareTarget(
   }
   // Whether the CA file exists and holds a certificate is the preflight's first stage
   // (conformance/deployment/preflight.ts): a set-up error with its fix, not a schema error.
-  const profile: string = env[ENV.profile] ?? target.profile ?? 'default';
+  // A profile given for the run (--profile) wins over the file's own.
+  const profile: string = readRunSettings(env).profile ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);
   if (problems.length > 0) throw new TargetError(file, problems);

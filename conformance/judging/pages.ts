@@ -10,12 +10,7 @@
 // A next page on another origin is never followed: the key would go to a host it was not given for.
 import type { Api } from '../requests/api-client.ts';
 import { jsonBody, type Exchange, type ResponseExchange } from '../requests/exchange.ts';
-import { ENV } from '../env.ts';
-
-export const DEFAULT_MAX_LIST_PAGES = 10;
-export const DEFAULT_MAX_LIST_RECORDS = 1000;
-export const MAX_LIST_PAGES_LIMIT = 1000;
-export const MAX_LIST_RECORDS_LIMIT = 100_000;
+import { readRunSettings } from '../settings.ts';
 
 /** How far one tenant's list (in one environment) is followed: `--max-list-pages`, `--max-list-records`. */
 export interface ListBounds {
@@ -24,14 +19,8 @@ export interface ListBounds {
 }
 
 export function listBounds(env: NodeJS.ProcessEnv = process.env): ListBounds {
-  const number = (name: string): number | undefined => {
-    const value = Number(env[name]);
-    return env[name] !== undefined && Number.isInteger(value) && value >= 1 ? value : undefined;
-  };
-  return {
-    maxPages: number(ENV.maxListPages) ?? DEFAULT_MAX_LIST_PAGES,
-    maxRecords: number(ENV.maxListRecords) ?? DEFAULT_MAX_LIST_RECORDS,
-  };
+  const settings = readRunSettings(env);
+  return { maxPages: settings.maxListPages, maxRecords: settings.maxListRecords };
 }
 
 /** The next page an answer names, and how (for the reports). */

@@ -1,9 +1,7 @@
 // Where reports go and what the config tells the reporter about the run.
-import { resolve } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { Profile } from '../deployment/target.ts';
-
-import { REPORT_ENV } from '../env.ts';
+import { readRunSettings } from '../settings.ts';
 
 /** Carried in Playwright's config metadata, so that it survives blob reports and merge-reports. */
 export interface RunMetadata {
@@ -15,5 +13,5 @@ export interface RunMetadata {
 }
 
 export function reportDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  return resolve(env[REPORT_ENV.directory] || 'reports');
+  return readRunSettings(env).reportDirectory;
 }

@@ -119,6 +119,6 @@ export const EXIT_CODE_HELP = `Exit codes:
      was partial (an offered protocol or some rules left out) — 1 with --fail-on-incomplete
   1  NOT CONFORMANT (a MUST rule failed, or under strict an HTTP rule); or INCOMPLETE for
      missing inputs with --fail-on-incomplete
-  2  a bad option or target file: nothing ran
+  2  a bad option, environment variable or target file: nothing ran
   3  SETUP ERROR (the preflight could not reach the target: see the stage and fix it names), a
      rule that could not run (no answer from the target), or a run that broke`;

@@ -10,8 +10,13 @@ import { ENV } from '../env.ts';
 /** Consecutive exchanges without an answer after which the target is taken as gone. */
 export const NO_ANSWER_LIMIT = 3;
 
+/** The file global set-up named for the count (ENV.answerWatchFile); none outside a run. */
+function watchFile(): string | undefined {
+  return process.env[ENV.answerWatchFile];
+}
+
 function counted(): number {
-  const file = process.env[ENV.answerWatchFile];
+  const file = watchFile();
   if (!file) return 0;
   try {
     return Number(readFileSync(file, 'utf8')) || 0;
@@ -31,7 +36,7 @@ export function stoppedReason(): string | undefined {
 }
 
 export function recordAnswer(answered: boolean, refusalExpected: boolean): void {
-  const file = process.env[ENV.answerWatchFile];
+  const file = watchFile();
   if (refusalExpected || !file) return;
   const current = counted();
   const next = answered ? 0 : current + 1;
@@ -43,11 +48,3 @@ export function recordAnswer(answered: boolean, refusalExpected: boolean): void 
 export function notSent(request: RequestSummary, reason: string): FailedExchange {
   return { kind: 'failure', request, durationMs: 0, error: reason, notSent: true };
 }
-
-/** The per-exchange time-out of the run (`--request-timeout`, seconds), in milliseconds. */
-export function requestTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const seconds = Number(env[ENV.requestTimeout] ?? '');
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : DEFAULT_REQUEST_TIMEOUT_MS;
-}
-
-export const DEFAULT_REQUEST_TIMEOUT_MS = 10_000;

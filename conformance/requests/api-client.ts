@@ -10,7 +10,7 @@ import {
   type RequestSummary,
 } from './exchange.ts';
 import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
-import { requestTimeoutMs } from './answer-watch.ts';
+import { runSettings } from '../settings.ts';
 import { makeExchange } from './send.ts';
 import { CLOSED_BEFORE_ANSWER } from './transient.ts';
 
@@ -44,7 +44,7 @@ export class ApiClient implements Api {
       refusalExpected: options.refusalExpected,
     });
     return makeExchange(request, (sent, timeoutMs) => this.#send(url, headers, sent, timeoutMs), {
-      timeoutMs: requestTimeoutMs(),
+      timeoutMs: runSettings().requestTimeoutMs,
       onExchange: this.#onExchange,
     });
   }

@@ -4,40 +4,20 @@
 // HTTP/1.1 path (another front, routing on :authority, a header normaliser) is judged on both.
 import { connect as tlsConnect, createSecureContext, type SecureContext } from 'node:tls';
 import { lookupWith, type HostMap } from './host-map.ts';
-import { ENV } from '../env.ts';
+import { runSettings, type Protocol, type RunSettings } from '../settings.ts';
 
-export type Protocol = 'h1' | 'h2';
-
-export const PROTOCOLS: readonly Protocol[] = ['h1', 'h2'];
+// What a protocol is, and how --protocols is read, belong to the run's settings.
+export { parseProtocols, PROTOCOLS, type Protocol } from '../settings.ts';
 
 /** How reports name a protocol (HAR's httpVersion, curl's flags). */
 export const PROTOCOL_NAME: Readonly<Record<Protocol, string>> = { h1: 'HTTP/1.1', h2: 'HTTP/2' };
 
-/** `h1,h2` as given to --protocols; undefined with the reason when it names anything else. */
-export function parseProtocols(text: string): { protocols: Protocol[] } | { error: string } {
-  const names = text
-    .split(',')
-    .map((name) => name.trim().toLowerCase())
-    .filter(Boolean);
-  const unknown = names.filter((name) => !(PROTOCOLS as readonly string[]).includes(name));
-  if (names.length === 0 || unknown.length > 0)
-    return { error: `name h1, h2 or both, separated by a comma (got "${text}")` };
-  return { protocols: PROTOCOLS.filter((protocol) => names.includes(protocol)) };
-}
-
 /**
  * The protocols this run speaks over TLS, as the runner set them (`--protocols`, or what the
- * target offers by ALPN); HTTP/1.1 alone when nothing (or nothing readable) is set.
+ * target offers by ALPN); HTTP/1.1 alone when nothing is set.
  */
-export function protocolsOfRun(env: NodeJS.ProcessEnv = process.env): Protocol[] {
-  const parsed = parseProtocols(env[ENV.protocols] ?? 'h1');
-  return 'protocols' in parsed ? parsed.protocols : ['h1'];
-}
-
-/** The protocols the target's ALPN showed it does not offer (the runner's finding), for the reports. */
-export function protocolsNotOffered(env: NodeJS.ProcessEnv = process.env): Protocol[] {
-  const parsed = parseProtocols(env[ENV.protocolsNotOffered] ?? '');
-  return 'protocols' in parsed ? parsed.protocols : [];
+export function protocolsOfRun(settings: Pick<RunSettings, 'protocols'> = runSettings()): Protocol[] {
+  return [...(settings.protocols ?? ['h1'])];
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   type RequestSummary,
 } from './exchange.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
-import { requestTimeoutMs } from './answer-watch.ts';
+import { runSettings } from '../settings.ts';
 import { makeExchange, type Transmit } from './send.ts';
 import { openH2Session, transmitH2, type H2Connection } from './h2-transmit.ts';
 import type { ClientHttp2Session } from 'node:http2';
@@ -71,7 +71,7 @@ export class RawClient {
     this.#lookup = shared ? shared.#lookup : lookupWith(options.hosts);
     // The target's CA is trusted in addition to the system's, never instead of it.
     this.#secureContext = shared ? shared.#secureContext : secureContextOf(trustedCas(options.caFile));
-    this.#timeoutMs = options.timeoutMs ?? requestTimeoutMs();
+    this.#timeoutMs = options.timeoutMs ?? runSettings().requestTimeoutMs;
     this.#onExchange = options.onExchange;
     this.#protocol = shared ? shared.#protocol : (options.protocol ?? 'h1');
   }

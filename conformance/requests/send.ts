@@ -23,7 +23,7 @@ import {
   retryDelayMs,
   slowsTheRun,
 } from './transient.ts';
-import { ENV } from '../env.ts';
+import { runSettings } from '../settings.ts';
 import {
   budgetLeft,
   keepUnder,
@@ -31,7 +31,7 @@ import {
   slowDown,
   spendRetryBudget,
   takeSlot,
-  trafficLimits,
+  trafficFileOfRun,
   withTraffic,
 } from './shared-pacing.ts';
 
@@ -52,7 +52,7 @@ export async function makeExchange(
 ): Promise<Exchange> {
   const stopped = stoppedReason();
   if (stopped) return told(notSent(request, stopped), settings);
-  const limits = trafficLimits();
+  const limits = runSettings();
   const attempts: Attempt[] = [];
   let servedBefore: number | undefined;
   let sent = request;
@@ -130,7 +130,7 @@ let heeded: string | undefined;
 /** A rate limit told on any answer (RateLimit-Policy) paces the run before it meets a 429. */
 function heedAnnouncedRate(exchange: ResponseExchange): void {
   const rate = announcedRate(exchange.headers);
-  const key = `${process.env[ENV.trafficFile] ?? ''} ${rate}`;
+  const key = `${trafficFileOfRun() ?? ''} ${rate}`;
   if (rate === undefined || key === heeded) return;
   heeded = key;
   withTraffic((state) => keepUnder(state, rate));

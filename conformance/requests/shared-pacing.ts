@@ -6,6 +6,7 @@
 // state is this process's own.
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { ENV } from '../env.ts';
+import { readRunSettings } from '../settings.ts';
 
 export interface TrafficState {
   /** Milliseconds between two requests of the run; 0: unpaced. */
@@ -45,40 +46,22 @@ export function initialTraffic(maxRps: number | undefined): TrafficState {
   };
 }
 
-/** The run's `--max-rps`, `--max-retries` and `--retry-budget` (seconds), with their defaults. */
-export interface TrafficLimits {
-  maxRps: number | undefined;
-  maxRetries: number;
-  retryBudgetMs: number;
-}
-
-export const DEFAULT_MAX_RETRIES = 4;
-export const DEFAULT_RETRY_BUDGET_SECONDS = 60;
-
-export function trafficLimits(env: NodeJS.ProcessEnv = process.env): TrafficLimits {
-  const number = (name: string): number | undefined => {
-    const value = env[name];
-    return value === undefined || value === '' || !Number.isFinite(Number(value)) ? undefined : Number(value);
-  };
-  const maxRps = number(ENV.maxRps);
-  return {
-    maxRps: maxRps !== undefined && maxRps > 0 ? maxRps : undefined,
-    maxRetries: number(ENV.maxRetries) ?? DEFAULT_MAX_RETRIES,
-    retryBudgetMs: (number(ENV.retryBudget) ?? DEFAULT_RETRY_BUDGET_SECONDS) * 1000,
-  };
-}
-
 let ownState: TrafficState | undefined;
+
+/** The run's traffic file, named by global set-up (ENV.trafficFile); none outside a run. */
+export function trafficFileOfRun(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  return env[ENV.trafficFile];
+}
 
 /** Reads the state, lets `change` update it and returns what `change` returns, atomically across workers. */
 export function withTraffic<T>(change: (state: TrafficState) => T, env: NodeJS.ProcessEnv = process.env): T {
-  const file = env[ENV.trafficFile];
+  const file = trafficFileOfRun(env);
   if (!file) {
-    ownState ??= initialTraffic(trafficLimits(env).maxRps);
+    ownState ??= initialTraffic(readRunSettings(env).maxRps);
     return change(ownState);
   }
   return withLock(`${file}.lock`, () => {
-    const state = readTraffic(file) ?? initialTraffic(trafficLimits(env).maxRps);
+    const state = readTraffic(file) ?? initialTraffic(readRunSettings(env).maxRps);
     const result = change(state);
     writeFileSync(file, JSON.stringify(state));
     return result;

@@ -1,11 +1,12 @@
 // The run's options for its certificate: --bundle, --no-bundle and --sign-key FILE, kept apart
 // from the other options of the run so that each set can change on its own. They reach the
-// reporter (which writes bundle/) through the environment, like every other setting.
+// reporter (which writes bundle/) through the environment, like every other setting, and are
+// read back with the others (conformance/settings.ts).
 import type { KeyObject } from 'node:crypto';
 import type { ParseArgsConfig } from 'node:util';
 import { ATTESTATION_ENV } from '../env.ts';
 import { KeyFileError, loadPrivateKey } from '../attestation/signing-key.ts';
-import type { Profile } from '../deployment/target.ts';
+import { readRunSettings, UsageError, type Profile } from '../settings.ts';
 
 export const ATTESTATION_OPTIONS = {
   bundle: { type: 'boolean' },
@@ -36,8 +37,9 @@ export function attestationValues(values: Record<string, unknown>): AttestationV
 }
 
 /**
- * Sets the run's environment from the options; returns what is wrong with them (exit 2), checked
- * before anything runs — a key that cannot be read must not cost a whole run.
+ * Sets the run's environment from the options; returns what is wrong with them, or with any
+ * setting of the run's environment (exit 2), checked before anything runs — a key that cannot be
+ * read must not cost a whole run.
  */
 export function applyAttestationOptions(
   values: AttestationValues,
@@ -49,9 +51,16 @@ export function applyAttestationOptions(
   if (values.bundle) env[ATTESTATION_ENV.bundle] = '1';
   if (values.noBundle) env[ATTESTATION_ENV.bundle] = '0';
   if (values.signKey !== undefined) env[ATTESTATION_ENV.signKey] = resolvePath(values.signKey);
-  const keyFile = env[ATTESTATION_ENV.signKey];
+  let settings;
+  try {
+    settings = readRunSettings(env);
+  } catch (error) {
+    if (error instanceof UsageError) return error.message;
+    throw error;
+  }
+  const { signKeyFile: keyFile, bundle } = settings;
   if (keyFile) {
-    if (env[ATTESTATION_ENV.bundle] === '0')
+    if (bundle === false)
       return `--no-bundle (${ATTESTATION_ENV.bundle}=0) cannot be given with a signing key.`;
     try {
       loadPrivateKey(keyFile);
@@ -68,10 +77,7 @@ export function bundleSettings(
   profile: Profile,
   env: NodeJS.ProcessEnv = process.env,
 ): { wanted: boolean; signingKey?: KeyObject } {
-  const keyFile = env[ATTESTATION_ENV.signKey];
-  const wanted =
-    !!keyFile ||
-    env[ATTESTATION_ENV.bundle] === '1' ||
-    (env[ATTESTATION_ENV.bundle] !== '0' && profile === 'strict');
+  const { signKeyFile: keyFile, bundle } = readRunSettings(env);
+  const wanted = !!keyFile || (bundle ?? profile === 'strict');
   return { wanted, ...(keyFile ? { signingKey: loadPrivateKey(keyFile) } : {}) };
 }

@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { mintKeys } from '../deployment/key-minting.ts';
 import { describeProblem, runPreflight, type PreflightResult } from '../deployment/preflight.ts';
-import { requestTimeoutMs } from '../requests/answer-watch.ts';
-import { initialTraffic, pacedRate, readTraffic, trafficLimits } from '../requests/shared-pacing.ts';
+import { initialTraffic, pacedRate, readTraffic } from '../requests/shared-pacing.ts';
 import { ENV } from '../env.ts';
+import { runSettings } from '../settings.ts';
 import { bindTarget, declaredTargetOf } from './run-target.ts';
 import { readProjectState } from './project-state.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
@@ -26,16 +26,16 @@ export class PreflightStop extends Error {
 export default async function globalSetup(config: FullConfig): Promise<(() => Promise<void>) | undefined> {
   const declared = declaredTargetOf(config.projects[0]);
   if (!declared) throw new Error('No declaredTarget option: run the suite with its config.');
-  const preflight = await runPreflight(bindTarget(declared), requestTimeoutMs());
+  const preflight = await runPreflight(bindTarget(declared), runSettings().requestTimeoutMs);
   process.env[ENV.preflight] = JSON.stringify(preflight);
   console.log(preflightSummary(preflight));
   if (!preflight.ok) throw new PreflightStop('SETUP ERROR: the preflight failed; no rule was run.');
-  if (process.env[ENV.preflightOnly] === '1') throw new PreflightStop('--preflight-only: no rule was run.');
+  if (runSettings().preflightOnly) throw new PreflightStop('--preflight-only: no rule was run.');
   // Set before the workers start: they inherit it.
   const watch = mkdtempSync(join(tmpdir(), 'conformance-answers-'));
   process.env[ENV.answerWatchFile] = join(watch, 'consecutive-no-answers');
   const trafficFile = join(watch, 'traffic.json');
-  writeFileSync(trafficFile, JSON.stringify(initialTraffic(trafficLimits().maxRps)));
+  writeFileSync(trafficFile, JSON.stringify(initialTraffic(runSettings().maxRps)));
   process.env[ENV.trafficFile] = trafficFile;
   const revokeMinted = await mintKeysIfAsked(declared);
   return async () => {

@@ -5,12 +5,12 @@
 import { test } from '@playwright/test';
 import { mintKeys } from '../deployment/key-minting.ts';
 import { runPreflight } from '../deployment/preflight.ts';
-import { requestTimeoutMs } from '../requests/answer-watch.ts';
 import { ENV } from '../env.ts';
+import { runSettings } from '../settings.ts';
 import { bindTarget } from './run-target.ts';
 import { preflightSummary } from './global-setup.ts';
 import { writeProjectState } from './project-state.ts';
-import type { SuiteOptions } from './projects.ts';
+import { embeddedInWorker, type SuiteOptions } from './projects.ts';
 
 // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
 test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
@@ -18,8 +18,8 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
   Object.assign(process.env, runEnvironment);
   if (!declaredTarget) throw new Error('No declaredTarget option: use conformanceProjects() in the config.');
   // The embedded reference is started by each rule worker: nothing to reach or mint here.
-  if (process.env[ENV.embeddedInWorker] === '1') return;
-  const preflight = await runPreflight(bindTarget(declaredTarget), requestTimeoutMs());
+  if (embeddedInWorker()) return;
+  const preflight = await runPreflight(bindTarget(declaredTarget), runSettings().requestTimeoutMs);
   const env: Record<string, string> = { [ENV.preflight]: JSON.stringify(preflight) };
   console.log(preflightSummary(preflight));
   if (!preflight.ok) {

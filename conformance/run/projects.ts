@@ -11,8 +11,9 @@ import { join } from 'node:path';
 import type { Project } from '@playwright/test';
 import { CODE_ROOT } from '../../reference-server/package-root.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
-import { initialTraffic, trafficLimits } from '../requests/shared-pacing.ts';
+import { initialTraffic } from '../requests/shared-pacing.ts';
 import { ENV } from '../env.ts';
+import { readRunSettings } from '../settings.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 
 /** The worker options of the suite (conformance/run/test.ts) a project sets. */
@@ -50,7 +51,7 @@ export function ruleProjects(settings: RuleProjectsSettings): Project<object, Su
     name: projectName(settings.prefix, protocol, several),
     testDir: SPECS,
     // A rule's time includes its share of the retry budget and of a paced run's waits.
-    timeout: 60_000 + trafficLimits({ ...process.env, ...settings.runEnvironment }).retryBudgetMs,
+    timeout: 60_000 + readRunSettings({ ...process.env, ...settings.runEnvironment }).retryBudgetMs,
     ...(settings.dependencies ? { dependencies: settings.dependencies } : {}),
     use: {
       declaredTarget: settings.declaredTarget,
@@ -58,6 +59,11 @@ export function ruleProjects(settings: RuleProjectsSettings): Project<object, Su
       runEnvironment: settings.runEnvironment,
     },
   }));
+}
+
+/** Whether each worker starts the embedded reference server (a team's config, standaloneProjects). */
+export function embeddedInWorker(): boolean {
+  return process.env[ENV.embeddedInWorker] === '1';
 }
 
 /** The run's shared files: made once by the Playwright runner, found by its workers through the environment. */
@@ -91,7 +97,7 @@ export function standaloneProjects(
   if (created)
     writeFileSync(
       join(state, 'traffic.json'),
-      JSON.stringify(initialTraffic(trafficLimits(runEnvironment).maxRps)),
+      JSON.stringify(initialTraffic(readRunSettings(runEnvironment).maxRps)),
     );
   const setupName = `${settings.prefix} set-up`;
   const teardownName = `${settings.prefix} teardown`;

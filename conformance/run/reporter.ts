@@ -35,16 +35,15 @@ import { bindTarget, declaredTargetOf, runMetadataOf } from './run-target.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { Profile, TargetDeclaration } from '../deployment/target.ts';
 import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
-import { ENV, REPORT_ENV } from '../env.ts';
+import { ENV } from '../env.ts';
 import { pacedRateOfRun, preflightFromEnvironment } from './global-setup.ts';
 import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
-import { trafficLimits } from '../requests/shared-pacing.ts';
 import { ANNOTATION } from './annotations.ts';
-import { protocolsNotOffered, protocolsOfRun } from '../requests/protocols.ts';
+import { protocolsOfRun } from '../requests/protocols.ts';
+import { runSettings } from '../settings.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/settings.ts';
-import { requestTimeoutMs } from '../requests/answer-watch.ts';
 import { writeBundle } from '../attestation/bundle.ts';
 import { badgeMarkdown } from '../attestation/badge.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
@@ -163,7 +162,7 @@ export default class ConformanceReporter implements Reporter {
       failOnIncomplete: false,
     };
     const preflight = preflightFromEnvironment();
-    if (process.env[ENV.preflightOnly] === '1') {
+    if (runSettings().preflightOnly) {
       // Only the preflight ran, and it has printed what it found: the reports of an earlier run
       // stay as they are.
       const reached = preflight?.ok === true;
@@ -179,7 +178,7 @@ export default class ConformanceReporter implements Reporter {
       return Promise.resolve({ status: reached ? 'passed' : 'failed' });
     }
     // Set for the run, or for the merge of its shards.
-    const failOnIncomplete = metadata.failOnIncomplete || process.env[REPORT_ENV.failOnIncomplete] === '1';
+    const failOnIncomplete = metadata.failOnIncomplete || runSettings().failOnIncomplete;
     const shards = shardRecordsOfMerge();
     const tls = preflight?.tls ?? shards.flatMap((shard) => shard.tls ?? []);
     const report = buildReport(this.#outcomes.byRule(), {
@@ -194,10 +193,10 @@ export default class ConformanceReporter implements Reporter {
       traffic: trafficOf(this.#exchanges, pacedRateOfRun()),
       ...(this.#outcomes.protocols().length > 1 ? { byProtocol: this.#outcomes.byProtocol() } : {}),
       runProtocols: protocolsOfRun().map((protocol) => PROTOCOL_NAME[protocol]),
-      notOffered: protocolsNotOffered().map((protocol) => PROTOCOL_NAME[protocol]),
+      notOffered: runSettings().protocolsNotOffered.map((protocol) => PROTOCOL_NAME[protocol]),
       options: {
         failOnIncomplete,
-        requestTimeoutSeconds: requestTimeoutMs() / 1000,
+        requestTimeoutSeconds: runSettings().requestTimeoutMs / 1000,
         ...trafficOptions(),
         ...this.#playwrightSettings,
         selectedRules: this.#selected.size,
@@ -278,7 +277,7 @@ export default class ConformanceReporter implements Reporter {
 
   #preflightStopped(): boolean {
     const preflight = preflightFromEnvironment();
-    return preflight !== undefined && (!preflight.ok || process.env[ENV.preflightOnly] === '1');
+    return preflight !== undefined && (!preflight.ok || runSettings().preflightOnly);
   }
 
   /** For the runner (conformance/run/run.ts), which exits with the code: Playwright has only 0 and 1. */
@@ -364,7 +363,7 @@ function showEveryString(value: unknown, namer: KeyNamer): unknown {
 
 /** The run's retry and pace settings, as the report's options record them. */
 function trafficOptions(): { maxRetries: number; retryBudgetSeconds: number; maxRequestsPerSecond?: number } {
-  const limits = trafficLimits();
+  const limits = runSettings();
   return {
     maxRetries: limits.maxRetries,
     retryBudgetSeconds: limits.retryBudgetMs / 1000,

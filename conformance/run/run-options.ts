@@ -1,17 +1,30 @@
 // The options of `npm run conformance`: the runner's own, and the `playwright test` options it
 // passes on. Anything else is refused with the list of valid options (exit 2) rather than handed
-// to Playwright, where a typo would change what runs without a word.
+// to Playwright, where a typo would change what runs without a word. Each value is checked here
+// by the checks of conformance/settings.ts, which read the same settings back from the
+// environment in every process of the run: one set of bounds, a message that names the flag.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { parseProtocols, type Protocol } from '../requests/protocols.ts';
-import { MAX_LIST_PAGES_LIMIT, MAX_LIST_RECORDS_LIMIT } from '../judging/pages.ts';
+import {
+  checkNumber,
+  checkProfile,
+  checkProtocols,
+  UsageError,
+  type NumberSetting,
+  type Protocol,
+} from '../settings.ts';
 import { ATTESTATION_OPTIONS, attestationValues, type AttestationValues } from './attestation-options.ts';
 
-export class UsageError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'UsageError';
-  }
-}
+export { UsageError };
+
+/** The flag of each number setting. */
+const NUMBER_FLAGS = {
+  requestTimeout: 'request-timeout',
+  maxRetries: 'max-retries',
+  retryBudget: 'retry-budget',
+  maxRps: 'max-rps',
+  maxListPages: 'max-list-pages',
+  maxListRecords: 'max-list-records',
+} as const satisfies Record<NumberSetting, string>;
 
 const OWN_OPTIONS = {
   target: { type: 'string' },
@@ -93,30 +106,16 @@ export function splitOptions(argv: readonly string[]): RunOptions {
     throw new UsageError(`${(error as Error).message}\nValid options: ${valid.join(', ')}.`);
   }
   const { values, tokens } = parsed;
-  if (values.profile !== undefined && values.profile !== 'default' && values.profile !== 'strict')
-    throw new UsageError(`Invalid --profile "${values.profile}": use default or strict.`);
-  const timeout = values['request-timeout'];
-  if (timeout !== undefined && !(Number(timeout) > 0 && Number(timeout) <= 600))
-    throw new UsageError(
-      `Invalid --request-timeout "${timeout}": give a number of seconds, more than 0 and at most 600.`,
-    );
-  checkNumber('--max-retries', values['max-retries'], { min: 0, max: 20, integer: true, unit: 'retries' });
-  checkNumber('--retry-budget', values['retry-budget'], { min: 0, max: 3600, unit: 'seconds' });
-  checkNumber('--max-rps', values['max-rps'], { min: 0.1, max: 10_000, unit: 'requests per second' });
-  checkNumber('--max-list-pages', values['max-list-pages'], {
-    min: 1,
-    max: MAX_LIST_PAGES_LIMIT,
-    integer: true,
-    unit: 'pages',
-  });
-  checkNumber('--max-list-records', values['max-list-records'], {
-    min: 1,
-    max: MAX_LIST_RECORDS_LIMIT,
-    integer: true,
-    unit: 'records',
-  });
-  const protocols = values.protocols === undefined ? undefined : parseProtocols(values.protocols);
-  if (protocols && 'error' in protocols) throw new UsageError(`Invalid --protocols: ${protocols.error}.`);
+  if (values.profile !== undefined) checkProfile(values.profile, '--profile');
+  for (const [setting, flag] of Object.entries(NUMBER_FLAGS) as [
+    NumberSetting,
+    (typeof NUMBER_FLAGS)[NumberSetting],
+  ][]) {
+    const text = values[flag];
+    if (text !== undefined) checkNumber(setting, text, `--${flag}`);
+  }
+  const protocols =
+    values.protocols === undefined ? undefined : checkProtocols(values.protocols, '--protocols');
   const passThrough = tokens.flatMap((token) => {
     if (token.kind === 'option-terminator') return [];
     if (token.kind === 'positional') return [token.value];
@@ -131,36 +130,17 @@ export function splitOptions(argv: readonly string[]): RunOptions {
       profile: values.profile,
       failOnIncomplete: values['fail-on-incomplete'] === true,
       reports: values.reports,
-      requestTimeout: timeout,
+      requestTimeout: values['request-timeout'],
       preflightOnly: values['preflight-only'] === true,
       maxRetries: values['max-retries'],
       retryBudget: values['retry-budget'],
       maxRps: values['max-rps'],
       maxListPages: values['max-list-pages'],
       maxListRecords: values['max-list-records'],
-      ...(protocols ? { protocols: protocols.protocols } : {}),
+      ...(protocols ? { protocols } : {}),
       help: values.help === true,
     },
     passThrough,
     attestation: attestationValues(values),
   };
-}
-
-function checkNumber(
-  option: string,
-  value: string | undefined,
-  bounds: { min: number; max: number; integer?: boolean; unit: string },
-): void {
-  if (value === undefined) return;
-  const number = Number(value);
-  const valid =
-    value.trim() !== '' &&
-    Number.isFinite(number) &&
-    number >= bounds.min &&
-    number <= bounds.max &&
-    (!bounds.integer || Number.isInteger(number));
-  if (!valid)
-    throw new UsageError(
-      `Invalid ${option} "${value}": give ${bounds.integer ? 'a whole number' : 'a number'} of ${bounds.unit} from ${bounds.min} to ${bounds.max}.`,
-    );
 }

@@ -5,9 +5,8 @@
 // keys (and, embedded, to the server's ports) where they are: in the environment of the process
 // that needs them, after global set-up has minted any. merge-reports declares none: what it
 // renders was redacted when it was recorded.
-import { resolve } from 'node:path';
 import { declareEmbeddedTarget, onReferencePorts } from '../deployment/embedded-target.ts';
-import { ENV } from '../env.ts';
+import { readRunSettings } from '../settings.ts';
 import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
 import type { RunMetadata } from '../report/settings.ts';
 import {
@@ -19,8 +18,8 @@ import {
 
 /** The run's target as declared, from CONFORMANCE_TARGET or the embedded one. Throws TargetError. */
 export function declareRunTarget(env: NodeJS.ProcessEnv = process.env): TargetDeclaration {
-  const file = env[ENV.targetFile];
-  return file ? declareTarget(resolve(file), env) : declareEmbeddedTarget(env);
+  const file = readRunSettings(env).targetFile;
+  return file ? declareTarget(file, env) : declareEmbeddedTarget(env);
 }
 
 /** The declared target with its keys and, for the embedded server, its ports, from `env`. */

@@ -10,18 +10,20 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV, REPORT_ENV } from '../env.ts';
 import { TargetError, resolveTarget, type ResolvedTarget } from '../deployment/target.ts';
-import { offeredProtocols, parseProtocols, PROTOCOLS, type Protocol } from '../requests/protocols.ts';
+import { offeredProtocols, PROTOCOLS, type Protocol } from '../requests/protocols.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../report/verdict.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, requestTimeoutMs } from '../requests/answer-watch.ts';
-import { DEFAULT_MAX_RETRIES, DEFAULT_RETRY_BUDGET_SECONDS } from '../requests/shared-pacing.ts';
 import { exitCodeOf } from './exit-code.ts';
 import {
   DEFAULT_MAX_LIST_PAGES,
   DEFAULT_MAX_LIST_RECORDS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_RETRY_BUDGET_SECONDS,
   MAX_LIST_PAGES_LIMIT,
   MAX_LIST_RECORDS_LIMIT,
-} from '../judging/pages.ts';
+  readRunSettings,
+} from '../settings.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
 import { ATTESTATION_OPTIONS_HELP, applyAttestationOptions } from './attestation-options.ts';
 import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
@@ -106,35 +108,27 @@ export async function main(argv: readonly string[]): Promise<number> {
   if (values.maxRps !== undefined) env[ENV.maxRps] = values.maxRps;
   if (values.maxListPages !== undefined) env[ENV.maxListPages] = values.maxListPages;
   if (values.maxListRecords !== undefined) env[ENV.maxListRecords] = values.maxListRecords;
-  const attestationProblem = applyAttestationOptions(attestation, env, (path) => resolve(path));
-  if (attestationProblem !== undefined) {
-    console.error(attestationProblem);
+  // The flags are in place: every setting, from a flag or the environment, is read and checked
+  // now (with the certificate's options), as each process of the run will read it back
+  // (conformance/settings.ts).
+  const problem = applyAttestationOptions(attestation, env, (path) => resolve(path));
+  if (problem !== undefined) {
+    console.error(problem);
     return EXIT_CODE.usage;
   }
-  const profile = env[ENV.profile];
-  if (profile !== undefined && profile !== 'default' && profile !== 'strict') {
-    console.error(`Invalid ${ENV.profile} "${profile}" in the environment: use default or strict.`);
-    return EXIT_CODE.usage;
-  }
-  const targetFile = env[ENV.targetFile];
+  const settings = readRunSettings(env);
   let target: ResolvedTarget | undefined;
-  if (targetFile) {
+  if (settings.targetFile) {
     try {
-      target = resolveTarget(resolve(targetFile), env);
+      target = resolveTarget(settings.targetFile, env);
     } catch (error) {
       if (!(error instanceof TargetError)) throw error;
       console.error(error.message);
       return EXIT_CODE.usage;
     }
   }
-  const protocolsText = env[ENV.protocols];
-  const fromEnvironment = protocolsText === undefined ? undefined : parseProtocols(protocolsText);
-  if (fromEnvironment && 'error' in fromEnvironment) {
-    console.error(`Invalid ${ENV.protocols} in the environment: ${fromEnvironment.error}.`);
-    return EXIT_CODE.usage;
-  }
-  const chosen = values.protocols ?? fromEnvironment?.protocols;
-  const protocols = chosen ?? (await protocolsOffered(target, env));
+  const chosen = values.protocols ?? settings.protocols;
+  const protocols = chosen ?? (await protocolsOffered(target, settings.requestTimeoutMs));
   env[ENV.protocols] = protocols.join(',');
   // What the target's ALPN showed it does not offer: the reports say so (a --protocols choice is the user's).
   if (chosen === undefined)
@@ -164,10 +158,7 @@ export async function main(argv: readonly string[]): Promise<number> {
  * What the target agrees to by ALPN; the embedded reference server speaks both. The preflight
  * (in global set-up) then says why a target could not be reached, if it can't.
  */
-async function protocolsOffered(
-  target: ResolvedTarget | undefined,
-  env: NodeJS.ProcessEnv,
-): Promise<Protocol[]> {
+async function protocolsOffered(target: ResolvedTarget | undefined, timeoutMs: number): Promise<Protocol[]> {
   if (!target) return ['h1', 'h2'];
   let ca: string[] | undefined;
   try {
@@ -176,7 +167,7 @@ async function protocolsOffered(
     // An unreadable CA file is the preflight's to report, with its fix.
     return ['h1'];
   }
-  return offeredProtocols(target.baseUrl, { hosts: target.hosts, ca, timeoutMs: requestTimeoutMs(env) });
+  return offeredProtocols(target.baseUrl, { hosts: target.hosts, ca, timeoutMs });
 }
 
 if (isMainModule(import.meta.url)) process.exitCode = await main(process.argv.slice(2));

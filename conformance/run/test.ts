@@ -6,6 +6,7 @@ import { test as base, type TestInfo } from '@playwright/test';
 import { ApiClient, type Api } from '../requests/api-client.ts';
 import { RawApi } from '../requests/raw-api.ts';
 import { protocolsOfRun, type Protocol } from '../requests/protocols.ts';
+import { runSettings, type RunSettings } from '../settings.ts';
 import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
 import { missingInputs, notEvaluatedReason } from '../deployment/inputs.ts';
@@ -22,7 +23,7 @@ import { ANNOTATION } from './annotations.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
 import { readProjectState } from './project-state.ts';
 import { startEmbeddedReference } from './embedded-in-worker.ts';
-import { ENV } from '../env.ts';
+import { embeddedInWorker } from './projects.ts';
 import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../deployment/preflight.ts';
 
 export interface RuleContext {
@@ -31,6 +32,8 @@ export interface RuleContext {
   check: Checks;
   target: ResolvedTarget;
   knowledge: Knowledge;
+  /** The run's settings (conformance/settings.ts): its time-out, its protocols, … */
+  settings: Readonly<RunSettings>;
   /** The value of a credential the rule declared in `needs`. */
   credential: (name: CredentialName) => string;
   /** `Bearer <that credential>`: the Authorization value of a well-formed request. */
@@ -71,6 +74,11 @@ interface WorkerFixtures {
   declaredTarget: TargetDeclaration | undefined;
   /** The declared target bound to its keys, in this worker's environment. */
   target: ResolvedTarget;
+  /**
+   * The run's settings, read once per worker from the environment the runner (or, in a team's
+   * config, the project) handed it; the rules and the fixtures take them from here.
+   */
+  settings: Readonly<RunSettings>;
   /** Declared URLs the preflight could not reach: the rules that need them are not evaluated. */
   unreachable: ReadonlyMap<DeclaredUrl, PreflightProblem>;
   /** One per worker: it reads the target's CA file once, not once per rule. */
@@ -102,14 +110,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       Object.assign(process.env, readProjectState()?.env);
       if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
       const server =
-        declaredTarget.mode === 'embedded' && process.env[ENV.embeddedInWorker] === '1'
-          ? await startEmbeddedReference()
-          : undefined;
+        declaredTarget.mode === 'embedded' && embeddedInWorker() ? await startEmbeddedReference() : undefined;
       try {
         await use(bindTarget(declaredTarget));
       } finally {
         await server?.close();
       }
+    },
+    { scope: 'worker' },
+  ],
+  settings: [
+    // Read after the target: its project's environment is in place.
+    async ({ target: _target }, use) => {
+      await use(runSettings());
     },
     { scope: 'worker' },
   ],
@@ -122,8 +135,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   raw: [
-    async ({ target, protocol }, use) => {
-      await use(new RawClient({ hosts: target.hosts, caFile: target.caFile, protocol }));
+    async ({ target, protocol, settings }, use) => {
+      await use(
+        new RawClient({
+          hosts: target.hosts,
+          caFile: target.caFile,
+          protocol,
+          timeoutMs: settings.requestTimeoutMs,
+        }),
+      );
     },
     { scope: 'worker' },
   ],
@@ -160,11 +180,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   knowledge: [
-    async ({ apiWorker, target, unreachable }, use) => {
+    async ({ apiWorker, target, unreachable, settings }, use) => {
       // Nothing is asked of a URL the preflight could not reach: its rules are not evaluated.
       const reachable = { ...target };
       for (const field of unreachable.keys()) if (field !== 'baseUrl') delete reachable[field];
-      await use(await learnTenants(apiWorker, reachable));
+      const bounds = { maxPages: settings.maxListPages, maxRecords: settings.maxListRecords };
+      await use(await learnTenants(apiWorker, reachable, bounds));
     },
     { scope: 'worker' },
   ],
@@ -194,7 +215,18 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
       ],
     },
     async (
-      { api, raw, target, knowledge, namer, exchanges, learningExchanges, unreachable, expectedToFail },
+      {
+        api,
+        raw,
+        target,
+        settings,
+        knowledge,
+        namer,
+        exchanges,
+        learningExchanges,
+        unreachable,
+        expectedToFail,
+      },
       testInfo,
     ) => {
       if (expectedToFail.includes(id)) test.fail();
@@ -215,6 +247,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         raw: raw.listening((exchange) => exchanges.push(exchange)),
         check,
         target,
+        settings,
         knowledge,
         credential: (name) => declaredCredential(target, rule.needs, name),
         bearer: (name) => `Bearer ${declaredCredential(target, rule.needs, name)}`,
@@ -223,7 +256,7 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
         get otherTenant() {
           return { baseUrl: declaredUrl(target, rule.needs, 'otherTenantBaseUrl') };
         },
-        overHttp2: () => http2ClientFor(context.raw, target.baseUrl),
+        overHttp2: () => http2ClientFor(context.raw, target.baseUrl, protocolsOfRun(settings)),
       };
       try {
         await body(context);
@@ -239,8 +272,12 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
   );
 }
 
-async function http2ClientFor(raw: RawClient, baseUrl: string): Promise<RawClient> {
-  if (raw.protocol === 'h1' && protocolsOfRun().includes('h2'))
+async function http2ClientFor(
+  raw: RawClient,
+  baseUrl: string,
+  runProtocols: readonly Protocol[],
+): Promise<RawClient> {
+  if (raw.protocol === 'h1' && runProtocols.includes('h2'))
     notEvaluated(
       "not evaluated over HTTP/1.1: a rule of HTTP/2's own, checked in this run's HTTP/2 project.",
     );

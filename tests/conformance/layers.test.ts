@@ -14,15 +14,26 @@ const CONFORMANCE = resolve(dirname(fileURLToPath(import.meta.url)), '../../conf
 /** What each folder may import from the others (its own modules are always allowed). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
   'env.ts': [],
+  'settings.ts': ['env.ts'],
   catalog: [],
   redaction: [],
-  requests: ['redaction', 'env.ts'],
-  deployment: ['catalog', 'requests', 'env.ts'],
-  judging: ['catalog', 'redaction', 'requests', 'deployment', 'env.ts'],
-  report: ['catalog', 'redaction', 'requests', 'deployment', 'env.ts'],
-  'client-report': ['catalog', 'redaction', 'requests', 'report', 'env.ts'],
-  attestation: ['catalog', 'redaction', 'requests', 'deployment', 'report', 'env.ts'],
-  run: ['catalog', 'redaction', 'requests', 'deployment', 'judging', 'report', 'attestation', 'env.ts'],
+  requests: ['redaction', 'env.ts', 'settings.ts'],
+  deployment: ['catalog', 'requests', 'env.ts', 'settings.ts'],
+  judging: ['catalog', 'redaction', 'requests', 'deployment', 'env.ts', 'settings.ts'],
+  report: ['catalog', 'redaction', 'requests', 'deployment', 'env.ts', 'settings.ts'],
+  'client-report': ['catalog', 'redaction', 'requests', 'report', 'env.ts', 'settings.ts'],
+  attestation: ['catalog', 'redaction', 'requests', 'deployment', 'report', 'env.ts', 'settings.ts'],
+  run: [
+    'catalog',
+    'redaction',
+    'requests',
+    'deployment',
+    'judging',
+    'report',
+    'attestation',
+    'env.ts',
+    'settings.ts',
+  ],
 };
 
 /** The layer of a path inside conformance/: its first folder, or the top-level file's name. */

@@ -42,7 +42,15 @@ test('a target file: a set-up project, a rule project per protocol depending on 
 });
 
 test('a bad option is refused when the config is read, saying which and why', () => {
-  assert.throws(() => conformanceProjects({ maxRps: -1 }), /maxRps must be a positive number, not -1/);
+  assert.throws(
+    () => conformanceProjects({ maxRps: -1 }),
+    /conformanceProjects: Invalid maxRps "-1": give a number of requests per second from 0\.1 to 10000/,
+  );
+  // The bounds of the run command's flags: a time-out the run would refuse is refused here too.
+  assert.throws(
+    () => conformanceProjects({ requestTimeoutSeconds: 700 }),
+    /Invalid requestTimeoutSeconds "700": give a number of seconds, more than 0 and at most 600/,
+  );
   assert.throws(
     () => conformanceProjects({ protocols: ['h3' as 'h1'] }),
     /protocols must be h1, h2 or both, not h3/,
