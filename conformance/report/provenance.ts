@@ -75,6 +75,11 @@ export function provenanceFields(report: ConformanceReport): [string, string][] 
               ...(options.maxRequestsPerSecond !== undefined
                 ? [`max ${options.maxRequestsPerSecond} requests/s`]
                 : []),
+              ...(options.maxListPages !== undefined
+                ? [
+                    `lists followed to ${options.maxListPages} pages, ${options.maxListRecords ?? '?'} records`,
+                  ]
+                : []),
               ...(options.repeatEach !== undefined && options.repeatEach > 1
                 ? [`repeat each ${options.repeatEach}`]
                 : []),

@@ -362,12 +362,18 @@ function showEveryString(value: unknown, namer: KeyNamer): unknown {
 }
 
 /** The run's retry and pace settings, as the report's options record them. */
-function trafficOptions(): { maxRetries: number; retryBudgetSeconds: number; maxRequestsPerSecond?: number } {
+/** The limits a run kept: each can change a verdict (a retry not made, a page not followed). */
+function trafficOptions(): Pick<
+  NonNullable<ConformanceReport['options']>,
+  'maxRetries' | 'retryBudgetSeconds' | 'maxRequestsPerSecond' | 'maxListPages' | 'maxListRecords'
+> {
   const limits = runSettings();
   return {
     maxRetries: limits.maxRetries,
     retryBudgetSeconds: limits.retryBudgetMs / 1000,
     ...(limits.maxRps !== undefined ? { maxRequestsPerSecond: limits.maxRps } : {}),
+    maxListPages: limits.maxListPages,
+    maxListRecords: limits.maxListRecords,
   };
 }
 

@@ -155,6 +155,14 @@ export interface Options {
    */
   maxRequestsPerSecond?: number;
   /**
+   * --max-list-pages: pages of one tenant's list the run followed, at most (a leak on a later page is not seen).
+   */
+  maxListPages?: number;
+  /**
+   * --max-list-records: records of one tenant's list after which the run followed no more pages.
+   */
+  maxListRecords?: number;
+  /**
    * How many rules of the catalog the run selected (--grep, --shard); the others are not evaluated.
    */
   selectedRules: number;
