@@ -132,18 +132,30 @@ export function transmitH2(
       if (settled) return;
       settled = true;
       clearTimeout(deadline);
-      if (options.session) stream?.close();
-      else session.destroy();
+      if (options.session) {
+        // The shared session outlives this request: its listeners go with it.
+        session.off('error', failed);
+        session.off('goaway', onGoaway);
+        stream?.close();
+      } else session.destroy();
       settle(exchange);
     };
     // A GOAWAY the server sent on this request's own connection: a graceful one means "not
     // processed, send it again" (decision 0022); on a shared connection it is the rule's to judge.
-    // A stream refused on a shared connection (REFUSED_STREAM) was not processed either, and the
-    // connection still takes the stream sent again.
+    // On a shared connection a stream refused before any answer (REFUSED_STREAM: not processed)
+    // is sent again on it only for a request the rule needs served (the one that opens the
+    // connection); a refusal of a request the rule expects refused is the target's answer there.
+    // A reset after the answer began is never "not processed": what came is judged.
     let goaway: number | undefined;
+    // The answer's status once its headers came; 0 until then.
+    let status = 0;
+    const onGoaway = (code: number): void => {
+      goaway ??= code;
+    };
     const failed = (error: NodeJS.ErrnoException): void => {
-      const signal =
-        options.session && goaway !== undefined ? undefined : transientSignal(stream?.rstCode, goaway);
+      const retryable =
+        status === 0 && (!options.session || (goaway === undefined && summary.refusalExpected !== true));
+      const signal = retryable ? transientSignal(stream?.rstCode, goaway) : undefined;
       finish({
         kind: 'failure',
         request: summary,
@@ -159,7 +171,7 @@ export function transmitH2(
     );
     const session: ClientHttp2Session = options.session ?? openH2Session(url, connection, swap);
     session.on('error', failed);
-    session.on('goaway', (code: number) => (goaway ??= code));
+    session.on('goaway', onGoaway);
     let stream: ClientHttp2Stream | undefined;
     try {
       stream = session.request(nodeFields, { endStream });
@@ -170,7 +182,6 @@ export function transmitH2(
       return;
     }
     stream.on('error', failed);
-    let status = 0;
     let headers: Record<string, string> = {};
     stream.on('response', (answer: IncomingHttpHeaders) => {
       status = Number(answer[constants.HTTP2_HEADER_STATUS] ?? 0);

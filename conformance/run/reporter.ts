@@ -69,6 +69,12 @@ export default class ConformanceReporter implements Reporter {
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
   readonly #outcomes = new OutcomesByProtocol();
   readonly #selected = new Set<string>();
+  /**
+   * The rules selected over each protocol (by the project their tests are in): a protocol was
+   * checked only if every selected rule was selected over it. A shard or a --grep that takes one
+   * protocol's project alone checked that protocol only.
+   */
+  readonly #selectedOver = new Map<string, Set<string>>();
   readonly #exchanges: RunExchange[] = [];
   readonly #secondsByRule = new Map<string, number>();
   readonly #runErrors: string[] = [];
@@ -108,7 +114,12 @@ export default class ConformanceReporter implements Reporter {
     this.#selection = selectionOf(config);
     for (const test of suite.allTests()) {
       const ruleId = ruleIdOf(test);
-      if (ruleId) this.#selected.add(ruleId);
+      if (!ruleId) continue;
+      this.#selected.add(ruleId);
+      const protocol =
+        PROTOCOL_NAME[(test.parent.project()?.use as { protocol?: Protocol }).protocol ?? 'h1'];
+      const over = this.#selectedOver.get(protocol) ?? new Set<string>();
+      this.#selectedOver.set(protocol, over.add(ruleId));
     }
     const profile = this.#metadata?.profile ?? 'default';
     if (this.#preflightStopped()) return;
@@ -203,9 +214,10 @@ export default class ConformanceReporter implements Reporter {
       },
       ...(preflight?.tls ? { tls: preflight.tls } : {}),
       scope: scopeOf({
-        protocolsChecked:
+        protocolsChecked: this.#protocolsChecked(
           metadata.protocols ??
-          (this.#outcomes.protocols().length > 1 ? this.#outcomes.protocols() : [PROTOCOL_NAME.h1]),
+            (this.#outcomes.protocols().length > 1 ? this.#outcomes.protocols() : [PROTOCOL_NAME.h1]),
+        ),
         tls,
         rulesSelected: this.#selected.size,
         rulesInCatalog: RULES.length,
@@ -255,6 +267,11 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /** bundle/ (conformance/attestation/): with --bundle or --sign-key, and by default under strict. */
+  /** Of the run's protocols, those over which every selected rule was selected. */
+  #protocolsChecked(runProtocols: readonly string[]): string[] {
+    return runProtocols.filter((protocol) => this.#selectedOver.get(protocol)?.size === this.#selected.size);
+  }
+
   #writeBundleIfWanted(report: ConformanceReport): void {
     let settings: ReturnType<typeof bundleSettings>;
     try {

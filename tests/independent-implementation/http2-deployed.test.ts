@@ -2,13 +2,13 @@
 // `http2.createSecureServer` defaults, as gRPC-style gateways have it), and one whose HTTP/2
 // front refuses one stream in five with REFUSED_STREAM (a front at its concurrent-stream limit).
 // Each must be CONFORMANT under both profiles: the first over HTTP/2 with HTTP/1.1 reported as not
-// offered, the second (on an h2-only port too) with the refused streams sent again and counted in
-// the traffic line.
+// offered, the second (HTTP/1.1 allowed too, both checked) with the refused streams sent again and
+// counted in the traffic line.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
-import { exchangeVersions } from '../support/protocol-verdicts.ts';
+import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { assertConformant, assertNoKeyInReports, probeH2, testUnderBothProfiles } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
@@ -102,19 +102,24 @@ describe('an HTTP/2 front that refuses one stream in five with REFUSED_STREAM', 
   let target: WrittenTarget;
 
   before(async () => {
-    // HTTP/2 alone on the port, as such fronts have it: a run over HTTP/2 is then the whole of what
-    // the target offers, complete under strict (a partial run there is never CONFORMANT).
-    server = await startIndependentServer({ http2: true, http1: false, refuseStreamEvery: 5 });
+    // HTTP/1.1 allowed beside HTTP/2, as at most such fronts: the run checks both (a run that left
+    // one out would be partial, never CONFORMANT under strict); the refused streams are HTTP/2's.
+    server = await startIndependentServer({ http2: true, refuseStreamEvery: 5 });
     target = await writeIndependentTarget(server);
   });
   after(() => server.close());
 
-  // Over HTTP/2 alone: the refused streams are the point.
   testUnderBothProfiles(
-    (profile) => `--profile ${profile}: CONFORMANT, the refused streams sent again and counted`,
-    () => runConformance(['--target', target.file, '--profile', 'strict', '--protocols', 'h2'], target.env),
+    (profile) =>
+      `--profile ${profile}: CONFORMANT over both protocols, the refused streams sent again and counted`,
+    () =>
+      runConformance(['--target', target.file, '--profile', 'strict'], {
+        ...target.env,
+        ...OVER_OFFERED_PROTOCOLS,
+      }),
     (run) => {
       assertConformant(run);
+      assertConformantOverBothProtocols(run);
       const refused = run.report?.traffic?.signals?.['RST_STREAM REFUSED_STREAM'] ?? 0;
       assert.ok(refused > 0, `refused streams were met: ${JSON.stringify(run.report?.traffic)}`);
       assert.ok((run.report?.traffic?.retries ?? 0) >= refused, 'each refused stream was sent again');

@@ -10,7 +10,7 @@ import type { ConformanceReport } from '../../../schemas/generated/conformance-r
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import type { Har } from '../../../conformance/report/har.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
-import { REPO_ROOT, runConformance } from '../../support/conformance-run.ts';
+import { OVER_OFFERED_PROTOCOLS, REPO_ROOT, runConformance } from '../../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
 
 test('two shards merged give one complete report, and their blobs hold no key', async () => {
@@ -66,4 +66,30 @@ test('two shards merged give one complete report, and their blobs hold no key', 
     readFileSync(join(merged, 'junit.xml'), 'utf8'),
     new RegExp(`<testsuites [^>]*tests="${RULES.length}"`),
   );
+});
+
+test('a shard that holds one protocol’s project alone checked that protocol alone: partial, never CONFORMANT under strict', async () => {
+  // One rule over both protocols is two tests, one in each protocol's project: each shard holds one.
+  const shards = await Promise.all(
+    ['1/2', '2/2'].map((shard) =>
+      runConformance(
+        ['--profile', 'strict', '--grep', 'KEY-VALID-SERVED:', '--shard', shard, '--no-bundle'],
+        OVER_OFFERED_PROTOCOLS,
+      ),
+    ),
+  );
+  const checked = shards.map((shard) => shard.report?.scope?.protocolsChecked ?? []);
+  assert.deepEqual(
+    checked.map((protocols) => protocols.length),
+    [1, 1],
+    `each shard checked one protocol: ${JSON.stringify(checked)}`,
+  );
+  assert.deepEqual(checked.flat().sort(), ['HTTP/1.1', 'HTTP/2']);
+  for (const shard of shards) {
+    assert.equal(shard.report?.verdict, 'INCOMPLETE', shard.stdout);
+    assert.ok(
+      shard.report?.scope?.partial.some((reason) => /was not checked, but the target offers it/.test(reason)),
+      JSON.stringify(shard.report?.scope),
+    );
+  }
 });
