@@ -11,7 +11,7 @@ import { declareRunTarget, runMetadataOf } from './conformance/run/run-target.ts
 import { ruleProjects, type SuiteOptions } from './conformance/run/projects.ts';
 import { embeddedCertDir, fixtureKeyEnvironment } from './conformance/deployment/embedded-target.ts';
 import { codeFile, nodeCommand } from './reference-server/package-root.ts';
-import { reportDirectory, type RunMetadata } from './conformance/report/settings.ts';
+import { reportDirectory, type RunMetadata } from './conformance/report/run-metadata.ts';
 
 // `merge-reports` only renders results recorded elsewhere (their metadata travels in the blobs):
 // it needs no target, and the machine merging may not have the target's variables.

@@ -12,7 +12,7 @@ import { ENV } from '../conformance/env.ts';
 import { checkNumber, UsageError, type NumberSetting } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
-import { reportDirectory } from '../conformance/report/settings.ts';
+import { reportDirectory } from '../conformance/report/run-metadata.ts';
 import { declareTarget, type Profile, type TargetDeclaration } from '../conformance/deployment/target.ts';
 import {
   declareEmbeddedTarget,

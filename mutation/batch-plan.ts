@@ -6,7 +6,7 @@
 // would derive from its target.
 import { readFileSync } from 'node:fs';
 import type { RuleId } from '../conformance/catalog/rules.ts';
-import type { RunMetadata } from '../conformance/report/settings.ts';
+import type { RunMetadata } from '../conformance/report/run-metadata.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
 
 export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';

@@ -97,7 +97,7 @@ export const EXIT_CODE = {
   ok: 0,
   /** NOT CONFORMANT; or INCOMPLETE (missing inputs, partial under strict) with --fail-on-incomplete. */
   notConformant: 1,
-  /** A bad option or target file: nothing ran. */
+  /** A bad option, environment variable or target file: nothing ran. */
   usage: 2,
   /** SETUP ERROR, a rule that could not run, or a run that broke: nothing certain is known. */
   setup: 3,
@@ -118,7 +118,7 @@ export const EXIT_CODE_HELP = `Exit codes:
   0  CONFORMANT; or INCOMPLETE only because inputs are missing, or because under strict the run
      was partial (an offered protocol or some rules left out) — 1 with --fail-on-incomplete
   1  NOT CONFORMANT (a MUST rule failed, or under strict an HTTP rule); or INCOMPLETE for
-     missing inputs with --fail-on-incomplete
+     missing inputs or a partial strict run, with --fail-on-incomplete
   2  a bad option, environment variable or target file: nothing ran
   3  SETUP ERROR (the preflight could not reach the target: see the stage and fix it names), a
      rule that could not run (no answer from the target), or a run that broke`;

@@ -43,7 +43,7 @@ import { ANNOTATION } from './annotations.ts';
 import { protocolsOfRun } from '../requests/protocols.ts';
 import { runSettings } from '../settings.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
-import { reportDirectory, type RunMetadata } from '../report/settings.ts';
+import { reportDirectory, type RunMetadata } from '../report/run-metadata.ts';
 import { writeBundle } from '../attestation/bundle.ts';
 import { badgeMarkdown } from '../attestation/badge.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';

@@ -8,7 +8,7 @@
 import { declareEmbeddedTarget, onReferencePorts } from '../deployment/embedded-target.ts';
 import { readRunSettings } from '../settings.ts';
 import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
-import type { RunMetadata } from '../report/settings.ts';
+import type { RunMetadata } from '../report/run-metadata.ts';
 import {
   declareTarget,
   withCredentials,

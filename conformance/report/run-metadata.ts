@@ -1,4 +1,4 @@
-// Where reports go and what the config tells the reporter about the run.
+// What the config tells the reporter about the run (its metadata), and where reports go.
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { Profile } from '../deployment/target.ts';
 import { readRunSettings } from '../settings.ts';
