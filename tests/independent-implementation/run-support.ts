@@ -240,7 +240,7 @@ export function testUnderBothProfiles(
     assert.equal(done.report?.profile, 'strict', 'the shared run is made under --profile strict');
     await check(done, 'strict');
   });
-  test(title('default'), async () => {
+  test(`${title('default')} (the strict run's rules, read as the default profile reads them)`, async () => {
     const done = await once();
     assert.equal(
       runVerdict(done.report?.rules ?? [], 'default'),
