@@ -41,7 +41,7 @@ import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { ANNOTATION } from './annotations.ts';
 import { protocolsOfRun } from '../requests/protocols.ts';
-import { runSettings } from '../settings.ts';
+import { readRunSettings, type RunSettings } from '../settings.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/run-metadata.ts';
 import { writeBundle } from '../attestation/bundle.ts';
@@ -69,6 +69,8 @@ export default class ConformanceReporter implements Reporter {
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
   readonly #outcomes = new OutcomesByProtocol();
   readonly #selected = new Set<string>();
+  /** The rule projects' own settings (a team's config), over this process's environment. */
+  #runEnvironment: Readonly<Record<string, string>> = {};
   /**
    * The rules selected over each protocol (by the project their tests are in): a protocol was
    * checked only if every selected rule was selected over it. A shard or a --grep that takes one
@@ -101,6 +103,11 @@ export default class ConformanceReporter implements Reporter {
     // A team's config also holds projects of its own: the rule projects are those with a target.
     const ruleProjects = config.projects.filter((project) => declaredTargetOf(project) !== undefined);
     this.#declaredTarget = declaredTargetOf(ruleProjects[0]);
+    // A team's config hands the run's settings to its rule projects (conformanceProjects), not to
+    // this process: the report states those, as the workers used them.
+    this.#runEnvironment =
+      (ruleProjects[0]?.use as { runEnvironment?: Readonly<Record<string, string>> } | undefined)
+        ?.runEnvironment ?? {};
     this.#metadata =
       (config.metadata as { conformance?: RunMetadata }).conformance ??
       (this.#declaredTarget && runMetadataOf(this.#declaredTarget, false));
@@ -173,7 +180,7 @@ export default class ConformanceReporter implements Reporter {
       failOnIncomplete: false,
     };
     const preflight = preflightFromEnvironment();
-    if (runSettings().preflightOnly) {
+    if (this.#settings().preflightOnly) {
       // Only the preflight ran, and it has printed what it found: the reports of an earlier run
       // stay as they are.
       const reached = preflight?.ok === true;
@@ -189,7 +196,7 @@ export default class ConformanceReporter implements Reporter {
       return Promise.resolve({ status: reached ? 'passed' : 'failed' });
     }
     // Set for the run, or for the merge of its shards.
-    const failOnIncomplete = metadata.failOnIncomplete || runSettings().failOnIncomplete;
+    const failOnIncomplete = metadata.failOnIncomplete || this.#settings().failOnIncomplete;
     const shards = shardRecordsOfMerge();
     const tls = preflight?.tls ?? shards.flatMap((shard) => shard.tls ?? []);
     const report = buildReport(this.#outcomes.byRule(), {
@@ -203,12 +210,12 @@ export default class ConformanceReporter implements Reporter {
       retriesByRule: retriesByRule(this.#exchanges),
       traffic: trafficOf(this.#exchanges, pacedRateOfRun()),
       ...(this.#outcomes.protocols().length > 1 ? { byProtocol: this.#outcomes.byProtocol() } : {}),
-      runProtocols: protocolsOfRun().map((protocol) => PROTOCOL_NAME[protocol]),
-      notOffered: runSettings().protocolsNotOffered.map((protocol) => PROTOCOL_NAME[protocol]),
+      runProtocols: protocolsOfRun(this.#settings()).map((protocol) => PROTOCOL_NAME[protocol]),
+      notOffered: this.#settings().protocolsNotOffered.map((protocol) => PROTOCOL_NAME[protocol]),
       options: {
         failOnIncomplete,
-        requestTimeoutSeconds: runSettings().requestTimeoutMs / 1000,
-        ...trafficOptions(),
+        requestTimeoutSeconds: this.#settings().requestTimeoutMs / 1000,
+        ...trafficOptions(this.#settings()),
         ...this.#playwrightSettings,
         selectedRules: this.#selected.size,
       },
@@ -267,6 +274,11 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /** bundle/ (conformance/attestation/): with --bundle or --sign-key, and by default under strict. */
+  /** The run's settings as its rules ran under them. */
+  #settings(): Readonly<RunSettings> {
+    return readRunSettings({ ...process.env, ...this.#runEnvironment });
+  }
+
   /** Of the run's protocols, those over which every selected rule was selected. */
   #protocolsChecked(runProtocols: readonly string[]): string[] {
     return runProtocols.filter((protocol) => this.#selectedOver.get(protocol)?.size === this.#selected.size);
@@ -294,7 +306,7 @@ export default class ConformanceReporter implements Reporter {
 
   #preflightStopped(): boolean {
     const preflight = preflightFromEnvironment();
-    return preflight !== undefined && (!preflight.ok || runSettings().preflightOnly);
+    return preflight !== undefined && (!preflight.ok || this.#settings().preflightOnly);
   }
 
   /** For the runner (conformance/run/run.ts), which exits with the code: Playwright has only 0 and 1. */
@@ -380,11 +392,12 @@ function showEveryString(value: unknown, namer: KeyNamer): unknown {
 
 /** The run's retry and pace settings, as the report's options record them. */
 /** The limits a run kept: each can change a verdict (a retry not made, a page not followed). */
-function trafficOptions(): Pick<
+function trafficOptions(
+  limits: Readonly<RunSettings>,
+): Pick<
   NonNullable<ConformanceReport['options']>,
   'maxRetries' | 'retryBudgetSeconds' | 'maxRequestsPerSecond' | 'maxListPages' | 'maxListRecords'
 > {
-  const limits = runSettings();
   return {
     maxRetries: limits.maxRetries,
     retryBudgetSeconds: limits.retryBudgetMs / 1000,

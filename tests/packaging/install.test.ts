@@ -374,6 +374,11 @@ describe('the packed kit, installed into an empty project', () => {
       assert.match(json, /our API lists customers/);
       assert.match(json, /TRANSPORT-HTTPS-CERT/);
       assert.match(result.stdout, /VERDICT: CONFORMANT/);
+      // The kit's report states the options the team gave conformanceProjects (maxRetries: 2).
+      const kitReport = JSON.parse(
+        readFileSync(join(team, 'conformance-reports', 'conformance.json'), 'utf8'),
+      ) as ConformanceReport;
+      assert.equal(kitReport.options?.maxRetries, 2);
     });
 
     test('--project and --grep select the rules as for any project: the team’s own test left out', async () => {
