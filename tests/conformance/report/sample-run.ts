@@ -65,11 +65,20 @@ export function sampleRun(
 ): SampleRun {
   const checks = new Checks(namer);
   const accept: [string, string] = ['Accept', 'application/json'];
+  // Made in the order the run lists them (exchanges.har sorts by start time: a later one made
+  // first would take an earlier entry whenever the clock ticks between the two).
+  const valid = answered([accept, ['Authorization', `Bearer ${FULL}`]], 200, CUSTOMERS);
   const quoted = answered(
     [accept, ['Authorization', `Bearer "${FULL}"`]],
     200,
     CUSTOMERS,
     'the key in double quotes',
+  );
+  const basic = answered(
+    [accept, ['Authorization', `Basic ${Buffer.from(`${FULL}:`).toString('base64')}`]],
+    401,
+    '{"error":{"code":"missing_authorization_header","message":"Authorization header is required."}}',
+    'Basic scheme',
   );
   const unknownKey: [string, string] = ['Authorization', 'Bearer mbk_prod_UnknownKeyUnknownKeyUnknownKey0'];
   // The gateway's 429 to the first try, not judged: the request was sent again a second later.
@@ -89,13 +98,6 @@ export function sampleRun(
     ),
     attempts: [{ id: rateLimited.request.id, status: 429, retriedAfterMs: 1000 }],
   };
-  const valid = answered([accept, ['Authorization', `Bearer ${FULL}`]], 200, CUSTOMERS);
-  const basic = answered(
-    [accept, ['Authorization', `Basic ${Buffer.from(`${FULL}:`).toString('base64')}`]],
-    401,
-    '{"error":{"code":"missing_authorization_header","message":"Authorization header is required."}}',
-    'Basic scheme',
-  );
   const outcomes = new Map<string, TestOutcome[]>(RULES.map((rule) => [rule.id, [{ status: 'passed' }]]));
   outcomes.set(SAMPLE_FAILING_RULE, [
     {
