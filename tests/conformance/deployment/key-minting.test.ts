@@ -2,12 +2,12 @@
 // reference's admin API before the run and revokes them after it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MADE_UP_MARK } from '../../../conformance/judging/key-variants.ts';
-import { runConformance } from '../../support/conformance-run.ts';
+import { REPO_ROOT, runBounded, runConformance } from '../../support/conformance-run.ts';
 import { cleanEnv, startCli, type CliProcess } from '../../support/reference-cli.ts';
 import { scanDirectory, scanText } from '../../support/artifact-scan.ts';
 
@@ -122,3 +122,53 @@ test('a wrong admin token stops the run before any check, saying why, without re
   );
   assert.ok(!output.includes(wrong) && !output.includes(ADMIN_TOKEN));
 });
+
+test("a team's config: its set-up project mints the keys, the rule uses them, its teardown project revokes them", async () => {
+  const mintedBefore = await mintedKeys();
+  // A team's project of its own: a package of ES modules, its config beside it.
+  const team = mkdtempSync(join(tmpdir(), 'team-minting-'));
+  mkdirSync(join(team, 'reports'), { recursive: true });
+  writeFileSync(join(team, 'package.json'), '{ "name": "team", "private": true, "type": "module" }\n');
+  // Its @playwright/test is the kit's (the packaging tests install both from the tarball).
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(team, 'node_modules'), 'dir');
+  const target = targetFile('team-minting.json');
+  writeFileSync(
+    join(team, 'playwright.config.ts'),
+    [
+      "import { defineConfig } from '@playwright/test';",
+      `import { conformanceProjects, conformanceReporter } from ${JSON.stringify(join(REPO_ROOT, 'library', 'playwright.ts'))};`,
+      'export default defineConfig({',
+      `  reporter: [conformanceReporter({ outputDir: ${JSON.stringify(join(team, 'reports'))} }), ['list']],`,
+      `  projects: conformanceProjects({ target: { file: ${JSON.stringify(target)} }, protocols: ['h1'] }),`,
+      '});',
+      '',
+    ].join('\n'),
+  );
+  const run = await runBounded(
+    join(REPO_ROOT, 'node_modules', '.bin', 'playwright'),
+    ['test', '--config', join(team, 'playwright.config.ts'), '--grep', 'KEY-VALID-SERVED:'],
+    { ...cleanEnv(), TEST_ADMIN_TOKEN: ADMIN_TOKEN },
+    180_000,
+  );
+  assert.equal(run.exitCode, 0, `${run.stdout.slice(-3000)}\n${run.stderr}`);
+  const report = JSON.parse(readFileSync(join(team, 'reports', 'conformance.json'), 'utf8')) as {
+    rules: { id: string; verdict: string }[];
+  };
+  assert.equal(report.rules.find((rule) => rule.id === 'KEY-VALID-SERVED')?.verdict, 'pass');
+  const minted = (await mintedKeys()).filter((key) => !mintedBefore.some((old) => old.name === key.name));
+  assert.equal(minted.length, 7, 'the set-up project minted every key the target asks for');
+  assert.deepEqual(
+    minted.filter((key) => !key.revoked).map((key) => key.name),
+    [],
+    'the teardown project revoked them',
+  );
+  const output = `${run.stdout}\n${run.stderr}`;
+  assert.ok(!output.includes(ADMIN_TOKEN), 'the admin token is never printed');
+});
+
+async function mintedKeys(): Promise<{ name: string; revoked: boolean }[]> {
+  return [
+    ...(await adminGet('/tenants/acme/keys')).data,
+    ...(await adminGet('/tenants/globex/keys')).data,
+  ].filter((key) => key.name.startsWith('conformance run '));
+}
