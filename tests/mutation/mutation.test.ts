@@ -124,9 +124,19 @@ describe('mutation campaign: the suite against the clean server and every faulty
     } catch {
       // Missing: reported below like any difference.
     }
+    // The lines that differ, so that a cell that changed (or flips from run to run) is named.
+    const committedLines = committed.split('\n');
+    const differing = expected
+      .split('\n')
+      .flatMap((line, index) =>
+        line === committedLines[index]
+          ? []
+          : [`committed: ${committedLines[index] ?? ''}\n     now: ${line}`],
+      )
+      .slice(0, 5);
     assert.ok(
       committed === expected,
-      `${MATRIX_FILE} does not match this campaign's results. If the suite, the faults or the catalog changed on purpose, run \`${REGENERATE_COMMAND}\` and commit the file.`,
+      `${MATRIX_FILE} does not match this campaign's results. If the suite, the faults or the catalog changed on purpose, run \`${REGENERATE_COMMAND}\` and commit the file.\n${differing.join('\n')}`,
     );
   });
 });
