@@ -96,7 +96,7 @@ describe('the packed kit, installed into an empty project', () => {
   let work: string;
   let project: string;
   let server: ChildProcess | undefined;
-  let serverOutput = '';
+  let serverOutput = (): string => '';
   let ports: { https: number; http: number };
   let keys: Record<string, string>;
   let tarballPath: string;
@@ -131,30 +131,10 @@ describe('the packed kit, installed into an empty project', () => {
       '--page-size',
       '2',
     ];
-    server = spawn('npx', serve, {
-      cwd: project,
-      env: cleanEnv(),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    const listening = await new Promise<RegExpExecArray>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`serve did not start:\n${serverOutput}`)),
-        STEP_TIMEOUT_MS,
-      );
-      const read = (chunk: string): void => {
-        serverOutput += chunk;
-        const match = /Listening: https port (\d+), http port (\d+)/.exec(serverOutput);
-        if (match) {
-          clearTimeout(timer);
-          resolve(match);
-        }
-      };
-      server?.stdout?.setEncoding('utf8').on('data', read);
-      server?.stderr?.setEncoding('utf8').on('data', read);
-      server?.on('close', () => reject(new Error(`serve exited:\n${serverOutput}`)));
-    });
-    ports = { https: Number(listening[1]), http: Number(listening[2]) };
+    const started = await startServe(serve, project);
+    server = started.child;
+    serverOutput = started.output;
+    ports = started.ports;
 
     const exported = await run('npx', [BIN, 'keys', '--export'], project);
     assert.equal(exported.code, 0, exported.stderr);
@@ -175,8 +155,8 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   test('serve keeps its certificates and data under the project, not in the package', () => {
-    assert.ok(existsSync(join(project, '.certs', 'ca.crt')), serverOutput);
-    assert.match(serverOutput, /npx tenant-auth-conformance keys/);
+    assert.ok(existsSync(join(project, '.certs', 'ca.crt')), serverOutput());
+    assert.match(serverOutput(), /npx tenant-auth-conformance keys/);
   });
 
   test('run --target with a target file of the project: CONFORMANT, reports in the project', async () => {
@@ -420,8 +400,7 @@ describe('the packed kit, installed into an empty project', () => {
     });
 
     test('against a faulty variant: exit 1, the failing rule in its own JSON report', async () => {
-      faulty = spawn(
-        'npx',
+      const started = await startServe(
         [
           BIN,
           'serve',
@@ -436,29 +415,14 @@ describe('the packed kit, installed into an empty project', () => {
           '--data-dir',
           'off',
         ],
-        { cwd: team, env: cleanEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+        team,
       );
-      let output = '';
-      const listening = await new Promise<RegExpExecArray>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error(`serve --fault did not start:\n${output}`)),
-          STEP_TIMEOUT_MS,
-        );
-        const read = (chunk: string): void => {
-          output += chunk;
-          const match = /Listening: https port (\d+), http port (\d+)/.exec(output);
-          if (match) {
-            clearTimeout(timer);
-            resolve(match);
-          }
-        };
-        faulty?.stdout?.setEncoding('utf8').on('data', read);
-        faulty?.stderr?.setEncoding('utf8').on('data', read);
+      faulty = started.child;
+      const target = referenceTargetOn(started.ports, {
+        name: 'faulty variant',
+        caFile: '.certs/ca.crt',
+        hosts: { '*.localhost': '127.0.0.1' },
       });
-      const target = referenceTargetOn(
-        { https: Number(listening[1]), http: Number(listening[2]) },
-        { name: 'faulty variant', caFile: '.certs/ca.crt', hosts: { '*.localhost': '127.0.0.1' } },
-      );
       writeFileSync(join(team, 'faulty.json'), JSON.stringify(target, null, 2));
       const result = await run(
         'npx',
@@ -477,6 +441,35 @@ describe('the packed kit, installed into an empty project', () => {
     });
   });
 });
+
+/** `npx ARGS` (the installed kit's serve) in `cwd`, once it says where it listens; all it has printed. */
+async function startServe(
+  args: readonly string[],
+  cwd: string,
+): Promise<{ child: ChildProcess; ports: { https: number; http: number }; output: () => string }> {
+  const child = spawn('npx', args, {
+    cwd,
+    env: cleanEnv(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const listening = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${output}`)), STEP_TIMEOUT_MS);
+    const read = (chunk: string): void => {
+      output += chunk;
+      const match = /Listening: https port (\d+), http port (\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match);
+      }
+    };
+    child.stdout?.setEncoding('utf8').on('data', read);
+    child.stderr?.setEncoding('utf8').on('data', read);
+    child.on('close', () => reject(new Error(`serve exited:\n${output}`)));
+  });
+  return { child, ports: { https: Number(listening[1]), http: Number(listening[2]) }, output: () => output };
+}
 
 interface PlaywrightJsonSuite {
   specs?: { title: string; tests: { status: string }[] }[];
