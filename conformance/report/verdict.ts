@@ -11,6 +11,8 @@ export interface TestOutcome {
   notEvaluated?: string;
   /** The rule needs a protocol the target does not offer (conformance/run/test.ts). */
   notApplicable?: string;
+  /** The rule was never started: the target had stopped answering. An ERROR, not a failure. */
+  notSent?: string;
   /**
    * What a ConformanceFailure recorded (see conformance/run/test.ts): a failure when the test failed,
    * the evidence of the warning when the rule's level let the test pass.
@@ -41,6 +43,8 @@ export function ruleVerdict(outcomes: readonly TestOutcome[]): RuleVerdictDetail
     return { verdict: 'fail', message: failed.failure.message, evidence: failed.failure.evidence };
   const errored = outcomes.find((outcome) => outcome.status !== 'passed' && outcome.status !== 'skipped');
   if (errored) return { verdict: 'error', message: errored.error ?? `the check ended ${errored.status}` };
+  const notSent = outcomes.find((outcome) => outcome.notSent !== undefined);
+  if (notSent) return { verdict: 'error', message: notSent.notSent };
   const warned = outcomes.find((outcome) => outcome.warning !== undefined);
   if (warned) return { verdict: 'warning', message: warned.warning, evidence: warned.failure?.evidence };
   if (outcomes.every((outcome) => outcome.status === 'skipped')) {

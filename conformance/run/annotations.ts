@@ -7,6 +7,11 @@ export const ANNOTATION = {
   source: 'source',
   notEvaluated: 'not-evaluated',
   notApplicable: 'not-applicable',
+  /**
+   * Why the rule was not run at all: the target had stopped answering (requests/answer-watch.ts).
+   * Its verdict is ERROR, though its test is skipped rather than failed.
+   */
+  notSent: 'not-sent',
   warning: 'warning',
   /** Attachment: the redacted message and evidence of a ConformanceFailure. */
   evidence: 'evidence',

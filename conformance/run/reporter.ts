@@ -323,6 +323,7 @@ export default class ConformanceReporter implements Reporter {
     const warning = annotation(ANNOTATION.warning);
     const notEvaluated = annotation(ANNOTATION.notEvaluated);
     const notApplicable = annotation(ANNOTATION.notApplicable);
+    const notSent = annotation(ANNOTATION.notSent);
     const firstError =
       result.errors[0]?.message === undefined
         ? undefined
@@ -332,6 +333,7 @@ export default class ConformanceReporter implements Reporter {
       ...(warning !== undefined ? { warning } : {}),
       ...(notEvaluated !== undefined ? { notEvaluated } : {}),
       ...(notApplicable !== undefined ? { notApplicable } : {}),
+      ...(notSent !== undefined ? { notSent } : {}),
       ...(failure ? { failure } : {}),
       ...(firstError !== undefined ? { error: this.#namer().show(firstError.split('\n')[0] ?? '') } : {}),
     };

@@ -20,6 +20,7 @@ import type { CredentialName, ResolvedTarget, TargetDeclaration } from '../deplo
 import { failsRun } from '../report/verdict.ts';
 import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
+import { stoppedReason } from '../requests/answer-watch.ts';
 import { preflightFromEnvironment } from './global-setup.ts';
 import { readProjectState } from './project-state.ts';
 import { startEmbeddedReference } from './embedded-in-worker.ts';
@@ -95,6 +96,8 @@ interface TestFixtures {
   /** Every exchange of the current test, for exchanges.har. */
   exchanges: Exchange[];
   api: Api;
+  /** Skips the rule, as an ERROR, once the target has stopped answering: see below. */
+  notSentGuard: void;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -188,6 +191,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(await learnTenants(apiWorker, reachable, bounds));
     },
     { scope: 'worker' },
+  ],
+  notSentGuard: [
+    // Set up before any fixture that sends (the tenants' data are learned by the first rule of a
+    // worker). Once the target has stopped answering, a rule would only fail on exchanges that are
+    // never sent, and Playwright replaces its worker after every failed test: a process start per
+    // remaining rule. Skipped with the reason instead, the rule's verdict is still ERROR (the
+    // reporter reads the annotation), and the rules whose exchanges went unanswered have failed
+    // their tests already.
+    async ({ settings: _settings }, use, testInfo) => {
+      const reason = stoppedReason();
+      if (reason !== undefined) {
+        testInfo.annotations.push({ type: ANNOTATION.notSent, description: reason });
+        testInfo.skip(true, reason);
+      }
+      await use();
+    },
+    { auto: true },
   ],
   // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
   exchanges: async ({}, use) => {

@@ -29,6 +29,11 @@ test('a rule verdict: failure, error, warning, not evaluated, pass', () => {
   });
   assert.equal(ruleVerdict([{ status: 'failed', error: 'ECONNRESET' }]).verdict, 'error');
   assert.equal(ruleVerdict([{ status: 'timedOut' }]).verdict, 'error');
+  // Skipped because the target had stopped answering: never run, so ERROR, not "not evaluated".
+  assert.deepEqual(ruleVerdict([{ status: 'skipped', notSent: 'not sent: the target stopped answering' }]), {
+    verdict: 'error',
+    message: 'not sent: the target stopped answering',
+  });
   assert.deepEqual(
     ruleVerdict([{ status: 'passed', warning: 'no HSTS', failure: { message: 'no HSTS', evidence } }]),
     {
