@@ -7,7 +7,8 @@ import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import { Redactor, REDACTED } from '../../conformance/redaction/secrets.ts';
 import { mappedAddress } from '../../conformance/requests/host-map.ts';
 import {
@@ -116,4 +117,18 @@ test('a target CA joins a CA the user already trusts instead of replacing it', (
   assert.equal(caBundleFor(theirs, {}), theirs);
   const bundle = caBundleFor(theirs, { NODE_EXTRA_CA_CERTS: mine }) ?? '';
   assert.equal(readFileSync(bundle, 'utf8'), 'MINE\nTHEIRS\n');
+});
+
+test("the rules' test replaces a fixture of Playwright's by name: that name is still Playwright's", () => {
+  // conformance/run/test.ts overrides `_combinedContextOptions` (a tenth of a worker's CPU). Were
+  // it renamed, the override would silently define a fixture of its own and the saving be lost.
+  const playwrightFixtures = readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('playwright/test')), 'lib', 'index.js'),
+    'utf8',
+  );
+  assert.match(playwrightFixtures, /_setupArtifacts: \[async \(\{[^}]*_combinedContextOptions/);
+  assert.match(
+    readFileSync(new URL('../../conformance/run/test.ts', import.meta.url), 'utf8'),
+    /^ {2}_combinedContextOptions: \[\{\}/m,
+  );
 });
