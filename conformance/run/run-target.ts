@@ -32,7 +32,7 @@ export function bindTarget(
 }
 
 /** The declared target a config handed to Playwright's projects (every project of a run has it). */
-export function declaredTargetOf(project: { use: object } | undefined): TargetDeclaration | undefined {
+export function declaredTargetOf(project: { use?: object } | undefined): TargetDeclaration | undefined {
   return (project?.use as { declaredTarget?: TargetDeclaration } | undefined)?.declaredTarget;
 }
 

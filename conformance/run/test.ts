@@ -21,7 +21,7 @@ import { failsRun } from '../report/verdict.ts';
 import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
 import { stoppedReason } from '../requests/answer-watch.ts';
-import { preflightFromEnvironment } from './global-setup.ts';
+import { preflightFromEnvironment } from './preflight-state.ts';
 import { readProjectState } from './project-state.ts';
 import { startEmbeddedReference } from './embedded-in-worker.ts';
 import { embeddedInWorker } from './projects.ts';
