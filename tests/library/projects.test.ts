@@ -12,11 +12,11 @@ import type { FullResult } from '@playwright/test/reporter';
 import { referenceTargetOn } from '../support/conformance-run.ts';
 import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
 
-test('a target file: a set-up project, a rule project per protocol depending on it, a teardown project', () => {
+test('a target file: a set-up project, a rule project per protocol depending on it; a teardown project only for minted keys', () => {
   const work = mkdtempSync(join(tmpdir(), 'projects-test-'));
   const saved = { ...process.env };
   try {
-    Object.assign(process.env, fixtureKeyEnvironment());
+    Object.assign(process.env, fixtureKeyEnvironment(), { TEST_ADMIN_TOKEN: 'x'.repeat(40) });
     const file = join(work, 'target.json');
     writeFileSync(file, JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'on file' })));
     const projects = conformanceProjects({
@@ -27,14 +27,29 @@ test('a target file: a set-up project, a rule project per protocol depending on 
     });
     assert.deepEqual(
       projects.map((project) => project.name),
-      ['rules set-up', 'rules teardown', 'rules HTTP/1.1', 'rules HTTP/2'],
+      ['rules set-up', 'rules HTTP/1.1', 'rules HTTP/2'],
     );
-    assert.equal(projects[0]?.teardown, 'rules teardown');
-    for (const project of projects.slice(2)) assert.deepEqual(project.dependencies, ['rules set-up']);
-    const use = projects[2]?.use as { runEnvironment: Record<string, string>; protocol: string };
+    assert.equal(projects[0]?.teardown, undefined, 'nothing minted, nothing to undo');
+    for (const project of projects.slice(1)) assert.deepEqual(project.dependencies, ['rules set-up']);
+    const use = projects[1]?.use as { runEnvironment: Record<string, string>; protocol: string };
     assert.equal(use.protocol, 'h1');
     assert.equal(use.runEnvironment[ENV.maxRps], '5');
     assert.equal(use.runEnvironment[ENV.protocols], 'h1,h2');
+
+    const minting = join(work, 'minting.json');
+    writeFileSync(
+      minting,
+      JSON.stringify({
+        ...referenceTargetOn({ https: 9443, http: 9080 }, { name: 'minted' }),
+        keyMinting: { adminBaseUrl: 'https://admin.localhost:9443/v1', adminToken: 'TEST_ADMIN_TOKEN' },
+      }),
+    );
+    const withTeardown = conformanceProjects({ target: { file: minting }, protocols: ['h1'], name: 'rules' });
+    assert.deepEqual(
+      withTeardown.map((project) => project.name),
+      ['rules set-up', 'rules teardown', 'rules'],
+    );
+    assert.equal(withTeardown[0]?.teardown, 'rules teardown');
   } finally {
     process.env = saved;
     rmSync(work, { recursive: true, force: true });
