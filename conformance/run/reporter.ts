@@ -193,7 +193,9 @@ export default class ConformanceReporter implements Reporter {
    */
   #kitTestEnded(result: TestResult): void {
     if (result.status === 'passed' || result.status === 'skipped' || this.#preflightStopped()) return;
-    const message = stripVTControlCharacters(result.errors[0]?.message ?? `the set-up ended ${result.status}`);
+    const message = stripVTControlCharacters(
+      result.errors[0]?.message ?? `the set-up ended ${result.status}`,
+    );
     this.#runErrors.push(message);
     console.error(`Run error: ${message}`);
   }
