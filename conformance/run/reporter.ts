@@ -33,6 +33,7 @@ import { ruleById, type RuleId } from '../catalog/rules.ts';
 import { KeyNamer, keyNamerFor } from '../redaction/shown-keys.ts';
 import { bindTarget, declaredTargetOf, runMetadataOf } from './run-target.ts';
 import { kitProjectRole } from './projects.ts';
+import { readProjectState } from './project-state.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { Profile, TargetDeclaration } from '../deployment/target.ts';
 import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
@@ -58,6 +59,8 @@ const LEARNING = "learning the tenants' data (before the checks)";
 
 export default class ConformanceReporter implements Reporter {
   #namerOfRun: KeyNamer | undefined;
+  /** Whether the namer knows the keys the set-up project minted (it has left its state). */
+  #namerHasState = false;
   #declaredTarget: TargetDeclaration | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
@@ -387,16 +390,22 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /**
-   * Made on first use, when the first result arrives: by then global setup has minted the keys a
-   * target may ask for, and they are in the environment like every other key.
+   * Made on first use, and made again once the set-up project has left its state: the keys it
+   * minted are there (project-state.ts), beside the configured ones in the environment.
    */
   #namer(): KeyNamer {
-    if (!this.#namerOfRun) {
+    const state = this.#namerHasState
+      ? undefined
+      : readProjectState({ ...process.env, ...this.#runEnvironment });
+    if (!this.#namerOfRun || state) {
       // merge-reports declares no target (the machine merging may not have its variables): the
       // evidence was redacted when it was recorded, and nothing new is sent.
       this.#namerOfRun = this.#declaredTarget
-        ? keyNamerFor(bindTarget(this.#declaredTarget))
+        ? keyNamerFor(
+            bindTarget(this.#declaredTarget, { ...process.env, ...this.#runEnvironment, ...state?.env }),
+          )
         : new KeyNamer([]);
+      this.#namerHasState = state !== undefined;
     }
     return this.#namerOfRun;
   }

@@ -8,7 +8,9 @@ import { join } from 'node:path';
 import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
 import ConformanceReporter from '../../conformance/run/reporter.ts';
 import { ENV } from '../../conformance/env.ts';
-import type { FullResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Suite, TestCase } from '@playwright/test/reporter';
+import { writeProjectState } from '../../conformance/run/project-state.ts';
+import { mintedVariable } from '../../conformance/deployment/key-minting.ts';
 import { referenceTargetOn } from '../support/conformance-run.ts';
 import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
 
@@ -93,4 +95,48 @@ test("the kit's reporter in a team's config never sets the run's status; under r
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+});
+
+test("the run's reporter masks the keys its set-up project minted, in what the set-up prints", () => {
+  const work = mkdtempSync(join(tmpdir(), 'reporter-minted-'));
+  const saved = { ...process.env };
+  const written: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  try {
+    process.env.TEST_ADMIN_TOKEN = 'x'.repeat(40);
+    const file = join(work, 'minting.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseUrl: 'https://acme.api.localhost:9443/v1',
+        keyMinting: { adminBaseUrl: 'https://admin.localhost:9443/v1', adminToken: 'TEST_ADMIN_TOKEN' },
+      }),
+    );
+    const projects = conformanceProjects({ target: { file }, protocols: ['h1'], name: 'rules' });
+    const setUp = projects[0];
+    assert.ok(setUp);
+    const runEnvironment = (projects[2]?.use as { runEnvironment: Record<string, string> }).runEnvironment;
+    // What the set-up project leaves once it has minted: a key only the run knows.
+    const minted = `mbk_prod_${'M'.repeat(32)}`;
+    writeProjectState(
+      { env: { [mintedVariable('fullAccess')]: minted }, minted: [] },
+      { [ENV.projectState]: runEnvironment[ENV.projectState] },
+    );
+    const reporter = new ConformanceReporter({ outputDir: join(work, 'reports') });
+    reporter.onBegin(
+      { projects, metadata: {} } as unknown as FullConfig,
+      { allTests: () => [] } as unknown as Suite,
+    );
+    process.stdout.write = ((chunk: string) => {
+      written.push(chunk);
+      return true;
+    }) as typeof process.stdout.write;
+    reporter.onStdOut(`minted ${minted}\n`, { parent: { project: () => setUp } } as unknown as TestCase);
+  } finally {
+    process.stdout.write = write;
+    process.env = saved;
+    rmSync(work, { recursive: true, force: true });
+  }
+  assert.equal(written.length, 1, "the set-up project's output is shown");
+  assert.ok(!written[0]?.includes('M'.repeat(32)), written[0]);
 });
