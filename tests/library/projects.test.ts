@@ -130,7 +130,7 @@ test("the run's reporter masks the keys its set-up project minted, in what the s
     process.stdout.write = ((chunk: string) => {
       written.push(chunk);
       return true;
-    }) as typeof process.stdout.write;
+    });
     reporter.onStdOut(`minted ${minted}\n`, { parent: { project: () => setUp } } as unknown as TestCase);
   } finally {
     process.stdout.write = write;
