@@ -12,8 +12,7 @@ import { runSettings } from '../settings.ts';
 import { bindTarget } from './run-target.ts';
 import { preflightSummary } from './preflight-state.ts';
 import { writeProjectState } from './project-state.ts';
-import { embeddedInWorker, type SuiteOptions } from './projects.ts';
-import { startEmbeddedReference } from './embedded-in-worker.ts';
+import { startEmbeddedInThisWorker, type SuiteOptions } from './projects.ts';
 
 // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
 test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
@@ -23,7 +22,7 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
   const settings = runSettings();
   // Bounded by the preflight's own time limits: a stage per declared URL, each one exchange long.
   testInfo.setTimeout(60_000 + 8 * settings.requestTimeoutMs);
-  const server = embeddedInWorker() ? await startEmbeddedReference() : undefined;
+  const server = await startEmbeddedInThisWorker();
   let preflight;
   try {
     preflight = await runPreflight(bindTarget(declaredTarget), settings.requestTimeoutMs);

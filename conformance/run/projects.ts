@@ -65,6 +65,16 @@ export function embeddedInWorker(): boolean {
   return process.env[ENV.embeddedInWorker] === '1';
 }
 
+/**
+ * The embedded reference server, started in this worker when it is the run's target. Loaded only
+ * then: it is the whole server, which a worker checking a deployment would load for nothing.
+ */
+export async function startEmbeddedInThisWorker(): Promise<{ close(): Promise<void> } | undefined> {
+  if (!embeddedInWorker()) return undefined;
+  const { startEmbeddedReference } = await import('./embedded-in-worker.ts');
+  return startEmbeddedReference();
+}
+
 /** The run's shared files: made once by the Playwright runner, found by its workers through the environment. */
 export function runStateDirectory(): { directory: string; created: boolean } {
   const existing = process.env[ENV.projectState];
