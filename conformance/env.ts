@@ -1,6 +1,6 @@
 // Every fixed-name environment variable of the conformance run, in one table: how the runner hands
-// its options to Playwright's processes, and how global set-up and the reporter hand what they
-// found to the workers and back to the runner. A user may set the documented ones directly. The
+// its options to Playwright's processes, and how the set-up project and the reporter hand what
+// they found to the workers and back to the runner. A user may set the documented ones directly. The
 // settings among them (the runner's options) are read and checked in settings.ts, and nowhere else.
 // Families of names made from a key's name live with what makes them: CONFORMANCE_KEY_* of
 // `run --base-url` (url-target.ts), CONFORMANCE_MINTED_* (key-minting.ts) and REFERENCE_KEY_* of
@@ -11,12 +11,15 @@
 export const ENV = {
   targetFile: 'CONFORMANCE_TARGET',
   profile: 'CONFORMANCE_PROFILE',
-  /** Captured by webServer from the reference server's "Listening:" line. */
+  /** The embedded reference server's ports, set by the worker that started it (embedded-in-worker.ts). */
   referenceHttpsPort: 'REFERENCE_HTTPS_PORT',
   referenceHttpPort: 'REFERENCE_HTTP_PORT',
   /** Seconds an exchange (TLS handshake included) may take: `--request-timeout`. */
   requestTimeout: 'CONFORMANCE_REQUEST_TIMEOUT',
-  /** What the preflight found (JSON), set by global set-up for the workers and the reporter. */
+  /**
+   * What the preflight found (JSON): in the run's state file (project-state.ts), where the set-up
+   * project leaves it; the mutation campaign's batch sets it per variant.
+   */
   preflight: 'CONFORMANCE_PREFLIGHT',
   /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
   preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
@@ -24,8 +27,6 @@ export const ENV = {
   answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
   /** The run's shared pace, retry budget and counts of transient answers (requests/shared-pacing.ts). */
   trafficFile: 'CONFORMANCE_TRAFFIC_FILE',
-  /** What the run's traffic came to (JSON), left by global teardown for the reporter. */
-  trafficSummary: 'CONFORMANCE_TRAFFIC_SUMMARY',
   /** `--max-rps`: requests per second the run never exceeds. */
   maxRps: 'CONFORMANCE_MAX_RPS',
   /** `--max-retries`: how often one request is sent again after a transient answer. */
@@ -44,9 +45,9 @@ export const ENV = {
   shardRecords: 'CONFORMANCE_SHARD_RECORDS',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
   outcomeFile: 'CONFORMANCE_OUTCOME_FILE',
-  /** A team's config (conformance/run/projects.ts): the directory of the run's shared files. */
+  /** The directory of the run's shared files (conformance/run/projects.ts), made by the Playwright runner. */
   projectState: 'CONFORMANCE_PROJECT_STATE',
-  /** A team's config: each worker starts the embedded reference server in-process. */
+  /** The embedded reference server is started in-process by each worker that checks it. */
   embeddedInWorker: 'CONFORMANCE_EMBEDDED_IN_WORKER',
   /** The embedded server's certificate directory (the reference server's own variable). */
   referenceCertDir: 'REFERENCE_CERT_DIR',

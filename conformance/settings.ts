@@ -1,6 +1,6 @@
 // A run's settings, read and checked in one place. The runner's flags (run/run-options.ts), a team's
 // config (library/projects.ts) and the environment a user sets all end up as the variables of
-// env.ts, which the runner hands to Playwright's processes (config, global set-up, workers,
+// env.ts, which the runner hands to Playwright's processes (config, set-up project, workers,
 // reporter); each of them reads the settings back here, with `runSettings()`, never from
 // `process.env` on its own (an eslint rule, `no-restricted-syntax` in eslint.config.js, says so).
 // Every value is checked against the same bounds whichever way it came: a value out of bounds is

@@ -1,7 +1,7 @@
 // The plan of a batch run: several variants checked in ONE Playwright run, one project each
 // (mutation/batch.config.ts), instead of one `npm run conformance` per variant. The campaign
 // writes it; the config and the batch reporter read it. Each variant carries what the runner and
-// global set-up give a run of its own: its CONFORMANCE_* variables (target file, profile, the
+// the set-up project give a run of its own: its CONFORMANCE_* variables (target file, profile, the
 // preflight's result, the answer watch, the outcome file) and the report metadata the config
 // would derive from its target.
 import { readFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';
 export interface BatchVariant {
   /** The Playwright project's name: the variant's. */
   name: string;
-  /** The run's CONFORMANCE_* variables, as `npm run conformance` and global set-up set them. */
+  /** The run's CONFORMANCE_* variables, as `npm run conformance` and its set-up project set them. */
   environment: Record<string, string>;
   /** The variant's target as the suite's config would declare it (no keys: variable names). */
   declaredTarget: TargetDeclaration;

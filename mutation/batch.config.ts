@@ -1,8 +1,8 @@
 // Playwright config of a batch run (batch-plan.ts): the conformance suite's own settings
 // (playwright.config.ts), one project per variant, each with its run's environment as an option,
 // and the batch reporter, which gives each project the conformance reporter of a run of its own.
-// There is no global set-up: the campaign has run each variant's preflight before, as global
-// set-up does, and checks only variants whose preflight passed this way.
+// There is no set-up project: the campaign has run each variant's preflight before, as the set-up
+// project does, and checks only variants whose preflight passed this way.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';

@@ -7,7 +7,7 @@
 //
 // Most variants are checked in one batch: ONE Playwright run with a project per variant
 // (batch.config.ts), each with its own run environment and its own conformance reporter
-// (batch-reporter.ts), after the campaign has run each variant's preflight as global set-up
+// (batch-reporter.ts), after the campaign has run each variant's preflight as the set-up project
 // would. That spares a runner and a Playwright start-up per variant, and — by telling the suite
 // which rules the catalog expects to fail — a fresh worker process after each expected failure.
 // The runner itself (`npm run conformance`) checks the clean server, one faulty variant, and any
@@ -187,7 +187,7 @@ function runnerEnvironment(work: string, variant: VariantName): Record<string, s
   };
 }
 
-/** The preflight of a variant, as global set-up runs it before any rule. */
+/** The preflight of a variant, as the set-up project runs it before any rule. */
 async function preflightOf(target: TargetDeclaration, env: NodeJS.ProcessEnv): Promise<PreflightResult> {
   return runPreflight(bindTarget(target, env), readRunSettings(env).requestTimeoutMs);
 }

@@ -1,5 +1,5 @@
-// The embedded target: the reference server that Playwright's webServer starts when a run names
-// no target file. It is fixtures/reference-target.json, whose keys are the public test keys of
+// The embedded target: the reference server that each worker starts in-process when a run names
+// no target file (conformance/run/embedded-in-worker.ts). It is fixtures/reference-target.json, whose keys are the public test keys of
 // fixtures/reference.json, served on the free ports the server printed and with the CA it made.
 import { join, resolve } from 'node:path';
 import { DEFAULT_CERT_DIR } from '../../reference-server/listeners/certificates.ts';
@@ -40,8 +40,8 @@ export function embeddedCertDir(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The embedded server's URLs on the free ports webServer captured from its output (in the
- * environment of global set-up and the workers, not yet when the config is read).
+ * The embedded server's URLs on the free ports it listens on, which the worker that started it
+ * has put in its environment (not yet when the config is read).
  */
 export function onReferencePorts<T extends Omit<TargetDeclaration, 'credentials'>>(
   target: T,

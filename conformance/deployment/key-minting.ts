@@ -1,6 +1,6 @@
 // Keys made for one run through the reference's admin API (docs/key-management.md), so that QA
 // needs no hand-made keys: every credential the target file does not give is created before the
-// run (conformance/run/global-setup.ts) and revoked after it. The keys travel to the workers in
+// run (the set-up project, conformance/run/project-setup.ts) and revoked after it (its teardown project). The keys travel to the workers in
 // environment variables and are redacted like any configured key.
 import type { CreatedKey, NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import type { TargetFile } from '../../schemas/generated/target.ts';

@@ -1,7 +1,7 @@
 // Bounded time against a target that stops answering: after a few consecutive exchanges without
 // an HTTP answer, the rest of the run's exchanges are not sent, so every remaining rule ends as an
-// ERROR at once instead of each waiting out its time-outs. The count lives in a file that global
-// set-up names, shared by every worker: Playwright starts a fresh worker process after each
+// ERROR at once instead of each waiting out its time-outs. The count lives in a file of the run's
+// state directory (conformance/run/projects.ts), shared by every worker: Playwright starts a fresh worker process after each
 // failed test, so a count in memory would start again at zero.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { FailedExchange, RequestSummary } from './exchange.ts';
@@ -10,7 +10,7 @@ import { ENV } from '../env.ts';
 /** Consecutive exchanges without an answer after which the target is taken as gone. */
 export const NO_ANSWER_LIMIT = 3;
 
-/** The file global set-up named for the count (ENV.answerWatchFile); none outside a run. */
+/** The file the config named for the count (ENV.answerWatchFile); none outside a run. */
 function watchFile(): string | undefined {
   return process.env[ENV.answerWatchFile];
 }

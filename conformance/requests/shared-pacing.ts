@@ -1,7 +1,7 @@
 // The run's traffic, shared by every worker: the pace (once the target has answered 429, every
 // worker slows to the rate it allows; `--max-rps` caps it from the start), the retry budget
-// (`--retry-budget`: seconds of waiting before retries, for the whole run). Like the answer watch, it lives in a file that global
-// set-up names: Playwright's workers are separate processes, and a worker replaced after a failed
+// (`--retry-budget`: seconds of waiting before retries, for the whole run). Like the answer watch,
+// it lives in a file of the run's state directory: Playwright's workers are separate processes, and a worker replaced after a failed
 // test must not start again at full speed. Without that file (a client used outside a run) the
 // state is this process's own.
 import { closeSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -48,7 +48,7 @@ export function initialTraffic(maxRps: number | undefined): TrafficState {
 
 let ownState: TrafficState | undefined;
 
-/** The run's traffic file, named by global set-up (ENV.trafficFile); none outside a run. */
+/** The run's traffic file, named by the config (ENV.trafficFile, in the run's state directory); none outside a run. */
 export function trafficFileOfRun(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env[ENV.trafficFile];
 }

@@ -1,6 +1,8 @@
-// The embedded reference server of a team's config: each worker starts its own, in-process, on
-// free ports (no webServer in a team's config), with the certificates of the run's certificate
-// directory, and hands its ports to the target as webServer would (conformance/deployment/embedded-target.ts).
+// The embedded reference server of a run: each worker that checks it starts its own, in-process, on
+// free ports (the set-up project too, for the preflight), with the certificates of the run's
+// certificate directory, and hands its ports to the target through its environment
+// (conformance/deployment/embedded-target.ts). One server per worker: nothing a rule does to one
+// (a key revoked, a sign-in throttled) reaches another worker's rules.
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { embeddedCertDir } from '../deployment/embedded-target.ts';

@@ -1,7 +1,6 @@
-// What the set-up project of a team's config (project-setup.ts) found, for the rule workers, the
-// teardown project and the conformance reporter: the preflight's result and any minted keys, in
-// one file of the run's shared directory (conformance/run/projects.ts). Global set-up hands the
-// same to the `run` command's workers through the environment instead.
+// What the set-up project of a run (project-setup.ts) found, for the rule workers, the teardown
+// project and the conformance reporter: the preflight's result and any minted keys, in one file of
+// the run's shared directory (conformance/run/projects.ts).
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV } from '../env.ts';

@@ -1,10 +1,9 @@
-// The suite as Playwright projects: one project per protocol the run speaks over TLS, each running
-// every spec with the target and the protocol as options. `npm run conformance` (the `run`
-// command, playwright.config.ts) and a team's own config (library/playwright.ts,
-// `conformanceProjects`) both take their rule projects from `ruleProjects`: one way to run the suite.
-// A team's config has no global set-up or web server of the kit's: `standaloneProjects` adds a
-// set-up project (the preflight, keys to mint, the run's shared files) and a teardown project,
-// and has each worker start the embedded reference server in-process when that is the target.
+// The suite as Playwright projects: a set-up project, one project per protocol the run speaks over
+// TLS (each running every spec with the target and the protocol as options), and a teardown project
+// when keys are minted. `npm run conformance` (the `run` command, playwright.config.ts) and a
+// team's own config (library/playwright.ts, `conformanceProjects`) both take them from
+// `standaloneProjects`: one way to run the suite. Each rule worker starts the embedded reference
+// server in-process when that is the target.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,9 +60,19 @@ export function ruleProjects(settings: RuleProjectsSettings): Project<object, Su
   }));
 }
 
-/** Whether each worker starts the embedded reference server (a team's config, standaloneProjects). */
+/** Whether each worker starts the embedded reference server (standaloneProjects). */
 export function embeddedInWorker(): boolean {
   return process.env[ENV.embeddedInWorker] === '1';
+}
+
+/**
+ * The embedded reference server, started in this worker when it is the run's target. Loaded only
+ * then: it is the whole server, which a worker checking a deployment would load for nothing.
+ */
+export async function startEmbeddedInThisWorker(): Promise<{ close(): Promise<void> } | undefined> {
+  if (!embeddedInWorker()) return undefined;
+  const { startEmbeddedReference } = await import('./embedded-in-worker.ts');
+  return startEmbeddedReference();
 }
 
 /** The run's shared files: made once by the Playwright runner, found by its workers through the environment. */
@@ -77,10 +86,19 @@ export function runStateDirectory(): { directory: string; created: boolean } {
   return { directory, created: true };
 }
 
+/** What a project of the kit is for, in its metadata: the reporter tells the rules' projects by it. */
+export type KitProjectRole = 'set-up' | 'teardown';
+
+export function kitProjectRole(project: { metadata?: unknown } | undefined): KitProjectRole | undefined {
+  return (project?.metadata as { conformanceRole?: KitProjectRole } | undefined)?.conformanceRole;
+}
+
 /**
- * The rule projects of a team's config with what global set-up and webServer do for the `run`
- * command: a set-up project (preflight and key minting of a target file; nothing to reach for the
- * embedded reference, which each worker starts in-process) and a teardown project.
+ * The rule projects with what the run needs around them: a set-up project (the preflight, and the
+ * keys a target file asks to mint; for the embedded reference, which each rule worker starts
+ * in-process, the preflight against one started for it) and, when keys are minted, a teardown
+ * project that revokes them. The `run` command's config and a team's (conformanceProjects) both
+ * take their projects from here.
  */
 export function standaloneProjects(
   settings: Omit<RuleProjectsSettings, 'dependencies'> & { runEnvironment: Record<string, string> },
@@ -99,23 +117,29 @@ export function standaloneProjects(
       join(state, 'traffic.json'),
       JSON.stringify(initialTraffic(readRunSettings(runEnvironment).maxRps)),
     );
-  const setupName = `${settings.prefix} set-up`;
-  const teardownName = `${settings.prefix} teardown`;
+  const setupName = kitProjectName(settings.prefix, 'set-up');
+  const teardownName = kitProjectName(settings.prefix, 'teardown');
+  const minting = settings.declaredTarget.keyMinting !== undefined;
   const shared = { declaredTarget: settings.declaredTarget, protocol: 'h1' as const, runEnvironment };
+  const kitProject = (role: KitProjectRole, testMatch: RegExp): Project<object, SuiteOptions> => ({
+    name: kitProjectName(settings.prefix, role),
+    testDir: join(CODE_ROOT, 'conformance', 'run'),
+    testMatch,
+    metadata: { conformanceRole: role },
+    use: shared,
+  });
   return [
     {
-      name: setupName,
-      testDir: join(CODE_ROOT, 'conformance', 'run'),
-      testMatch: /project-setup\.(ts|js)$/,
-      teardown: teardownName,
-      use: shared,
+      ...kitProject('set-up', /project-setup\.(ts|js)$/),
+      // Only a target whose keys were minted has anything to undo.
+      ...(minting ? { teardown: teardownName } : {}),
     },
-    {
-      name: teardownName,
-      testDir: join(CODE_ROOT, 'conformance', 'run'),
-      testMatch: /project-teardown\.(ts|js)$/,
-      use: shared,
-    },
+    ...(minting ? [kitProject('teardown', /project-teardown\.(ts|js)$/)] : []),
     ...ruleProjects({ ...settings, runEnvironment, dependencies: [setupName] }),
   ];
+}
+
+/** `conformance set-up`, or `set-up` alone for the `run` command's unnamed projects. */
+export function kitProjectName(prefix: string, role: KitProjectRole): string {
+  return prefix === '' ? role : `${prefix} ${role}`;
 }

@@ -32,11 +32,13 @@ import { writeReports } from '../report/write-reports.ts';
 import { ruleById, type RuleId } from '../catalog/rules.ts';
 import { KeyNamer, keyNamerFor } from '../redaction/shown-keys.ts';
 import { bindTarget, declaredTargetOf, runMetadataOf } from './run-target.ts';
+import { kitProjectRole } from './projects.ts';
+import { readProjectState } from './project-state.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { Profile, TargetDeclaration } from '../deployment/target.ts';
 import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
 import { ENV } from '../env.ts';
-import { pacedRateOfRun, preflightFromEnvironment } from './global-setup.ts';
+import { pacedRateOfRun, preflightFromEnvironment } from './preflight-state.ts';
 import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { ANNOTATION } from './annotations.ts';
@@ -57,6 +59,8 @@ const LEARNING = "learning the tenants' data (before the checks)";
 
 export default class ConformanceReporter implements Reporter {
   #namerOfRun: KeyNamer | undefined;
+  /** Whether the namer knows the keys the set-up project minted (it has left its state). */
+  #namerHasState = false;
   #declaredTarget: TargetDeclaration | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
@@ -101,7 +105,9 @@ export default class ConformanceReporter implements Reporter {
 
   onBegin(config: FullConfig, suite: Suite): void {
     // A team's config also holds projects of its own: the rule projects are those with a target.
-    const ruleProjects = config.projects.filter((project) => declaredTargetOf(project) !== undefined);
+    const ruleProjects = config.projects.filter(
+      (project) => declaredTargetOf(project) !== undefined && kitProjectRole(project) === undefined,
+    );
     this.#declaredTarget = declaredTargetOf(ruleProjects[0]);
     // A team's config hands the run's settings to its rule projects (conformanceProjects), not to
     // this process: the report states those, as the workers used them.
@@ -129,7 +135,7 @@ export default class ConformanceReporter implements Reporter {
       this.#selectedOver.set(protocol, over.add(ruleId));
     }
     const profile = this.#metadata?.profile ?? 'default';
-    if (this.#preflightStopped()) return;
+    if (this.#preflightStopped() || this.#settings().preflightOnly) return;
     console.log(
       `Conformance run: ${suite.allTests().filter((test) => ruleIdOf(test) !== undefined).length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
     );
@@ -149,12 +155,27 @@ export default class ConformanceReporter implements Reporter {
     if (step.error) this.#redactError(step.error);
   }
 
+  /**
+   * What the set-up and teardown projects print (the preflight's findings), for the `run` command,
+   * whose console this reporter owns. In a team's config the team's reporters show it.
+   */
+  onStdOut(chunk: string | Buffer, test: TestCase | undefined): void {
+    if (this.#decidesStatus && kitProjectRole(test?.parent.project()) !== undefined)
+      process.stdout.write(this.#namer().show(chunk.toString()));
+  }
+
+  onStdErr(chunk: string | Buffer, test: TestCase | undefined): void {
+    if (this.#decidesStatus && kitProjectRole(test?.parent.project()) !== undefined)
+      process.stderr.write(this.#namer().show(chunk.toString()));
+  }
+
   onTestEnd(test: TestCase, result: TestResult): void {
     result.errors.forEach((error) => this.#redactError(error));
     if (result.error) this.#redactError(result.error);
     for (const output of [result.stdout, result.stderr]) {
       output.forEach((chunk, index) => (output[index] = this.#namer().show(chunk.toString())));
     }
+    if (kitProjectRole(test.parent.project()) !== undefined) return this.#kitTestEnded(result);
     const ruleId = ruleIdOf(test);
     if (!ruleId) return;
     this.#collectExchanges(ruleId, result);
@@ -166,6 +187,20 @@ export default class ConformanceReporter implements Reporter {
     const rule = ruleById(ruleId as RuleId);
     const shown = protocol ? { ...rule, id: `${rule.id} (${protocol})` } : rule;
     console.log(ruleLine({ ...shown, verdict: ruleVerdict([outcome]).verdict }, this.#painter));
+  }
+
+  /**
+   * The set-up or teardown project's test: when it fails for another reason than a preflight that
+   * did not pass (which the verdict, SETUP ERROR, tells), the run did not complete — as when keys
+   * could not be minted or revoked.
+   */
+  #kitTestEnded(result: TestResult): void {
+    if (result.status === 'passed' || result.status === 'skipped' || this.#preflightStopped()) return;
+    const message = stripVTControlCharacters(
+      result.errors[0]?.message ?? `the set-up ended ${result.status}`,
+    );
+    this.#runErrors.push(message);
+    console.error(`Run error: ${message}`);
   }
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
@@ -355,16 +390,22 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /**
-   * Made on first use, when the first result arrives: by then global setup has minted the keys a
-   * target may ask for, and they are in the environment like every other key.
+   * Made on first use, and made again once the set-up project has left its state: the keys it
+   * minted are there (project-state.ts), beside the configured ones in the environment.
    */
   #namer(): KeyNamer {
-    if (!this.#namerOfRun) {
+    const state = this.#namerHasState
+      ? undefined
+      : readProjectState({ ...process.env, ...this.#runEnvironment });
+    if (!this.#namerOfRun || state) {
       // merge-reports declares no target (the machine merging may not have its variables): the
       // evidence was redacted when it was recorded, and nothing new is sent.
       this.#namerOfRun = this.#declaredTarget
-        ? keyNamerFor(bindTarget(this.#declaredTarget))
+        ? keyNamerFor(
+            bindTarget(this.#declaredTarget, { ...process.env, ...this.#runEnvironment, ...state?.env }),
+          )
         : new KeyNamer([]);
+      this.#namerHasState = state !== undefined;
     }
     return this.#namerOfRun;
   }

@@ -1,9 +1,9 @@
 // The target of this run, in two steps. Declared in one place, the config (evaluated in each
 // Playwright process that loads it), from the target file the runner named (CONFORMANCE_TARGET)
 // or the embedded one, and handed to the suite as the `declaredTarget` option
-// (conformance/run/test.ts), and to global set-up and the reporter through the config. Bound to its
-// keys (and, embedded, to the server's ports) where they are: in the environment of the process
-// that needs them, after global set-up has minted any. merge-reports declares none: what it
+// (conformance/run/test.ts), and to the set-up project and the reporter through the config. Bound
+// to its keys (and, embedded, to the server's ports) where they are: in the environment of the
+// process that needs them, after the set-up project has minted any. merge-reports declares none: what it
 // renders was redacted when it was recorded.
 import { declareEmbeddedTarget, onReferencePorts } from '../deployment/embedded-target.ts';
 import { readRunSettings } from '../settings.ts';
@@ -32,7 +32,7 @@ export function bindTarget(
 }
 
 /** The declared target a config handed to Playwright's projects (every project of a run has it). */
-export function declaredTargetOf(project: { use: object } | undefined): TargetDeclaration | undefined {
+export function declaredTargetOf(project: { use?: object } | undefined): TargetDeclaration | undefined {
   return (project?.use as { declaredTarget?: TargetDeclaration } | undefined)?.declaredTarget;
 }
 

@@ -27,6 +27,7 @@ import {
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
 import { ATTESTATION_OPTIONS_HELP, applyAttestationOptions } from './attestation-options.ts';
 import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
+import { kitProjectName } from './projects.ts';
 
 const HELP = `Usage: tenant-auth-conformance run [options] [playwright test options]
        (in a clone of the repository: npm run conformance -- [options])
@@ -139,8 +140,13 @@ export async function main(argv: readonly string[]): Promise<number> {
     // Listing replaces every reporter: the configured ones would overwrite the last run's reports.
     if (passThrough.includes('--list'))
       passThrough.push(`--reporter=${codeFile('conformance/run/list-reporter')}`);
-    // The preflight alone: only the conformance reporter, which then writes no report.
-    else if (values.preflightOnly) passThrough.push(`--reporter=${codeFile('conformance/run/reporter')}`);
+    // The preflight alone: the set-up project only, and only the conformance reporter, which then
+    // writes no report.
+    else if (values.preflightOnly)
+      passThrough.push(
+        `--project=${kitProjectName('', 'set-up')}`,
+        `--reporter=${codeFile('conformance/run/reporter')}`,
+      );
     // The config and specs of this package, wherever it is installed; paths given by the user
     // stay relative to the directory the run was started in.
     const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
@@ -156,7 +162,7 @@ export async function main(argv: readonly string[]): Promise<number> {
 }
 /**
  * What the target agrees to by ALPN; the embedded reference server speaks both. The preflight
- * (in global set-up) then says why a target could not be reached, if it can't.
+ * (the set-up project) then says why a target could not be reached, if it can't.
  */
 async function protocolsOffered(target: ResolvedTarget | undefined, timeoutMs: number): Promise<Protocol[]> {
   if (!target) return ['h1', 'h2'];

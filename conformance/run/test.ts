@@ -21,10 +21,9 @@ import { failsRun } from '../report/verdict.ts';
 import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
 import { stoppedReason } from '../requests/answer-watch.ts';
-import { preflightFromEnvironment } from './global-setup.ts';
+import { preflightFromEnvironment } from './preflight-state.ts';
 import { readProjectState } from './project-state.ts';
-import { startEmbeddedReference } from './embedded-in-worker.ts';
-import { embeddedInWorker } from './projects.ts';
+import { startEmbeddedInThisWorker } from './projects.ts';
 import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../deployment/preflight.ts';
 
 export interface RuleContext {
@@ -119,8 +118,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       // In a team's config, what the set-up project found (conformance/run/project-setup.ts).
       Object.assign(process.env, readProjectState()?.env);
       if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
-      const server =
-        declaredTarget.mode === 'embedded' && embeddedInWorker() ? await startEmbeddedReference() : undefined;
+      const server = declaredTarget.mode === 'embedded' ? await startEmbeddedInThisWorker() : undefined;
       try {
         await use(bindTarget(declaredTarget));
       } finally {

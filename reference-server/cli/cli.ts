@@ -101,7 +101,7 @@ function banner(
   const lines = [
     ...(warning ? [warning] : []),
     `Reference server ready${server.certificatesReused ? '' : ' (new certificate created)'}.`,
-    // This line is read by the conformance suite's webServer (playwright.config.ts): keep its shape.
+    // This line is read by scripts and tests that start the server on free ports: keep its shape.
     `  Listening: https port ${server.httpsPort}, http port ${server.httpPort ?? 'off'} on ${options.host}`,
     `  CA certificate: ${server.caPath}`,
     `    trust it with curl --cacert, or NODE_EXTRA_CA_CERTS=${server.caPath} for Node clients`,

@@ -8,15 +8,17 @@ import { join } from 'node:path';
 import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
 import ConformanceReporter from '../../conformance/run/reporter.ts';
 import { ENV } from '../../conformance/env.ts';
-import type { FullResult } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Suite, TestCase } from '@playwright/test/reporter';
+import { writeProjectState } from '../../conformance/run/project-state.ts';
+import { mintedVariable } from '../../conformance/deployment/key-minting.ts';
 import { referenceTargetOn } from '../support/conformance-run.ts';
 import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
 
-test('a target file: a set-up project, a rule project per protocol depending on it, a teardown project', () => {
+test('a target file: a set-up project, a rule project per protocol depending on it; a teardown project only for minted keys', () => {
   const work = mkdtempSync(join(tmpdir(), 'projects-test-'));
   const saved = { ...process.env };
   try {
-    Object.assign(process.env, fixtureKeyEnvironment());
+    Object.assign(process.env, fixtureKeyEnvironment(), { TEST_ADMIN_TOKEN: 'x'.repeat(40) });
     const file = join(work, 'target.json');
     writeFileSync(file, JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'on file' })));
     const projects = conformanceProjects({
@@ -27,14 +29,29 @@ test('a target file: a set-up project, a rule project per protocol depending on 
     });
     assert.deepEqual(
       projects.map((project) => project.name),
-      ['rules set-up', 'rules teardown', 'rules HTTP/1.1', 'rules HTTP/2'],
+      ['rules set-up', 'rules HTTP/1.1', 'rules HTTP/2'],
     );
-    assert.equal(projects[0]?.teardown, 'rules teardown');
-    for (const project of projects.slice(2)) assert.deepEqual(project.dependencies, ['rules set-up']);
-    const use = projects[2]?.use as { runEnvironment: Record<string, string>; protocol: string };
+    assert.equal(projects[0]?.teardown, undefined, 'nothing minted, nothing to undo');
+    for (const project of projects.slice(1)) assert.deepEqual(project.dependencies, ['rules set-up']);
+    const use = projects[1]?.use as { runEnvironment: Record<string, string>; protocol: string };
     assert.equal(use.protocol, 'h1');
     assert.equal(use.runEnvironment[ENV.maxRps], '5');
     assert.equal(use.runEnvironment[ENV.protocols], 'h1,h2');
+
+    const minting = join(work, 'minting.json');
+    writeFileSync(
+      minting,
+      JSON.stringify({
+        ...referenceTargetOn({ https: 9443, http: 9080 }, { name: 'minted' }),
+        keyMinting: { adminBaseUrl: 'https://admin.localhost:9443/v1', adminToken: 'TEST_ADMIN_TOKEN' },
+      }),
+    );
+    const withTeardown = conformanceProjects({ target: { file: minting }, protocols: ['h1'], name: 'rules' });
+    assert.deepEqual(
+      withTeardown.map((project) => project.name),
+      ['rules set-up', 'rules teardown', 'rules'],
+    );
+    assert.equal(withTeardown[0]?.teardown, 'rules teardown');
   } finally {
     process.env = saved;
     rmSync(work, { recursive: true, force: true });
@@ -78,4 +95,48 @@ test("the kit's reporter in a team's config never sets the run's status; under r
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+});
+
+test("the run's reporter masks the keys its set-up project minted, in what the set-up prints", () => {
+  const work = mkdtempSync(join(tmpdir(), 'reporter-minted-'));
+  const saved = { ...process.env };
+  const written: string[] = [];
+  const write = process.stdout.write.bind(process.stdout);
+  try {
+    process.env.TEST_ADMIN_TOKEN = 'x'.repeat(40);
+    const file = join(work, 'minting.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        baseUrl: 'https://acme.api.localhost:9443/v1',
+        keyMinting: { adminBaseUrl: 'https://admin.localhost:9443/v1', adminToken: 'TEST_ADMIN_TOKEN' },
+      }),
+    );
+    const projects = conformanceProjects({ target: { file }, protocols: ['h1'], name: 'rules' });
+    const setUp = projects[0];
+    assert.ok(setUp);
+    const runEnvironment = (projects[2]?.use as { runEnvironment: Record<string, string> }).runEnvironment;
+    // What the set-up project leaves once it has minted: a key only the run knows.
+    const minted = `mbk_prod_${'M'.repeat(32)}`;
+    writeProjectState(
+      { env: { [mintedVariable('fullAccess')]: minted }, minted: [] },
+      { [ENV.projectState]: runEnvironment[ENV.projectState] },
+    );
+    const reporter = new ConformanceReporter({ outputDir: join(work, 'reports') });
+    reporter.onBegin(
+      { projects, metadata: {} } as unknown as FullConfig,
+      { allTests: () => [] } as unknown as Suite,
+    );
+    process.stdout.write = ((chunk: string) => {
+      written.push(chunk);
+      return true;
+    });
+    reporter.onStdOut(`minted ${minted}\n`, { parent: { project: () => setUp } } as unknown as TestCase);
+  } finally {
+    process.stdout.write = write;
+    process.env = saved;
+    rmSync(work, { recursive: true, force: true });
+  }
+  assert.equal(written.length, 1, "the set-up project's output is shown");
+  assert.ok(!written[0]?.includes('M'.repeat(32)), written[0]);
 });

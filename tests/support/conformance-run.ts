@@ -83,13 +83,17 @@ function outcomesOf(report: JsonReport): RuleOutcome[] {
   const visit = (suite: JsonSuite): void => {
     suite.suites?.forEach(visit);
     for (const spec of suite.specs ?? []) {
+      // The set-up project's test is the run's, not a rule's.
+      if (spec.tags[0] === undefined) continue;
       for (const test of spec.tests) {
         const last = test.results.at(-1);
+        // Listed but never run: its set-up failed (a failed preflight runs no rule).
+        if (!last) continue;
         outcomes.push({
           ruleId: (spec.tags[0] ?? '').replace(/^@/, ''),
-          status: last?.status ?? 'unknown',
+          status: last.status,
           annotations: test.annotations,
-          errors: (last?.errors ?? []).map((error) => error.message ?? ''),
+          errors: last.errors.map((error) => error.message ?? ''),
         });
       }
     }

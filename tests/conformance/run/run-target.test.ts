@@ -50,7 +50,7 @@ test('binding in an environment without a declared key is a target error naming 
   );
 });
 
-test('keys minted by global set-up are bound under their own variables', () => {
+test('keys minted by the set-up project are bound under their own variables', () => {
   const file = targetFile({
     baseUrl: 'https://acme.api.example.com/v1',
     keyMinting: { adminBaseUrl: 'https://admin.example.com/v1', adminToken: 'ADMIN_TOKEN', probe: true },
