@@ -1,26 +1,14 @@
 // The target of this run, in two steps. Declared in one place, the config (evaluated in each
-// Playwright process that loads it), from the target file the runner named (CONFORMANCE_TARGET)
-// or the embedded one, and handed to the suite as the `declaredTarget` option
-// (conformance/run/test.ts), and to the set-up project and the reporter through the config. Bound
-// to its keys (and, embedded, to the server's ports) where they are: in the environment of the
-// process that needs them, after the set-up project has minted any. merge-reports declares none: what it
-// renders was redacted when it was recorded.
-import { declareEmbeddedTarget, onReferencePorts } from '../deployment/embedded-target.ts';
-import { readRunSettings } from '../settings.ts';
+// Playwright process that loads it: conformanceProjects(), from a target file or the embedded
+// one), and handed to the suite as the `declaredTarget` option (conformance/run/test.ts), and to
+// the set-up project and the reporter through the config. Bound to its keys (and, embedded, to the
+// server's ports) where they are: in the environment of the process that needs them, after the
+// set-up project has minted any. merge-reports declares none: what it renders was redacted when
+// it was recorded.
+import { onReferencePorts } from '../deployment/embedded-target.ts';
 import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
 import type { RunMetadata } from '../report/run-metadata.ts';
-import {
-  declareTarget,
-  withCredentials,
-  type ResolvedTarget,
-  type TargetDeclaration,
-} from '../deployment/target.ts';
-
-/** The run's target as declared, from CONFORMANCE_TARGET or the embedded one. Throws TargetError. */
-export function declareRunTarget(env: NodeJS.ProcessEnv = process.env): TargetDeclaration {
-  const file = readRunSettings(env).targetFile;
-  return file ? declareTarget(file, env) : declareEmbeddedTarget(env);
-}
+import { withCredentials, type ResolvedTarget, type TargetDeclaration } from '../deployment/target.ts';
 
 /** The declared target with its keys and, for the embedded server, its ports, from `env`. */
 export function bindTarget(

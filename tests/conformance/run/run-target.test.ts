@@ -5,11 +5,18 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
+import {
+  declareEmbeddedTarget,
+  fixtureKeyEnvironment,
+} from '../../../conformance/deployment/embedded-target.ts';
 import { ENV } from '../../../conformance/env.ts';
 import { mintedVariable } from '../../../conformance/deployment/key-minting.ts';
-import { bindTarget, declareRunTarget } from '../../../conformance/run/run-target.ts';
-import { TargetError, type TargetDeclaration } from '../../../conformance/deployment/target.ts';
+import { bindTarget } from '../../../conformance/run/run-target.ts';
+import {
+  declareTarget,
+  TargetError,
+  type TargetDeclaration,
+} from '../../../conformance/deployment/target.ts';
 
 const KEY = 'test-key-value-0123456789abcdef';
 
@@ -24,8 +31,8 @@ test('a declared target names its keys by variable and holds no key; binding rea
     baseUrl: 'https://acme.api.example.com/v1',
     credentials: { fullAccess: 'MY_KEY' },
   });
-  const env = { [ENV.targetFile]: file, MY_KEY: KEY };
-  const declared = declareRunTarget(env);
+  const env = { MY_KEY: KEY };
+  const declared = declareTarget(file, env);
   assert.deepEqual(declared.credentialVariables, { fullAccess: 'MY_KEY' });
   assert.ok(!JSON.stringify(declared).includes(KEY), 'the declaration travels in configs: no key in it');
   const bound = bindTarget(declared, env);
@@ -43,7 +50,7 @@ test('binding in an environment without a declared key is a target error naming 
     baseUrl: 'https://acme.api.example.com/v1',
     credentials: { fullAccess: 'MY_KEY' },
   });
-  const declared = declareRunTarget({ [ENV.targetFile]: file, MY_KEY: KEY });
+  const declared = declareTarget(file, { MY_KEY: KEY });
   assert.throws(
     () => bindTarget(declared, {}),
     (error: Error) => error instanceof TargetError && /MY_KEY is not set/.test(error.message),
@@ -55,7 +62,7 @@ test('keys minted by the set-up project are bound under their own variables', ()
     baseUrl: 'https://acme.api.example.com/v1',
     keyMinting: { adminBaseUrl: 'https://admin.example.com/v1', adminToken: 'ADMIN_TOKEN', probe: true },
   });
-  const declared = declareRunTarget({ [ENV.targetFile]: file, ADMIN_TOKEN: 'x'.repeat(40) });
+  const declared = declareTarget(file, { ADMIN_TOKEN: 'x'.repeat(40) });
   assert.equal(bindTarget(declared, {}).credentials.probe, undefined, 'not minted yet');
   const bound = bindTarget(declared, { [mintedVariable('probe')]: KEY });
   assert.equal(bound.credentials.probe, KEY);
@@ -63,7 +70,7 @@ test('keys minted by the set-up project are bound under their own variables', ()
 });
 
 test('the embedded target is bound to the ports its server printed, and to the fixture keys', () => {
-  const declared = declareRunTarget({});
+  const declared = declareEmbeddedTarget({});
   assert.equal(declared.mode, 'embedded');
   const env = {
     ...fixtureKeyEnvironment(),
