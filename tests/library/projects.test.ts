@@ -127,10 +127,10 @@ test("the run's reporter masks the keys its set-up project minted, in what the s
       { projects, metadata: {} } as unknown as FullConfig,
       { allTests: () => [] } as unknown as Suite,
     );
-    process.stdout.write = ((chunk: string) => {
+    process.stdout.write = (chunk: string) => {
       written.push(chunk);
       return true;
-    });
+    };
     reporter.onStdOut(`minted ${minted}\n`, { parent: { project: () => setUp } } as unknown as TestCase);
   } finally {
     process.stdout.write = write;
