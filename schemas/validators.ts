@@ -5,7 +5,11 @@ import { schemasAjv, SCHEMAS_DIR } from './ajv-instance.ts';
 
 export { describeSchemaErrors, jsonPath } from './schema-errors.ts';
 
-const ajv = schemasAjv();
+// Each schema is checked against its meta-schema once, by tests/schemas/ajv-instance.test.ts, not
+// again in every process that loads this module: in a run that is the command, the Playwright
+// runner and every worker, each paying some 50 ms to compile the meta-schema and check the schemas
+// with it. A valid schema compiles to the same validator either way.
+const ajv = schemasAjv({ validateSchema: false });
 
 /** The compiled validator of `schemas/<file>`, e.g. `validatorFor('error.schema.json')`. */
 export function validatorFor<T>(file: string): ValidateFunction<T> {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { connect as tcpConnect, type Socket } from 'node:net';
 import { checkServerIdentity, connect as tlsConnect, type TLSSocket } from 'node:tls';
 import { lookupWith, type HostMap } from '../requests/host-map.ts';
-import { trustedCas } from '../requests/ca-trust.ts';
+import { secureContextFor, trustedCas } from '../requests/ca-trust.ts';
 import type { ResolvedTarget } from './target.ts';
 import type { SetupProblem } from '../../schemas/generated/conformance-report.ts';
 import { ALPN_OFFERED, tlsEvidenceOf, type TlsEvidence } from './tls-evidence.ts';
@@ -250,7 +250,7 @@ function handshake(tcp: Socket, hostname: string, options: ReachOptions): Promis
     const socket = tlsConnect({
       socket: tcp,
       servername: hostname,
-      ca: options.ca,
+      ...(options.ca ? { secureContext: secureContextFor(options.ca) } : {}),
       rejectUnauthorized: false,
       ALPNProtocols: [...(options.alpn ?? ALPN_OFFERED)],
     });

@@ -4,7 +4,7 @@
 // The CA file for NODE_EXTRA_CA_CERTS. Node takes one file, so a target's CA and one the user
 // already trusts are joined into a bundle rather than one replacing the other.
 import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
-import { rootCertificates } from 'node:tls';
+import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,3 +27,21 @@ export function caBundleFor(
 export function trustedCas(caFile: string | undefined): string[] | undefined {
   return caFile === undefined ? undefined : [...rootCertificates, readFileSync(caFile, 'utf8')];
 }
+
+/**
+ * The TLS context that trusts exactly `ca`, made once per process for each list (by content):
+ * making one parses every CA of the list again, the system's included — tens of milliseconds,
+ * which the preflight's handshakes and each client would otherwise pay one by one. A context is
+ * only read once made, so sharing it changes nothing a connection checks.
+ */
+export function secureContextFor(ca: readonly string[]): SecureContext {
+  const key = ca.join('\n');
+  let context = contexts.get(key);
+  if (context === undefined) {
+    context = createSecureContext({ ca: [...ca] });
+    contexts.set(key, context);
+  }
+  return context;
+}
+
+const contexts = new Map<string, SecureContext>();

@@ -2,7 +2,8 @@
 // offers: by ALPN, as every mainstream client does (curl, browsers, Go, .NET and Java offer h2
 // first). A rule is run once per protocol, so that a deployment whose HTTP/2 path differs from its
 // HTTP/1.1 path (another front, routing on :authority, a header normaliser) is judged on both.
-import { connect as tlsConnect, createSecureContext, type SecureContext } from 'node:tls';
+import { connect as tlsConnect, type SecureContext } from 'node:tls';
+import { secureContextFor } from './ca-trust.ts';
 import { lookupWith, type HostMap } from './host-map.ts';
 import { runSettings, type Protocol, type RunSettings } from '../settings.ts';
 
@@ -33,7 +34,7 @@ export async function offeredProtocols(
 ): Promise<Protocol[]> {
   const probe = {
     lookup: lookupWith(options.hosts),
-    secureContext: options.ca ? createSecureContext({ ca: options.ca }) : undefined,
+    secureContext: options.ca ? secureContextFor(options.ca) : undefined,
     timeoutMs: options.timeoutMs,
   };
   const agrees = await alpnAgreesToH2(url, probe);

@@ -4,7 +4,7 @@
 // certificate verification stays on.
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest, type RequestOptions } from 'node:https';
-import { createSecureContext, type SecureContext } from 'node:tls';
+import type { SecureContext } from 'node:tls';
 import type { Duplex } from 'node:stream';
 import {
   elapsedSince,
@@ -20,7 +20,7 @@ import { makeExchange, type Transmit } from './send.ts';
 import { openH2Session, transmitH2, type H2Connection } from './h2-transmit.ts';
 import type { ClientHttp2Session } from 'node:http2';
 import { alpnAgreesToH2, type Protocol } from './protocols.ts';
-import { trustedCas } from './ca-trust.ts';
+import { secureContextFor, trustedCas } from './ca-trust.ts';
 
 export interface RawRequest {
   url: string;
@@ -235,7 +235,7 @@ export class RawClient {
 }
 
 function secureContextOf(ca: string[] | undefined): SecureContext | undefined {
-  return ca === undefined ? undefined : createSecureContext({ ca });
+  return ca === undefined ? undefined : secureContextFor(ca);
 }
 
 /**
