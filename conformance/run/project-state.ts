@@ -1,7 +1,7 @@
 // What the set-up project of a run (project-setup.ts) found, for the rule workers, the teardown
 // project and the conformance reporter: the preflight's result and any minted keys, in one file of
 // the run's shared directory (conformance/run/projects.ts).
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV } from '../env.ts';
 import type { MadeKey } from '../deployment/key-minting.ts';
@@ -26,6 +26,10 @@ export function readProjectState(env: NodeJS.ProcessEnv = process.env): ProjectS
 export function writeProjectState(state: ProjectState, env: NodeJS.ProcessEnv = process.env): void {
   const file = stateFile(env);
   if (!file) throw new Error(`${ENV.projectState} is not set: run the set-up project from its config.`);
-  // It may hold minted keys: readable by this user only, in a directory of the run's own.
-  writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+  // It may hold minted keys: readable by this user only, in a directory of the run's own. Written
+  // beside and renamed into place, so that no reader (the reporter reads it while the set-up
+  // project runs) ever sees half of it.
+  const partial = `${file}.${process.pid}.partial`;
+  writeFileSync(partial, JSON.stringify(state), { mode: 0o600 });
+  renameSync(partial, file);
 }
