@@ -31,10 +31,12 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
   }
   const env: Record<string, string> = { [ENV.preflight]: JSON.stringify(preflight) };
   console.log(preflightSummary(preflight));
-  if (!preflight.ok || settings.preflightOnly) writeProjectState({ env, minted: [] });
-  if (!preflight.ok)
-    throw new Error(`SETUP ERROR: the preflight failed; no rule was run.\n${preflightSummary(preflight)}`);
-  if (settings.preflightOnly) return;
+  if (!preflight.ok || settings.preflightOnly) {
+    writeProjectState({ env, minted: [] });
+    if (!preflight.ok)
+      throw new Error(`SETUP ERROR: the preflight failed; no rule was run.\n${preflightSummary(preflight)}`);
+    return;
+  }
   let minted: Awaited<ReturnType<typeof mintKeys>> | undefined;
   if (declaredTarget.keyMinting) {
     const adminToken = process.env[declaredTarget.keyMinting.adminToken] ?? '';

@@ -59,8 +59,6 @@ const LEARNING = "learning the tenants' data (before the checks)";
 
 export default class ConformanceReporter implements Reporter {
   #namerOfRun: KeyNamer | undefined;
-  /** Whether the namer knows the keys the set-up project minted (it has left its state). */
-  #namerHasState = false;
   #declaredTarget: TargetDeclaration | undefined;
   #metadata: RunMetadata | undefined;
   #shard: string | undefined;
@@ -175,7 +173,11 @@ export default class ConformanceReporter implements Reporter {
     for (const output of [result.stdout, result.stderr]) {
       output.forEach((chunk, index) => (output[index] = this.#namer().show(chunk.toString())));
     }
-    if (kitProjectRole(test.parent.project()) !== undefined) return this.#kitTestEnded(result);
+    if (kitProjectRole(test.parent.project()) !== undefined) {
+      // The set-up project has left its state, minted keys and all: the namer is made again with them.
+      this.#namerOfRun = undefined;
+      return this.#kitTestEnded(result);
+    }
     const ruleId = ruleIdOf(test);
     if (!ruleId) return;
     this.#collectExchanges(ruleId, result);
@@ -390,22 +392,17 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /**
-   * Made on first use, and made again once the set-up project has left its state: the keys it
-   * minted are there (project-state.ts), beside the configured ones in the environment.
+   * Made on first use, and again when the set-up project's test has ended: the keys it minted are
+   * in the run's state file (project-state.ts), beside the configured ones in the environment.
    */
   #namer(): KeyNamer {
-    const state = this.#namerHasState
-      ? undefined
-      : readProjectState({ ...process.env, ...this.#runEnvironment });
-    if (!this.#namerOfRun || state) {
+    if (!this.#namerOfRun) {
+      const env = { ...process.env, ...this.#runEnvironment };
       // merge-reports declares no target (the machine merging may not have its variables): the
       // evidence was redacted when it was recorded, and nothing new is sent.
       this.#namerOfRun = this.#declaredTarget
-        ? keyNamerFor(
-            bindTarget(this.#declaredTarget, { ...process.env, ...this.#runEnvironment, ...state?.env }),
-          )
+        ? keyNamerFor(bindTarget(this.#declaredTarget, { ...env, ...readProjectState(env)?.env }))
         : new KeyNamer([]);
-      this.#namerHasState = state !== undefined;
     }
     return this.#namerOfRun;
   }

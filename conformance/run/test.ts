@@ -115,7 +115,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ runEnvironment, declaredTarget }, use) => {
       // Set before anything reads it: the preflight's result and the answer watch are read from it.
       Object.assign(process.env, runEnvironment);
-      // In a team's config, what the set-up project found (conformance/run/project-setup.ts).
+      // What the set-up project found (conformance/run/project-setup.ts): the preflight, minted keys.
       Object.assign(process.env, readProjectState()?.env);
       if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
       const server = declaredTarget.mode === 'embedded' ? await startEmbeddedInThisWorker() : undefined;

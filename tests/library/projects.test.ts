@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
 import ConformanceReporter from '../../conformance/run/reporter.ts';
 import { ENV } from '../../conformance/env.ts';
-import type { FullConfig, FullResult, Suite, TestCase } from '@playwright/test/reporter';
+import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { writeProjectState } from '../../conformance/run/project-state.ts';
 import { mintedVariable } from '../../conformance/deployment/key-minting.ts';
 import { referenceTargetOn } from '../support/conformance-run.ts';
@@ -116,27 +116,32 @@ test("the run's reporter masks the keys its set-up project minted, in what the s
     const setUp = projects[0];
     assert.ok(setUp);
     const runEnvironment = (projects[2]?.use as { runEnvironment: Record<string, string> }).runEnvironment;
-    // What the set-up project leaves once it has minted: a key only the run knows.
-    const minted = `mbk_prod_${'M'.repeat(32)}`;
-    writeProjectState(
-      { env: { [mintedVariable('fullAccess')]: minted }, minted: [] },
-      { [ENV.projectState]: runEnvironment[ENV.projectState] },
-    );
     const reporter = new ConformanceReporter({ outputDir: join(work, 'reports') });
     reporter.onBegin(
       { projects, metadata: {} } as unknown as FullConfig,
       { allTests: () => [] } as unknown as Suite,
     );
+    const setUpTest = { parent: { project: () => setUp }, annotations: [] } as unknown as TestCase;
     process.stdout.write = (chunk: string) => {
       written.push(chunk);
       return true;
     };
-    reporter.onStdOut(`minted ${minted}\n`, { parent: { project: () => setUp } } as unknown as TestCase);
+    // The set-up project prints the preflight's findings before it mints anything.
+    reporter.onStdOut('Preflight: every declared URL answers over verified TLS.\n', setUpTest);
+    // Then it mints, leaves its state (a key only the run knows), and its test ends.
+    const minted = `mbk_prod_${'M'.repeat(32)}`;
+    writeProjectState(
+      { env: { [mintedVariable('fullAccess')]: minted }, minted: [] },
+      { [ENV.projectState]: runEnvironment[ENV.projectState] },
+    );
+    const passed = { status: 'passed', errors: [], stdout: [], stderr: [], attachments: [] };
+    reporter.onTestEnd(setUpTest, passed as unknown as TestResult);
+    reporter.onStdOut(`minted ${minted}\n`, setUpTest);
   } finally {
     process.stdout.write = write;
     process.env = saved;
     rmSync(work, { recursive: true, force: true });
   }
-  assert.equal(written.length, 1, "the set-up project's output is shown");
-  assert.ok(!written[0]?.includes('M'.repeat(32)), written[0]);
+  assert.equal(written.length, 2, "the set-up project's output is shown");
+  assert.ok(!written[1]?.includes('M'.repeat(32)), written[1]);
 });
