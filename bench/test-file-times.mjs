@@ -3,7 +3,7 @@
 // then the count of leaf tests by outcome — the count `npm test` must keep or grow. JavaScript,
 // because Node loads a reporter before tsx's loader.
 //   node --import tsx --test --test-concurrency=3 --test-reporter=./bench/test-file-times.mjs \
-//     tests/mutation/mutation.test.ts $(find tests -name '*.test.ts' ! -path tests/mutation/mutation.test.ts | sort)
+//     $(node --import tsx scripts/unit-test-files.ts)
 // The durations are wall times of tests that run beside each other: compare them within one
 // session on one machine, never across machines (bench/test-time-results.md).
 

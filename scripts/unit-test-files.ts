@@ -1,0 +1,39 @@
+// The test files of `npm run test:unit`, in the order node:test starts them, one per line:
+//   node --import tsx scripts/unit-test-files.ts > reports/unit-test-files.txt
+//   node --import tsx --test … $(cat reports/unit-test-files.txt)
+// The mutation campaign first (the longest file, started while the others run beside it), then
+// tests/in-process.test.ts, which runs the files it imports in one process, then every other
+// `*.test.ts` under tests/, sorted. A file the shared process imports is not listed again.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { isMainModule } from '../reference-server/package-root.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+export const CAMPAIGN_FILE = 'tests/mutation/mutation.test.ts';
+export const SHARED_PROCESS_FILE = 'tests/in-process.test.ts';
+
+/** Every `*.test.ts` under tests/, relative to the repository root, sorted. */
+export function allTestFiles(): string[] {
+  return readdirSync(join(ROOT, 'tests'), { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.test.ts'))
+    .map((path) => join('tests', path))
+    .sort();
+}
+
+/** The files tests/in-process.test.ts imports, relative to the repository root. */
+export function sharedProcessMembers(): string[] {
+  const source = readFileSync(join(ROOT, SHARED_PROCESS_FILE), 'utf8');
+  return [...source.matchAll(/^import '(\.\/[^']+\.test\.ts)';$/gm)].map(([, path = '']) =>
+    relative(ROOT, join(ROOT, 'tests', path)),
+  );
+}
+
+export function unitTestFiles(): string[] {
+  const shared = new Set(sharedProcessMembers());
+  const rest = allTestFiles().filter(
+    (file) => file !== CAMPAIGN_FILE && file !== SHARED_PROCESS_FILE && !shared.has(file),
+  );
+  return [CAMPAIGN_FILE, SHARED_PROCESS_FILE, ...rest];
+}
+
+if (isMainModule(import.meta.url)) console.log(unitTestFiles().join('\n'));
