@@ -8,7 +8,8 @@ import { runConformance } from '../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
-import { assertConformant, testUnderBothProfiles } from './run-support.ts';
+import { assertConformant } from './run-support.ts';
+import { testUnderBothProfiles } from '../support/both-profiles.ts';
 
 describe('an independent implementation of the spec (Fastify)', () => {
   let server: IndependentServer;

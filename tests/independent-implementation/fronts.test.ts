@@ -10,13 +10,8 @@ import { runConformance } from '../support/conformance-run.ts';
 import { startGateFront, type GateFront } from './gate-front.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { restartingPodGate, UNAVAILABLE_EVERY } from './restarting-pod.ts';
-import {
-  assertConformant,
-  assertNoKeyInReports,
-  probe,
-  testUnderBothProfiles,
-  type ProbeAnswer,
-} from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probe, type ProbeAnswer } from './run-support.ts';
+import { testUnderBothProfiles } from '../support/both-profiles.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 import { PAGE_SIZE } from './customer-pages.ts';
 import type { ServerChoices } from './choices.ts';

@@ -10,7 +10,8 @@ import { connect as tlsConnect } from 'node:tls';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
-import { assertConformant, assertNoKeyInReports, probeH2, testUnderBothProfiles } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probeH2 } from './run-support.ts';
+import { testUnderBothProfiles } from '../support/both-profiles.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const ACME = 'acme.api.localhost';

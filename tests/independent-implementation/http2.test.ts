@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
-import { assertConformant, assertNoKeyInReports, testUnderBothProfiles } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports } from './run-support.ts';
+import { testUnderBothProfiles } from '../support/both-profiles.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
 describe('an implementation that offers HTTP/2 by ALPN', () => {

@@ -7,7 +7,8 @@ import { connect as tlsConnect } from 'node:tls';
 import { runConformance } from '../support/conformance-run.ts';
 import { startGateFront, type GateFront } from './gate-front.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
-import { assertConformant, assertNoKeyInReports, testUnderBothProfiles } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports } from './run-support.ts';
+import { testUnderBothProfiles } from '../support/both-profiles.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const IDLE_TIMEOUT_MS = 1_000;

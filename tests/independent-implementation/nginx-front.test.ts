@@ -9,7 +9,8 @@ import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-r
 import { assertConformantOverBothProtocols } from '../support/protocol-verdicts.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { startNginxFront, type NginxFront } from './nginx-front.ts';
-import { assertConformant, assertNoKeyInReports, probeH2, testUnderBothProfiles } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probeH2 } from './run-support.ts';
+import { testUnderBothProfiles } from '../support/both-profiles.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const RELOAD_EVERY_MS = 1_000;

@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { ACCEPTANCE_LIMIT, startRateLimitedFront, type RateLimitedFront } from './rate-limited-front.ts';
-import { assertConformant, assertNoKeyInReports, probe, testUnderBothProfiles } from './run-support.ts';
+import { assertConformant, assertNoKeyInReports, probe } from './run-support.ts';
+import { testUnderBothProfiles } from '../support/both-profiles.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 
 /** Requests sent at once to show the limit: more than any limit here lets through in a second. */
