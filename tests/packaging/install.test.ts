@@ -50,6 +50,21 @@ function run(command: string, args: string[], cwd: string, env = cleanEnv()): Pr
 }
 
 /**
+ * A command of a package installed in `cwd`, by the file `npx` would run (node_modules/.bin/NAME).
+ * `npx` itself is kept where the README tells a user to type it — serve, keys, the first run, the
+ * team's first `playwright test` — and proves that it finds them; elsewhere it would only add an
+ * npm process (about half a second of CPU) that resolves the same file.
+ */
+function installed(cwd: string, name: string, args: string[], env?: NodeJS.ProcessEnv): Promise<Finished> {
+  return run(join(cwd, 'node_modules', '.bin', name), args, cwd, env);
+}
+
+/** `tenant-auth-conformance ARGS`, installed in `cwd`: see `installed`. */
+function kit(cwd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<Finished> {
+  return installed(cwd, BIN, args, env);
+}
+
+/**
  * Signals the child's process group and waits until no process of the group is left: the child
  * (`npx`) and what it started (the served kit, which writes its data directory while it stops)
  * alike. SIGKILL after 10 s; gives up waiting after 20 s.
@@ -191,17 +206,9 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   test('run --base-url with one key: what it can check passes, every other rule not evaluated', async () => {
-    const result = await run(
-      'npx',
-      [
-        BIN,
-        'run',
-        '--base-url',
-        `https://acme.api.localhost:${ports.https}/v1`,
-        '--ca-file',
-        '.certs/ca.crt',
-      ],
+    const result = await kit(
       project,
+      ['run', '--base-url', `https://acme.api.localhost:${ports.https}/v1`, '--ca-file', '.certs/ca.crt'],
       cleanEnv({
         CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
         CONFORMANCE_REPORT_DIR: 'by-url',
@@ -221,13 +228,13 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   test('rules --json parses to the whole catalog; --version is the package version', async () => {
-    const rules = await run('npx', [BIN, 'rules', '--json'], project);
+    const rules = await kit(project, ['rules', '--json']);
     assert.equal(rules.code, 0, rules.stderr);
     assert.deepEqual(
       (JSON.parse(rules.stdout) as { id: string }[]).map((rule) => rule.id),
       RULES.map((rule) => rule.id),
     );
-    const version = await run('npx', [BIN, '--version'], project);
+    const version = await kit(project, ['--version']);
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.equal(version.stdout.trim(), manifest.version);
   });
@@ -248,25 +255,21 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   test('every command runs from the tarball: init, keygen, compare, verify, merge, client-report', async () => {
-    const init = await run(
-      'npx',
-      [BIN, 'init', 'https://acme.api.example.com/v1', '--output', 'starter.jsonc'],
-      project,
-    );
+    const init = await kit(project, ['init', 'https://acme.api.example.com/v1', '--output', 'starter.jsonc']);
     assert.equal(init.code, 0, init.stderr);
     assert.ok(existsSync(join(project, 'starter.jsonc')));
-    const keygen = await run('npx', [BIN, 'keygen', '--out', 'kit-signing'], project);
+    const keygen = await kit(project, ['keygen', '--out', 'kit-signing']);
     assert.equal(keygen.code, 0, keygen.stderr);
     assert.ok(existsSync(join(project, 'kit-signing.key')) && existsSync(join(project, 'kit-signing.pub')));
     // The report of the run by target file (an earlier test), in a matrix.
-    const compare = await run('npx', [BIN, 'compare', 'reports/conformance.json'], project);
+    const compare = await kit(project, ['compare', 'reports/conformance.json']);
     assert.equal(compare.code, 0, compare.stderr);
     assert.match(compare.stdout, /TRANSPORT-HTTPS-CERT/);
     // Not a bundle: a usage error, never a stack trace.
-    const verify = await run('npx', [BIN, 'verify', 'targets'], project);
+    const verify = await kit(project, ['verify', 'targets']);
     assert.equal(verify.code, 2, verify.stderr);
     assert.doesNotMatch(verify.stderr, /\n\s+at /);
-    const merge = await run('npx', [BIN, 'merge', 'no-such-directory'], project);
+    const merge = await kit(project, ['merge', 'no-such-directory']);
     assert.notEqual(merge.code, 0);
     assert.doesNotMatch(merge.stderr, /\n\s+at /);
     for (const command of [
@@ -281,15 +284,15 @@ describe('the packed kit, installed into an empty project', () => {
       'keygen',
       'client-report',
     ]) {
-      const help = await run('npx', [BIN, command, '--help'], project);
+      const help = await kit(project, [command, '--help']);
       assert.equal(help.code, 0, `${command} --help: ${help.stderr}`);
     }
     // The served reference's journal holds the runs' requests: judged, never a crash.
-    const report = await run(
-      'npx',
-      [BIN, 'client-report', '--admin-url', `https://admin.localhost:${ports.https}/v1`],
-      project,
-    );
+    const report = await kit(project, [
+      'client-report',
+      '--admin-url',
+      `https://admin.localhost:${ports.https}/v1`,
+    ]);
     assert.ok(report.code === 0 || report.code === 1, `${report.code}: ${report.stderr}`);
     assert.doesNotMatch(report.stderr, /ENOENT|\n\s+at /);
     const written = JSON.parse(
@@ -333,7 +336,7 @@ describe('the packed kit, installed into an empty project', () => {
     });
 
     test('tsc --noEmit (strict) accepts the test file and the config against the emitted declarations', async () => {
-      const checked = await run('npx', ['tsc', '--noEmit', '-p', '.'], team);
+      const checked = await installed(team, 'tsc', ['--noEmit', '-p', '.']);
       assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
     });
 
@@ -362,11 +365,13 @@ describe('the packed kit, installed into an empty project', () => {
     });
 
     test('--project and --grep select the rules as for any project: the team’s own test left out', async () => {
-      const result = await run(
-        'npx',
-        ['playwright', 'test', '--project', 'conformance', '--grep', 'AUTH-MISSING-HEADER:'],
-        team,
-      );
+      const result = await installed(team, 'playwright', [
+        'test',
+        '--project',
+        'conformance',
+        '--grep',
+        'AUTH-MISSING-HEADER:',
+      ]);
       assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
       const ran = ranTitles(JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson);
       const rules = ran.filter((title) => /^(MUST|HTTP|ADVISORY) /.test(title));
@@ -381,7 +386,7 @@ describe('the packed kit, installed into an empty project', () => {
     test('--shard splits the rules between machines: each shard runs a part, together all of them', async () => {
       const shards = [];
       for (const shard of ['1/2', '2/2']) {
-        const result = await run('npx', ['playwright', 'test', '--shard', shard], team);
+        const result = await installed(team, 'playwright', ['test', '--shard', shard]);
         assert.equal(result.code, 0, `${shard}: ${result.stdout}\n${result.stderr}`);
         const ran = ranTitles(JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson);
         shards.push(ran.filter((title) => /^(MUST|HTTP|ADVISORY) /.test(title)));
@@ -424,10 +429,10 @@ describe('the packed kit, installed into an empty project', () => {
         hosts: { '*.localhost': '127.0.0.1' },
       });
       writeFileSync(join(team, 'faulty.json'), JSON.stringify(target, null, 2));
-      const result = await run(
-        'npx',
-        ['playwright', 'test'],
+      const result = await installed(
         team,
+        'playwright',
+        ['test'],
         cleanEnv({ ...keys, FAULTY_TARGET: 'faulty.json' }),
       );
       assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
