@@ -4,9 +4,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { main as runConformance } from '../../conformance/run/run.ts';
+import { main as runConformance, runHelp } from '../../conformance/run/run.ts';
 import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/deployment/url-target.ts';
-import { EXIT, EXIT_CODES_HELP } from '../exit-codes.ts';
+import { EXIT } from '../exit-codes.ts';
 
 const URL_OPTIONS = ['base-url', 'other-tenant-base-url', 'sandbox-base-url', 'ca-file'] as const;
 
@@ -24,8 +24,7 @@ ${Object.entries(CREDENTIAL_VARIABLES)
   .map(([credential, variable]) => `    ${variable.padEnd(30)} ${credential}`)
   .join('\n')}
   For the other fields of a target file (plainHttpBaseUrl, hosts, keyMinting), write one: see \`init\`.
-
-${EXIT_CODES_HELP}`;
+`;
 
 export async function main(argv: string[]): Promise<number> {
   const { values, tokens } = parseArgs({
@@ -36,9 +35,9 @@ export async function main(argv: string[]): Promise<number> {
     tokens: true,
   });
   if (argv.includes('--help')) {
-    const code = await runConformance(['--help']);
-    console.log(URL_HELP);
-    return code;
+    // One help: the run's options, these, then the run's own table of exit codes.
+    console.log(runHelp(URL_HELP));
+    return EXIT.ok;
   }
   const urlOptionGiven = URL_OPTIONS.some((name) => values[name] !== undefined);
   if (!urlOptionGiven) return runConformance(argv);

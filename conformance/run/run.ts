@@ -79,8 +79,15 @@ ${PLAYWRIGHT_OPTIONS_HELP}
 --list prints the rules selected and writes no report.
 Reports: DIR/conformance.html, conformance.md, conformance.json, junit.xml, exchanges.har and
 html/ (Playwright's HTML report, for debugging the suite).
+`;
 
-${EXIT_CODE_HELP}`;
+/**
+ * The help of `run`: its options, then `extra` (options the command line adds of its own, such as
+ * a target by URL), then the exit codes — one table, at the end.
+ */
+export function runHelp(extra = ''): string {
+  return `${HELP}${extra}\n${EXIT_CODE_HELP}`;
+}
 
 /** The run with command-line arguments `argv` (without node and the script); returns the exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
@@ -94,7 +101,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   }
   const { values, passThrough, attestation } = options;
   if (values.help) {
-    console.log(HELP);
+    console.log(runHelp());
     return EXIT_CODE.ok;
   }
   const env = { ...process.env };

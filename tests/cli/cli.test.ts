@@ -47,8 +47,17 @@ describe('tenant-auth-conformance: commands, help and exit codes', () => {
       const result = await cli([name, '--help']);
       assert.equal(result.code, 0, result.stderr);
       assert.match(result.stdout, new RegExp(`Usage: tenant-auth-conformance ${name}\\b`));
+      assert.ok((result.stdout.match(/Exit codes/g) ?? []).length <= 1, 'one table of exit codes at most');
     });
   }
+
+  test("run --help: the run's options, the target by URL, then one table of exit codes, the run's", async () => {
+    const { stdout } = await cli(['run', '--help']);
+    const [byUrl, exitCodes] = [stdout.indexOf('A target by URL'), stdout.indexOf('Exit codes:')];
+    assert.ok(byUrl > stdout.indexOf('--target FILE') && exitCodes > byUrl, stdout);
+    assert.equal(stdout.match(/Exit codes/g)?.length, 1);
+    assert.match(stdout.slice(exitCodes), /3 {2}SETUP ERROR/);
+  });
 
   test('rules --json is the catalog; rules with an unknown option exits 2', async () => {
     const json = await cli(['rules', '--json']);
