@@ -2,8 +2,9 @@
 // with their durations, then each file's total (the sum of its top-level tests, slowest first),
 // then the count of leaf tests by outcome — the count `npm test` must keep or grow. JavaScript,
 // because Node loads a reporter before tsx's loader.
+//   node --import tsx scripts/unit-test-files.ts > reports/unit-test-files.txt &&
 //   node --import tsx --test --test-concurrency=3 --test-reporter=./bench/test-file-times.mjs \
-//     $(node --import tsx scripts/unit-test-files.ts)
+//     $(cat reports/unit-test-files.txt)
 // The durations are wall times of tests that run beside each other: compare them within one
 // session on one machine, never across machines (bench/test-time-results.md).
 

@@ -2,7 +2,7 @@
 //   node --import tsx scripts/unit-test-files.ts > reports/unit-test-files.txt
 //   node --import tsx --test … $(cat reports/unit-test-files.txt)
 // The mutation campaign first (the longest file, started while the others run beside it), then
-// tests/in-process.test.ts, which runs the files it imports in one process, then every other
+// tests/shared-process.test.ts, which runs the files it imports in one process, then every other
 // `*.test.ts` under tests/, sorted. A file the shared process imports is not listed again.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
@@ -10,22 +10,34 @@ import { isMainModule } from '../reference-server/package-root.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const CAMPAIGN_FILE = 'tests/mutation/mutation.test.ts';
-export const SHARED_PROCESS_FILE = 'tests/in-process.test.ts';
+export const SHARED_PROCESS_FILE = 'tests/shared-process.test.ts';
 
-/** Every `*.test.ts` under tests/, relative to the repository root, sorted. */
-export function allTestFiles(): string[] {
-  return readdirSync(join(ROOT, 'tests'), { recursive: true, encoding: 'utf8' })
-    .filter((path) => path.endsWith('.test.ts'))
-    .map((path) => join('tests', path))
+/** Every `*.test.ts` under `directory` (tests/ unless said), relative to the repository root, sorted. */
+export function allTestFiles(directory = 'tests'): string[] {
+  return readdirSync(join(ROOT, directory), { withFileTypes: true })
+    .flatMap((entry) => {
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) return allTestFiles(path);
+      return entry.name.endsWith('.test.ts') ? [path] : [];
+    })
     .sort();
 }
 
-/** The files tests/in-process.test.ts imports, relative to the repository root. */
+/**
+ * The files tests/shared-process.test.ts imports, relative to the repository root. Only a line
+ * `import './PATH.test.ts';` names one: a test file quoted any other way is an error, not a file
+ * that would silently run twice.
+ */
 export function sharedProcessMembers(): string[] {
   const source = readFileSync(join(ROOT, SHARED_PROCESS_FILE), 'utf8');
-  return [...source.matchAll(/^import '(\.\/[^']+\.test\.ts)';$/gm)].map(([, path = '']) =>
-    relative(ROOT, join(ROOT, 'tests', path)),
-  );
+  const members = [...source.matchAll(/^import '(\.\/[^']+\.test\.ts)';$/gm)].map(([, path = '']) => path);
+  const mentioned = [...source.matchAll(/['"`]([^'"`]+\.test\.ts)['"`]/g)].map(([, path = '']) => path);
+  const odd = mentioned.filter((path) => !members.includes(path));
+  if (odd.length > 0)
+    throw new Error(
+      `${SHARED_PROCESS_FILE} names ${odd.join(', ')} other than as a line \`import './PATH.test.ts';\`: write it so, or remove it.`,
+    );
+  return members.map((path) => relative(ROOT, join(ROOT, 'tests', path)));
 }
 
 export function unitTestFiles(): string[] {

@@ -51,9 +51,11 @@ function run(command: string, args: string[], cwd: string, env = cleanEnv()): Pr
 
 /**
  * A command of a package installed in `cwd`, by the file `npx` would run (node_modules/.bin/NAME).
- * `npx` itself is kept where the README tells a user to type it — serve, keys, the first run, the
- * team's first `playwright test` — and proves that it finds them; elsewhere it would only add an
- * npm process (about half a second of CPU) that resolves the same file.
+ * `npx` itself is kept for what the README shows a user typing with it (init, run by target file
+ * and by URL, keygen, verify, the team's `playwright test`) and what the served kit tells them to
+ * type (keys); serve runs through it too. Elsewhere (rules, compare, merge, client-report, each
+ * command's --help, tsc) it would only add an npm process, about half a second of CPU, that
+ * resolves the same file.
  */
 function installed(cwd: string, name: string, args: string[], env?: NodeJS.ProcessEnv): Promise<Finished> {
   return run(join(cwd, 'node_modules', '.bin', name), args, cwd, env);
@@ -206,9 +208,17 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   test('run --base-url with one key: what it can check passes, every other rule not evaluated', async () => {
-    const result = await kit(
+    const result = await run(
+      'npx',
+      [
+        BIN,
+        'run',
+        '--base-url',
+        `https://acme.api.localhost:${ports.https}/v1`,
+        '--ca-file',
+        '.certs/ca.crt',
+      ],
       project,
-      ['run', '--base-url', `https://acme.api.localhost:${ports.https}/v1`, '--ca-file', '.certs/ca.crt'],
       cleanEnv({
         CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
         CONFORMANCE_REPORT_DIR: 'by-url',
@@ -255,10 +265,14 @@ describe('the packed kit, installed into an empty project', () => {
   });
 
   test('every command runs from the tarball: init, keygen, compare, verify, merge, client-report', async () => {
-    const init = await kit(project, ['init', 'https://acme.api.example.com/v1', '--output', 'starter.jsonc']);
+    const init = await run(
+      'npx',
+      [BIN, 'init', 'https://acme.api.example.com/v1', '--output', 'starter.jsonc'],
+      project,
+    );
     assert.equal(init.code, 0, init.stderr);
     assert.ok(existsSync(join(project, 'starter.jsonc')));
-    const keygen = await kit(project, ['keygen', '--out', 'kit-signing']);
+    const keygen = await run('npx', [BIN, 'keygen', '--out', 'kit-signing'], project);
     assert.equal(keygen.code, 0, keygen.stderr);
     assert.ok(existsSync(join(project, 'kit-signing.key')) && existsSync(join(project, 'kit-signing.pub')));
     // The report of the run by target file (an earlier test), in a matrix.
@@ -266,7 +280,7 @@ describe('the packed kit, installed into an empty project', () => {
     assert.equal(compare.code, 0, compare.stderr);
     assert.match(compare.stdout, /TRANSPORT-HTTPS-CERT/);
     // Not a bundle: a usage error, never a stack trace.
-    const verify = await kit(project, ['verify', 'targets']);
+    const verify = await run('npx', [BIN, 'verify', 'targets'], project);
     assert.equal(verify.code, 2, verify.stderr);
     assert.doesNotMatch(verify.stderr, /\n\s+at /);
     const merge = await kit(project, ['merge', 'no-such-directory']);

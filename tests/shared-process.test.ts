@@ -1,13 +1,18 @@
 // The test files that share one process. A Node process with tsx's loader spends about half a
-// second of CPU before its first test, and each file loads the reference server or the suite's
-// modules again: for these files, that was more than their tests. Together they save about
-// 30 s of CPU (bench/test-time-results.md). `npm run test:unit` runs this file in place of the
-// files it imports (scripts/unit-test-files.ts lists them from the lines below).
+// second of CPU before its first test, and each file loaded the reference server or the suite's
+// modules again: for these files, that was more than their tests (about 35 s of CPU in all,
+// bench/test-time-results.md). `npm run test:unit` runs this file in place of the files it
+// imports (scripts/unit-test-files.ts lists the others); `node --test` over all of tests/ would run
+// these twice.
 //
-// A file belongs here only if its tests leave the process as they found it: no write to
-// `process.env`, no `process.chdir`, no mocks, no process handlers, no exit code. They run one
-// after another, so a file that waits long belongs in its own process. The rule is checked by
-// tests/scripts/unit-test-files.test.ts.
+// A file belongs here only if it leaves the process as it found it, for the files after it: no
+// write to `process.env`, no `chdir` or `umask`, no mocks, no process handlers, no exit, no global
+// setting (a dispatcher, a DNS order, `Error.stackTraceLimit`), no hook outside a `describe` (it
+// would run around every file's tests), and no request through the suite's own client (its pacing
+// is per process when no run shares it). tests/scripts/unit-test-files.test.ts checks the file
+// and the helpers of tests/ it imports for each of these. Not checked: a file here should compute
+// more than it waits, since they run one after another; and an error its code throws late is
+// reported against whichever test runs then.
 import './bench/results-sections.test.ts';
 import './conformance/attestation/bundle.test.ts';
 import './conformance/catalog/client-catalog.test.ts';
@@ -22,15 +27,12 @@ import './conformance/report/provenance.test.ts';
 import './conformance/report/report-files.test.ts';
 import './conformance/report/scope.test.ts';
 import './conformance/report/verdict.test.ts';
-import './conformance/requests/http2-client.test.ts';
-import './conformance/requests/raw-client.test.ts';
 import './conformance/requests/shared-pacing.test.ts';
 import './conformance/run/run-target.test.ts';
 import './hostile/concurrency.test.ts';
 import './hostile/fuzz-authorization.test.ts';
 import './hostile/fuzz-host.test.ts';
 import './hostile/fuzz-request-line.test.ts';
-import './hostile/slow-clients.test.ts';
 import './independent-implementation/front-counters.test.ts';
 import './library/api-report.test.ts';
 import './reference-server/admin-api/admin-api.test.ts';
@@ -50,11 +52,9 @@ import './reference-server/journal/journal.test.ts';
 import './reference-server/layers.test.ts';
 import './reference-server/listeners/certificates.test.ts';
 import './reference-server/listeners/hardening.test.ts';
-import './reference-server/listeners/http2.test.ts';
 import './reference-server/listeners/limits.test.ts';
 import './reference-server/listeners/plain-http.test.ts';
 import './reference-server/misdirected.test.ts';
-import './reference-server/panel/panel-exposed.test.ts';
 import './reference-server/panel/panel.test.ts';
 import './reference-server/panel/sessions.test.ts';
 import './reference-server/panel/sign-in-throttle.test.ts';
