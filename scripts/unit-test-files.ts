@@ -4,22 +4,20 @@
 // The mutation campaign first (the longest file, started while the others run beside it), then
 // tests/shared-process.test.ts, which runs the files it imports in one process, then every other
 // `*.test.ts` under tests/, sorted. A file the shared process imports is not listed again.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { isMainModule } from '../reference-server/package-root.ts';
+import { modules } from '../tests/support/layers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 export const CAMPAIGN_FILE = 'tests/mutation/mutation.test.ts';
 export const SHARED_PROCESS_FILE = 'tests/shared-process.test.ts';
 
-/** Every `*.test.ts` under `directory` (tests/ unless said), relative to the repository root, sorted. */
-export function allTestFiles(directory = 'tests'): string[] {
-  return readdirSync(join(ROOT, directory), { withFileTypes: true })
-    .flatMap((entry) => {
-      const path = join(directory, entry.name);
-      if (entry.isDirectory()) return allTestFiles(path);
-      return entry.name.endsWith('.test.ts') ? [path] : [];
-    })
+/** Every `*.test.ts` under tests/, relative to the repository root, sorted. */
+export function allTestFiles(): string[] {
+  return modules(join(ROOT, 'tests'))
+    .filter((path) => path.endsWith('.test.ts'))
+    .map((path) => relative(ROOT, path))
     .sort();
 }
 

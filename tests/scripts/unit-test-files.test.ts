@@ -13,6 +13,7 @@ import {
   unitTestFiles,
 } from '../../scripts/unit-test-files.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
+import { relativeImports } from '../support/layers.ts';
 
 test('every test file runs once: on its own, or imported by the shared process', () => {
   const listed = unitTestFiles();
@@ -60,8 +61,8 @@ function withTestHelpers(file: string, seen = new Set<string>()): string[] {
   if (seen.has(file)) return [];
   seen.add(file);
   const source = readFileSync(join(REPO_ROOT, file), 'utf8');
-  const helpers = [...source.matchAll(/^import [^;]*?'(\.{1,2}\/[^']+\.ts)';$/gm)]
-    .map(([, path = '']) => relative(REPO_ROOT, join(REPO_ROOT, dirname(file), path)))
+  const helpers = relativeImports(source)
+    .map((path) => relative(REPO_ROOT, join(REPO_ROOT, dirname(file), path)))
     .filter((path) => path.startsWith('tests/') && existsSync(join(REPO_ROOT, path)));
   return [file, ...helpers.flatMap((helper) => withTestHelpers(helper, seen))];
 }
