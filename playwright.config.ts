@@ -9,7 +9,7 @@ import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { declaredTargetOf, runMetadataOf } from './conformance/run/run-target.ts';
 import type { SuiteOptions } from './conformance/run/projects.ts';
 import { conformanceProjects } from './library/projects.ts';
-import { codeFile } from './reference-server/package-root.ts';
+import { codeFile } from './kit/package-root.ts';
 import { reportDirectory, type RunMetadata } from './conformance/report/run-metadata.ts';
 
 // `merge-reports` only renders results recorded elsewhere (their metadata travels in the blobs):

@@ -2,7 +2,7 @@
 // `tenant-auth-conformance SUBCOMMAND [options]`: one executable for everything the kit does.
 // Each subcommand is a module loaded only when asked for, so that `serve` starts without loading
 // Playwright and `rules` without the server. To add one, add a row to SUBCOMMANDS.
-import { kitPackage } from '../reference-server/package-root.ts';
+import { kitPackage } from '../kit/package-root.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
 const PROGRAM = 'tenant-auth-conformance';

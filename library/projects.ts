@@ -7,7 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Project, ReporterDescription } from '@playwright/test';
-import { codeFile, nodeCommand } from '../reference-server/package-root.ts';
+import { codeFile, nodeCommand } from '../kit/package-root.ts';
 import { ENV } from '../conformance/env.ts';
 import { checkNumber, UsageError, type NumberSetting } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';

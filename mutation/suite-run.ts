@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { nodeCommand, PACKAGE_ROOT } from '../reference-server/package-root.ts';
+import { nodeCommand, PACKAGE_ROOT } from '../kit/package-root.ts';
 import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
 
 export const REPO_ROOT = PACKAGE_ROOT;

@@ -6,7 +6,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { Ajv, type Options } from 'ajv';
 import addFormatsPlugin from 'ajv-formats';
-import { PACKAGE_ROOT } from '../reference-server/package-root.ts';
+import { PACKAGE_ROOT } from '../kit/package-root.ts';
 
 // ajv-formats is CommonJS with a default export; under NodeNext the callable sits on `.default`.
 const addFormats = addFormatsPlugin as unknown as typeof addFormatsPlugin.default;

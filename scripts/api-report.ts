@@ -7,7 +7,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { isMainModule } from '../reference-server/package-root.ts';
+import { isMainModule } from '../kit/package-root.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 /** Where the declarations would be emitted: never written, only a place for module resolution. */

@@ -6,7 +6,7 @@
 // `*.test.ts` under tests/, sorted. A file the shared process imports is not listed again.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { isMainModule } from '../reference-server/package-root.ts';
+import { isMainModule } from '../kit/package-root.ts';
 import { modules } from '../tests/support/layers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

@@ -3,7 +3,7 @@
 // (JSONC); the decision and its reasons: docs/decisions/0012-target-files-accept-comments.md.
 import { existsSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { PACKAGE_ROOT } from '../../reference-server/package-root.ts';
+import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import type { TargetFile } from '../../schemas/generated/target.ts';
 import { CREDENTIAL_VARIABLES as VARIABLE } from '../../conformance/deployment/url-target.ts';

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { ENV, REPORT_ENV } from '../../conformance/env.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../../conformance/report/verdict.ts';
 import { exitCodeOf } from '../../conformance/run/exit-code.ts';
-import { codeFile } from '../../reference-server/package-root.ts';
+import { codeFile } from '../../kit/package-root.ts';
 import {
   ATTESTATION_OPTIONS,
   ATTESTATION_OPTIONS_HELP,

@@ -13,7 +13,7 @@ import { HELP, parseReportOptions, SetupError, UsageError, type ReportOptions } 
 import { renderConsole, renderJunit, renderMarkdown } from './render.ts';
 
 import { EXIT_CODE } from '../report/verdict.ts';
-import { kitPackage } from '../../reference-server/package-root.ts';
+import { kitPackage } from '../../kit/package-root.ts';
 
 /** The exit codes of every command (conformance/report/verdict.ts): 0 here is CLIENT CONFORMANT. */
 export const EXIT = { ...EXIT_CODE, conformant: EXIT_CODE.ok } as const;

@@ -3,7 +3,7 @@
 // fixtures/reference.json, served on the free ports the server printed and with the CA it made.
 import { join, resolve } from 'node:path';
 import { DEFAULT_CERT_DIR } from '../../reference-server/listeners/certificates.ts';
-import { PACKAGE_ROOT } from '../../reference-server/package-root.ts';
+import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { ENV } from '../env.ts';
 import { declareTarget, type TargetDeclaration } from './target.ts';

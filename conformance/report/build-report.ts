@@ -9,7 +9,7 @@ import type {
   SetupProblem,
   TlsEvidence,
 } from '../../schemas/generated/conformance-report.ts';
-import { PACKAGE_ROOT as ROOT } from '../../reference-server/package-root.ts';
+import { PACKAGE_ROOT as ROOT } from '../../kit/package-root.ts';
 import { RULES, type Rule } from '../catalog/rules.ts';
 import { PROTOCOL_NAME } from '../requests/protocols.ts';
 import type { Profile } from '../deployment/target.ts';

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import { realpathSync } from 'node:fs';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { PACKAGE_ROOT } from '../../reference-server/package-root.ts';
+import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 import { RULES } from '../catalog/rules.ts';
 
 /** SHA-256 of the JSON array of every rule's id, level and statement, in catalog order. */

@@ -8,7 +8,7 @@ import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/stor
 import { embeddedCertDir } from '../deployment/embedded-target.ts';
 import { ENV } from '../env.ts';
 import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
-import { isMainModule } from '../../reference-server/package-root.ts';
+import { isMainModule } from '../../kit/package-root.ts';
 
 export async function startEmbeddedReference(): Promise<RunningReferenceServer> {
   const server = await startReferenceServer({

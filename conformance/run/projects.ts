@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Project } from '@playwright/test';
-import { CODE_ROOT } from '../../reference-server/package-root.ts';
+import { CODE_ROOT } from '../../kit/package-root.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import { initialTraffic } from '../requests/shared-pacing.ts';
 import { ENV } from '../env.ts';

@@ -26,7 +26,7 @@ import {
 } from '../settings.ts';
 import { PLAYWRIGHT_OPTIONS_HELP, UsageError, splitOptions } from './run-options.ts';
 import { ATTESTATION_OPTIONS_HELP, applyAttestationOptions } from './attestation-options.ts';
-import { codeFile, isMainModule } from '../../reference-server/package-root.ts';
+import { codeFile, isMainModule } from '../../kit/package-root.ts';
 import { kitProjectName } from './projects.ts';
 
 const HELP = `Usage: tenant-auth-conformance run [options] [playwright test options]

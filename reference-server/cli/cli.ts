@@ -11,7 +11,7 @@ import { DataDirError } from '../store/data-dir.ts';
 import { keyManagementLines } from './key-management-banner.ts';
 import type { StepsOption } from './steps-option.ts';
 import { openApiUrl } from '../admin-api/openapi-document.ts';
-import { COMPILED, isMainModule } from '../package-root.ts';
+import { COMPILED, isMainModule } from '../../kit/package-root.ts';
 
 /** How a person prints a fixture key: through the installed command, or the clone's npm script. */
 const KEYS_COMMAND = COMPILED ? 'npx tenant-auth-conformance keys' : 'npm run --silent fixture-key --';

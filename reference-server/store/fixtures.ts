@@ -7,7 +7,7 @@ import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import { describeSchemaErrors } from '../../schemas/schema-errors.ts';
 import { validateFixtures } from '../../schemas/start-up-validators.ts';
 import { KEY_PREFIX_BY_ENVIRONMENT } from './key-format.ts';
-import { PACKAGE_ROOT } from '../package-root.ts';
+import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 
 export const DEFAULT_FIXTURES_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference.json');
 
