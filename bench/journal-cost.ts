@@ -10,7 +10,7 @@ import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/f
 import { Journal } from '../reference-server/journal/journal.ts';
 import { handleApiRequest, type PipelineContext } from '../reference-server/api/request-pipeline.ts';
 import { requestFacts } from '../reference-server/addressing/address.ts';
-import { CORRECT_STEPS } from '../reference-server/api/steps.ts';
+import { CORRECT_STEPS } from '../reference-server/steps/server-steps.ts';
 import { TenantData } from '../reference-server/store/tenant-data.ts';
 
 const ROUNDS = 7;

@@ -6,7 +6,7 @@
 // command line or `startTestServer({ fault })` in a test, never from the environment — so that a
 // faulty server cannot be started by accident. The faults are grouped like specs/.
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
-import type { ServerSteps } from '../reference-server/api/steps.ts';
+import type { ServerSteps } from '../reference-server/steps/server-steps.ts';
 import type { Fault } from './fault.ts';
 import { AUTHORIZATION_HEADER_FAULTS } from './faults/authorization-header.ts';
 import { ENVIRONMENTS_FAULTS } from './faults/environments.ts';

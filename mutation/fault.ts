@@ -9,7 +9,7 @@ import { ALL_PERMISSIONS, permissionsOf } from '../reference-server/store/key-pe
 import type { ApiErrorCode, ApiResponse } from '../reference-server/http/errors.ts';
 import type { ApiHost, Environment } from '../reference-server/http/hosts.ts';
 import { customersList, type PipelineContext } from '../reference-server/api/request-pipeline.ts';
-import { CORRECT_STEPS, type ServerSteps } from '../reference-server/api/steps.ts';
+import { CORRECT_STEPS, type ServerSteps } from '../reference-server/steps/server-steps.ts';
 import type { KnockOn } from './knock-on.ts';
 
 export const CORRECT = CORRECT_STEPS;

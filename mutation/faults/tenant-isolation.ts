@@ -3,7 +3,7 @@ import type { TLSSocket } from 'node:tls';
 import type { IncomingMessage } from 'node:http';
 import type { RuleId } from '../../conformance/catalog/rules.ts';
 import type { ApiResponse } from '../../reference-server/http/errors.ts';
-import type { ServerSteps } from '../../reference-server/api/steps.ts';
+import type { ServerSteps } from '../../reference-server/steps/server-steps.ts';
 import { fieldLines, requestHostname } from '../../reference-server/http/field-lines.ts';
 import { hostnameOf, resolveApiHost } from '../../reference-server/http/hosts.ts';
 import { cursorParameter, readCursor } from '../../reference-server/api/customer-pages.ts';

@@ -33,23 +33,39 @@ export function scanHeaders(req: IncomingMessage, into: HeaderFacts): void {
   let tenantFields: string[] | undefined;
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index] as string;
+    // A name of a field read here `continue`s; any other name, of any length (`Company-Id` is as
+    // long as `User-Agent`), goes on to the tenant id check.
     switch (name.length) {
       case 6:
-        if (named(name, 'accept', 'Accept')) accept = raw[index + 1];
-        continue;
+        if (named(name, 'accept', 'Accept')) {
+          accept = raw[index + 1];
+          continue;
+        }
+        break;
       case 10:
-        if (named(name, 'user-agent', 'User-Agent')) userAgent = raw[index + 1];
-        continue;
+        if (named(name, 'user-agent', 'User-Agent')) {
+          userAgent = raw[index + 1];
+          continue;
+        }
+        break;
       case 12:
-        if (named(name, 'content-type', 'Content-Type')) contentType = raw[index + 1];
-        continue;
+        if (named(name, 'content-type', 'Content-Type')) {
+          contentType = raw[index + 1];
+          continue;
+        }
+        break;
       case 14:
-        if (named(name, 'content-length', 'Content-Length'))
+        if (named(name, 'content-length', 'Content-Length')) {
           hasBody ||= (raw[index + 1] ?? '').trim() !== '0';
-        continue;
+          continue;
+        }
+        break;
       case 17:
-        if (named(name, 'transfer-encoding', 'Transfer-Encoding')) hasBody = true;
-        continue;
+        if (named(name, 'transfer-encoding', 'Transfer-Encoding')) {
+          hasBody = true;
+          continue;
+        }
+        break;
     }
     // Only a name ending in "id" can be a tenant id header: the regular expression runs rarely.
     if ((name.charCodeAt(name.length - 1) | 0x20) === 0x64 && TENANT_HEADER.test(name)) {

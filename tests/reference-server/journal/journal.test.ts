@@ -17,7 +17,7 @@ import { TenantData } from '../../../reference-server/store/tenant-data.ts';
 import { tenantFieldsIn } from '../../../reference-server/journal/body-facts.ts';
 import { urlFacts } from '../../../reference-server/journal/url-facts.ts';
 import { requestFacts } from '../../../reference-server/addressing/address.ts';
-import { CORRECT_STEPS } from '../../../reference-server/api/steps.ts';
+import { CORRECT_STEPS } from '../../../reference-server/steps/server-steps.ts';
 import {
   allSecrets,
   LOOPBACK,
