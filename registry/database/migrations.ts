@@ -1,0 +1,125 @@
+// The registry's schema, as numbered migrations applied in order, each once, with its row in
+// registry_migrations; the pending ones are applied in one transaction, so a failed migration leaves
+// the schema as it was. The same list builds the embedded database and a PostgreSQL server's. A migration is never edited once released; a change is a new one.
+import type { Database } from './database.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'runs, their rule outcomes and their content-addressed bundles',
+    sql: `
+      CREATE TABLE bundles (
+        sha256 text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'),
+        size_bytes bigint NOT NULL,
+        stored_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE bundle_files (
+        bundle_sha256 text NOT NULL REFERENCES bundles (sha256) ON DELETE CASCADE,
+        name text NOT NULL,
+        sha256 text NOT NULL,
+        content bytea NOT NULL,
+        PRIMARY KEY (bundle_sha256, name)
+      );
+      CREATE TABLE deployments (
+        name text PRIMARY KEY,
+        publisher text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE TABLE runs (
+        id serial PRIMARY KEY,
+        bundle_sha256 text NOT NULL UNIQUE REFERENCES bundles (sha256),
+        deployment text NOT NULL REFERENCES deployments (name),
+        version text NOT NULL,
+        target_name text NOT NULL,
+        base_url text NOT NULL,
+        profile text NOT NULL,
+        verdict text NOT NULL,
+        protocols_checked text[] NOT NULL,
+        protocols_offered text[] NOT NULL,
+        rules_selected integer NOT NULL,
+        rules_in_catalog integer NOT NULL,
+        partial text[] NOT NULL,
+        scope jsonb NOT NULL,
+        options jsonb NOT NULL,
+        kit_version text NOT NULL,
+        catalog_sha256 text,
+        statement_sha256 text NOT NULL,
+        report_sha256 text NOT NULL,
+        signer text NOT NULL,
+        publisher text NOT NULL,
+        started_at timestamptz NOT NULL,
+        published_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX runs_by_version ON runs (deployment, version, id);
+      CREATE TABLE rule_outcomes (
+        run_id integer NOT NULL REFERENCES runs (id) ON DELETE CASCADE,
+        rule_id text NOT NULL,
+        level text NOT NULL,
+        -- 'all' is the rule's verdict over every protocol checked; the others are one protocol's.
+        protocol text NOT NULL,
+        verdict text NOT NULL,
+        PRIMARY KEY (run_id, rule_id, protocol)
+      );
+    `,
+  },
+];
+
+/** Newer than this registry: refused rather than read with the wrong schema. */
+export class DatabaseTooNewError extends Error {
+  constructor(found: number, known: number) {
+    super(
+      `The database is at schema version ${found}, newer than this registry knows (${known}): use the kit version that wrote it, or a newer one.`,
+    );
+    this.name = 'DatabaseTooNewError';
+  }
+}
+
+/** A fixed key for PostgreSQL's advisory lock: two registries starting at once migrate one at a time. */
+const MIGRATION_LOCK = 4_140_001;
+
+/** Applies every migration not yet applied; returns the versions it applied. */
+export async function migrate(
+  db: Database,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number[]> {
+  const known = Math.max(0, ...migrations.map((migration) => migration.version));
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS registry_migrations (
+      version integer PRIMARY KEY,
+      name text NOT NULL,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const rows = await tx.query<{ version: number }>('SELECT version FROM registry_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    const newest = Math.max(0, ...applied);
+    if (newest > known) throw new DatabaseTooNewError(newest, known);
+    const done: number[] = [];
+    for (const migration of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (applied.has(migration.version)) continue;
+      // One statement at a time: pg's extended protocol takes one per call.
+      for (const statement of statementsOf(migration.sql)) await tx.query(statement);
+      await tx.query('INSERT INTO registry_migrations (version, name) VALUES ($1, $2)', [
+        migration.version,
+        migration.name,
+      ]);
+      done.push(migration.version);
+    }
+    return done;
+  });
+}
+
+/** The statements of a migration (none of ours holds a `;` inside a string or a body). */
+function statementsOf(sql: string): string[] {
+  return sql
+    .replace(/--[^\n]*/g, '')
+    .split(';')
+    .map((statement) => statement.trim())
+    .filter((statement) => statement.length > 0);
+}

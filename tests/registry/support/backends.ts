@@ -1,0 +1,51 @@
+// The registry's tests run once per backend: the embedded database (PGlite in a temporary
+// directory) and a PostgreSQL server this file starts. `eachBackend` opens a fresh, migrated
+// database of each kind for a test file and closes it after.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEmbedded, openServer, type Database } from '../../../registry/database/database.ts';
+import { migrate } from '../../../registry/database/migrations.ts';
+import { startPostgres, type PostgresServer } from './postgres-server.ts';
+
+export const BACKENDS = ['embedded', 'server'] as const;
+export type Backend = (typeof BACKENDS)[number];
+
+export interface OpenedBackend {
+  db: Database;
+  /** Where the database is, as `registry serve` takes it. */
+  where: { directory: string; databaseUrl?: string };
+  close(): Promise<void>;
+}
+
+let server: Promise<PostgresServer> | undefined;
+let databases = 0;
+
+/** A fresh, migrated database of `backend` (one PostgreSQL server per test process). */
+export async function openBackend(backend: Backend, migrated = true): Promise<OpenedBackend> {
+  const directory = mkdtempSync(join(tmpdir(), 'registry-db-'));
+  let db: Database;
+  let databaseUrl: string | undefined;
+  if (backend === 'embedded') db = await openEmbedded(directory);
+  else {
+    server ??= startPostgres();
+    databaseUrl = await (await server).newDatabase(`registry_test_${process.pid}_${++databases}`);
+    db = await openServer(databaseUrl);
+  }
+  if (migrated) await migrate(db);
+  return {
+    db,
+    where: { directory, ...(databaseUrl !== undefined ? { databaseUrl } : {}) },
+    async close() {
+      await db.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Stops the PostgreSQL server, if this process started one. */
+export async function stopBackends(): Promise<void> {
+  const started = server;
+  server = undefined;
+  if (started) await (await started).close();
+}
