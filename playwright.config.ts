@@ -1,5 +1,5 @@
 // The conformance run of the `run` command: the same projects a team puts in its own config
-// (conformanceProjects), with the kit's reporters. With no target file (CONFORMANCE_TARGET unset)
+// (conformanceProjects, here as kitProjects), with the kit's reporters. With no target file (CONFORMANCE_TARGET unset)
 // it checks the embedded reference server; with one, that deployment. `npm run conformance --
 // --help` explains the options.
 import { join } from 'node:path';
@@ -8,7 +8,7 @@ import { runSettings } from './conformance/settings.ts';
 import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { declaredTargetOf, runMetadataOf } from './conformance/run/run-target.ts';
 import type { SuiteOptions } from './conformance/run/projects.ts';
-import { conformanceProjects } from './library/projects.ts';
+import { kitProjects } from './library/projects.ts';
 import { codeFile } from './kit/package-root.ts';
 import { reportDirectory, type RunMetadata } from './conformance/report/run-metadata.ts';
 
@@ -25,7 +25,7 @@ const settings = runSettings();
 // (the `declaredTarget` option) and reads its keys from the environment it runs in.
 const projects = merging
   ? []
-  : conformanceProjects({
+  : kitProjects({
       target: settings.targetFile ? { file: settings.targetFile } : { embedded: true },
       protocols: protocolsOfRun(),
       name: '',

@@ -18,7 +18,7 @@ export const ENV = {
   requestTimeout: 'CONFORMANCE_REQUEST_TIMEOUT',
   /**
    * What the preflight found (JSON): in the run's state file (project-state.ts), where the set-up
-   * project leaves it; the mutation campaign's batch sets it per variant.
+   * project leaves it; the mutation campaign's batch sets it per variant (a project option).
    */
   preflight: 'CONFORMANCE_PREFLIGHT',
   /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
@@ -66,3 +66,44 @@ export const ATTESTATION_ENV = {
   /** The path of the Ed25519 private key file (`--sign-key`); never the key itself. */
   signKey: 'CONFORMANCE_SIGN_KEY',
 } as const;
+
+/**
+ * The variables by which the processes of one run hand each other what they made or found: never
+ * an input. A value of one in the environment a user starts the run in would stand for the run's
+ * own (a preflight's certificates, the protocols "not offered", shard records, the state and
+ * traffic files), so every way into a run (`run`, `merge`, a team's config) removes them first
+ * (withoutHandOvers). The settings a user may set are the others of ENV, REPORT_ENV and
+ * ATTESTATION_ENV.
+ */
+export const HAND_OVER_VARIABLES: readonly string[] = [
+  ENV.referenceHttpsPort,
+  ENV.referenceHttpPort,
+  ENV.preflight,
+  ENV.answerWatchFile,
+  ENV.trafficFile,
+  ENV.protocolsNotOffered,
+  ENV.shardRecords,
+  ENV.outcomeFile,
+  ENV.projectState,
+  ENV.embeddedInWorker,
+];
+
+/** The family of the keys the set-up project mints, handed to the workers (key-minting.ts). */
+export const MINTED_KEY_PREFIX = 'CONFORMANCE_MINTED_';
+
+export function isHandOver(name: string): boolean {
+  return HAND_OVER_VARIABLES.includes(name) || name.startsWith(MINTED_KEY_PREFIX);
+}
+
+/** `env` without any hand-over variable, and the names it had (for a warning). */
+export function withoutHandOvers(env: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; ignored: string[] } {
+  const ignored = Object.keys(env).filter(isHandOver).sort();
+  const kept = { ...env };
+  for (const name of ignored) delete kept[name];
+  return { env: kept, ignored };
+}
+
+/** The line a command prints when it ignored hand-over variables of the environment it was started in. */
+export function handOversIgnoredWarning(ignored: readonly string[]): string {
+  return `Warning: ignored ${ignored.join(', ')} from the environment: a run's processes hand these to each other; they are never an input (the run's options and their variables are in --help).`;
+}

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Project, ReporterDescription } from '@playwright/test';
 import { codeFile, nodeCommand } from '../kit/package-root.ts';
-import { ENV } from '../conformance/env.ts';
+import { ENV, handOversIgnoredWarning, withoutHandOvers } from '../conformance/env.ts';
 import { checkNumber, UsageError, type NumberSetting } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
@@ -104,6 +104,25 @@ function declared(target: ConformanceTarget, env: NodeJS.ProcessEnv): TargetDecl
   return declareTarget(file, { ...process.env, ...env });
 }
 
+/** Whether this process has removed the hand-overs of the environment it was started in. */
+let handOversForgotten = false;
+
+/**
+ * In the Playwright runner, which reads the config first: what a run's processes hand each other
+ * (the run's state directory, a preflight's result, …) is never taken from the environment the
+ * runner was started in. Done once, before this process sets any of its own (a config may call
+ * conformanceProjects more than once). The workers, which Playwright numbers, read the config
+ * again and find the runner's own values.
+ */
+function forgetHandOversInTheRunner(): void {
+  if (handOversForgotten || process.env.TEST_WORKER_INDEX !== undefined) return;
+  handOversForgotten = true;
+  const { ignored } = withoutHandOvers(process.env);
+  if (ignored.length === 0) return;
+  console.error(handOversIgnoredWarning(ignored));
+  for (const name of ignored) delete process.env[name];
+}
+
 /**
  * The conformance projects for a team's playwright.config.ts: a set-up project (the preflight, and
  * the keys a target file asks to mint), one project per protocol with every rule as a test named
@@ -112,6 +131,16 @@ function declared(target: ConformanceTarget, env: NodeJS.ProcessEnv): TargetDecl
  * `warning` annotation on a passing test. Throws TargetError for an invalid target file.
  */
 export function conformanceProjects(options: ConformanceProjectsOptions = {}): Project[] {
+  forgetHandOversInTheRunner();
+  return kitProjects(options);
+}
+
+/**
+ * conformanceProjects() for the kit's own config (playwright.config.ts), whose runner the `run`
+ * command starts with the hand-overs it made itself (the outcome file, the protocols not offered),
+ * having removed the user's.
+ */
+export function kitProjects(options: ConformanceProjectsOptions): Project[] {
   const target = options.target ?? { embedded: true };
   const runEnvironment: Record<string, string> = {};
   const set = (name: string, value: string | undefined): void => {

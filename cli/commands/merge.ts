@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
-import { ENV, REPORT_ENV } from '../../conformance/env.ts';
+import { ENV, REPORT_ENV, handOversIgnoredWarning, withoutHandOvers } from '../../conformance/env.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../../conformance/report/verdict.ts';
 import { exitCodeOf } from '../../conformance/run/exit-code.ts';
 import { codeFile } from '../../kit/package-root.ts';
@@ -69,7 +69,10 @@ export function main(argv: string[]): number {
     );
     return EXIT_CODE.usage;
   }
-  const env = { ...process.env };
+  // What the run's own processes hand each other (shard records, the outcome file) is never taken
+  // from the user's environment.
+  const { env, ignored } = withoutHandOvers(process.env);
+  if (ignored.length > 0) console.error(handOversIgnoredWarning(ignored));
   if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
   if (values['fail-on-incomplete'] === true) env[REPORT_ENV.failOnIncomplete] = '1';
   const attestationProblem = applyAttestationOptions(attestationValues(values), env, (path) => resolve(path));

@@ -5,13 +5,14 @@
 import type { CreatedKey, NewKeyRequest } from '../../schemas/generated/api-key-management.ts';
 import type { TargetFile } from '../../schemas/generated/target.ts';
 import { RawClient } from '../requests/raw-client.ts';
+import { MINTED_KEY_PREFIX } from '../env.ts';
 
 /** The credentials a target file names (`fullAccess`, `readOnly`, …). */
 export type CredentialName = keyof NonNullable<TargetFile['credentials']>;
 
 /** Where a minted key is handed to the workers: `CONFORMANCE_MINTED_FULL_ACCESS`, … */
 export function mintedVariable(name: CredentialName): string {
-  return `CONFORMANCE_MINTED_${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+  return `${MINTED_KEY_PREFIX}${name.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
 }
 
 interface PlannedKey {

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ENV, REPORT_ENV } from '../env.ts';
+import { ENV, REPORT_ENV, handOversIgnoredWarning, withoutHandOvers } from '../env.ts';
 import { TargetError, resolveTarget, type ResolvedTarget } from '../deployment/target.ts';
 import { offeredProtocols, PROTOCOLS, type Protocol } from '../requests/protocols.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
@@ -104,7 +104,9 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.log(runHelp());
     return EXIT_CODE.ok;
   }
-  const env = { ...process.env };
+  // What the run's own processes hand each other is never taken from the user's environment.
+  const { env, ignored } = withoutHandOvers(process.env);
+  if (ignored.length > 0) console.error(handOversIgnoredWarning(ignored));
   if (values.target !== undefined) env[ENV.targetFile] = resolve(values.target);
   if (values.profile !== undefined) env[ENV.profile] = values.profile;
   if (values.failOnIncomplete) env[REPORT_ENV.failOnIncomplete] = '1';
