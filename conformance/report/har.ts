@@ -65,7 +65,7 @@ export function buildHar(exchanges: readonly RunExchange[], creator: { name: str
       pages: [],
       entries,
       comment:
-        'Every exchange of a conformance run. Keys are shown as the names of their environment variables; request headers are those the suite set (its HTTP client may add others).',
+        "Every exchange of a conformance run. Keys are shown as the names of their environment variables; request headers are every field the suite's client put on the wire (over HTTP/2, the first Host is the :authority).",
     },
   };
 }

@@ -1,6 +1,9 @@
 // The suite's HTTP client: Playwright's APIRequestContext (through the CONNECT proxy when the
 // target maps host names), never following redirects and never failing on a status, so that
-// every answer is evidence for a check.
+// every answer is evidence for a check. A request carries exactly the fields its record lists:
+// the context's cookie store is emptied before every request (a cookie a deployment set is never
+// sent back unless a rule sends it), and the fields Playwright and Node would add by themselves
+// (User-Agent, Accept-Encoding, Host, Connection) are set here, so that they are recorded too.
 import type { APIRequestContext } from '@playwright/test';
 import {
   elapsedSince,
@@ -31,6 +34,7 @@ export interface Api {
 export class ApiClient implements Api {
   readonly #context: APIRequestContext;
   readonly #onExchange: ExchangeListener | undefined;
+  #lastTry: Promise<void> = Promise.resolve();
 
   constructor(context: APIRequestContext, onExchange?: ExchangeListener) {
     this.#context = context;
@@ -38,15 +42,42 @@ export class ApiClient implements Api {
   }
 
   get(url: string, options: GetOptions = {}): Promise<Exchange> {
-    const headers = { Accept: 'application/json', 'Content-Type': 'application/json', ...options.headers };
-    const request = startRequest('GET', url, Object.entries(headers), {
+    const fields = wireFields(url, {
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      ...options.headers,
+    });
+    const headers = Object.fromEntries(fields);
+    const request = startRequest('GET', url, fields, {
       note: options.note,
       refusalExpected: options.refusalExpected,
     });
-    return makeExchange(request, (sent, timeoutMs) => this.#send(url, headers, sent, timeoutMs), {
+    return makeExchange(request, (sent, timeoutMs) => this.#sendAlone(url, headers, sent, timeoutMs), {
       timeoutMs: runSettings().requestTimeoutMs,
       onExchange: this.#onExchange,
     });
+  }
+
+  /**
+   * One try at a time per client, each with an empty cookie store: a cookie set by the answer to
+   * a request sent beside it (the tenants' data are learned three at once) would otherwise ride
+   * on the next one.
+   */
+  #sendAlone(
+    url: string,
+    headers: Record<string, string>,
+    request: RequestSummary,
+    timeoutMs: number,
+  ): Promise<Exchange> {
+    const turn = this.#lastTry.then(async () => {
+      await this.#context.clearCookies();
+      return this.#send(url, headers, request, timeoutMs);
+    });
+    this.#lastTry = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    return turn;
   }
 
   async #send(
@@ -97,4 +128,31 @@ export class ApiClient implements Api {
       };
     }
   }
+}
+
+/** What the suite's client says it is, on every request it sends through Playwright. */
+export const SUITE_USER_AGENT = 'tenant-auth-conformance';
+
+/**
+ * Every field the request puts on the wire, in the order it goes: the three Playwright sets
+ * first (User-Agent, Accept, Accept-Encoding; a field of the rule's with the same name takes
+ * that place and keeps Playwright's lower-case name, as Playwright does), then the rule's, then
+ * Host and Connection, which Node would otherwise add unseen.
+ */
+export function wireFields(url: string, given: Record<string, string>): [string, string][] {
+  const fields: [string, string][] = [
+    ['user-agent', SUITE_USER_AGENT],
+    ['accept', '*/*'],
+    ['accept-encoding', 'gzip,deflate,br'],
+  ];
+  const set = (name: string, value: string): void => {
+    const same = fields.find(([existing]) => existing.toLowerCase() === name.toLowerCase());
+    if (same) same[1] = value;
+    else fields.push([name, value]);
+  };
+  for (const [name, value] of Object.entries(given)) set(name, value);
+  const named = (name: string): boolean => fields.some(([existing]) => existing.toLowerCase() === name);
+  if (!named('host')) fields.push(['Host', new URL(url).host]);
+  if (!named('connection')) fields.push(['Connection', 'keep-alive']);
+  return fields;
 }

@@ -105,16 +105,17 @@ export class RawClient {
     const contentType: [string, string][] = given.some(([name]) => name.toLowerCase() === 'content-type')
       ? []
       : [['Content-Type', 'application/json']];
+    const h2 =
+      (this.#protocol === 'h2' && url.protocol === 'https:') ||
+      (raw.priorKnowledgeH2 === true && url.protocol === 'http:');
     const headers: [string, string][] = [
       ['Host', raw.hostHeader ?? url.host],
       // Over HTTP/2 a second Host is a `host` field beside the :authority (h2-transmit.ts).
       ...(raw.hostField === undefined ? [] : [['host', raw.hostField] as [string, string]]),
       ...given.map(([name, value]): [string, string] => [name, value]),
       ...contentType,
+      ...(h2 ? [] : fieldsNodeAdds(given, raw.body)),
     ];
-    const h2 =
-      (this.#protocol === 'h2' && url.protocol === 'https:') ||
-      (raw.priorKnowledgeH2 === true && url.protocol === 'http:');
     const frames = raw.headerFrames ?? 1;
     const note = [
       raw.note,
@@ -232,6 +233,22 @@ export class RawClient {
       request.end(body);
     });
   }
+}
+
+/**
+ * Over HTTP/1.1, what Node would add to the request by itself, set here so that it is recorded:
+ * `Connection: close` (a connection of its own, `agent: false`) and the body's `Content-Length`.
+ */
+function fieldsNodeAdds(
+  given: readonly (readonly [string, string])[],
+  body: string | undefined,
+): [string, string][] {
+  const named = (name: string): boolean => given.some(([existing]) => existing.toLowerCase() === name);
+  const fields: [string, string][] = [];
+  if (body !== undefined && body !== '' && !named('content-length') && !named('transfer-encoding'))
+    fields.push(['Content-Length', String(Buffer.byteLength(body))]);
+  if (!named('connection')) fields.push(['Connection', 'close']);
+  return fields;
 }
 
 function secureContextOf(ca: string[] | undefined): SecureContext | undefined {

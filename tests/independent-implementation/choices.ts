@@ -4,6 +4,7 @@
 // advisory deviation the suite warns about).
 
 import type { PagedList, PagedListDefect } from './customer-pages.ts';
+import type { CookieChoice } from './cookies.ts';
 
 export interface ServerChoices {
   /** A key with another scheme or none: spec §7 fits either code (the header is there, the key is not). */
@@ -73,6 +74,13 @@ export interface ServerChoices {
    * at its concurrent-stream limit does (RFC 9113 §8.7: not processed, safe to send again); 0: none.
    */
   refuseStreamEvery: number;
+  /**
+   * Cookies on answers (cookies.ts): none; a load balancer's sticky-session cookies (`AWSALB`,
+   * `AWSALBCORS`) on every answer, a correct shape. `session` is a defect, not a choice
+   * (defects.test.ts): a request served by a key gets a session cookie for every tenant's host,
+   * and a request carrying it without Authorization is served as that key, on any host.
+   */
+  cookies: CookieChoice;
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {
@@ -91,4 +99,5 @@ export const DEFAULT_CHOICES: ServerChoices = {
   http2: false,
   http1: true,
   refuseStreamEvery: 0,
+  cookies: 'none',
 };

@@ -15,6 +15,7 @@ import { presentedKey } from './bearer.ts';
 import { makeCertificateSet, type CertificateSet } from './certificates.ts';
 import { customerPage } from './customer-pages.ts';
 import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
+import { Sessions, stickyBalancerCookies } from './cookies.ts';
 import {
   customersOf,
   KeyDirectory,
@@ -31,7 +32,18 @@ export interface IndependentServer {
   /** PEM of the CA that signed the server's certificate. */
   caPem: string;
   keys: Readonly<Record<KeyName, string>>;
+  /** Every request that reached the app, as it arrived, oldest first. */
+  received: ReceivedRequest[];
   close(): Promise<void>;
+}
+
+/** A request as the app received it: every header line, in order (over HTTP/2, pseudo-headers first). */
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  httpVersion: string;
+  /** Name, value, name, value… (Node's rawHeaders). */
+  rawHeaders: string[];
 }
 
 const REALM = 'customers-api';
@@ -82,8 +94,10 @@ function addResponseHeaders(
   hsts: boolean,
   servedCaching: ServerChoices['servedCaching'] = 'no-store',
   chunked = false,
+  cookies: ServerChoices['cookies'] = 'none',
 ): void {
   app.addHook('onSend', async (_request, reply, payload) => {
+    if (cookies === 'sticky-balancer') reply.header('Set-Cookie', stickyBalancerCookies());
     if (servedCaching === 'vary-authorization' && reply.statusCode === 200) {
       reply.header('Cache-Control', 'max-age=60');
       reply.header('Vary', 'Authorization');
@@ -109,6 +123,8 @@ function api(
   directory: KeyDirectory,
   domain: string,
   choices: ServerChoices,
+  received: ReceivedRequest[],
+  sessions: Sessions,
 ): FastifyInstance {
   const pattern = hostPattern(domain);
   const common = { logger: false, forceCloseConnections: true } as const;
@@ -125,8 +141,23 @@ function api(
           trustProxy: false,
         }) as unknown as FastifyInstance)
       : Fastify({ ...common, https: { ...tls, minVersion: 'TLSv1.2' }, trustProxy: false });
-  addResponseHeaders(app, tls !== undefined, choices.servedCaching, choices.customerList === 'paged-chunked');
+  addResponseHeaders(
+    app,
+    tls !== undefined,
+    choices.servedCaching,
+    choices.customerList === 'paged-chunked',
+    choices.cookies,
+  );
   if (tls && choices.http2 && choices.refuseStreamEvery > 0) refuseStreams(app, choices.refuseStreamEvery);
+  app.addHook('onRequest', ({ raw }, _reply, done) => {
+    received.push({
+      method: raw.method ?? '',
+      url: raw.url ?? '',
+      httpVersion: raw.httpVersion,
+      rawHeaders: [...raw.rawHeaders],
+    });
+    done();
+  });
 
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     // request.protocol is X-Forwarded-Proto's when the proxy is trusted.
@@ -164,6 +195,14 @@ function api(
       if (choices.duplicateAuthorization === 'invalid-key') return authError(reply, 'invalid_api_key');
       return sendError(reply, 400, 'invalid_request', 'Send exactly one Authorization header.');
     }
+    const session =
+      choices.cookies === 'session'
+        ? sessions.holder(fieldValues(request.raw.rawHeaders, 'cookie'))
+        : undefined;
+    if (presented.kind === 'absent' && session) {
+      request.apiKey = session;
+      return;
+    }
     if (presented.kind === 'absent') return authError(reply, 'missing_authorization_header');
     if (presented.kind === 'other-scheme') return authError(reply, choices.otherSchemeCode);
     if (presented.kind === 'malformed') return authError(reply, 'invalid_api_key');
@@ -179,6 +218,7 @@ function api(
     if (!record) throw new Error('onRequest lets no request through without a key');
     if (!record.permissions.has('customers:read'))
       return authError(reply, 'insufficient_permissions', 'customers:read');
+    if (choices.cookies === 'session') reply.header('Set-Cookie', sessions.issue(record, domain));
     if (choices.customerList === 'whole')
       return { customers: customersOf(record.tenant, record.environment) };
     const page = customerPage(
@@ -283,16 +323,21 @@ export async function startIndependentServer(
     leafNames(chosen.certificate, domain),
   );
   const directory = new KeyDirectory();
-  const apps = [api(tlsSettings(chosen.certificate, domain, certificates), directory, domain, chosen)];
+  const received: ReceivedRequest[] = [];
+  const sessions = new Sessions();
+  const apps = [
+    api(tlsSettings(chosen.certificate, domain, certificates), directory, domain, chosen, received, sessions),
+  ];
   if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
   if (chosen.plainHttp === 'trusts-forwarded-proto' || chosen.plainHttp === 'serves-h2c')
-    apps.push(api(undefined, directory, domain, chosen));
+    apps.push(api(undefined, directory, domain, chosen, received, sessions));
   const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
   return {
     port,
     plainHttpPort,
     caPem: certificates.caPem,
     keys: directory.secrets,
+    received,
     close: async () => {
       await Promise.all(apps.map((app) => app.close()));
     },
