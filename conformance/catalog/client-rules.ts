@@ -60,7 +60,8 @@ export const CLIENT_RULES = [
     id: 'CLIENT-TLS-SNI',
     level: 'MUST',
     source: 'spec §5 Tenant identification 1; RFC 6066 §3',
-    statement: 'The TLS connection names the tenant host in SNI, the same host as the Host header.',
+    statement:
+      'The TLS connection names the tenant host in SNI, the same host as the Host header (:authority over HTTP/2).',
   },
   {
     id: 'CLIENT-TENANT-HOST',
@@ -74,7 +75,7 @@ export const CLIENT_RULES = [
     level: 'MUST',
     source: 'spec §5 Tenant identification 3',
     statement:
-      'No tenant_id, company_id or organization_id is sent, neither as a header (X-Tenant-Id included) nor in the query or a JSON body.',
+      'No tenant_id, company_id or organization_id is sent, neither as a header in any spelling (X-Tenant-Id, x_company_id, Organization-Id…) nor in the query or a JSON body.',
   },
   {
     id: 'CLIENT-CONTENT-TYPE-JSON',

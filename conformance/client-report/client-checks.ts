@@ -21,6 +21,14 @@ function hasAuthorization(entry: JournalEntry): boolean {
   return isRequest(entry) && entry.authorization !== 'missing' && entry.authorization !== 'not-applicable';
 }
 
+/** What was on the wire: the SNI's name, and the request's host by the field that carried it. */
+function sniMismatch(entry: JournalEntry): string {
+  const hostField = entry.protocol === 'h2' ? 'the :authority' : 'the Host header';
+  const sni = entry.sniName === undefined ? 'SNI' : `SNI ${entry.sniName}`;
+  const host = entry.hostName === undefined ? hostField : `${hostField} ${entry.hostName}`;
+  return `the connection's ${sni} named another host than ${host}`;
+}
+
 export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'>, EntryCheck> = {
   'CLIENT-AUTH-HEADER': (entry) => {
     if (!isRequest(entry)) return NOT_APPLICABLE;
@@ -37,6 +45,8 @@ export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'
   'CLIENT-AUTH-WELL-FORMED': (entry) => {
     if (!hasAuthorization(entry)) return NOT_APPLICABLE;
     if (entry.authorization === 'duplicate') return 'more than one Authorization header';
+    if (entry.authorization === 'folded')
+      return 'several Bearer credentials folded into one Authorization field (Bearer K, Bearer K)';
     return entry.authorization === 'malformed'
       ? 'a malformed Bearer credential (empty, tab, inner space, parameters)'
       : undefined;
@@ -56,7 +66,7 @@ export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'
   'CLIENT-TLS-SNI': (entry) => {
     if (entry.transport === 'http') return NOT_APPLICABLE;
     if (entry.sni === 'missing') return 'a TLS connection without SNI';
-    return entry.sni === 'mismatch' ? 'SNI named another host than the Host header' : undefined;
+    return entry.sni === 'mismatch' ? sniMismatch(entry) : undefined;
   },
   'CLIENT-TENANT-HOST': (entry) => {
     if (!isRequest(entry)) return NOT_APPLICABLE;

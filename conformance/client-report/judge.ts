@@ -1,7 +1,7 @@
 // Judges a window of the journal: groups its entries by client (the key id, or unknown key and
-// its fingerprint, with the user agent), applies every client rule to each client's entries, and
-// gives each client and the whole window a verdict. Everything is derived from the catalog plus
-// the entries, never from a hand-kept list.
+// its fingerprint, with the user agent and the protocol), applies every client rule to each
+// client's entries, and gives each client and the whole window a verdict. Everything is derived
+// from the catalog plus the entries, never from a hand-kept list.
 import type { ApiKeyMetadata } from '../../schemas/generated/api-key-management.ts';
 import type {
   ClientEvidence,
@@ -61,8 +61,17 @@ export function judgeClients(input: JudgeInput): ClientReport {
   };
 }
 
+/**
+ * A client is a key (an unknown key by its fingerprint) with a user agent and a protocol: one
+ * library over HTTP/1.1 and over HTTP/2 is two clients, since what it puts on the wire differs.
+ */
 function clientIdOf(entry: JournalEntry): string {
-  return JSON.stringify([entry.key ?? NO_KEY, entry.keyFingerprint ?? '', userAgentOf(entry)]);
+  return JSON.stringify([
+    entry.key ?? NO_KEY,
+    entry.keyFingerprint ?? '',
+    userAgentOf(entry),
+    entry.protocol ?? '',
+  ]);
 }
 
 function userAgentOf(entry: JournalEntry): string {
@@ -109,6 +118,7 @@ function judgeClient(
     key: first.key ?? NO_KEY,
     ...(first.keyFingerprint !== undefined ? { keyFingerprint: first.keyFingerprint } : {}),
     userAgent: userAgentOf(first),
+    ...(first.protocol !== undefined ? { protocol: first.protocol } : {}),
     tenants: [
       ...new Set(entries.flatMap((entry) => (entry.tenant === undefined ? [] : [entry.tenant]))),
     ].sort(),

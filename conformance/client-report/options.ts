@@ -1,5 +1,5 @@
-// The options of `npm run client-report`, checked before anything is sent: a bad value is a usage
-// error (exit 2) that names the option and what it accepts.
+// The options of `tenant-auth-conformance client-report`, checked before anything is sent: a bad
+// value is a usage error (exit 2) that names the option and what it accepts.
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,11 +10,11 @@ import { DEFAULT_CERT_DIR } from '../../reference-server/listeners/certificates.
 export const ADMIN_URL_ENV = 'REFERENCE_ADMIN_URL';
 export const DEFAULT_ADMIN_URL = 'https://admin.localhost:8443/v1';
 
-export const HELP = `Usage: npm run client-report -- [options]
+export const HELP = `Usage: tenant-auth-conformance client-report [options]   (in a clone of the repository: npm run client-report -- [options])
 
 Judges the clients that called the reference server: reads its client journal through the admin
-API, groups the requests by client (key id and User-Agent), checks each client against the client
-rules (docs/client-rules.md) and writes the report.
+API, groups the requests by client (key id, User-Agent and protocol), checks each client against
+the client rules (docs/client-rules.md) and writes the report.
 
 Options:
   --admin-url URL   the reference server's admin API (default ${DEFAULT_ADMIN_URL});

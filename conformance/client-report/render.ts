@@ -10,9 +10,16 @@ const VERDICT_LABEL: Record<ClientRuleResult['verdict'], string> = {
   'not-evaluated': 'not evaluated',
 };
 
+const PROTOCOL_LABEL: Record<NonNullable<ClientResult['protocol']>, string> = {
+  h1: 'HTTP/1.x',
+  h2: 'HTTP/2',
+};
+
+/** The key (an unknown one with its fingerprint), the user agent and the protocol. */
 export function clientLabel(client: ClientResult): string {
   const key = client.keyFingerprint === undefined ? client.key : `${client.key} ${client.keyFingerprint}`;
-  return `${key} · ${client.userAgent}`;
+  const protocol = client.protocol === undefined ? [] : [PROTOCOL_LABEL[client.protocol]];
+  return [key, client.userAgent, ...protocol].join(' · ');
 }
 
 export function renderConsole(report: ClientReport, reportFiles: readonly string[]): string {

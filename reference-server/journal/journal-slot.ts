@@ -16,6 +16,9 @@ export class JournalSlot {
   environment: Environment | undefined = undefined;
   host: JournalEntry['host'] = 'missing';
   sni: JournalEntry['sni'] = 'missing';
+  /** On an SNI mismatch only: the two names the client sent (journal.ts). */
+  sniName: string | undefined = undefined;
+  hostName: string | undefined = undefined;
   method: string | undefined = undefined;
   path: string | undefined = undefined;
   status: number | undefined = undefined;
@@ -53,6 +56,8 @@ const FIELD_ORDER: Record<JournalEntry['transport'], readonly AnswerField[]> = {
     ...SCOPE,
     'host',
     'sni',
+    'sniName',
+    'hostName',
     ...REQUEST,
     'authorization',
     ...KEY,

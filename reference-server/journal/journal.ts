@@ -83,6 +83,8 @@ export class Journal {
     slot.environment = facts.environment as Environment | undefined;
     slot.host = 'tenant';
     slot.sni = 'match';
+    slot.sniName = undefined;
+    slot.hostName = undefined;
     slot.authorization = 'bearer';
     slot.key = facts.keyId;
     slot.keyDigest = undefined;
@@ -110,6 +112,8 @@ export class Journal {
     stamp(slot, req, 'http', response);
     slot.host = 'missing';
     slot.sni = 'not-applicable';
+    slot.sniName = undefined;
+    slot.hostName = undefined;
     slot.authorization = 'missing';
     slot.urlCredentials = undefined;
     scanHeaders(req, slot);
@@ -188,6 +192,11 @@ export class Journal {
     if (tls) {
       slot.sni = facts.address.sni;
       if (slot.sni === 'missing') this.#requestedWithoutSni.add(req.socket);
+      if (slot.sni === 'mismatch') {
+        // What the client put on the wire, for the client report to name both.
+        slot.sniName = hostNameOrNot((req.socket as TLSSocket).servername);
+        slot.hostName = hostNameOrNot(facts.address.site.hostname);
+      }
     }
     const credential = presentedCredential(req, facts.authorization);
     slot.authorization = credential.authorization;
@@ -270,6 +279,17 @@ function hostKind(hostname: string | undefined, scope: Scope): JournalEntry['hos
   if (hostname === undefined) return 'missing';
   if (scope) return 'tenant';
   return isIP(hostname.replace(/^\[|\]$/g, '')) !== 0 ? 'ip-literal' : 'other';
+}
+
+/** DNS names only: whatever else a client sent in their place is not kept (it could be a key). */
+const HOST_NAME = /^[a-z0-9.-]{1,253}$/i;
+const LONG_LABEL = /[a-z0-9]{32}/i;
+const NOT_A_HOST_NAME = '(not a host name)';
+
+function hostNameOrNot(name: string | false | null | undefined): string {
+  return typeof name === 'string' && HOST_NAME.test(name) && !LONG_LABEL.test(name)
+    ? name.toLowerCase()
+    : NOT_A_HOST_NAME;
 }
 
 function matches(entry: JournalSlot, filter: JournalFilter): boolean {

@@ -46,7 +46,9 @@ export function presentedCredential(req: IncomingMessage, read?: AuthorizationHe
     case 'missing':
       return { authorization: 'missing', token: undefined };
     case 'duplicate':
-      return { authorization: 'duplicate', token: undefined };
+      // Which line counts is ambiguous, so the server used neither; the client is still named by
+      // the key it sent (most send the same one twice), not as a client without a key.
+      return { authorization: 'duplicate', token: firstBearerToken(fieldLines(req, 'authorization')) };
   }
   // Not read as a Bearer credential: what stood where the key belongs, from the one header line.
   const value = fieldLines(req, 'authorization')[0] ?? '';
@@ -59,9 +61,35 @@ export function presentedCredential(req: IncomingMessage, read?: AuthorizationHe
     case 'malformed': {
       const quoted = QUOTED_BEARER.exec(value);
       if (quoted) return { authorization: 'quoted', token: quoted[2] };
+      // `Bearer K, Bearer K`: two credentials joined into one line, as an HTTP/2 client (or a
+      // proxy) folds two values of a field. The key is the one the credentials carry, not the text
+      // after the first `Bearer`.
+      const folded = foldedBearerTokens(value);
+      if (folded) return { authorization: 'folded', token: folded[0] };
       return { authorization: 'malformed', token: value.replace(/^[^ \t]+[ \t]*/, '').trim() || undefined };
     }
   }
+}
+
+/** The token of the first of `lines` that is a well-formed Bearer credential, if any is. */
+function firstBearerToken(lines: readonly string[]): string | undefined {
+  for (const line of lines) {
+    const parsed = parseAuthorization([line]);
+    if (parsed.kind === 'bearer') return parsed.token;
+  }
+  return undefined;
+}
+
+/** The tokens of a line that is two or more Bearer credentials joined by commas; undefined otherwise. */
+function foldedBearerTokens(value: string): string[] | undefined {
+  if (!value.includes(',')) return undefined;
+  const tokens: string[] = [];
+  for (const part of value.split(',')) {
+    const parsed = parseAuthorization([part.trim()]);
+    if (parsed.kind !== 'bearer') return undefined;
+    tokens.push(parsed.token);
+  }
+  return tokens;
 }
 
 export interface NamedKey {

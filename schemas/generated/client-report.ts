@@ -56,8 +56,15 @@ export interface ClientResult {
    * The key id, "unknown key" or "no key".
    */
   key: string;
+  /**
+   * For an unknown key: its fingerprint in the journal, which tells two unknown keys apart without showing either.
+   */
   keyFingerprint?: string;
   userAgent: string;
+  /**
+   * The HTTP version of this client's requests: h1 for HTTP/1.x, h2 for HTTP/2. One library over both is two clients. Absent for TLS connections that carried no request.
+   */
+  protocol?: 'h1' | 'h2';
   tenants: string[];
   requests: number;
   firstSeen: string;

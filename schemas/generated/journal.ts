@@ -40,6 +40,14 @@ export interface JournalEntry {
    * Whether the TLS SNI named the request's host; not-applicable on plain HTTP.
    */
   sni: 'match' | 'mismatch' | 'missing' | 'not-applicable';
+  /**
+   * On an SNI mismatch: the name the TLS SNI carried, or "(not a host name)" when it was none.
+   */
+  sniName?: string;
+  /**
+   * On an SNI mismatch: the host the request named (its Host header, or :authority over HTTP/2), without the port, or "(not a host name)".
+   */
+  hostName?: string;
   method?: string;
   /**
    * Without the query; a segment that could carry a key is [redacted].
@@ -48,8 +56,18 @@ export interface JournalEntry {
   status?: number;
   errorCode?: string;
   userAgent?: string;
+  /**
+   * duplicate: more than one Authorization field; folded: one field holding several Bearer credentials joined by commas (Bearer K, Bearer K), as a client or proxy joins two values.
+   */
   authorization:
-    'bearer' | 'missing' | 'other-scheme' | 'quoted' | 'malformed' | 'duplicate' | 'not-applicable';
+    | 'bearer'
+    | 'missing'
+    | 'other-scheme'
+    | 'quoted'
+    | 'malformed'
+    | 'duplicate'
+    | 'folded'
+    | 'not-applicable';
   /**
    * The key id of the key presented (in the header, or in the URL), or "unknown key".
    */

@@ -11,7 +11,18 @@ import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/deployment/ur
 import { REPO_ROOT } from '../support/conformance-run.ts';
 import { cleanEnv, runMain, type CliExit } from '../support/reference-cli.ts';
 
-const SUBCOMMANDS = ['run', 'serve', 'rules', 'init', 'keys', 'compare', 'merge', 'verify', 'keygen'];
+const SUBCOMMANDS = [
+  'run',
+  'serve',
+  'rules',
+  'init',
+  'keys',
+  'compare',
+  'merge',
+  'verify',
+  'keygen',
+  'client-report',
+];
 
 const cli = (args: string[], cwd = REPO_ROOT): Promise<CliExit> => runMain(args, cleanEnv(), { cwd });
 

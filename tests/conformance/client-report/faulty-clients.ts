@@ -18,7 +18,33 @@ function headers(userAgent: string, authorization: string, ...more: (readonly [s
   return [['User-Agent', userAgent], ['Authorization', authorization], ...JSON_READ, ...more] as const;
 }
 
+/** Tenant id header names of every length the journal's header scan treats apart (spec §5 Tenant identification 3). */
+const TENANT_HEADER_SPELLINGS = [
+  'X-Organization-Id',
+  'X-Company-Id',
+  'Company-Id',
+  'Company_Id',
+  'X_Organization_Id',
+];
+
+/** A client sending a tenant id header spelt `name`, over HTTP/1.1 and over HTTP/2. */
+function tenantHeaderClients(name: string): FaultyClient[] {
+  return [false, true].map((http2) => {
+    const userAgent = `faulty-header-${name}${http2 ? '-h2' : ''}`;
+    return {
+      userAgent,
+      caughtBy: ['CLIENT-NO-TENANT-FIELDS'],
+      run: (t: TestServer) =>
+        send(t, {
+          http2,
+          headers: headers(userAgent, `Bearer ${secretOf(t.fixtures, READ_ONLY)}`, [name, 'acme']),
+        }),
+    };
+  });
+}
+
 export const FAULTY_CLIENTS: readonly FaultyClient[] = [
+  ...TENANT_HEADER_SPELLINGS.flatMap(tenantHeaderClients),
   {
     userAgent: 'faulty-quoted-key',
     caughtBy: ['CLIENT-AUTH-NO-QUOTES'],
@@ -168,6 +194,29 @@ export const FAULTY_CLIENTS: readonly FaultyClient[] = [
         ]),
       });
     },
+  },
+  {
+    // Two values of `authorization` joined into one field, as an HTTP/2 client may: one defect.
+    userAgent: 'faulty-h2-folded-authorization',
+    caughtBy: ['CLIENT-AUTH-WELL-FORMED'],
+    run: (t) => {
+      const key = secretOf(t.fixtures, READ_ONLY);
+      return send(t, {
+        http2: true,
+        headers: headers('faulty-h2-folded-authorization', `Bearer ${key}, Bearer ${key}`),
+      });
+    },
+  },
+  {
+    userAgent: 'faulty-h2-wrong-sni',
+    caughtBy: ['CLIENT-TLS-SNI'],
+    run: (t) =>
+      send(t, {
+        http2: true,
+        // The certificate covers every tenant host: the connection is opened for globex.
+        servername: hostOf('globex'),
+        headers: headers('faulty-h2-wrong-sni', `Bearer ${secretOf(t.fixtures, READ_ONLY)}`),
+      }),
   },
   {
     userAgent: 'faulty-ip-address-host',

@@ -230,6 +230,68 @@ describe('journal', () => {
     });
   });
 
+  test('a key sent in two fields, or folded into one over HTTP/2, is named by its id', async () => {
+    await withServer(undefined, async (target) => {
+      const key = secretOf(target.fixtures, 'key_acme_prod_read');
+      const unknown = `mbk_prod_${'B'.repeat(32)}`;
+      await send(target, {
+        headers: [
+          ['Authorization', `Bearer ${key}`],
+          ['Authorization', `Bearer ${key}`],
+        ],
+      });
+      await send(target, { http2: true, headers: [['authorization', `Bearer ${key}, Bearer ${key}`]] });
+      await send(target, { http2: true, headers: [['authorization', `Bearer ${unknown},Bearer ${key}`]] });
+      // Not two credentials: the text after the scheme stays what is named.
+      await send(target, { headers: [['Authorization', `Bearer ${key}, x`]] });
+      const entries = (await journalOf(target)).data;
+      assert.deepEqual(
+        entries.map((entry) => [entry.protocol, entry.authorization, entry.key, entry.keyEnvironment]),
+        [
+          ['h1', 'duplicate', 'key_acme_prod_read', 'production'],
+          ['h2', 'folded', 'key_acme_prod_read', 'production'],
+          ['h2', 'folded', 'unknown key', 'production'],
+          ['h1', 'malformed', 'unknown key', 'production'],
+        ],
+      );
+      const text = JSON.stringify(entries);
+      for (const secret of [...allSecrets(target.fixtures), unknown]) assert.ok(!text.includes(secret));
+    });
+  });
+
+  test('an SNI mismatch keeps the two names sent, over either protocol, and only names that are host names', async () => {
+    await withServer(undefined, async (target) => {
+      const key = secretOf(target.fixtures, 'key_acme_prod_read');
+      await send(target, {
+        servername: 'globex.api.localhost',
+        headers: [['Authorization', `Bearer ${key}`]],
+      });
+      await send(target, {
+        http2: true,
+        servername: 'globex.api.localhost',
+        headers: [['authorization', `Bearer ${key}`]],
+      });
+      // A key where a host name belongs is not kept.
+      await send(target, {
+        host: key,
+        servername: 'acme.api.localhost',
+        verifyHostname: 'acme.api.localhost',
+      });
+      await send(target, { headers: [['Authorization', `Bearer ${key}`]] });
+      const entries = (await journalOf(target)).data;
+      assert.deepEqual(
+        entries.map((entry) => [entry.protocol, entry.sni, entry.sniName, entry.hostName]),
+        [
+          ['h1', 'mismatch', 'globex.api.localhost', 'acme.api.localhost'],
+          ['h2', 'mismatch', 'globex.api.localhost', 'acme.api.localhost'],
+          ['h1', 'mismatch', 'acme.api.localhost', '(not a host name)'],
+          ['h1', 'match', undefined, undefined],
+        ],
+      );
+      assert.ok(!JSON.stringify(entries).includes(key));
+    });
+  });
+
   test('with a capacity of 0 the journal is off and the admin API says so', async () => {
     await withServer(0, async (target) => {
       const reply = await send(target, {
