@@ -2,7 +2,7 @@
 // started one offers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Fixtures } from '../schemas/generated/fixtures.ts';
-import type { ServerSteps } from './api/steps.ts';
+import type { ServerSteps } from './steps/server-steps.ts';
 import type { AccessLogSink } from './http/access-log.ts';
 import type { SiteUrls } from './http/hosts.ts';
 import type { ServerLimits } from './listeners/listener-limits.ts';
@@ -31,7 +31,7 @@ export interface ReferenceServerOptions {
   /** Customers per page of GET /v1/customers (api/customer-pages.ts); absent: the whole list. */
   customersPageSize?: number;
   /**
-   * Steps that replace the correct ones (api/steps.ts). Only the suite's self-test sets them, to
+   * Steps that replace the correct ones (steps/server-steps.ts). Only the suite's self-test sets them, to
    * prove with a deliberately broken server that the suite fails (mutation/).
    */
   steps?: Partial<ServerSteps>;

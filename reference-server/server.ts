@@ -18,7 +18,7 @@ import { openFrontDoor } from './front-door/front-door.ts';
 import { siteContexts } from './front-door/sites.ts';
 import { TenantData } from './store/tenant-data.ts';
 import { journalOf } from './journal/journal.ts';
-import { CORRECT_STEPS, type ServerSteps } from './api/steps.ts';
+import { CORRECT_STEPS, type ServerSteps } from './steps/server-steps.ts';
 
 import type { ReferenceServerOptions, RunningReferenceServer } from './server-options.ts';
 
@@ -47,9 +47,9 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const https = createSecureListener(
     { certificates, isServedPanelHost, limits, http2: options.http2 ?? true },
     // A connection without SNI is a client fault the journal records even when no request follows.
-    { ...door, secureConnection: journal && ((socket) => journal.watchConnection(socket)) },
+    { ...door.secure, secureConnection: journal && ((socket) => journal.watchConnection(socket)) },
   );
-  const plain = options.httpPort === null ? null : createPlainHttpServer(limits, door.plainRequest);
+  const plain = options.httpPort === null ? null : createPlainHttpServer(limits, door.plain);
   const listeners: { server: SecureListener | Server; port: number }[] = [
     { server: https, port: options.httpsPort },
   ];
@@ -71,7 +71,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     ...urls,
     caPath,
     certificatesReused,
-    requestListener: door.request,
+    requestListener: door.secure.request,
     close,
   };
 }

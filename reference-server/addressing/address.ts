@@ -1,6 +1,6 @@
 // Which site a request is addressed to, and whether it was misdirected: decided here once for every
 // request of the HTTPS listener, before any site runs, through the host steps a caller may replace
-// (`HostSteps`, part of api/steps.ts's `ServerSteps`). Every 421 Misdirected Request the server
+// (`HostSteps`, part of steps/server-steps.ts's `ServerSteps`). Every 421 Misdirected Request the server
 // answers is this decision's: a `Host` that names another port, a host this server does not serve,
 // or a connection opened (TLS SNI) for another host than the request names (RFC 9110 §7.4).
 import type { IncomingMessage } from 'node:http';

@@ -1,9 +1,10 @@
 // The path of an API request through the reference server, in the order of the decisions table
-// (docs/decisions.md): request-target length → host → header multiplicity → presence → syntax →
+// (docs/decisions.md), after the front door has answered a misdirected request 421: request-target
+// length → host → header multiplicity → presence → syntax →
 // key lookup in (tenant, environment) → route → permission → handler. Each step either answers an error or passes on; a request that
 // fails a step never reaches data. Which host a request names, and whether it was misdirected, is
-// decided before (addressing/address.ts): the pipeline answers that decision in its place.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+// decided before (addressing/address.ts).
+import type { IncomingMessage } from 'node:http';
 import type { Customer, Permission } from '../../schemas/generated/fixtures.ts';
 import type { CustomersResponse } from '../../schemas/generated/customers.ts';
 import type { StoredKey } from '../store/key-entries.ts';
@@ -11,18 +12,18 @@ import { apiError, constantResponse, type ApiResponse } from '../http/errors.ts'
 import type { ApiHost } from '../http/hosts.ts';
 import { pathOf } from '../http/request-target.ts';
 import type { AuthorizationHeader } from '../http/authorization-header.ts';
-import type { Transport } from '../http/response-writer.ts';
-import type { ensureCertificates } from '../listeners/certificates.ts';
 import type { HostContext, HostSteps } from '../addressing/address.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
 import { cursorOf, cursorParameter, type ListPosition } from './customer-pages.ts';
 
 /**
- * The replaceable steps of an API request's path, in one object: the server runs CORRECT_STEPS
- * (steps.ts), with any of them replaced by `ReferenceServerOptions.steps`. The host steps
- * (`hostsOf`, `tenantOf`, `sniMatches`) decide every request's address (addressing/address.ts).
+ * The replaceable steps of an API request's path: the server runs CORRECT_API_STEPS (steps.ts),
+ * with any of them replaced by `ReferenceServerOptions.steps`. The host steps (`hostsOf`,
+ * `tenantOf`, `sniMatches`) decide every request's address (addressing/address.ts). The steps of
+ * the whole server (how an answer is written, plain HTTP's answer, the certificates) extend these
+ * in steps/server-steps.ts.
  */
-export interface ServerSteps extends HostSteps {
+export interface ApiSteps extends HostSteps {
   /** The request's `Authorization` field lines, read as a Bearer credential or not. */
   authorizationOf(req: IncomingMessage): AuthorizationHeader;
   /** The active key `token` is within the host's tenant and environment, or undefined. */
@@ -36,17 +37,11 @@ export interface ServerSteps extends HostSteps {
   cursorPosition(cursor: string, host: ApiHost): ListPosition | undefined;
   /** Whether the key's permissions allow the route's operation. */
   permits(key: StoredKey, permission: Permission): boolean;
-  /** Writes an answer of the HTTPS API. */
-  writeResponse(res: ServerResponse, response: ApiResponse, transport: Transport): void;
-  /** What the plain-HTTP listener answers (spec §5 Scheme 4: plain HTTP is rejected). */
-  plainHttpAnswer(req: IncomingMessage, context: PipelineContext): ApiResponse;
-  /** The CA and the leaf certificate the HTTPS listener serves. */
-  certificates: typeof ensureCertificates;
 }
 
 export interface PipelineContext extends HostContext {
-  /** How each step is done: CORRECT_STEPS (steps.ts) unless the server was given replacements. */
-  steps: ServerSteps;
+  /** How each step is done: CORRECT_API_STEPS (steps.ts) unless the server was given replacements. */
+  steps: ApiSteps;
   /** Customers per page of GET /v1/customers (customer-pages.ts); undefined: the whole list. */
   customersPageSize?: number;
 }
@@ -137,10 +132,10 @@ export function handleApiRequest(
   facts: RequestFacts,
 ): ApiResponse {
   if ((req.url ?? '').length > MAX_URL_LENGTH) return apiError('uri_too_long');
-  const { site, misdirected } = facts.address;
-  if (site.hostname === undefined) return apiError('bad_request');
-  // RFC 9110 §7.4: a host this server does not serve, or a connection opened (TLS SNI) for another.
-  if (site.kind !== 'api' || misdirected !== undefined) return apiError('misdirected_request');
+  const { site } = facts.address;
+  // A misdirected request (a host this server does not serve among them) never gets here: the
+  // front door answers it 421. What is left without an API host is a request that named none.
+  if (site.kind !== 'api') return apiError('bad_request');
   const { host } = site;
   facts.tenant = host.tenant;
   facts.environment = host.environment;

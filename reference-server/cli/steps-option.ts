@@ -1,8 +1,8 @@
-// A command-line option that replaces steps of the server (api/steps.ts), handed to the server's
+// A command-line option that replaces steps of the server (steps/server-steps.ts), handed to the server's
 // command by whoever composes it: the kit's `serve` hands it the self-test's `--fault`
 // (mutation/fault-option.ts). The server's own command has no such option of its own.
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
-import type { ServerSteps } from '../api/steps.ts';
+import type { ServerSteps } from '../steps/server-steps.ts';
 
 export interface StepsOption {
   /** The flag without its dashes. Never read from the environment: it cannot be left on by accident. */

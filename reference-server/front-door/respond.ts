@@ -1,11 +1,13 @@
 // The one place an answer leaves the server: every request of both listeners is written, logged
-// (the access log) and recorded (the client journal) here, whichever site answered it.
+// (the access log) and recorded (the client journal) here, whichever site answered it, and so is
+// every refusal written on a socket (a client error, a CONNECT over HTTP/1.1).
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ServerSteps } from '../api/request-pipeline.ts';
+import type { Duplex } from 'node:stream';
+import type { ServerSteps } from '../steps/server-steps.ts';
 import { logAnswered, noAccessLog, type AccessLogSink } from '../http/access-log.ts';
-import type { ApiResponse, JsonAnswer } from '../http/errors.ts';
+import { apiError, type ApiErrorCode, type ApiResponse, type JsonAnswer } from '../http/errors.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
-import { writeApiResponse, type Transport } from '../http/response-writer.ts';
+import { writeApiResponse, writeRawError, type Transport } from '../http/response-writer.ts';
 import type { Journal } from '../journal/journal.ts';
 import { writePanelResponse, type PanelResponse } from '../panel/panel-response.ts';
 
@@ -54,17 +56,45 @@ export function exchangeOf(
  * 421 of a request for another port included), never a panel or admin API answer.
  */
 export function respond(outlet: Outlet, exchange: Exchange, reply: Reply): void {
-  const { req, res, facts, transport } = exchange;
+  const { req, res, transport } = exchange;
   if (reply.by === 'step') outlet.steps.writeResponse(res, reply.answer, transport);
   else if (reply.by === 'json') writeApiResponse(res, reply.answer, transport);
   else if (reply.by === 'panel') writePanelResponse(res, reply.answer, req.method);
   else res.destroy();
   const written: Written = reply.by === 'panel' ? { status: reply.answer.status } : reply.answer;
-  logAnswered(outlet.log, { req, response: written, started: exchange.started, transport, facts });
+  record(outlet, exchange, written, reply.by === 'step');
+}
+
+/**
+ * Refuses on the socket what Node hands over without a response to write to: a client error (no
+ * request at all) or a CONNECT over HTTP/1.1 (`request`: the request and its facts). The answer
+ * is the JSON error `writeApiResponse` would write, and the connection is closed after it.
+ */
+export function refuseOnSocket(
+  outlet: Outlet,
+  socket: Duplex,
+  refusal: {
+    code: ApiErrorCode;
+    transport: Transport;
+    request?: { req: IncomingMessage; facts: RequestFacts };
+  },
+): void {
+  const { code, transport, request } = refusal;
+  const started = outlet.log === noAccessLog ? 0 : performance.now();
+  writeRawError(socket, code, transport);
+  const written: Written = apiError(code);
+  if (request) record(outlet, { ...request, transport, started }, written, true);
+  else logAnswered(outlet.log, { response: written, started, transport });
+}
+
+/** Logs an answer, and records it in the journal when it is one the API's clients were given. */
+function record(outlet: Outlet, exchange: Omit<Exchange, 'res'>, written: Written, byTheApi: boolean): void {
+  const { req, facts, transport, started } = exchange;
+  logAnswered(outlet.log, { req, response: written, started, transport, facts });
   const { journal } = outlet;
   if (!journal) return;
   if (transport === 'http') journal.recordPlain(req, facts, written);
-  else if (reply.by === 'step') journal.recordApi(req, facts, written);
+  else if (byTheApi) journal.recordApi(req, facts, written);
 }
 
 /** What the log and the journal keep of an answer. */

@@ -77,8 +77,6 @@ async function siteReply(
   contexts: SiteContexts,
 ): Promise<Reply> {
   const { req, facts } = exchange;
-  // RFC 9110 §7.4, as for the API hosts: a connection opened for one host serves no other.
-  if (facts.address.misdirected) return { by: 'json', answer: apiError('misdirected_request') };
   const { handleAdminRequest, handlePanelRequest } = await loadSiteHandlers();
   if (site.kind === 'admin')
     return { by: 'json', answer: await handleAdminRequest(req, contexts.admin, facts) };

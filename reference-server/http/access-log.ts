@@ -73,7 +73,8 @@ export function loggablePath(target: string | undefined): string {
 
 /** What one answered request contributes to the log. */
 export interface AnsweredRequest {
-  req: IncomingMessage;
+  /** Absent for a client error, refused before Node made a request of it. */
+  req?: IncomingMessage;
   /** The answer's status and error code (an API, panel or admin answer alike). */
   response: Pick<ApiResponse, 'status'> & { errorCode?: string };
   /** `performance.now()` when the request arrived. */
@@ -94,12 +95,13 @@ export function logAnswered(log: AccessLogSink, answered: AnsweredRequest): void
     ...(facts?.environment === undefined ? {} : { environment: facts.environment }),
     ...(facts?.keyId === undefined ? {} : { keyId: loggableValue(facts.keyId) }),
     // Node's parser admits only the methods it knows: never a piece of a key.
-    method: req.method ?? '',
-    path: loggablePath(req.url),
+    method: req?.method ?? '',
+    path: loggablePath(req?.url),
     status: response.status,
     errorCode: response.errorCode,
     durationMs: Math.round((performance.now() - started) * 1000) / 1000,
     transport,
-    protocol: requestProtocol(req),
+    // A client error is only ever reported on an HTTP/1.1 connection (HTTP/2 resets its stream).
+    protocol: req ? requestProtocol(req) : 'h1',
   });
 }

@@ -21,9 +21,6 @@ import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node
 import type { SecureContextOptions, TLSSocket } from 'node:tls';
 import { countEveryHeaderLine, limitOptions, type ServerLimits } from './listener-limits.ts';
 import { overHttp2 } from '../http/field-lines.ts';
-import { isHttp2Response } from '../http/http2-answer.ts';
-import { writeRawError } from '../http/response-writer.ts';
-import { answerHttpsClientError } from './https-client-errors.ts';
 import { panelSniCallback } from './panel-certificates.ts';
 import { TLS12_CIPHERS } from './tls-ciphers.ts';
 import type { ServerCertificates } from './certificates.ts';
@@ -41,14 +38,26 @@ const HPACK_FIELD_OVERHEAD = 32;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
-/** What the listener hands on (front-door/front-door.ts). */
-export interface SecureListenerHandlers {
+/**
+ * What a listener hands on (front-door/front-door.ts), which answers all of it: a listener writes
+ * no answer of its own, so that every answer is written, logged and journaled in one place.
+ */
+export interface ListenerHandlers {
   /** Every request, whatever the event that carried it. */
   request: Handler;
+  /**
+   * A CONNECT request: over HTTP/1.1 with its socket (Node hands over no response), over HTTP/2
+   * with its stream's response.
+   */
+  connect: (req: IncomingMessage, socketOrResponse: Duplex | ServerResponse) => void;
+  /** What Node's parser, its time limits or TLS reported before any request handler ran. */
+  clientError: (error: NodeJS.ErrnoException, socket: Duplex) => void;
+}
+
+/** What the HTTPS listener hands on, beyond what every listener does. */
+export interface SecureListenerHandlers extends ListenerHandlers {
   /** A request that waits for `100 Continue` before it sends its body. */
   checkContinue: Handler;
-  /** A CONNECT request over HTTP/2 (over HTTP/1.1 the listener answers it on the socket). */
-  connectOverHttp2: (res: ServerResponse) => void;
   /** A TLS connection, once its handshake is done. */
   secureConnection?: ((socket: TLSSocket) => void) | undefined;
 }
@@ -94,12 +103,8 @@ function answerEvents(server: SecureListener, handlers: SecureListenerHandlers):
   server.on('checkContinue', handlers.checkContinue);
   // Without a listener Node drops a CONNECT request's connection without any answer (HTTP/1.1)
   // or answers an empty 405 (HTTP/2, which hands over the stream's response instead of a socket).
-  server.on('connect', (_req: IncomingMessage, socketOrResponse: Duplex | ServerResponse) => {
-    if (isHttp2Response(socketOrResponse))
-      handlers.connectOverHttp2(socketOrResponse as unknown as ServerResponse);
-    else writeRawError(socketOrResponse as Duplex, 'method_not_allowed', 'https');
-  });
-  server.on('clientError', answerHttpsClientError);
+  server.on('connect', handlers.connect);
+  server.on('clientError', handlers.clientError);
   // A TLS handshake that fails (plain HTTP on the TLS port, an old protocol version) only closes
   // that connection.
   server.on('tlsClientError', () => {});

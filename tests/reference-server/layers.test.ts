@@ -21,13 +21,14 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   listeners: ['http'],
   addressing: ['http', 'store'],
   journal: ['http', 'store'],
-  api: ['http', 'store', 'listeners', 'addressing'],
+  api: ['http', 'store', 'addressing'],
   panel: ['http', 'store', 'journal'],
   'admin-api': ['http', 'store', 'journal'],
-  'front-door': [...SITES_BELOW, ...SITES],
-  'server-options.ts': ['http', 'listeners', 'api'],
-  'server.ts': [...SITES_BELOW, ...SITES, 'front-door', 'server-options.ts'],
-  cli: [...SITES_BELOW, ...SITES, 'front-door', 'server-options.ts', 'server.ts'],
+  steps: ['http', 'listeners', 'addressing', 'api'],
+  'front-door': [...SITES_BELOW, ...SITES, 'steps'],
+  'server-options.ts': ['http', 'listeners', 'steps'],
+  'server.ts': [...SITES_BELOW, ...SITES, 'steps', 'front-door', 'server-options.ts'],
+  cli: [...SITES_BELOW, ...SITES, 'steps', 'front-door', 'server-options.ts', 'server.ts'],
 };
 
 const layerOf = (path: string): string => layerIn(REFERENCE_SERVER, path);
