@@ -99,7 +99,7 @@ describe('reference server: every answer leaves through the front door and is lo
                 );
                 resolve();
               } catch (error) {
-                reject(error);
+                reject(error instanceof Error ? error : new Error(String(error)));
               }
             });
           }),
