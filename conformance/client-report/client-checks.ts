@@ -25,8 +25,9 @@ function hasAuthorization(entry: JournalEntry): boolean {
 function sniMismatch(entry: JournalEntry): string {
   const hostField = entry.protocol === 'h2' ? 'the :authority' : 'the Host header';
   const sni = entry.sniName === undefined ? 'SNI' : `SNI ${entry.sniName}`;
-  const host = entry.hostName === undefined ? hostField : `${hostField} ${entry.hostName}`;
-  return `the connection's ${sni} named another host than ${host}`;
+  // No host, or several: the request named none the SNI could match.
+  if (entry.hostName === undefined) return `the connection's ${sni} named a host, ${hostField} no single one`;
+  return `the connection's ${sni} named another host than ${hostField} ${entry.hostName}`;
 }
 
 export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'>, EntryCheck> = {

@@ -195,7 +195,8 @@ export class Journal {
       if (slot.sni === 'mismatch') {
         // What the client put on the wire, for the client report to name both.
         slot.sniName = hostNameOrNot((req.socket as TLSSocket).servername);
-        slot.hostName = hostNameOrNot(facts.address.site.hostname);
+        const hostname = facts.address.site.hostname;
+        slot.hostName = hostname === undefined ? undefined : hostNameOrNot(hostname);
       }
     }
     const credential = presentedCredential(req, facts.authorization);

@@ -45,7 +45,7 @@ export interface JournalEntry {
    */
   sniName?: string;
   /**
-   * On an SNI mismatch: the host the request named (its Host header, or :authority over HTTP/2), without the port, or "(not a host name)".
+   * On an SNI mismatch: the host the request named (its Host header, or :authority over HTTP/2), without the port, or "(not a host name)"; absent when it named none or several.
    */
   hostName?: string;
   method?: string;
