@@ -48,6 +48,7 @@ import './reference-server/customer-pages.test.ts';
 import './reference-server/http/access-log.test.ts';
 import './reference-server/http/errors.test.ts';
 import './reference-server/http/scanned-header-values.test.ts';
+import './reference-server/journal/header-scan.test.ts';
 import './reference-server/journal/journal.test.ts';
 import './reference-server/layers.test.ts';
 import './reference-server/listeners/certificates.test.ts';
