@@ -1,7 +1,9 @@
 // The package's main entry point (`import … from 'tenant-auth-conformance'`): the reference server
 // in-process, the rule catalogs, the report types and bundle verification. The Playwright side is
 // `tenant-auth-conformance/playwright` (library/playwright.ts), so that this one loads no
-// Playwright. Nothing else of the package can be imported: package.json's `exports` lists these
+// Playwright, and what a client's test file needs first (the mock) is all it loads at import: the
+// rest (undici, the client report, bundle verification) loads when first used (bench/import-cost.ts).
+// Nothing else of the package can be imported: package.json's `exports` lists these
 // two, and library/*.api.md records their surface (npm run api-report).
 import { RULES as RULE_CATALOG, type Rule } from '../conformance/catalog/rules.ts';
 import { CLIENT_RULES as CLIENT_RULE_CATALOG, type ClientRule } from '../conformance/catalog/client-rules.ts';
@@ -10,6 +12,7 @@ export {
   startReferenceMock,
   type ReferenceMock,
   type ReferenceMockOptions,
+  type MockDispatcher,
   type TenantUrls,
   type MockKey,
   type MintKeyRequest,
@@ -23,12 +26,12 @@ export type { ClientRule, ClientLevel } from '../conformance/catalog/client-rule
 export type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
 export type { ClientReport } from '../schemas/generated/client-report.ts';
 export type { Journal, JournalEntry } from '../schemas/generated/journal.ts';
-export {
-  verifyBundle,
-  BundleInputError,
-  type Verification,
-  type VerifyOptions,
-  type SignatureCheck,
+export { verifyBundle } from './verify.ts';
+export { BundleInputError } from '../conformance/attestation/bundle-input-error.ts';
+export type {
+  Verification,
+  VerifyOptions,
+  SignatureCheck,
 } from '../conformance/attestation/verify-bundle.ts';
 
 /** Every rule the suite checks of a deployment: id, level, source, statement, the inputs it needs. */

@@ -3,13 +3,17 @@
 // key minting, the CA, a `fetch`, an undici Dispatcher and a node:https Agent that resolve the
 // tenant host names and trust the CA, the client journal and the client report (the same code as
 // the `client-report` command), and `close()`, which releases every port, timer and file.
+//
+// What a test file pays on import is kept small (bench/import-cost.ts): undici is loaded the first
+// time `fetch` or `dispatcher` is read, the client report's code the first time it is asked for.
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { Agent as HttpsAgent } from 'node:https';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
-import { Agent as UndiciAgent, fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher, fetch as undiciFetch } from 'undici';
 import type { Fixtures, Permission } from '../schemas/generated/fixtures.ts';
 import type { ClientReport } from '../schemas/generated/client-report.ts';
 import type { Journal } from '../schemas/generated/journal.ts';
@@ -18,7 +22,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../reference-
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { jsonLinesAccessLog } from '../reference-server/http/access-log.ts';
 import { lookupWith, type HostMap } from '../conformance/requests/host-map.ts';
-import { buildClientReport } from '../conformance/client-report/client-report.ts';
+import { adminRequester } from './admin-request.ts';
 
 export type { Permission } from '../schemas/generated/fixtures.ts';
 export type { ClientReport } from '../schemas/generated/client-report.ts';
@@ -117,8 +121,11 @@ export interface ReferenceMock {
   readonly hosts: HostMap;
   /** undici's fetch through `dispatcher`: tenant hosts resolve, the CA is trusted. */
   readonly fetch: typeof undiciFetch;
-  /** For undici (and fetch's `dispatcher` option): resolves the tenant hosts, trusts the CA. */
-  readonly dispatcher: Dispatcher;
+  /**
+   * For undici and for the `dispatcher` option of fetch, undici's or Node's global one: resolves
+   * the tenant hosts, trusts the CA.
+   */
+  readonly dispatcher: MockDispatcher;
   /** For node:https, axios (`httpsAgent`) and got (`agent.https`): resolves the hosts, trusts the CA. */
   readonly httpsAgent: HttpsAgent;
   /** The client journal: what each client sent (keys by id, never their value). */
@@ -131,6 +138,26 @@ export interface ReferenceMock {
   close(): Promise<void>;
   [Symbol.asyncDispose](): Promise<void>;
 }
+
+/**
+ * The dispatcher type of Node's global `fetch`: the undici-types that @types/node bundles, a major
+ * version behind the kit's undici (6 for Node 20 and 22), whose Dispatcher undici 7's is not
+ * assignable to (TS2322, through their FormData types). Where the global RequestInit has no
+ * `dispatcher` (DOM types, as in this repository's own build), no more than undici's.
+ */
+type GlobalFetchDispatcher = RequestInit extends { dispatcher?: infer Global }
+  ? NonNullable<Global>
+  : object;
+
+/**
+ * undici's Dispatcher, typed as Node's global fetch's too: `fetch(url, { dispatcher })` type-checks
+ * with either fetch. At run time it is undici 7's Agent, which Node's fetch accepts.
+ */
+export type MockDispatcher = Dispatcher & GlobalFetchDispatcher;
+
+/** undici, loaded on first use (CommonJS, so synchronously): about 150 ms of CPU a test file need not pay. */
+const loadUndici = (): typeof import('undici') =>
+  createRequire(import.meta.url)('undici') as typeof import('undici');
 
 /** The hosts of a domain that Node would not resolve, mapped to loopback. */
 function loopbackHosts(domain: string, host: string): HostMap {
@@ -176,29 +203,13 @@ export async function startReferenceMock(options: ReferenceMockOptions = {}): Pr
   const ca = readFileSync(server.caPath, 'utf8');
   const hosts = loopbackHosts(domain, host);
   const trusted = [...rootCertificates, ca];
-  const dispatcher = new UndiciAgent({ connect: { lookup: lookupWith(hosts), ca: trusted } });
   const httpsAgent = new HttpsAgent({ lookup: lookupWith(hosts), ca: trusted, keepAlive: true });
-  const boundFetch: typeof undiciFetch = (input, init) => undiciFetch(input, { dispatcher, ...init });
-
-  const admin = async (method: string, path: string, body?: object): Promise<unknown> => {
-    const response = await boundFetch(`${server.adminBaseUrl}${path}`, {
-      method,
-      headers: {
-        Authorization: `Bearer ${adminToken}`,
-        Accept: 'application/json',
-        ...(body ? { 'Content-Type': 'application/json' } : {}),
-      },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await response.text();
-    if (!response.ok) {
-      const code = /"code"\s*:\s*"([a-z_]+)"/.exec(text)?.[1] ?? 'no error code';
-      throw new Error(
-        `The reference server's admin API answered ${method} ${path} with ${response.status} ${code}.`,
-      );
-    }
-    return text === '' ? undefined : (JSON.parse(text) as unknown);
-  };
+  let undiciAgent: UndiciAgent | undefined;
+  const dispatcher = (): UndiciAgent =>
+    (undiciAgent ??= new (loadUndici().Agent)({ connect: { lookup: lookupWith(hosts), ca: trusted } }));
+  const boundFetch: typeof undiciFetch = (input, init) =>
+    loadUndici().fetch(input, { dispatcher: dispatcher(), ...init });
+  const admin = adminRequester(server.adminBaseUrl, adminToken, httpsAgent);
   const windowQuery = (window: JournalWindow = {}): string => {
     const query = new URLSearchParams();
     if (window.tenant !== undefined) query.set('tenant', window.tenant);
@@ -227,7 +238,7 @@ export async function startReferenceMock(options: ReferenceMockOptions = {}): Pr
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closed ??= (async () => {
-      await Promise.all([server.close(), dispatcher.close()]);
+      await Promise.all([server.close(), undiciAgent?.close()]);
       httpsAgent.destroy();
     })());
 
@@ -278,17 +289,21 @@ export async function startReferenceMock(options: ReferenceMockOptions = {}): Pr
     caFile: server.caPath,
     hosts,
     fetch: boundFetch,
-    dispatcher,
+    get dispatcher(): MockDispatcher {
+      return dispatcher();
+    },
     httpsAgent,
     journal: async (window) => (await admin('GET', `/journal${windowQuery(window)}`)) as Journal,
     clearJournal: async (window) => {
       await admin('DELETE', `/journal${windowQuery(window)}`);
     },
-    clientReport: (window = {}) =>
-      buildClientReport(
+    clientReport: async (window = {}) => {
+      const { buildClientReport } = await import('../conformance/client-report/client-report.ts');
+      return buildClientReport(
         { adminUrl: server.adminBaseUrl, adminToken, caFile: server.caPath, filter: window, hosts },
         new Date(),
-      ),
+      );
+    },
     close,
     [Symbol.asyncDispose]: close,
   };

@@ -30,14 +30,9 @@ import {
   type Statement,
   type VerdictPredicate,
 } from './statement.ts';
+import { BundleInputError } from './bundle-input-error.ts';
 
-/** Not a bundle at all: the user gave the wrong directory (exit 2, not a failed check). */
-export class BundleInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BundleInputError';
-  }
-}
+export { BundleInputError };
 
 export type SignatureCheck =
   | { state: 'unsigned' }
