@@ -50,6 +50,10 @@ const SUBCOMMANDS: Record<string, Subcommand> = {
     summary: 'make an Ed25519 key pair for signing bundles (run --sign-key)',
     load: () => import('./commands/keygen.ts'),
   },
+  registry: {
+    summary: 'the certification registry: serve, publisher, publish, can-i-ship, diff',
+    load: () => import('./commands/registry.ts'),
+  },
   'client-report': {
     summary: "judge the clients in the reference server's journal (CLIENT CONFORMANT or not)",
     load: () => import('./commands/client-report.ts'),

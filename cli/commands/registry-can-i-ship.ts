@@ -1,0 +1,91 @@
+// `registry can-i-ship --deployment NAME --version V [--profile P] [--protocols h1,h2]`: a release
+// gate. Exit 0 only when the registry answers yes; otherwise 1 and the sentence that says why not.
+import { parseProtocols } from '../../conformance/settings.ts';
+import { RegistryUnreachable, errorMessage, readToken, registryClient } from '../../registry/client.ts';
+import { commandArguments } from '../arguments.ts';
+import { EXIT } from '../exit-codes.ts';
+import { REGISTRY_CLIENT_OPTIONS } from './registry-publish.ts';
+
+const HELP = `Usage: tenant-auth-conformance registry can-i-ship --registry URL --deployment NAME --version V
+                                                   [--profile default|strict] [--protocols h1,h2] [--json]
+
+Asks the registry whether this version may ship: yes only when the latest stored run of it that
+covers the question — the profile (a strict run answers for both), the protocols (by default every
+protocol the target offered), every rule of the catalog — is VERIFIED and CONFORMANT.
+
+Options:
+  --deployment NAME, --version V
+  --profile P           default or strict (default: default)
+  --protocols LIST      h1, h2 or h1,h2 (default: every protocol the target offered)
+  --json                print the registry's answer as JSON
+${REGISTRY_CLIENT_OPTIONS} (a token is needed only with --private-reads)
+  --help                print this help
+
+Exit codes:
+  0  yes: a VERIFIED CONFORMANT run covers the question
+  1  no: the first line says why (no run, a run that does not cover it, not CONFORMANT)
+  2  usage error
+  3  the registry cannot be reached, or failed`;
+
+export async function main(argv: string[]): Promise<number> {
+  const parsed = commandArguments(
+    argv,
+    {
+      registry: { type: 'string' },
+      deployment: { type: 'string' },
+      version: { type: 'string' },
+      profile: { type: 'string' },
+      protocols: { type: 'string' },
+      json: { type: 'boolean' },
+      'token-file': { type: 'string' },
+      'ca-file': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    HELP,
+  );
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  const problems = [
+    ...(values.registry === undefined || !URL.canParse(values.registry)
+      ? ['Give the registry: --registry https://…']
+      : []),
+    ...(values.deployment === undefined ? ['Give --deployment NAME.'] : []),
+    ...(values.version === undefined ? ['Give --version V.'] : []),
+    ...(values.profile !== undefined && values.profile !== 'default' && values.profile !== 'strict'
+      ? [`--profile: "${values.profile}" is neither default nor strict.`]
+      : []),
+  ];
+  if (values.protocols !== undefined) {
+    const protocols = parseProtocols(values.protocols);
+    if ('error' in protocols) problems.push(`--protocols: ${protocols.error}.`);
+  }
+  if (problems.length > 0) {
+    console.error(`${problems.join('\n')}\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  const query = new URLSearchParams({ deployment: values.deployment ?? '', version: values.version ?? '' });
+  if (values.profile !== undefined) query.set('profile', values.profile);
+  if (values.protocols !== undefined) query.set('protocols', values.protocols);
+  const token = readToken(values['token-file']);
+  const client = registryClient(values.registry ?? '', {
+    ...(token !== undefined ? { token } : {}),
+    ...(values['ca-file'] !== undefined ? { caFile: values['ca-file'] } : {}),
+  });
+  try {
+    const answer = await client.get(`/api/v1/can-i-ship?${query.toString()}`);
+    if (answer.status !== 200) {
+      console.error(errorMessage(answer));
+      return answer.status >= 500 ? EXIT.setup : EXIT.usage;
+    }
+    const { ship, reason } = answer.json as { ship: boolean; reason: string };
+    if (values.json === true) console.log(JSON.stringify(answer.json, null, 2));
+    else (ship ? console.log : console.error)(reason);
+    return ship ? EXIT.ok : EXIT.notConformant;
+  } catch (error) {
+    if (!(error instanceof RegistryUnreachable)) throw error;
+    console.error(error.message);
+    return EXIT.setup;
+  } finally {
+    await client.close();
+  }
+}

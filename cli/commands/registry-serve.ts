@@ -1,0 +1,151 @@
+// `registry serve`: the registry over HTTPS, on the embedded database in --data (default
+// .registry-data/) or on a PostgreSQL server (--database-url), migrated at start.
+import { join, resolve } from 'node:path';
+import { openDatabase } from '../../registry/database/database.ts';
+import { migrate, DatabaseTooNewError } from '../../registry/database/migrations.ts';
+import { registryTls } from '../../registry/http/certificate.ts';
+import { DEFAULT_MAX_BUNDLE_BYTES, startRegistry } from '../../registry/http/server.ts';
+import { loadPublishers, PublishersFileError } from '../../registry/publish/publishers.ts';
+import { KeyFileError } from '../../conformance/attestation/signing-key.ts';
+import { commandArguments } from '../arguments.ts';
+import { EXIT } from '../exit-codes.ts';
+
+const HELP = `Usage: tenant-auth-conformance registry serve [--data DIR | --database-url URL]
+                                              [--publishers FILE] [--port N] [--host ADDRESS]
+                                              [--cert FILE --key FILE] [--private-reads]
+
+Starts the certification registry: a JSON API (docs/registry-openapi.json), the pages of certified
+implementations, deployments and runs, and a badge per deployment. Every published bundle is
+verified on arrival, with the publisher's own keys, by the code of \`verify\`.
+
+Options:
+  --data DIR            the embedded database's directory (PGlite; created when missing)
+                        (default: .registry-data)
+  --database-url URL    a PostgreSQL server instead (postgres://user:password@host:5432/db);
+                        the same schema and migrations, applied at start
+  --publishers FILE     who may publish, with which keys (registry publisher writes it)
+                        (default: DIR/publishers.json)
+  --port N              (default: 8443)
+  --host ADDRESS        the address to listen on (default: 127.0.0.1)
+  --cert FILE --key FILE
+                        the registry's TLS certificate and key; without them, a certificate for
+                        localhost from the kit's local CA in --cert-dir
+  --cert-dir DIR        (default: .certs)
+  --max-bundle-bytes N  the largest bundle accepted (default: ${DEFAULT_MAX_BUNDLE_BYTES})
+  --private-reads       every read (API, pages, badges) needs a token of the publishers file
+  --help                print this help
+
+Exit codes:
+  0  the registry ran and was stopped (SIGINT, SIGTERM)
+  2  usage error: a bad option, an unreadable publishers file or key
+  3  setup error: the database cannot be opened or migrated, the port is taken`;
+
+/** The URL with its password hidden, for the banner. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.href;
+  } catch {
+    return 'the --database-url given';
+  }
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const parsed = commandArguments(
+    argv,
+    {
+      data: { type: 'string' },
+      'database-url': { type: 'string' },
+      publishers: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      cert: { type: 'string' },
+      key: { type: 'string' },
+      'cert-dir': { type: 'string' },
+      'max-bundle-bytes': { type: 'string' },
+      'private-reads': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    HELP,
+  );
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  const port = Number(values.port ?? 8443);
+  const maxBundleBytes = Number(values['max-bundle-bytes'] ?? DEFAULT_MAX_BUNDLE_BYTES);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    console.error(`--port: "${values.port}" is not a port number (0 to 65535).`);
+    return EXIT.usage;
+  }
+  if (!Number.isInteger(maxBundleBytes) || maxBundleBytes < 1024) {
+    console.error(
+      `--max-bundle-bytes: "${values['max-bundle-bytes']}" is not a number of bytes (at least 1024).`,
+    );
+    return EXIT.usage;
+  }
+  if ((values.cert === undefined) !== (values.key === undefined)) {
+    console.error('--cert and --key go together: give both, or neither for a local certificate.');
+    return EXIT.usage;
+  }
+  const directory = resolve(values.data ?? '.registry-data');
+  const publishersFile = resolve(values.publishers ?? join(directory, 'publishers.json'));
+  let publishers;
+  try {
+    publishers = loadPublishers(publishersFile);
+  } catch (error) {
+    if (!(error instanceof PublishersFileError) && !(error instanceof KeyFileError)) throw error;
+    console.error(error.message);
+    return EXIT.usage;
+  }
+  const databaseUrl = values['database-url'];
+  let db;
+  try {
+    db = await openDatabase({ directory, ...(databaseUrl !== undefined ? { databaseUrl } : {}) });
+    await migrate(db);
+  } catch (error) {
+    const reason = error instanceof DatabaseTooNewError ? error.message : (error as Error).message;
+    console.error(
+      `The registry's database cannot be opened: ${reason.replaceAll(databaseUrl ?? '\u0000', shownUrl(databaseUrl ?? ''))}`,
+    );
+    await db?.close().catch(() => undefined);
+    return EXIT.setup;
+  }
+  try {
+    const tls = await registryTls({
+      ...(values.cert !== undefined ? { certFile: values.cert } : {}),
+      ...(values.key !== undefined ? { keyFile: values.key } : {}),
+      certDir: resolve(values['cert-dir'] ?? '.certs'),
+    });
+    const registry = await startRegistry({
+      db,
+      publishers,
+      tls,
+      port,
+      host: values.host ?? '127.0.0.1',
+      maxBundleBytes,
+      privateReads: values['private-reads'] === true,
+    });
+    const stop = (): void => {
+      void registry
+        .close()
+        .then(() => db.close())
+        .then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    console.log(
+      [
+        `Registry at ${registry.url}`,
+        `  database:   ${databaseUrl !== undefined ? `PostgreSQL server ${shownUrl(databaseUrl)}` : `embedded (PGlite) in ${directory}`}`,
+        `  publishers: ${publishers.length} (${publishersFile})`,
+        `  reads:      ${values['private-reads'] === true ? 'need a token' : 'public'}`,
+        ...(tls.caPath ? [`  CA:         ${tls.caPath} (clients: --ca-file)`] : []),
+      ].join('\n'),
+    );
+    return EXIT.ok;
+  } catch (error) {
+    console.error(`The registry cannot start: ${(error as Error).message}`);
+    await db.close().catch(() => undefined);
+    return EXIT.setup;
+  }
+}

@@ -1,0 +1,95 @@
+// can-i-ship: may this version of a deployment ship, under this profile and over these protocols?
+// Yes only when the latest stored run of that version that covers the question — the profile
+// asked (a strict run answers for both profiles; a default run only for default), every protocol
+// asked checked (by default every protocol the target offered), every rule of the catalog selected
+// — is CONFORMANT. Every stored run was VERIFIED on arrival. Otherwise the answer says why not,
+// run by run. The latest covering run decides, not any: a version whose runs disagree is not one
+// to ship on the strength of its best run.
+import { PROTOCOLS, type Profile, type Protocol } from '../../conformance/settings.ts';
+import type { Queryable } from '../database/database.ts';
+import { deploymentExists, runsOf, type StoredRun } from '../store/runs.ts';
+
+export interface ShipQuestion {
+  deployment: string;
+  version: string;
+  profile?: Profile;
+  /** h1, h2; when absent, every protocol the run found the target offers. */
+  protocols?: readonly Protocol[];
+}
+
+export interface ShipAnswer {
+  ship: boolean;
+  /** One sentence: yes and on which run, or why not. */
+  reason: string;
+  /** The run that decided, when one covers the question. */
+  run?: StoredRun;
+  /** Each run of the version that does not cover the question, and why. */
+  notCovering: { id: number; why: string }[];
+}
+
+export const PROTOCOL_NAMES: Record<Protocol, string> = { h1: 'HTTP/1.1', h2: 'HTTP/2' };
+export { PROTOCOLS };
+
+/** Why `run` does not answer the question, or undefined when it covers it. */
+export function coverageGap(run: StoredRun, question: ShipQuestion): string | undefined {
+  const gaps: string[] = [];
+  if (question.profile === 'strict' && run.profile !== 'strict')
+    gaps.push(`it ran under the ${run.profile} profile, strict was asked`);
+  const asked = question.protocols?.map((protocol) => PROTOCOL_NAMES[protocol]) ?? run.protocolsOffered;
+  const unchecked = asked.filter((protocol) => !run.protocolsChecked.includes(protocol));
+  if (unchecked.length > 0)
+    gaps.push(
+      `it checked ${run.protocolsChecked.join(' and ')} only, ${question.protocols ? 'and' : 'but the target offers'} ${unchecked.join(' and ')}${question.protocols ? ' was asked' : ''}`,
+    );
+  if (run.rulesSelected < run.rulesInCatalog)
+    gaps.push(`it selected ${run.rulesSelected} of the catalog's ${run.rulesInCatalog} rules`);
+  return gaps.length > 0 ? gaps.join('; ') : undefined;
+}
+
+function scopeText(question: ShipQuestion): string {
+  const protocols = question.protocols
+    ? question.protocols.map((protocol) => PROTOCOL_NAMES[protocol]).join(' and ')
+    : 'every protocol offered';
+  return `${question.profile ?? 'default'} profile, ${protocols}`;
+}
+
+export async function canIShip(db: Queryable, question: ShipQuestion): Promise<ShipAnswer> {
+  const subject = `${question.deployment} ${question.version}`;
+  if (!(await deploymentExists(db, question.deployment)))
+    return {
+      ship: false,
+      reason: `No: the registry has no deployment named "${question.deployment}".`,
+      notCovering: [],
+    };
+  const runs = await runsOf(db, question.deployment, question.version);
+  if (runs.length === 0)
+    return { ship: false, reason: `No: no run of ${subject} has been published.`, notCovering: [] };
+  const notCovering: { id: number; why: string }[] = [];
+  const covering: StoredRun[] = [];
+  for (const run of runs) {
+    const gap = coverageGap(run, question);
+    if (gap === undefined) covering.push(run);
+    else notCovering.push({ id: run.id, why: gap });
+  }
+  const latest = covering.at(-1);
+  if (latest === undefined)
+    return {
+      ship: false,
+      reason: `No: no run of ${subject} covers the ${scopeText(question)}: ${notCovering.map((gap) => `run ${gap.id}: ${gap.why}`).join('; ')}.`,
+      notCovering,
+    };
+  if (latest.verdict === 'CONFORMANT')
+    return {
+      ship: true,
+      reason: `Yes: run ${latest.id} of ${subject} (${latest.startedAt}, signed by ${latest.signer}) is VERIFIED and CONFORMANT under the ${scopeText(question)} (it ran ${latest.profile}, over ${latest.protocolsChecked.join(' and ')}).`,
+      run: latest,
+      notCovering,
+    };
+  const earlierConformant = covering.filter((run) => run.verdict === 'CONFORMANT').map((run) => run.id);
+  return {
+    ship: false,
+    reason: `No: the latest run of ${subject} that covers the ${scopeText(question)}, run ${latest.id} (${latest.startedAt}), is ${latest.verdict}${earlierConformant.length > 0 ? `; earlier run${earlierConformant.length > 1 ? 's' : ''} ${earlierConformant.join(', ')} ${earlierConformant.length > 1 ? 'were' : 'was'} CONFORMANT, so the outcome is unstable: run registry diff to see which rules flip` : ''}.`,
+    run: latest,
+    notCovering,
+  };
+}

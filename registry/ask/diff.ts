@@ -1,0 +1,111 @@
+// diff: what changed between two versions of a deployment, rule by rule, from every stored run of
+// each. A rule regressed when it passed in every run of the first version and fails, warns or
+// errs in every run of the second; recovered the other way round; changed level when the catalogs
+// the two versions ran disagree on its level. A rule whose outcome differs between runs of one
+// version is unstable: listed apart, never counted as regressed or recovered.
+import type { Queryable } from '../database/database.ts';
+import { ALL_PROTOCOLS, outcomesOf, runsOf } from '../store/runs.ts';
+
+export interface RuleChange {
+  ruleId: string;
+  level: string;
+  from: string;
+  to: string;
+}
+
+export interface Unstable {
+  ruleId: string;
+  version: string;
+  /** Each run's verdict, oldest first. */
+  verdicts: { runId: number; verdict: string }[];
+}
+
+export interface VersionDiff {
+  deployment: string;
+  from: { version: string; runs: number[] };
+  to: { version: string; runs: number[] };
+  regressed: RuleChange[];
+  recovered: RuleChange[];
+  /** Other changes of outcome (e.g. pass → not evaluated). */
+  changed: RuleChange[];
+  changedLevel: { ruleId: string; from: string; to: string }[];
+  unstable: Unstable[];
+}
+
+export class DiffQuestionError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DiffQuestionError';
+  }
+}
+
+const FAILING = new Set(['fail', 'warning', 'error']);
+
+interface VersionRules {
+  runs: number[];
+  /** rule → each run's verdict (oldest first) and its level in the latest run. */
+  rules: Map<string, { verdicts: { runId: number; verdict: string }[]; level: string }>;
+}
+
+async function versionRules(db: Queryable, deployment: string, version: string): Promise<VersionRules> {
+  const runs = (await runsOf(db, deployment, version)).map((run) => run.id);
+  if (runs.length === 0)
+    throw new DiffQuestionError(`No run of ${deployment} ${version} has been published.`);
+  const rules: VersionRules['rules'] = new Map();
+  for (const outcome of await outcomesOf(db, runs)) {
+    if (outcome.protocol !== ALL_PROTOCOLS) continue;
+    const entry = rules.get(outcome.ruleId) ?? { verdicts: [], level: outcome.level };
+    entry.verdicts.push({ runId: outcome.runId, verdict: outcome.verdict });
+    entry.level = outcome.level;
+    rules.set(outcome.ruleId, entry);
+  }
+  return { runs, rules };
+}
+
+const settled = (verdicts: readonly { verdict: string }[]): string | undefined =>
+  new Set(verdicts.map((item) => item.verdict)).size === 1 ? verdicts[0]?.verdict : undefined;
+
+export async function diffVersions(
+  db: Queryable,
+  deployment: string,
+  from: string,
+  to: string,
+): Promise<VersionDiff> {
+  const before = await versionRules(db, deployment, from);
+  const after = await versionRules(db, deployment, to);
+  const result: VersionDiff = {
+    deployment,
+    from: { version: from, runs: before.runs },
+    to: { version: to, runs: after.runs },
+    regressed: [],
+    recovered: [],
+    changed: [],
+    changedLevel: [],
+    unstable: [],
+  };
+  const ids = [...new Set([...before.rules.keys(), ...after.rules.keys()])].sort();
+  for (const ruleId of ids) {
+    const was = before.rules.get(ruleId);
+    const is = after.rules.get(ruleId);
+    let flips = false;
+    for (const [version, entry] of [
+      [from, was],
+      [to, is],
+    ] as const)
+      if (entry && settled(entry.verdicts) === undefined) {
+        result.unstable.push({ ruleId, version, verdicts: entry.verdicts });
+        flips = true;
+      }
+    if (was && is && was.level !== is.level)
+      result.changedLevel.push({ ruleId, from: was.level, to: is.level });
+    if (flips) continue;
+    const fromVerdict = was ? settled(was.verdicts) : 'absent';
+    const toVerdict = is ? settled(is.verdicts) : 'absent';
+    if (fromVerdict === undefined || toVerdict === undefined || fromVerdict === toVerdict) continue;
+    const change = { ruleId, level: is?.level ?? was?.level ?? '', from: fromVerdict, to: toVerdict };
+    if (fromVerdict === 'pass' && FAILING.has(toVerdict)) result.regressed.push(change);
+    else if (FAILING.has(fromVerdict) && toVerdict === 'pass') result.recovered.push(change);
+    else result.changed.push(change);
+  }
+  return result;
+}

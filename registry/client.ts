@@ -1,0 +1,79 @@
+// The registry's client, as `registry publish`, `can-i-ship` and `diff` use it: HTTPS through
+// undici, trusting the system's CAs plus the one given (--ca-file, e.g. the kit's local CA), with
+// the token from a file or the environment — never from the command line, where `ps` shows it.
+import { readFileSync } from 'node:fs';
+import { rootCertificates } from 'node:tls';
+import { Agent, fetch } from 'undici';
+
+export const TOKEN_VARIABLE = 'TENANT_AUTH_REGISTRY_TOKEN';
+
+export class RegistryUnreachable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistryUnreachable';
+  }
+}
+
+export interface RegistryAnswer {
+  status: number;
+  json: unknown;
+}
+
+export interface RegistryClient {
+  get(path: string): Promise<RegistryAnswer>;
+  post(path: string, body: string): Promise<RegistryAnswer>;
+  close(): Promise<void>;
+}
+
+export function readToken(tokenFile: string | undefined): string | undefined {
+  if (tokenFile !== undefined) return readFileSync(tokenFile, 'utf8').trim();
+  const fromEnvironment = process.env[TOKEN_VARIABLE]?.trim();
+  return fromEnvironment === '' ? undefined : fromEnvironment;
+}
+
+export function registryClient(base: string, options: { caFile?: string; token?: string }): RegistryClient {
+  const ca =
+    options.caFile !== undefined ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
+  const dispatcher = new Agent({ connect: ca ? { ca } : {} });
+  const call = async (method: string, path: string, body?: string): Promise<RegistryAnswer> => {
+    let response;
+    try {
+      response = await fetch(new URL(path, base), {
+        method,
+        dispatcher,
+        headers: {
+          accept: 'application/json',
+          ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body } : {}),
+      });
+    } catch (error) {
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      throw new RegistryUnreachable(
+        `Cannot reach the registry at ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}${cause?.code?.includes('CERT') || cause?.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ? ' (give its CA with --ca-file)' : ''}.`,
+      );
+    }
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new RegistryUnreachable(
+        `${base} answered ${response.status} with something other than JSON: is it a registry?`,
+      );
+    }
+    return { status: response.status, json };
+  };
+  return {
+    get: (path) => call('GET', path),
+    post: (path, body) => call('POST', path, body),
+    close: () => dispatcher.close(),
+  };
+}
+
+/** The message of an error answer. */
+export function errorMessage(answer: RegistryAnswer): string {
+  const error = (answer.json as { error?: { code?: string; message?: string } } | null)?.error;
+  return error ? `${error.message ?? ''} (${answer.status} ${error.code ?? ''})` : `status ${answer.status}`;
+}

@@ -1,0 +1,212 @@
+// The JSON API (docs/registry-openapi.json): publish a bundle, read runs and deployments, and ask
+// can-i-ship and diff. Each handler reads the query, asks the store or ask/, and answers.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseProtocols } from '../../conformance/settings.ts';
+import { canIShip } from '../ask/can-i-ship.ts';
+import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
+import type { Database } from '../database/database.ts';
+import { authenticate, type Publisher } from '../publish/publishers.ts';
+import { PublishRefused, receiveBundle } from '../publish/receive.ts';
+import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../publish/upload.ts';
+import {
+  certifiedRuns,
+  deploymentExists,
+  outcomesOf,
+  runById,
+  runsOf,
+  type StoredRun,
+} from '../store/runs.ts';
+import { readBody } from './body.ts';
+import { RequestError, sendJson } from './respond.ts';
+
+export interface ApiContext {
+  db: Database;
+  publishers: readonly Publisher[];
+  /** The largest bundle accepted, in bytes (decoded). */
+  maxBundleBytes: number;
+}
+
+/** The JSON of a run: its facts and where its files are. */
+export function runJson(run: StoredRun): Record<string, unknown> {
+  return {
+    ...run,
+    links: {
+      page: `/runs/${run.id}`,
+      report: `/runs/${run.id}/files/conformance.html`,
+      evidence: `/runs/${run.id}/files/exchanges.har`,
+      bundle: `/api/v1/runs/${run.id}/files`,
+    },
+  };
+}
+
+export function authenticationError(state: 'missing' | 'malformed' | 'unknown'): RequestError {
+  switch (state) {
+    case 'missing':
+      return new RequestError(401, 'missing_token', 'Send the publish token: Authorization: Bearer tacr_…');
+    case 'malformed':
+      return new RequestError(
+        401,
+        'malformed_token',
+        'The Authorization header is not "Bearer tacr_" followed by 43 base64url characters: send the token registry publisher printed, whole.',
+      );
+    case 'unknown':
+      return new RequestError(
+        401,
+        'unknown_token',
+        "The token is not one of this registry's publishers: ask the registry's operator for one.",
+      );
+  }
+}
+
+export async function publish(
+  context: ApiContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const authentication = authenticate(context.publishers, request.headers.authorization);
+  if (authentication.state !== 'ok') throw authenticationError(authentication.state);
+  const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json')
+    throw new RequestError(
+      415,
+      'unsupported_media_type',
+      'Send the upload as Content-Type: application/json.',
+    );
+  // base64 makes the files a third larger; the JSON around them is small.
+  const limit = Math.ceil((context.maxBundleBytes * 4) / 3) + 64 * 1024;
+  const tooLarge = (): RequestError =>
+    new RequestError(
+      413,
+      'bundle_too_large',
+      `The bundle is larger than this registry's bound of ${context.maxBundleBytes} bytes (--max-bundle-bytes): nothing was stored.`,
+    );
+  const body = await readBody(request, limit, tooLarge);
+  let upload;
+  try {
+    upload = parseUpload(body.toString('utf8'));
+  } catch (error) {
+    if (error instanceof UploadError)
+      throw new RequestError(400, 'bad_upload', `${error.message} Nothing was stored.`);
+    throw error;
+  }
+  const size = [...upload.files.values()].reduce((total, file) => total + file.length, 0);
+  if (size > context.maxBundleBytes) throw tooLarge();
+  const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
+  let result;
+  try {
+    result = await receiveBundle(context.db, authentication.publisher, upload, token);
+  } catch (error) {
+    if (error instanceof PublishRefused) throw new RequestError(error.status, error.code, error.message);
+    throw error;
+  }
+  if (
+    result.stored === 'duplicate' &&
+    (result.run.version !== upload.version || result.run.deployment !== upload.deployment)
+  )
+    throw new RequestError(
+      409,
+      'bundle_already_published',
+      `This bundle is already run ${result.run.id}, published as ${result.run.deployment} ${result.run.version}: a run has one version. Nothing was changed.`,
+    );
+  sendJson(
+    response,
+    result.stored === 'new' ? 201 : 200,
+    { stored: result.stored, run: runJson(result.run) },
+    {
+      Location: `/api/v1/runs/${result.run.id}`,
+    },
+  );
+}
+
+function required(query: URLSearchParams, name: string): string {
+  const value = query.get(name);
+  if (value === null || value === '')
+    throw new RequestError(400, 'missing_parameter', `Give ${name}=… in the query.`);
+  return value;
+}
+
+function checkedName(kind: 'deployment' | 'version', value: string): string {
+  const problem = kind === 'deployment' ? deploymentProblem(value) : versionProblem(value);
+  if (problem) throw new RequestError(400, `bad_${kind}`, problem);
+  return value;
+}
+
+export async function canIShipAnswer(
+  context: ApiContext,
+  query: URLSearchParams,
+  response: ServerResponse,
+): Promise<void> {
+  const deployment = checkedName('deployment', required(query, 'deployment'));
+  const version = checkedName('version', required(query, 'version'));
+  const profileText = query.get('profile') ?? undefined;
+  if (profileText !== undefined && profileText !== 'default' && profileText !== 'strict')
+    throw new RequestError(
+      400,
+      'bad_profile',
+      `profile must be default or strict; got ${JSON.stringify(profileText.slice(0, 40))}.`,
+    );
+  const protocolsText = query.get('protocols') ?? undefined;
+  let protocols;
+  if (protocolsText !== undefined) {
+    const parsed = parseProtocols(protocolsText.slice(0, 40));
+    if ('error' in parsed) throw new RequestError(400, 'bad_protocols', `protocols: ${parsed.error}.`);
+    protocols = parsed.protocols;
+  }
+  const answer = await canIShip(context.db, {
+    deployment,
+    version,
+    ...(profileText ? { profile: profileText } : {}),
+    ...(protocols ? { protocols } : {}),
+  });
+  sendJson(response, 200, {
+    ship: answer.ship,
+    reason: answer.reason,
+    ...(answer.run ? { run: runJson(answer.run) } : {}),
+    notCovering: answer.notCovering,
+  });
+}
+
+export async function diffAnswer(
+  context: ApiContext,
+  query: URLSearchParams,
+  response: ServerResponse,
+): Promise<void> {
+  const deployment = checkedName('deployment', required(query, 'deployment'));
+  const from = checkedName('version', required(query, 'from'));
+  const to = checkedName('version', required(query, 'to'));
+  try {
+    sendJson(response, 200, await diffVersions(context.db, deployment, from, to));
+  } catch (error) {
+    if (error instanceof DiffQuestionError) throw new RequestError(404, 'no_such_version', error.message);
+    throw error;
+  }
+}
+
+export async function certifiedList(context: ApiContext, response: ServerResponse): Promise<void> {
+  const runs = await certifiedRuns(context.db);
+  sendJson(response, 200, {
+    certified: runs.map((run) => ({ ...runJson(run), badge: `/badge/${run.deployment}.svg` })),
+  });
+}
+
+export async function deploymentHistory(
+  context: ApiContext,
+  name: string,
+  response: ServerResponse,
+): Promise<void> {
+  checkedName('deployment', name);
+  if (!(await deploymentExists(context.db, name)))
+    throw new RequestError(404, 'no_such_deployment', `The registry has no deployment named "${name}".`);
+  const runs = await runsOf(context.db, name);
+  sendJson(response, 200, { deployment: name, badge: `/badge/${name}.svg`, runs: runs.map(runJson) });
+}
+
+export async function runDetail(context: ApiContext, id: number, response: ServerResponse): Promise<void> {
+  const run = await runById(context.db, id);
+  if (!run) throw new RequestError(404, 'no_such_run', `The registry has no run ${id}.`);
+  const outcomes = await outcomesOf(context.db, [id]);
+  sendJson(response, 200, {
+    run: runJson(run),
+    rules: outcomes.map(({ ruleId, level, protocol, verdict }) => ({ ruleId, level, protocol, verdict })),
+  });
+}

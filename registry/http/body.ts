@@ -1,0 +1,48 @@
+// A request body read whole within a bound. Past the bound the read stops and the request is
+// refused (413) without buffering the rest; a client that goes away mid-upload ends the read with
+// an error, so nothing after it (verifying, storing) ever runs.
+import type { IncomingMessage } from 'node:http';
+import { RequestError } from './respond.ts';
+
+export class UploadAborted extends Error {
+  constructor() {
+    super('the client closed the connection before the body was complete');
+    this.name = 'UploadAborted';
+  }
+}
+
+export function readBody(
+  request: IncomingMessage,
+  limit: number,
+  tooLarge: () => RequestError,
+): Promise<Buffer> {
+  const declared = Number(request.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (outcome: () => void): void => {
+      if (settled) return;
+      settled = true;
+      request.off('data', onData);
+      outcome();
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > limit) {
+        finish(() => reject(tooLarge()));
+        request.pause();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    request.on('data', onData);
+    request.once('end', () =>
+      finish(() => (request.complete ? resolve(Buffer.concat(chunks)) : reject(new UploadAborted()))),
+    );
+    request.once('aborted', () => finish(() => reject(new UploadAborted())));
+    request.once('close', () => finish(() => reject(new UploadAborted())));
+    request.once('error', () => finish(() => reject(new UploadAborted())));
+  });
+}

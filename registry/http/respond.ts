@@ -1,0 +1,67 @@
+// Every answer of the registry leaves through here: JSON (the API), HTML (the pages), SVG (the
+// badge) and a bundle's files. Errors are one shape, {"error": {"code", "message"}}, and never
+// carry what the client sent in Authorization.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** A request the registry refuses: its status, a stable code and what to do. */
+export class RequestError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RequestError';
+  }
+}
+
+const COMMON = {
+  'X-Content-Type-Options': 'nosniff',
+  'Strict-Transport-Security': 'max-age=31536000',
+};
+
+export function send(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  body: string | Buffer,
+  headers: Record<string, string> = {},
+): void {
+  if (response.headersSent) return;
+  response.writeHead(status, {
+    ...COMMON,
+    'Content-Type': contentType,
+    'Content-Length': String(Buffer.byteLength(body)),
+    ...headers,
+  });
+  response.end(body);
+}
+
+export function sendJson(
+  response: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
+  send(response, status, 'application/json', `${JSON.stringify(value, null, 2)}\n`, {
+    'Cache-Control': 'no-store',
+    ...headers,
+  });
+}
+
+export function sendError(response: ServerResponse, error: RequestError, request?: IncomingMessage): void {
+  const headers: Record<string, string> = {};
+  if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="registry"';
+  // An answer sent before the body was read whole: the connection cannot carry another request.
+  if (request && !request.complete) headers.Connection = 'close';
+  sendJson(response, error.status, { error: { code: error.code, message: error.message } }, headers);
+}
+
+export function sendHtml(response: ServerResponse, status: number, html: string): void {
+  send(response, status, 'text/html; charset=utf-8', html, {
+    'Cache-Control': 'no-cache',
+    // The pages are server-rendered and need no script.
+    'Content-Security-Policy':
+      "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
+  });
+}

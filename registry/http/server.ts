@@ -1,0 +1,161 @@
+// The registry's HTTPS server: one router for the JSON API (/api/v1/…), the pages, the badge and
+// a run's files. Reads are public unless --private-reads; a publish always needs a publisher's
+// token. One line is logged per request: method, path, status and time — never a header.
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Database } from '../database/database.ts';
+import { authenticate, type Publisher } from '../publish/publishers.ts';
+import { renderRegistryBadge } from '../web/badge.ts';
+import { siteRoutes } from '../web/site.ts';
+import {
+  authenticationError,
+  canIShipAnswer,
+  certifiedList,
+  deploymentHistory,
+  diffAnswer,
+  publish,
+  runDetail,
+  type ApiContext,
+} from './api.ts';
+import { UploadAborted } from './body.ts';
+import { RequestError, send, sendError, sendJson } from './respond.ts';
+import { bundleFileNames } from '../store/runs.ts';
+
+export interface RegistryOptions {
+  db: Database;
+  publishers: readonly Publisher[];
+  tls: { key: string; cert: string };
+  port?: number;
+  host?: string;
+  /** The largest bundle accepted, in bytes. */
+  maxBundleBytes?: number;
+  /** Every read needs a token of the publishers file (a publisher's or a reader's). */
+  privateReads?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningRegistry {
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Far above any real bundle (a long run's HAR is the largest file), far below memory trouble. */
+export const DEFAULT_MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+
+const RUN_ID = /^[1-9][0-9]{0,9}$/;
+
+function runId(text: string): number {
+  if (!RUN_ID.test(text) || Number(text) > 2_147_483_647)
+    throw new RequestError(404, 'no_such_run', `"${text.slice(0, 20)}" is not a run number.`);
+  return Number(text);
+}
+
+async function route(
+  context: ApiContext,
+  options: RegistryOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const url = new URL(request.url ?? '/', 'https://registry.invalid');
+  const path = url.pathname;
+  const method = request.method ?? 'GET';
+  if (path === '/api/v1/runs') {
+    if (method !== 'POST')
+      throw new RequestError(405, 'method_not_allowed', 'POST a bundle to /api/v1/runs.');
+    return publish(context, request, response);
+  }
+  if (method !== 'GET' && method !== 'HEAD')
+    throw new RequestError(
+      405,
+      'method_not_allowed',
+      `${method.slice(0, 10)} is not allowed here: the registry's pages and reads are GET.`,
+    );
+  if (options.privateReads) {
+    const authentication = authenticate(context.publishers, request.headers.authorization);
+    if (authentication.state !== 'ok') throw authenticationError(authentication.state);
+  }
+  const segments = path
+    .split('/')
+    .filter(Boolean)
+    .map((segment) => decodeURIComponent(segment));
+  const [first, second, third, fourth] = segments;
+  if (first === 'api' && second === 'v1') {
+    if (segments.length === 3 && third === 'can-i-ship')
+      return canIShipAnswer(context, url.searchParams, response);
+    if (segments.length === 3 && third === 'diff') return diffAnswer(context, url.searchParams, response);
+    if (segments.length === 3 && third === 'deployments') return certifiedList(context, response);
+    if (segments.length === 4 && third === 'deployments')
+      return deploymentHistory(context, fourth ?? '', response);
+    if (segments.length === 4 && third === 'runs') return runDetail(context, runId(fourth ?? ''), response);
+    if (segments.length === 5 && third === 'runs' && segments[4] === 'files') {
+      const id = runId(fourth ?? '');
+      const names = await bundleFileNames(context.db, id);
+      if (names.length === 0) throw new RequestError(404, 'no_such_run', `The registry has no run ${id}.`);
+      return sendJson(response, 200, {
+        files: names.map((name) => ({ name, url: `/runs/${id}/files/${name}` })),
+      });
+    }
+    throw new RequestError(
+      404,
+      'not_found',
+      `No API at ${path.slice(0, 100)}: see docs/registry-openapi.json.`,
+    );
+  }
+  if (first === 'badge' && segments.length === 2 && second?.endsWith('.svg')) {
+    const svg = await renderRegistryBadge(context.db, second.slice(0, -'.svg'.length));
+    return send(response, 200, 'image/svg+xml', svg, { 'Cache-Control': 'no-cache' });
+  }
+  const handled = await siteRoutes(context.db, segments, response);
+  if (!handled) throw new RequestError(404, 'not_found', `Nothing at ${path.slice(0, 100)}.`);
+}
+
+export async function startRegistry(options: RegistryOptions): Promise<RunningRegistry> {
+  const context: ApiContext = {
+    db: options.db,
+    publishers: options.publishers,
+    maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,
+  };
+  const log = options.log ?? ((line: string) => console.log(line));
+  const server = createServer({ key: options.tls.key, cert: options.tls.cert }, (request, response) => {
+    const started = performance.now();
+    response.once('finish', () => {
+      const path = (request.url ?? '/').split('?')[0]?.slice(0, 200);
+      log(`${request.method} ${path} ${response.statusCode} ${Math.round(performance.now() - started)} ms`);
+    });
+    route(context, options, request, response).catch((error: unknown) => {
+      if (error instanceof UploadAborted) {
+        request.destroy();
+        return;
+      }
+      if (error instanceof RequestError) return sendError(response, error, request);
+      // Never the error's text or stack to the client; the log names what happened.
+      log(`error: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown'}`);
+      sendError(
+        response,
+        new RequestError(500, 'internal_error', 'The registry could not answer: see its log.'),
+        request,
+      );
+    });
+  });
+  server.headersTimeout = 30_000;
+  server.requestTimeout = 300_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = options.host ?? '127.0.0.1';
+  return {
+    url: `https://${host === '127.0.0.1' || host === '::1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`,
+    port,
+    server,
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,118 @@
+// Who may publish: a publishers file the certifier keeps, one entry per publisher with the SHA-256
+// of its token (the token itself is shown once, when made, and stored nowhere) and the Ed25519
+// public keys its bundles may be signed with. An entry with no keys is a reader (reads guarded by
+// --private-reads). The registry reads the file at start; a bundle is trusted only when one of
+// its publisher's own keys signed it.
+import { createHash, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { keyFingerprint, publicKeyFromPem } from '../../conformance/attestation/signing-key.ts';
+
+export interface Publisher {
+  name: string;
+  tokenSha256: string;
+  keys: KeyObject[];
+}
+
+interface PublisherEntry {
+  name: string;
+  tokenSha256: string;
+  /** PEM public keys. */
+  keys: string[];
+}
+
+/** The token's shape: a prefix that names it (secret scanners find it) and 32 random bytes. */
+export const TOKEN_PATTERN = /^tacr_[A-Za-z0-9_-]{43}$/;
+export const PUBLISHER_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
+
+export class PublishersFileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PublishersFileError';
+  }
+}
+
+export const tokenDigest = (token: string): string =>
+  createHash('sha256').update(token, 'utf8').digest('hex');
+
+export function newToken(): string {
+  return `tacr_${randomBytes(32).toString('base64url')}`;
+}
+
+function readEntries(file: string): PublisherEntry[] {
+  if (!existsSync(file)) return [];
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new PublishersFileError(
+      `${file} is not JSON: it should be {"publishers": [...]} as registry publisher writes it.`,
+    );
+  }
+  const entries = (data as { publishers?: unknown } | null)?.publishers;
+  if (!Array.isArray(entries))
+    throw new PublishersFileError(`${file} has no "publishers" list: it should be {"publishers": [...]}.`);
+  return entries.map((entry: unknown, index) => {
+    const { name, tokenSha256, keys } = (entry ?? {}) as Partial<PublisherEntry>;
+    if (
+      typeof name !== 'string' ||
+      !PUBLISHER_NAME.test(name) ||
+      typeof tokenSha256 !== 'string' ||
+      !/^[0-9a-f]{64}$/.test(tokenSha256) ||
+      !Array.isArray(keys) ||
+      !keys.every((key) => typeof key === 'string')
+    )
+      throw new PublishersFileError(
+        `${file}: publisher ${index + 1} is not {"name", "tokenSha256", "keys": [PEM…]} (a name of lower-case letters, digits and dashes; a SHA-256 in hex).`,
+      );
+    return { name, tokenSha256, keys };
+  });
+}
+
+export function loadPublishers(file: string): Publisher[] {
+  return readEntries(file).map((entry) => ({
+    name: entry.name,
+    tokenSha256: entry.tokenSha256,
+    keys: entry.keys.map((pem, index) => publicKeyFromPem(pem, `${file}: ${entry.name}'s key ${index + 1}`)),
+  }));
+}
+
+/**
+ * Adds a publisher (or gives an existing one a new token and these keys) and returns its new
+ * token, the only time it is ever shown.
+ */
+export function addPublisher(
+  file: string,
+  name: string,
+  keyPems: readonly string[],
+): { token: string; fingerprints: string[] } {
+  if (!PUBLISHER_NAME.test(name))
+    throw new PublishersFileError(
+      `"${name}" is not a publisher name: use lower-case letters, digits and dashes (up to 64).`,
+    );
+  const fingerprints = keyPems.map((pem, index) =>
+    keyFingerprint(publicKeyFromPem(pem, `public key ${index + 1}`)),
+  );
+  const token = newToken();
+  const entries = readEntries(file).filter((entry) => entry.name !== name);
+  entries.push({ name, tokenSha256: tokenDigest(token), keys: [...keyPems] });
+  const temporary = `${file}.${process.pid}.tmp`;
+  writeFileSync(temporary, `${JSON.stringify({ publishers: entries }, null, 2)}\n`, { mode: 0o600 });
+  renameSync(temporary, file);
+  return { token, fingerprints };
+}
+
+export type Authentication =
+  { state: 'ok'; publisher: Publisher } | { state: 'missing' | 'malformed' | 'unknown' };
+
+/** Who an `Authorization: Bearer …` header names; compared by digest in constant time. */
+export function authenticate(publishers: readonly Publisher[], header: string | undefined): Authentication {
+  if (header === undefined || header === '') return { state: 'missing' };
+  const match = /^Bearer (\S+)$/i.exec(header);
+  const token = match?.[1];
+  if (token === undefined || !TOKEN_PATTERN.test(token)) return { state: 'malformed' };
+  const digest = Buffer.from(tokenDigest(token), 'hex');
+  const publisher = publishers.find((candidate) =>
+    timingSafeEqual(Buffer.from(candidate.tokenSha256, 'hex'), digest),
+  );
+  return publisher ? { state: 'ok', publisher } : { state: 'unknown' };
+}

@@ -1,0 +1,116 @@
+// A publish, from a parsed upload to a stored run: the bundle is written to a private temporary
+// directory and checked by the same code as `verify` (verifyBundle), with the publisher's own keys
+// as the only trusted ones. Anything verify would not call VERIFIED is refused, naming each
+// problem; so is a bundle that carries a private key or the token it was sent with. Only then is
+// the run stored, in one transaction; the temporary directory is removed whatever happens.
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ATTESTATION_FILES } from '../../conformance/attestation/bundle-files.ts';
+import { keyFingerprint } from '../../conformance/attestation/signing-key.ts';
+import { BundleInputError, verifyBundle } from '../../conformance/attestation/verify-bundle.ts';
+import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
+import type { Database } from '../database/database.ts';
+import { DeploymentOwnedError, storeRun, type StoreResult } from '../store/runs.ts';
+import type { Publisher } from './publishers.ts';
+import { ruleOutcomes, runFacts } from './run-facts.ts';
+import type { Upload } from './upload.ts';
+
+/** A publish refused: the HTTP status, a stable code and a sentence naming the problem. */
+export class PublishRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PublishRefused';
+  }
+}
+
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+
+export async function receiveBundle(
+  db: Database,
+  publisher: Publisher,
+  upload: Upload,
+  presentedToken: string,
+): Promise<StoreResult> {
+  if (publisher.keys.length === 0)
+    throw new PublishRefused(
+      403,
+      'not_a_publisher',
+      `${publisher.name} may read but not publish: the publishers file gives it no signing key.`,
+    );
+  for (const [name, content] of upload.files) {
+    const text = content.toString('latin1');
+    if (PRIVATE_KEY.test(text) || text.includes(presentedToken))
+      throw new PublishRefused(
+        422,
+        'secret_in_bundle',
+        `${name} holds a secret (a private key or the publish token): a bundle never needs one. Nothing was stored; remove it and sign the run again.`,
+      );
+  }
+  const manifest = upload.files.get(ATTESTATION_FILES.manifest);
+  const directory = mkdtempSync(join(tmpdir(), 'registry-upload-'));
+  try {
+    for (const [name, content] of upload.files)
+      writeFileSync(join(directory, name), content, { mode: 0o600 });
+    let verification;
+    try {
+      verification = await verifyBundle(directory, { trustedKeys: publisher.keys });
+    } catch (error) {
+      if (!(error instanceof BundleInputError)) throw error;
+      throw new PublishRefused(
+        422,
+        'not_a_bundle',
+        `Not a bundle: ${upload.files.size === 0 ? 'no files were sent' : `no ${ATTESTATION_FILES.manifest} or ${ATTESTATION_FILES.statement}`}. Publish the bundle directory a signed run wrote (REPORTS/bundle).`,
+      );
+    }
+    const { problems, report, signature } = verification;
+    if (problems.length > 0 || !report || manifest === undefined)
+      throw new PublishRefused(
+        422,
+        'bundle_not_verified',
+        `The bundle is NOT VERIFIED, nothing was stored: ${(problems.length > 0 ? problems : [`${REPORT_FILES.json} is missing`]).join(' ')}`,
+      );
+    if (signature.state === 'unsigned')
+      throw new PublishRefused(
+        422,
+        'bundle_unsigned',
+        `The bundle is not signed: run with --sign-key using one of ${publisher.name}'s keys (${publisher.keys.map(keyFingerprint).join(', ')}).`,
+      );
+    if (signature.state !== 'trusted')
+      throw new PublishRefused(
+        403,
+        'signer_not_trusted',
+        `The bundle is signed by ${signature.state === 'untrusted' ? signature.fingerprint : 'a key that does not verify'}, which is not a key of ${publisher.name} (${publisher.keys.map(keyFingerprint).join(', ')}); nothing was stored.`,
+      );
+    const reportBytes = upload.files.get(REPORT_FILES.json);
+    const statementBytes = upload.files.get(ATTESTATION_FILES.statement);
+    if (!reportBytes || !statementBytes) throw new Error('a verified bundle lacks its report or statement');
+    const facts = runFacts(report, {
+      deployment: upload.deployment,
+      version: upload.version,
+      signer: signature.fingerprint,
+      publisher: publisher.name,
+      statementSha256: sha256(statementBytes),
+      reportSha256: sha256(reportBytes),
+    });
+    const files = [...upload.files].map(([name, content]) => ({ name, sha256: sha256(content), content }));
+    try {
+      return await storeRun(db, facts, { sha256: sha256(manifest), files }, ruleOutcomes(report));
+    } catch (error) {
+      if (!(error instanceof DeploymentOwnedError)) throw error;
+      throw new PublishRefused(
+        403,
+        'deployment_owned',
+        `The deployment "${upload.deployment}" is published by another publisher: choose another name. Nothing was stored.`,
+      );
+    }
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}

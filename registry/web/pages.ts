@@ -1,0 +1,231 @@
+// The registry's pages, rendered on the server from stored runs (no script, no build step):
+// the certified implementations, a deployment's history (verdict per version and a rule × version
+// grid), and a run (its facts, scope and rules, with links to its HTML report and evidence).
+import { ALL_PROTOCOLS, type RuleOutcome, type StoredRun } from '../store/runs.ts';
+import { html, page, verdictClass, type Html } from './html.ts';
+
+const date = (iso: string): string => iso.slice(0, 10);
+const shortSigner = (signer: string): string => `${signer.slice(0, 'sha256:'.length + 16)}…`;
+const scopeText = (run: StoredRun): string =>
+  `${run.protocolsChecked.join(', ')}${run.partial.length > 0 ? ' (partial)' : ''}`;
+
+export function certifiedPage(certified: readonly StoredRun[], others: readonly string[]): string {
+  const rows = certified.map(
+    (run) =>
+      html`<tr>
+        <td><a href="/deployments/${run.deployment}">${run.deployment}</a></td>
+        <td>${run.version}</td>
+        <td>${run.profile}</td>
+        <td>${scopeText(run)}</td>
+        <td>${date(run.startedAt)}</td>
+        <td class="mono" title="${run.signer}">${shortSigner(run.signer)}</td>
+        <td>
+          <a href="/runs/${run.id}"
+            ><img src="/badge/${run.deployment}.svg" alt="badge of ${run.deployment}"
+          /></a>
+        </td>
+      </tr>`,
+  );
+  return page(
+    'Certified implementations',
+    html`<h1>Certified implementations</h1>
+      <p>
+        Each deployment's latest CONFORMANT run. Every run here was verified on arrival: its files against
+        their digests, its verdict against its rules, and its signature against the keys of the publisher who
+        sent it. The badge shows the deployment's latest run, whatever its verdict.
+      </p>
+      ${
+        certified.length > 0
+          ? html`<table id="certified">
+              <thead>
+                <tr>
+                  <th>Deployment</th>
+                  <th>Version</th>
+                  <th>Profile</th>
+                  <th>Protocols</th>
+                  <th>Date</th>
+                  <th>Signer</th>
+                  <th>Badge (latest run)</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${rows}
+              </tbody>
+            </table>`
+          : html`<p id="certified">No deployment has a CONFORMANT run yet.</p>`
+      }
+      ${
+        others.length > 0
+          ? html`<h2>Other deployments</h2>
+              <p>
+                No CONFORMANT run published:
+                ${others.map((name, index) => html`${index > 0 ? ', ' : ''}<a href="/deployments/${name}">${name}</a>`)}
+              </p>`
+          : ''
+      }`,
+  );
+}
+
+/** Each version's runs, in order of first publication. */
+function byVersion(runs: readonly StoredRun[]): Map<string, StoredRun[]> {
+  const versions = new Map<string, StoredRun[]>();
+  for (const run of runs) versions.set(run.version, [...(versions.get(run.version) ?? []), run]);
+  return versions;
+}
+
+export function deploymentPage(
+  name: string,
+  runs: readonly StoredRun[],
+  outcomes: readonly (RuleOutcome & { runId: number })[],
+): string {
+  const versions = byVersion(runs);
+  const latest = runs.at(-1);
+  const verdictOf = new Map<string, string>(); // `${runId} ${ruleId}` → verdict
+  const rules = new Set<string>();
+  for (const outcome of outcomes)
+    if (outcome.protocol === ALL_PROTOCOLS) {
+      verdictOf.set(`${outcome.runId} ${outcome.ruleId}`, outcome.verdict);
+      rules.add(outcome.ruleId);
+    }
+  const cell = (versionRuns: readonly StoredRun[], ruleId: string): Html => {
+    const verdicts = [...new Set(versionRuns.map((run) => verdictOf.get(`${run.id} ${ruleId}`) ?? '—'))];
+    if (verdicts.length === 1)
+      return html`<td class="${verdictClass(verdicts[0] ?? '')}">${verdicts[0]}</td>`;
+    return html`<td class="v-unstable" title="differs between runs of this version">
+      unstable: ${verdicts.join(' / ')}
+    </td>`;
+  };
+  return page(
+    name,
+    html`<h1>${name}</h1>
+      <p><img src="/badge/${name}.svg" alt="badge of ${name}" /></p>
+      <p>
+        Badge URL:
+        <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''}
+      </p>
+      <h2>Versions</h2>
+      <table id="versions">
+        <thead>
+          <tr>
+            <th>Version</th>
+            <th>Runs (verdict, profile, protocols, date)</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${[...versions].map(
+            ([version, versionRuns]) =>
+              html`<tr>
+                <td>${version}</td>
+                <td>
+                  ${versionRuns.map(
+                    (run) =>
+                      html`<div>
+                        <a class="${verdictClass(run.verdict)}" href="/runs/${run.id}"
+                          >run ${run.id}: ${run.verdict}</a
+                        >, ${run.profile}, ${scopeText(run)}, ${date(run.startedAt)}
+                      </div>`,
+                  )}
+                </td>
+              </tr>`,
+          )}
+        </tbody>
+      </table>
+      <h2>Rules by version</h2>
+      <table id="grid" class="grid">
+        <thead>
+          <tr>
+            <th>Rule</th>
+            ${[...versions.keys()].map((version) => html`<th>${version}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${[...rules].sort().map(
+            (ruleId) =>
+              html`<tr>
+                <td class="mono">${ruleId}</td>
+                ${[...versions.values()].map((versionRuns) => cell(versionRuns, ruleId))}
+              </tr>`,
+          )}
+        </tbody>
+      </table>`,
+  );
+}
+
+export function runPage(run: StoredRun, outcomes: readonly RuleOutcome[], files: readonly string[]): string {
+  const protocols = [...new Set(outcomes.map((o) => o.protocol).filter((p) => p !== ALL_PROTOCOLS))].sort();
+  const byRule = new Map<string, Map<string, RuleOutcome>>();
+  for (const outcome of outcomes)
+    byRule.set(
+      outcome.ruleId,
+      (byRule.get(outcome.ruleId) ?? new Map<string, RuleOutcome>()).set(outcome.protocol, outcome),
+    );
+  const options = run.options && typeof run.options === 'object' ? Object.entries(run.options) : [];
+  return page(
+    `${run.deployment} ${run.version} · run ${run.id}`,
+    html`<h1>Run ${run.id}: <a href="/deployments/${run.deployment}">${run.deployment}</a> ${run.version}</h1>
+      <p id="verdict" class="${verdictClass(run.verdict)}">
+        <strong>${run.verdict}</strong> under the ${run.profile} profile, over
+        ${run.protocolsChecked.join(' and ')}
+      </p>
+      <p>
+        <a id="report" href="/runs/${run.id}/files/conformance.html">HTML report</a> ·
+        <a id="evidence" href="/runs/${run.id}/files/exchanges.har">evidence (HAR)</a> ·
+        <a href="/runs/${run.id}/files/conformance.json">conformance.json</a>
+      </p>
+      <dl>
+        <dt>Target</dt>
+        <dd>${run.targetName} · <code>${run.baseUrl}</code></dd>
+        <dt>Scope</dt>
+        <dd>
+          checked ${run.protocolsChecked.join(', ')} of ${run.protocolsOffered.join(', ')} offered;
+          ${run.rulesSelected} of ${run.rulesInCatalog} rules
+          selected${run.partial.length > 0 ? html`<br />PARTIAL: ${run.partial.join(' ')}` : ''}
+        </dd>
+        <dt>Options</dt>
+        <dd class="mono">
+          ${options.length > 0 ? options.map(([key, value], index) => html`${index > 0 ? ', ' : ''}${key}=${JSON.stringify(value)}`) : 'not recorded'}
+        </dd>
+        <dt>Signer</dt>
+        <dd class="mono">${run.signer}</dd>
+        <dt>Publisher</dt>
+        <dd>${run.publisher}</dd>
+        <dt>Ran</dt>
+        <dd>${run.startedAt} (kit ${run.kitVersion})</dd>
+        <dt>Published</dt>
+        <dd>${run.publishedAt}</dd>
+        <dt>Bundle</dt>
+        <dd class="mono">sha256:${run.bundleSha256} (of its SHA256SUMS)</dd>
+        <dt>Statement</dt>
+        <dd class="mono">sha256:${run.statementSha256}</dd>
+        <dt>Files</dt>
+        <dd>
+          ${files.map((name, index) => html`${index > 0 ? ' · ' : ''}<a href="/runs/${run.id}/files/${name}">${name}</a>`)}
+        </dd>
+      </dl>
+      <h2>Rules</h2>
+      <table id="rules" class="grid">
+        <thead>
+          <tr>
+            <th>Rule</th>
+            <th>Level</th>
+            <th>Verdict</th>
+            ${protocols.map((protocol) => html`<th>${protocol}</th>`)}
+          </tr>
+        </thead>
+        <tbody>
+          ${[...byRule].map(([ruleId, perProtocol]) => {
+            const all = perProtocol.get(ALL_PROTOCOLS);
+            return html`<tr>
+              <td class="mono">${ruleId}</td>
+              <td>${all?.level}</td>
+              <td class="${verdictClass(all?.verdict ?? '')}">${all?.verdict}</td>
+              ${protocols.map((protocol) => {
+                const verdict = perProtocol.get(protocol)?.verdict ?? '—';
+                return html`<td class="${verdictClass(verdict)}">${verdict}</td>`;
+              })}
+            </tr>`;
+          })}
+        </tbody>
+      </table>`,
+  );
+}

@@ -1,0 +1,102 @@
+// The pages' routes: /, /deployments/NAME, /runs/ID and a run's files. A run's files are served as
+// published, under `Content-Security-Policy: sandbox`, so that a report's HTML runs in an origin of
+// its own and never in the registry's.
+import type { ServerResponse } from 'node:http';
+import { extname } from 'node:path';
+import type { Queryable } from '../database/database.ts';
+import { RequestError, send, sendHtml } from '../http/respond.ts';
+import { deploymentProblem } from '../publish/upload.ts';
+import {
+  bundleFile,
+  bundleFileNames,
+  certifiedRuns,
+  deploymentExists,
+  deploymentNames,
+  outcomesOf,
+  runById,
+  runsOf,
+} from '../store/runs.ts';
+import { certifiedPage, deploymentPage, runPage } from './pages.ts';
+
+const FILE_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.json': 'application/json',
+  '.har': 'application/json',
+  '.md': 'text/markdown; charset=utf-8',
+  '.xml': 'application/xml',
+  '.svg': 'image/svg+xml',
+};
+
+function runNumber(text: string | undefined): number {
+  if (text === undefined || !/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2_147_483_647)
+    throw new RequestError(404, 'no_such_run', 'Not a run number.');
+  return Number(text);
+}
+
+/** Answers a page's path; false when the path is no page's. */
+export async function siteRoutes(
+  db: Queryable,
+  segments: readonly string[],
+  response: ServerResponse,
+): Promise<boolean> {
+  const [first, second, third, fourth] = segments;
+  if (segments.length === 0) {
+    const certified = await certifiedRuns(db);
+    const names = new Set(certified.map((run) => run.deployment));
+    sendHtml(
+      response,
+      200,
+      certifiedPage(
+        certified,
+        (await deploymentNames(db)).filter((name) => !names.has(name)),
+      ),
+    );
+    return true;
+  }
+  if (first === 'deployments' && segments.length === 2 && second !== undefined) {
+    const problem = deploymentProblem(second);
+    if (problem || !(await deploymentExists(db, second)))
+      throw new RequestError(
+        404,
+        'no_such_deployment',
+        problem ?? `The registry has no deployment named "${second}".`,
+      );
+    const runs = await runsOf(db, second);
+    sendHtml(
+      response,
+      200,
+      deploymentPage(
+        second,
+        runs,
+        await outcomesOf(
+          db,
+          runs.map((run) => run.id),
+        ),
+      ),
+    );
+    return true;
+  }
+  if (first === 'runs' && segments.length === 2) {
+    const id = runNumber(second);
+    const run = await runById(db, id);
+    if (!run) throw new RequestError(404, 'no_such_run', `The registry has no run ${id}.`);
+    sendHtml(response, 200, runPage(run, await outcomesOf(db, [id]), await bundleFileNames(db, id)));
+    return true;
+  }
+  if (first === 'runs' && segments.length === 4 && third === 'files' && fourth !== undefined) {
+    const id = runNumber(second);
+    const content = await bundleFile(db, id, fourth);
+    if (!content)
+      throw new RequestError(
+        404,
+        'no_such_file',
+        `Run ${id} has no file named ${JSON.stringify(fourth.slice(0, 100))}.`,
+      );
+    send(response, 200, FILE_TYPES[extname(fourth)] ?? 'text/plain; charset=utf-8', content, {
+      'Content-Security-Policy': 'sandbox',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+    });
+    return true;
+  }
+  return false;
+}

@@ -1,0 +1,86 @@
+// Signed bundles for the registry's tests, made in process by the code a run uses (buildReport,
+// writeReports, writeBundle) from made-up outcomes: a run of the suite costs seconds of CPU each,
+// and these tests need many bundles that differ in one thing (a failing rule, the profile, the
+// protocols, the signer). tests/conformance/attestation/certify.test.ts proves the same code on
+// real runs.
+import { generateKeyPairSync, type KeyObject } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { RULES } from '../../../conformance/catalog/rules.ts';
+import { buildReport } from '../../../conformance/report/build-report.ts';
+import { scopeOf } from '../../../conformance/report/scope.ts';
+import type { TestOutcome } from '../../../conformance/report/verdict.ts';
+import { writeReports } from '../../../conformance/report/write-reports.ts';
+import { writeBundle } from '../../../conformance/attestation/bundle.ts';
+import { publicKeyPem } from '../../../conformance/attestation/signing-key.ts';
+import { tlsEvidence } from '../../support/tls-evidence.ts';
+
+export interface BundleShape {
+  /** Rules that fail (a MUST rule fails the run; an HTTP rule only under strict). */
+  failing?: readonly string[];
+  profile?: 'default' | 'strict';
+  /** The protocols checked (default both) and offered (default both). */
+  checked?: readonly string[];
+  offered?: readonly string[];
+  /** Fewer than the catalog's rules selected: a partial run. */
+  rulesSelected?: number;
+  targetName?: string;
+  startedAt?: Date;
+  /** undefined: unsigned. */
+  key?: KeyObject;
+}
+
+export const MUST_RULES = RULES.filter((rule) => rule.level === 'MUST').map((rule) => rule.id);
+export const HTTP_RULES = RULES.filter((rule) => rule.level === 'HTTP').map((rule) => rule.id);
+
+export function keyPair(): { privateKey: KeyObject; publicKey: KeyObject; publicPem: string } {
+  const pair = generateKeyPairSync('ed25519');
+  return { ...pair, publicPem: publicKeyPem(pair.publicKey) };
+}
+
+/** A bundle directory of a run of the given shape. */
+export function makeBundle(shape: BundleShape = {}): string {
+  const failing = new Set(shape.failing ?? []);
+  const outcomes = new Map<string, TestOutcome[]>(
+    RULES.map((rule) => [
+      rule.id,
+      [
+        failing.has(rule.id)
+          ? { status: 'failed', failure: { message: 'served', evidence: [] } }
+          : { status: 'passed' },
+      ],
+    ]),
+  );
+  const checked = shape.checked ?? ['HTTP/1.1', 'HTTP/2'];
+  const certificate = tlsEvidence([...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])]);
+  const rulesSelected = shape.rulesSelected ?? RULES.length;
+  const report = buildReport(outcomes, {
+    target: {
+      name: shape.targetName ?? 'acme staging',
+      mode: 'file',
+      baseUrl: 'https://api.acme.example/v1',
+    },
+    profile: shape.profile ?? 'strict',
+    startedAt: shape.startedAt ?? new Date('2026-11-25T10:00:00Z'),
+    durationMs: 61_000,
+    options: {
+      failOnIncomplete: false,
+      requestTimeoutSeconds: 10,
+      selectedRules: rulesSelected,
+      maxListPages: 10,
+    },
+    tls: [certificate],
+    ...(checked.length > 1 ? { byProtocol: new Map(checked.map((protocol) => [protocol, outcomes])) } : {}),
+    runProtocols: checked,
+    scope: scopeOf({
+      protocolsChecked: checked,
+      tls: [certificate],
+      rulesSelected,
+      rulesInCatalog: RULES.length,
+    }),
+  });
+  const reports = mkdtempSync(join(tmpdir(), 'registry-bundle-'));
+  writeReports(report, { exchanges: [] }, reports);
+  return writeBundle(report, reports, shape.key).directory;
+}

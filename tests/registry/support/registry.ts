@@ -1,0 +1,100 @@
+// A registry for a test: started in process on a backend, with a publishers file, a local CA and a
+// client that trusts it (undici, as `registry publish` uses); every log line kept, to search.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Agent, fetch } from 'undici';
+import { registryTls } from '../../../registry/http/certificate.ts';
+import { startRegistry, type RunningRegistry } from '../../../registry/http/server.ts';
+import { addPublisher, loadPublishers } from '../../../registry/publish/publishers.ts';
+import { uploadOf } from '../../../registry/publish/upload.ts';
+import { openBackend, type Backend, type OpenedBackend } from './backends.ts';
+
+export interface TestRegistry {
+  backend: OpenedBackend;
+  registry: RunningRegistry;
+  caPath: string;
+  publishersFile: string;
+  /** Each publisher's token, by name. */
+  tokens: Map<string, string>;
+  logs: string[];
+  request(
+    path: string,
+    init?: { method?: string; body?: string; token?: string; headers?: Record<string, string> },
+  ): Promise<{ status: number; text: string; json: unknown; headers: Headers }>;
+  publish(
+    bundle: string,
+    deployment: string,
+    version: string,
+    token: string,
+  ): Promise<{ status: number; json: unknown }>;
+  close(): Promise<void>;
+}
+
+/** One CA for every registry of a test process. */
+const certDir = mkdtempSync(join(tmpdir(), 'registry-certs-'));
+
+export async function startTestRegistry(
+  backend: Backend,
+  publishers: Record<string, string[]>,
+  options: { privateReads?: boolean; maxBundleBytes?: number } = {},
+): Promise<TestRegistry> {
+  const opened = await openBackend(backend);
+  const publishersFile = join(mkdtempSync(join(tmpdir(), 'registry-publishers-')), 'publishers.json');
+  const tokens = new Map<string, string>();
+  for (const [name, keys] of Object.entries(publishers))
+    tokens.set(name, addPublisher(publishersFile, name, keys).token);
+  const tls = await registryTls({ certDir });
+  const logs: string[] = [];
+  const registry = await startRegistry({
+    db: opened.db,
+    publishers: loadPublishers(publishersFile),
+    tls,
+    log: (line) => logs.push(line),
+    ...options,
+  });
+  const caPath = tls.caPath ?? '';
+  const dispatcher = new Agent({ connect: { ca: readFileSync(caPath, 'utf8') } });
+  const request: TestRegistry['request'] = async (path, init = {}) => {
+    const response = await fetch(`${registry.url}${path}`, {
+      method: init.method ?? 'GET',
+      dispatcher,
+      headers: {
+        ...(init.token !== undefined ? { authorization: `Bearer ${init.token}` } : {}),
+        ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...init.headers,
+      },
+      ...(init.body !== undefined ? { body: init.body } : {}),
+    });
+    const text = await response.text();
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, text, json, headers: response.headers as unknown as Headers };
+  };
+  return {
+    backend: opened,
+    registry,
+    caPath,
+    publishersFile,
+    tokens,
+    logs,
+    request,
+    publish: async (bundle, deployment, version, token) => {
+      const answer = await request('/api/v1/runs', {
+        method: 'POST',
+        body: uploadOf(bundle, deployment, version),
+        token,
+      });
+      return { status: answer.status, json: answer.json };
+    },
+    async close() {
+      await registry.close();
+      await dispatcher.close();
+      await opened.close();
+    },
+  };
+}
