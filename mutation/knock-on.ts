@@ -30,6 +30,7 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'TRANSPORT-PLAIN-HTTP-KEY-REJECTED': 'plain-http',
   'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED': 'plain-http',
   'TRANSPORT-PLAIN-HTTP-H2C-REJECTED': 'plain-http',
+  'TRANSPORT-PLAIN-HTTP-H2C-NOT-SWITCHED': 'plain-http',
   'TRANSPORT-NO-REDIRECT': 'plain-http',
   'TRANSPORT-HSTS': 'any-answer',
   'AUTH-MISSING-HEADER': 'authenticated-path',

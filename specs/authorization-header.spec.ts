@@ -23,7 +23,7 @@ conformanceRule('AUTH-OTHER-SCHEME-REJECTED', async ({ api, check, customersUrl,
     Token: `Token ${key}`,
     'no scheme': key,
   };
-  for (const [how, value] of Object.entries(variants)) {
+  await check.each(Object.entries(variants), async ([how, value]) => {
     const exchange = await api.get(customersUrl(), {
       headers: { Authorization: value },
       note: `the key with ${how}`,
@@ -31,21 +31,21 @@ conformanceRule('AUTH-OTHER-SCHEME-REJECTED', async ({ api, check, customersUrl,
     check.rejected(exchange, `A valid key with ${how}`, {
       codes: AUTH_CODES,
     });
-  }
+  });
 });
 
 conformanceRule('AUTH-SCHEME-CASE-INSENSITIVE', async ({ api, check, customersUrl, credential }) => {
-  for (const scheme of ['bearer', 'BEARER']) {
+  await check.each(['bearer', 'BEARER'], async (scheme) => {
     const exchange = await api.get(customersUrl(), {
       headers: { Authorization: `${scheme} ${credential('fullAccess')}` },
       note: `scheme written "${scheme}"`,
     });
     check.served(exchange, `A valid key with the scheme written "${scheme}"`);
-  }
+  });
 });
 
 conformanceRule('AUTH-QUOTED-KEY-REJECTED', async ({ api, check, customersUrl, credential }) => {
-  for (const quote of ['"', "'"]) {
+  await check.each(['"', "'"], async (quote) => {
     const exchange = await api.get(customersUrl(), {
       headers: { Authorization: `Bearer ${quote}${credential('fullAccess')}${quote}` },
       note: `the key in ${quote === '"' ? 'double' : 'single'} quotes`,
@@ -53,7 +53,7 @@ conformanceRule('AUTH-QUOTED-KEY-REJECTED', async ({ api, check, customersUrl, c
     check.rejected(exchange, `A valid key in ${quote === '"' ? 'double' : 'single'} quotes`, {
       codes: ['invalid_api_key'],
     });
-  }
+  });
 });
 
 conformanceRule('AUTH-MALFORMED-BEARER-REJECTED', async ({ api, check, customersUrl, credential }) => {
@@ -66,20 +66,20 @@ conformanceRule('AUTH-MALFORMED-BEARER-REJECTED', async ({ api, check, customers
     'an extra parameter': `Bearer ${key}, realm="api"`,
     'a second token': `Bearer ${key} ${key}`,
   };
-  for (const [how, value] of Object.entries(variants)) {
+  await check.each(Object.entries(variants), async ([how, value]) => {
     const exchange = await api.get(customersUrl(), {
       headers: { Authorization: value },
       note: `Bearer with ${how}`,
     });
     check.rejected(exchange, `Bearer with ${how}`);
-  }
+  });
 });
 
 conformanceRule('AUTH-DUPLICATE-HEADER-REJECTED', async ({ raw, check, customersUrl, bearer }) => {
   const valid = bearer('fullAccess');
   const invalid = 'Bearer not-a-valid-key-0000000000000000';
   const orders = { 'valid first': [valid, invalid], 'valid second': [invalid, valid] };
-  for (const [how, [first, second]] of Object.entries(orders)) {
+  await check.each(Object.entries(orders), async ([how, [first, second]]) => {
     const exchange = await raw.send({
       url: customersUrl(),
       headers: [
@@ -91,13 +91,13 @@ conformanceRule('AUTH-DUPLICATE-HEADER-REJECTED', async ({ raw, check, customers
     });
     check.rejected(exchange, `Two Authorization headers (${how})`, {});
     check.status(exchange, [400, 401], `Two Authorization headers (${how})`);
-  }
+  });
 });
 
 conformanceRule('AUTH-URL-CREDENTIALS-IGNORED', async ({ raw, check, customersUrl, credential }) => {
   // Sent with the raw client so that the URL, key included, stays out of Playwright's step log;
   // reports show it redacted.
-  for (const parameter of ['access_token', 'api_key', 'apikey', 'key', 'token']) {
+  await check.each(['access_token', 'api_key', 'apikey', 'key', 'token'], async (parameter) => {
     const url = new URL(customersUrl());
     url.searchParams.set(parameter, credential('probe'));
     const exchange = await raw.send({
@@ -108,5 +108,5 @@ conformanceRule('AUTH-URL-CREDENTIALS-IGNORED', async ({ raw, check, customersUr
     check.rejected(exchange, `A valid key in the URL parameter ${parameter}`, {
       codes: ['missing_authorization_header'],
     });
-  }
+  });
 });

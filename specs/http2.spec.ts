@@ -21,7 +21,7 @@ conformanceRule(
       { how: 'valid first, the second in a CONTINUATION frame', fields: [valid, INVALID_BEARER], frames: 2 },
       { how: 'valid second, in a CONTINUATION frame', fields: [INVALID_BEARER, valid], frames: 2 },
     ];
-    for (const { how, fields, frames } of shapes) {
+    await check.each(shapes, async ({ how, fields, frames }) => {
       const exchange = await http2.send({
         url: customersUrl(),
         headers: [
@@ -36,7 +36,7 @@ conformanceRule(
       check.rejected(exchange, `Two authorization fields (${how})`, { allowNoResponse: true });
       if (exchange.kind === 'response')
         check.status(exchange, [400, 401], `Two authorization fields (${how})`);
-    }
+    });
   },
 );
 
@@ -150,10 +150,10 @@ conformanceRule(
         "This tenant's request without a key, after a served one on its connection",
       ],
     ];
-    for (const [exchange, tenants, what] of judged) {
+    await check.each(judged, ([exchange, tenants, what]) => {
       if (!exchange) throw new Error('fewer exchanges came back than were sent');
       noDataUnlessReset(check, exchange, tenants, what);
-    }
+    });
   },
 );
 

@@ -21,7 +21,7 @@ conformanceRule('KEY-UNKNOWN-REJECTED', async ({ api, check, customersUrl, targe
 });
 
 conformanceRule('KEY-ALTERED-REJECTED', async ({ api, check, customersUrl, credential }) => {
-  for (const altered of alteredKeys(credential('fullAccess'))) {
+  await check.each(alteredKeys(credential('fullAccess')), async (altered) => {
     const exchange = await api.get(customersUrl(), {
       headers: { Authorization: `Bearer ${altered.key}` },
       note: `the key ${altered.how}`,
@@ -29,7 +29,7 @@ conformanceRule('KEY-ALTERED-REJECTED', async ({ api, check, customersUrl, crede
     check.rejected(exchange, `A valid key ${altered.how}`, {
       codes: ['invalid_api_key'],
     });
-  }
+  });
 });
 
 conformanceRule('KEY-REVOKED-REJECTED', async ({ api, check, customersUrl, bearer }) => {
@@ -59,7 +59,7 @@ conformanceRule('KEY-NOT-ECHOED', async ({ api, check, customersUrl, credential 
     'with the Token scheme': `Token ${key}`,
     [altered?.how ?? 'altered']: `Bearer ${altered?.key ?? key}`,
   };
-  for (const [how, value] of Object.entries(rejectedForms)) {
+  await check.each(Object.entries(rejectedForms), async ([how, value]) => {
     const exchange = await api.get(customersUrl(), {
       headers: { Authorization: value },
       note: `the key ${how}`,
@@ -70,5 +70,5 @@ conformanceRule('KEY-NOT-ECHOED', async ({ api, check, customersUrl, credential 
     const answer = `${JSON.stringify(response.headers)}\n${response.bodyText}`;
     if (sent.redact(answer) !== answer)
       check.fail(`The answer to the key ${how} repeats the key. ${check.describe(response)}`, response);
-  }
+  });
 });

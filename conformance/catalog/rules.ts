@@ -70,8 +70,16 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Scheme 4; RFC 9113 §3',
     statement:
-      'HTTP/2 without TLS (h2c) on the plain-HTTP port is not served, with or without a valid key: a request by prior knowledge and a request asking Upgrade: h2c are refused, reset or answered with an error status, never switched to HTTP/2 (101) and never with data.',
+      'HTTP/2 without TLS (h2c) on the plain-HTTP port is not served, with or without a valid key: a request by prior knowledge and a request asking Upgrade: h2c are refused, reset or answered with an error status, never with data (a switch to HTTP/2, 101, followed by an error status or by no answer, serves nothing: it is a rejection). Every probe is sent.',
     needs: ['credentials.probe'],
+  },
+  {
+    id: 'TRANSPORT-PLAIN-HTTP-H2C-NOT-SWITCHED',
+    level: 'ADVISORY',
+    source: 'RFC 9113 §3.1 (the h2c upgrade is deprecated); h2c smuggling past fronts',
+    statement:
+      'The plain-HTTP port does not switch to HTTP/2 without TLS: a request asking Upgrade: h2c is not answered 101 Switching Protocols.',
+    needs: [],
   },
   {
     id: 'TRANSPORT-NO-REDIRECT',

@@ -107,8 +107,9 @@ export class Checks {
       ? ` (after ${evidence.attempts.map((attempt) => attempt.status ?? attempt.signal).join(', ')}, each retried)`
       : '';
     if (exchange.kind === 'failure' && onlyTransient(exchange)) return `${request} → ${evidence.failure}`;
-    if (evidence.failure) return `${request} → no response: ${evidence.failure}${tries}`;
-    return `${request} → ${evidence.status}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}${tries}`;
+    const switched = exchange.switchedProtocols ? ` ${exchange.switchedProtocols}, then` : '';
+    if (evidence.failure) return `${request} →${switched} no response: ${evidence.failure}${tries}`;
+    return `${request} →${switched} ${evidence.status}${evidence.errorCode ? ` ${evidence.errorCode}` : ''}${tries}`;
   }
 
   response(exchange: Exchange, what: string): ResponseExchange {
@@ -210,6 +211,33 @@ export class Checks {
         );
       }
     }
+  }
+
+  /**
+   * Judges each probe in turn and goes on after one fails, so that every probe of the rule is sent
+   * and recorded: the rule fails with every failure found (their messages and evidence together).
+   * When none failed but one could not be judged (no answer), it ends as that ERROR.
+   */
+  async each<T>(probes: Iterable<T>, judge: (probe: T) => Promise<void> | void): Promise<void> {
+    const failures: ConformanceFailure[] = [];
+    let undecided: Inconclusive | undefined;
+    for (const probe of probes) {
+      try {
+        await judge(probe);
+      } catch (error) {
+        if (error instanceof ConformanceFailure) failures.push(error);
+        else if (error instanceof Inconclusive) undecided ??= error;
+        else throw error;
+      }
+    }
+    const [first] = failures;
+    if (failures.length > 1)
+      throw new ConformanceFailure(
+        failures.map((failure) => failure.message).join('\n'),
+        failures.flatMap((failure) => failure.evidence),
+      );
+    if (first) throw first;
+    if (undecided) throw undecided;
   }
 
   status(exchange: Exchange, expected: readonly number[], what: string): ResponseExchange {

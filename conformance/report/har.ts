@@ -128,7 +128,13 @@ function harEntry({ madeBy, exchange }: RunExchange): HarEntry {
         },
     cache: {},
     timings: { send: 0, wait: exchange.durationMs, receive: 0 },
-    comment: [request.note ? `${madeBy}: ${request.note}` : madeBy, ...triesOf(exchange)].join('; '),
+    comment: [
+      request.note ? `${madeBy}: ${request.note}` : madeBy,
+      ...(exchange.switchedProtocols
+        ? [`answered ${exchange.switchedProtocols} first; the answer below came over HTTP/2`]
+        : []),
+      ...triesOf(exchange),
+    ].join('; '),
     _id: exchange.id,
     _rule: madeBy,
   };

@@ -35,6 +35,8 @@ export interface RecordedExchange {
   signal?: string;
   /** The ids of the earlier tries of this request (their answers were transient), oldest first. */
   attempts?: string[];
+  /** The server switched protocols first (`101 Switching Protocols (Upgrade: h2c)`); the answer came over the new one. */
+  switchedProtocols?: string;
 }
 
 /** One line naming a request, as every message and report shows it: `GET url over HTTP/2 (note)`. */
@@ -59,6 +61,7 @@ export function recordExchange(exchange: Exchange, namer: KeyNamer): RecordedExc
     durationMs: Math.max(0, Math.round(exchange.durationMs)),
     ...(exchange.retriedAfterMs !== undefined ? { retriedAfterMs: Math.round(exchange.retriedAfterMs) } : {}),
     ...(exchange.attempts ? { attempts: exchange.attempts.map((attempt) => attempt.id) } : {}),
+    ...(exchange.switchedProtocols !== undefined ? { switchedProtocols: exchange.switchedProtocols } : {}),
     request: {
       method: request.method,
       url: namer.show(request.url),

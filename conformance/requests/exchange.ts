@@ -35,6 +35,11 @@ interface Timed {
   retriedAfterMs?: number;
   /** The earlier, transient answers to the same request, oldest first; absent on a first try. */
   attempts?: Attempt[];
+  /**
+   * The server switched protocols (`101`, `Upgrade: h2c`) before it answered: what follows is the
+   * answer (or its absence) read over the new protocol (h2c-upgrade.ts). Says what the switch was.
+   */
+  switchedProtocols?: string;
 }
 
 /**

@@ -21,6 +21,7 @@ import { openH2Session, transmitH2, type H2Connection } from './h2-transmit.ts';
 import type { ClientHttp2Session } from 'node:http2';
 import { alpnAgreesToH2, type Protocol } from './protocols.ts';
 import { secureContextFor, trustedCas } from './ca-trust.ts';
+import { readUpgradedAnswer } from './h2c-upgrade.ts';
 
 export interface RawRequest {
   url: string;
@@ -224,11 +225,36 @@ export class RawClient {
           ? httpsRequest({ ...options, ...tlsOptions(url, this.#secureContext) }, onResponse)
           : httpRequest(options, onResponse);
       request.on('error', (error) => resolve(failed(error)));
-      // A server that switches protocols (`101`, to h2c say) has answered: that is judged, not
-      // taken for a refusal. Nothing is read after it.
-      request.on('upgrade', (response: IncomingMessage, socket: Duplex) => {
-        socket.destroy();
-        resolve(answered(response, ''));
+      // A server that switches protocols has not served the request yet: to h2c, its answer
+      // comes over HTTP/2 on the switched connection (h2c-upgrade.ts), and that is judged, the
+      // switch told beside it. A switch to anything else is judged as the `101` it is.
+      request.on('upgrade', (response: IncomingMessage, socket: Duplex, head: Buffer) => {
+        const upgrade = (response.headers.upgrade ?? '').toLowerCase();
+        if (upgrade !== 'h2c') {
+          socket.destroy();
+          resolve(answered(response, ''));
+          return;
+        }
+        const switched = `${response.statusCode ?? 101} Switching Protocols (Upgrade: h2c)`;
+        void readUpgradedAnswer(socket, head, url, summary.method, timeoutMs, MAX_BODY_BYTES).then((answer) =>
+          resolve(
+            'error' in answer
+              ? {
+                  kind: 'failure',
+                  request: summary,
+                  durationMs: elapsedSince(summary),
+                  error: `switched to h2c, then no answer over HTTP/2: ${answer.error}`,
+                  switchedProtocols: switched,
+                }
+              : {
+                  kind: 'response',
+                  request: summary,
+                  durationMs: elapsedSince(summary),
+                  ...answer,
+                  switchedProtocols: switched,
+                },
+          ),
+        );
       });
       request.end(body);
     });

@@ -5,6 +5,13 @@ import { handleApiRequest, type PipelineContext } from '../../reference-server/a
 import { requestFacts } from '../../reference-server/addressing/address.ts';
 import { hostnameOf } from '../../reference-server/http/hosts.ts';
 import { CORRECT, editingHeaders, headerValue, type Fault } from '../fault.ts';
+import {
+  emptySettings,
+  frame,
+  FRAME_FLAG,
+  FRAME_TYPE,
+  headerBlock,
+} from '../../conformance/requests/h2-frames.ts';
 
 const OTHER_DOMAIN = 'wrong-domain.test';
 
@@ -13,6 +20,31 @@ function servedAsApi(req: IncomingMessage, context: PipelineContext): ApiRespons
   // A plain connection has no SNI to compare with the host.
   const plain = { ...context, steps: { ...context.steps, sniMatches: () => true } };
   return handleApiRequest(req, plain, requestFacts(req, plain));
+}
+
+/**
+ * Switches a request asking `Upgrade: h2c` to HTTP/2 (101), then answers it on stream 1 with the
+ * correct 403 over HTTP/2, as Apache with h2c enabled on the plain port does; the connection is
+ * the switch's from then on, so the listener's own answer to the request goes nowhere.
+ */
+function switchedToH2c(req: IncomingMessage, answer: ApiResponse): void {
+  const body = Buffer.from(JSON.stringify(answer.body));
+  const block = headerBlock([
+    [':status', String(answer.status)],
+    ['content-type', 'application/json'],
+    ['cache-control', 'no-store'],
+  ]);
+  const goaway = Buffer.alloc(8);
+  goaway.writeUInt32BE(1, 0);
+  req.socket.end(
+    Buffer.concat([
+      Buffer.from('HTTP/1.1 101 Switching Protocols\r\nUpgrade: h2c\r\nConnection: Upgrade\r\n\r\n'),
+      emptySettings(),
+      frame(FRAME_TYPE.HEADERS, FRAME_FLAG.END_HEADERS, 1, block),
+      frame(FRAME_TYPE.DATA, FRAME_FLAG.END_STREAM, 1, body),
+      frame(FRAME_TYPE.GOAWAY, 0, 0, goaway),
+    ]),
+  );
 }
 
 export const TRANSPORT_FAULTS = {
@@ -44,6 +76,18 @@ export const TRANSPORT_FAULTS = {
         /\bh2c\b/i.test(headerValue(req, 'upgrade') ?? '')
           ? servedAsApi(req, context)
           : CORRECT.plainHttpAnswer(req, context),
+    }),
+  },
+  'h2c-upgrade-switched': {
+    description:
+      'The plain-HTTP listener switches a request asking Upgrade: h2c to HTTP/2 (101 Switching Protocols) and answers it there with the same 403 https_required: h2c spoken on the plain port, nothing served.',
+    catches: ['TRANSPORT-PLAIN-HTTP-H2C-NOT-SWITCHED'],
+    steps: () => ({
+      plainHttpAnswer: (req, context) => {
+        const answer = CORRECT.plainHttpAnswer(req, context);
+        if (/\bh2c\b/i.test(headerValue(req, 'upgrade') ?? '')) switchedToH2c(req, answer);
+        return answer;
+      },
     }),
   },
   'plain-http-trusts-forwarded-proto': {

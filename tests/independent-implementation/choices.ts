@@ -41,13 +41,16 @@ export interface ServerChoices {
   /** The live lists hold 300 customers, paged 50 a page (`paged-link`, `paged-cursor`); else two, one a page. */
   longLists: boolean;
   /**
-   * Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403.
+   * Plain HTTP: nothing listens (refused), or a listener of its own answers every request 403, or
+   * (`h2c-switch-then-403`, h2c-plain-port.ts) Apache's shape with h2c enabled: `Upgrade: h2c` is
+   * switched (101) and answered 403 over HTTP/2, prior knowledge answered 403 over HTTP/2.
    * `trusts-forwarded-proto` is a defect, not a choice (defects.test.ts): the plain listener runs
    * the API written for a TLS-terminating proxy, and serves a request whose X-Forwarded-Proto says https.
    * `serves-h2c` is a defect too: the plain port is an HTTP/2-only backend (h2c, prior knowledge)
    * that takes every request for one a TLS front passed on, as it would be behind that front.
    */
-  plainHttp: 'not-listening' | 'answers-403' | 'trusts-forwarded-proto' | 'serves-h2c';
+  plainHttp:
+    'not-listening' | 'answers-403' | 'h2c-switch-then-403' | 'trusts-forwarded-proto' | 'serves-h2c';
   /**
    * What keeps a served answer out of shared caches: `no-store` on every answer, or, on 200s,
    * `Cache-Control: max-age=60` with `Vary: Authorization` (RFC 9111 §4.1: correct, but only an

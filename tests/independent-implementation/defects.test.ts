@@ -12,6 +12,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect as http2Connect } from 'node:http2';
 import { runConformance } from '../support/conformance-run.ts';
 import { startHostFront, type HostFront } from './host-front.ts';
@@ -58,6 +60,14 @@ describe('a plain-HTTP port that serves HTTP/2 without TLS (h2c, prior knowledge
     assertNotConformant(run, { 'TRANSPORT-PLAIN-HTTP-H2C-REJECTED': 'fail' });
     const result = run.report?.rules.find((rule) => rule.id === 'TRANSPORT-PLAIN-HTTP-H2C-REJECTED');
     assert.match(result?.message ?? '', /prior knowledge/);
+    // Every probe of the rule was sent and recorded: Upgrade and prior knowledge, with and without a key.
+    const har = JSON.parse(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as {
+      log: { entries: { _rule: string }[] };
+    };
+    const probes = har.log.entries.filter((entry) =>
+      entry._rule.includes('TRANSPORT-PLAIN-HTTP-H2C-REJECTED'),
+    );
+    assert.equal(probes.length, 4);
   });
 });
 

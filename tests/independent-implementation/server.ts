@@ -16,6 +16,7 @@ import { makeCertificateSet, type CertificateSet } from './certificates.ts';
 import { customerPage } from './customer-pages.ts';
 import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
 import { Sessions, stickyBalancerCookies } from './cookies.ts';
+import { startH2cPlainPort } from './h2c-plain-port.ts';
 import {
   customersOf,
   KeyDirectory,
@@ -331,15 +332,17 @@ export async function startIndependentServer(
   if (chosen.plainHttp === 'answers-403') apps.push(plainHttpRefusal());
   if (chosen.plainHttp === 'trusts-forwarded-proto' || chosen.plainHttp === 'serves-h2c')
     apps.push(api(undefined, directory, domain, chosen, received, sessions));
-  const [port = 0, plainHttpPort] = await Promise.all(apps.map(listen));
+  const [port = 0, appPlainPort] = await Promise.all(apps.map(listen));
+  const h2cPort = chosen.plainHttp === 'h2c-switch-then-403' ? await startH2cPlainPort() : undefined;
   return {
     port,
-    plainHttpPort,
+    plainHttpPort: h2cPort?.port ?? appPlainPort,
     caPem: certificates.caPem,
     keys: directory.secrets,
     received,
     close: async () => {
       await Promise.all(apps.map((app) => app.close()));
+      if (h2cPort) await new Promise((closed) => h2cPort.server.close(closed));
     },
   };
 }

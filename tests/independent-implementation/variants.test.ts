@@ -72,11 +72,12 @@ const VARIANTS: Variant[] = [
     warnings: [],
   },
   {
-    name: 'advisory choices: only `Bearer` in that letter case, 403 for another tenant’s key, routing by Host alone (a connection opened for acme serves globex to globex’s key)',
+    name: 'advisory choices: only `Bearer` in that letter case, 403 for another tenant’s key, routing by Host alone (a connection opened for acme serves globex to globex’s key), a plain port that switches to h2c (101) and then answers 403 over HTTP/2 (Apache with Protocols h2 h2c http/1.1)',
     choices: {
       schemeCaseInsensitive: false,
       crossTenantKey: 'insufficient_permissions',
       sniMustMatchHost: false,
+      plainHttp: 'h2c-switch-then-403',
     },
     shownBy: (keys) => [
       {
@@ -98,11 +99,17 @@ const VARIANTS: Variant[] = [
         },
         answer: { status: 200, code: undefined },
       },
+      {
+        what: 'plain HTTP without Upgrade (the switch itself: tests/conformance/requests/h2c-upgrade.test.ts)',
+        request: { host: ACME, plain: true },
+        answer: { status: 403, code: 'https_required' },
+      },
     ],
     warnings: [
       'AUTH-SCHEME-CASE-INSENSITIVE',
       'TENANT-CROSS-KEY-INDISTINGUISHABLE',
       'TENANT-SNI-HOST-MISMATCH-421',
+      'TRANSPORT-PLAIN-HTTP-H2C-NOT-SWITCHED',
     ],
   },
   {

@@ -119,3 +119,35 @@ test('a failure message and its evidence never hold the key', () => {
     (thrown: unknown) => thrown instanceof Inconclusive && !thrown.message.includes(KEY),
   );
 });
+
+test('check.each judges every probe after one fails: all failures together, and an ERROR only when none failed', async () => {
+  const probes = [
+    answer(200, { name: 'Globex Corp' }),
+    notSent,
+    answer(403, error('https_required')),
+    answer(200, {}),
+  ];
+  const judged: number[] = [];
+  const judge = (exchange: Exchange, index: number): void => {
+    judged.push(index);
+    check.rejected(exchange, `probe ${index}`, { noDataOf: [globex] });
+  };
+  await assert.rejects(
+    check.each(probes.entries(), ([index, exchange]) => judge(exchange, index)),
+    (thrown: unknown) => {
+      assert.ok(thrown instanceof ConformanceFailure);
+      assert.match(thrown.message, /probe 0: the answer holds data of globex/);
+      assert.match(thrown.message, /probe 3: expected a rejection \(4xx\), got 200/);
+      assert.equal(thrown.evidence.length, 2);
+      return true;
+    },
+  );
+  assert.deepEqual(judged, [0, 1, 2, 3], 'every probe was judged');
+  await assert.rejects(
+    check.each([notSent, answer(403, error('https_required'))], (exchange) => check.rejected(exchange, 'x')),
+    Inconclusive,
+  );
+  await check.each([refused, answer(401, error('invalid_api_key'))], (exchange) =>
+    check.rejected(exchange, 'x', { allowNoResponse: true }),
+  );
+});
