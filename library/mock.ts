@@ -7,11 +7,9 @@
 // What a test file pays on import is kept small (bench/import-cost.ts): undici is loaded the first
 // time `fetch` or `dispatcher` is read, the client report's code the first time it is asked for.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { Agent as HttpsAgent } from 'node:https';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { rootCertificates } from 'node:tls';
 import type { Agent as UndiciAgent, Dispatcher, fetch as undiciFetch } from 'undici';
 import type { Fixtures, Permission } from '../schemas/generated/fixtures.ts';
@@ -23,6 +21,7 @@ import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/f
 import { jsonLinesAccessLog } from '../reference-server/http/access-log.ts';
 import { lookupWith, type HostMap } from '../conformance/requests/host-map.ts';
 import { adminRequester } from './admin-request.ts';
+import { certificateDirectory } from './mock-certificates.ts';
 
 export type { Permission } from '../schemas/generated/fixtures.ts';
 export type { ClientReport } from '../schemas/generated/client-report.ts';
@@ -37,10 +36,17 @@ export interface ReferenceMockOptions {
   /** Tenants, keys, users and customers: a fixtures file or its content (default: the embedded fixtures). */
   fixtures?: string | Fixtures;
   /**
-   * The local CA and the server certificate, reused across starts (a start that reuses them makes
-   * no key). Default: a directory of this user's own under the system's temporary directory.
+   * Where the local CA and the server certificate are kept (`ca.crt` is the CA's). Default: this
+   * user's certificate cache, a directory of its own under the system's temporary directory, made
+   * once and reused by every start. A directory that holds no CA yet gets a copy of the cached
+   * ones: a start makes no key either way.
    */
   certDir?: string;
+  /**
+   * Make a new CA and certificate rather than copy this user's cached ones: in `certDir` when it
+   * holds none yet, else in a temporary directory removed by `close()`. Default false.
+   */
+  freshCertificates?: boolean;
   /** Where minted keys outlive a restart; default: keys are kept in memory only. */
   dataDir?: string;
   /** The `{domain}` of `https://{tenant}.api.{domain}`; default `localhost`. */
@@ -145,9 +151,7 @@ export interface ReferenceMock {
  * assignable to (TS2322, through their FormData types). Where the global RequestInit has no
  * `dispatcher` (DOM types, as in this repository's own build), no more than undici's.
  */
-type GlobalFetchDispatcher = RequestInit extends { dispatcher?: infer Global }
-  ? NonNullable<Global>
-  : object;
+type GlobalFetchDispatcher = RequestInit extends { dispatcher?: infer Global } ? NonNullable<Global> : object;
 
 /**
  * undici's Dispatcher, typed as Node's global fetch's too: `fetch(url, { dispatcher })` type-checks
@@ -164,18 +168,6 @@ function loopbackHosts(domain: string, host: string): HostMap {
   return { [domain]: host, [`*.${domain}`]: host };
 }
 
-/**
- * The default certificate directory: this user's own under the temporary directory, kept across
- * starts so that a start reuses the CA. A directory another user made is never used.
- */
-function defaultCertDir(): string {
-  const directory = join(tmpdir(), `tenant-auth-conformance-${process.getuid?.() ?? 'user'}`, 'certs');
-  mkdirSync(directory, { recursive: true, mode: 0o700 });
-  const stat = statSync(directory);
-  const ours = process.getuid === undefined || stat.uid === process.getuid();
-  return ours && (stat.mode & 0o077) === 0 ? directory : mkdtempSync(join(tmpdir(), 'reference-certs-'));
-}
-
 function fixturesOf(option: ReferenceMockOptions['fixtures']): Fixtures {
   if (option === undefined) return loadFixtures(DEFAULT_FIXTURES_FILE);
   return typeof option === 'string' ? loadFixtures(option) : option;
@@ -187,18 +179,26 @@ export async function startReferenceMock(options: ReferenceMockOptions = {}): Pr
   const domain = options.domain ?? 'localhost';
   const host = '127.0.0.1';
   const adminToken = randomBytes(24).toString('base64url');
+  const certificates = await certificateDirectory({
+    certDir: options.certDir,
+    freshCertificates: options.freshCertificates,
+    domain,
+  });
   const server: RunningReferenceServer = await startReferenceServer({
     host,
     httpsPort: options.port ?? 0,
     httpPort: options.httpPort === undefined ? 0 : options.httpPort,
     domain,
     fixtures,
-    certDir: options.certDir ?? defaultCertDir(),
+    certDir: certificates.directory,
     adminToken,
     ...(options.dataDir === undefined ? {} : { dataDir: options.dataDir }),
     ...(options.journalSize === undefined ? {} : { journalCapacity: options.journalSize }),
     ...(options.http2 === undefined ? {} : { http2: options.http2 }),
     ...(options.accessLog ? { accessLog: jsonLinesAccessLog(options.accessLog) } : {}),
+  }).catch((error: unknown) => {
+    if (certificates.temporary) rmSync(certificates.directory, { recursive: true, force: true });
+    throw error;
   });
   const ca = readFileSync(server.caPath, 'utf8');
   const hosts = loopbackHosts(domain, host);
@@ -240,6 +240,7 @@ export async function startReferenceMock(options: ReferenceMockOptions = {}): Pr
     (closed ??= (async () => {
       await Promise.all([server.close(), undiciAgent?.close()]);
       httpsAgent.destroy();
+      if (certificates.temporary) rmSync(certificates.directory, { recursive: true, force: true });
     })());
 
   return {
