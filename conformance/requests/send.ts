@@ -22,6 +22,7 @@ import {
   retryAfterMs,
   retryDelayMs,
   slowsTheRun,
+  unavailableError,
 } from './transient.ts';
 import { runSettings } from '../settings.ts';
 import {
@@ -186,8 +187,7 @@ function stillTransient(
     error = `the target refused this request with a quota: answered 429 to all ${bound}. Lift the quota for the suite's address, or raise --retry-budget above its Retry-After.`;
   else if (transient === RATE_LIMITED)
     error = `the target rate-limited this run: answered 429 to all ${bound}. Raise its limit for the suite's address or use --max-rps.`;
-  else if (typeof transient === 'number')
-    error = `the target was unavailable: answered ${transient} to all ${bound}. Check that the deployment is healthy (a restart, a deploy), or raise --max-retries.`;
+  else if (typeof transient === 'number') error = unavailableError(transient, bound);
   else
     error = `the target's front did not process the request: ${answers} to all ${bound}. Check the front's connection and stream limits, or raise --max-retries.`;
   return {

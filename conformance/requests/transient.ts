@@ -7,6 +7,19 @@ import type { ResponseExchange, TransientSignal } from './exchange.ts';
 export const RATE_LIMITED = 429;
 const UNAVAILABLE = new Set([502, 503, 504]);
 
+/**
+ * What to do when every try of a request was answered 502/503/504 and nothing shows more: the
+ * deployment may be down. The reports replace it when the run shows a front that refuses only
+ * some requests (conformance/report/front-refusals.ts), so it is said in one place.
+ */
+export const HEALTH_ADVICE =
+  'Check that the deployment is healthy (a restart, a deploy), or raise --max-retries.';
+
+/** The error of a request answered `status` (502/503/504) at every try, `bound` saying how many. */
+export function unavailableError(status: number, bound: string): string {
+  return `the target was unavailable: answered ${status} to all ${bound}. ${HEALTH_ADVICE}`;
+}
+
 /** 502, 503, 504: nobody behind the front could answer now. */
 export function isUnavailable(status: number): boolean {
   return UNAVAILABLE.has(status);

@@ -40,6 +40,7 @@ import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
 import { ENV } from '../env.ts';
 import { pacedRateOfRun, preflightFromEnvironment } from './preflight-state.ts';
 import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
+import { explainFrontRefusals } from '../report/front-refusals.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { ANNOTATION } from './annotations.ts';
 import { protocolsOfRun } from '../requests/protocols.ts';
@@ -236,7 +237,7 @@ export default class ConformanceReporter implements Reporter {
     const failOnIncomplete = metadata.failOnIncomplete || this.#settings().failOnIncomplete;
     const shards = shardRecordsOfMerge();
     const tls = preflight?.tls ?? shards.flatMap((shard) => shard.tls ?? []);
-    const report = buildReport(this.#outcomes.byRule(), {
+    const report = buildReport(explainFrontRefusals(this.#outcomes.byRule(), this.#exchanges), {
       target: metadata.target,
       profile: metadata.profile,
       startedAt: result.startTime ?? this.#startedAt,

@@ -1,0 +1,99 @@
+// A rule whose request was answered 502/503/504 at every try ends as ERROR with the advice to check
+// the deployment's health (requests/transient.ts): at that moment nothing else is known. Once the
+// run is over, its exchanges show more. When the deployment answered the run's requests just
+// before and just after the refused ones, it was up: a front in front of it refused exactly those
+// requests — a gateway that turns away the unusual ones (an Authorization other than
+// `Bearer <token>`, a repeated field, a query string, a forwarding header), which are the ones the
+// rules need. The message then says so, and that the deployment cannot be certified through it.
+import type { RecordedExchange } from '../requests/exchange-record.ts';
+import { HEALTH_ADVICE, isUnavailable } from '../requests/transient.ts';
+import type { RunExchange } from './har.ts';
+import type { TestOutcome } from './verdict.ts';
+
+const UNAVAILABLE_ERROR = new RegExp(
+  `the target was unavailable: answered (\\d{3}) to all (.+?)\\. ${HEALTH_ADVICE.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`,
+  'g',
+);
+
+/** The outcomes of each rule, with the error of a rule refused by a front (as above) saying so. */
+export function explainFrontRefusals(
+  outcomesByRule: ReadonlyMap<string, readonly TestOutcome[]>,
+  exchanges: readonly RunExchange[],
+): Map<string, readonly TestOutcome[]> {
+  const explained = new Map(outcomesByRule);
+  const timeline = answerTimes(exchanges);
+  for (const [ruleId, outcomes] of outcomesByRule) {
+    if (!outcomes.some((outcome) => outcome.error?.includes(HEALTH_ADVICE))) continue;
+    const around = servedAround(ruleId, exchanges, timeline);
+    if (!around) continue;
+    explained.set(
+      ruleId,
+      outcomes.map((outcome) =>
+        outcome.error === undefined
+          ? outcome
+          : {
+              ...outcome,
+              error: outcome.error.replace(UNAVAILABLE_ERROR, (_, status: string, bound: string) =>
+                frontRefused(status, bound, around),
+              ),
+            },
+      ),
+    );
+  }
+  return explained;
+}
+
+interface Around {
+  before: number;
+  after: number;
+}
+
+function frontRefused(status: string, bound: string, around: Around): string {
+  return (
+    `a front refused exactly the requests the rules need: it answered ${status} to all ${bound}, ` +
+    `while the deployment answered this run's requests before and after every one of them (at least ${around.before} before, ${around.after} after). ` +
+    'The deployment cannot be certified through this front: let the suite’s requests through it as they are ' +
+    '(any Authorization value, a repeated field, a query string, a forwarding header), or run the suite against the deployment behind it.'
+  );
+}
+
+/** When each exchange the target itself answered started, sorted: a transient answer is a front's. */
+function answerTimes(exchanges: readonly RunExchange[]): number[] {
+  return exchanges
+    .flatMap(({ exchange }) => (answeredByTheTarget(exchange) ? [Date.parse(exchange.startedAt)] : []))
+    .sort((a, b) => a - b);
+}
+
+function answeredByTheTarget(exchange: RecordedExchange): boolean {
+  return exchange.response !== undefined && exchange.retriedAfterMs === undefined;
+}
+
+/**
+ * How many answers of the target came before the first try and after the last try of the rule's
+ * refused requests, when every one of them had answers on both sides; undefined otherwise (the
+ * deployment may have been down: the advice to check its health stands).
+ */
+function servedAround(
+  ruleId: string,
+  exchanges: readonly RunExchange[],
+  timeline: readonly number[],
+): Around | undefined {
+  const byId = new Map(exchanges.map(({ exchange }) => [exchange.id, exchange]));
+  const refused = exchanges.filter(
+    ({ madeBy, exchange }) =>
+      madeBy === ruleId && exchange.transientStatus !== undefined && isUnavailable(exchange.transientStatus),
+  );
+  if (refused.length === 0) return undefined;
+  let before = Infinity;
+  let after = Infinity;
+  for (const { exchange } of refused) {
+    const tries = [...(exchange.attempts ?? []).flatMap((id) => byId.get(id) ?? []), exchange];
+    const first = Math.min(...tries.map((attempt) => Date.parse(attempt.startedAt)));
+    const last = Date.parse(exchange.startedAt) + exchange.durationMs;
+    const answeredBefore = timeline.filter((time) => time < first).length;
+    const answeredAfter = timeline.filter((time) => time > last).length;
+    before = Math.min(before, answeredBefore);
+    after = Math.min(after, answeredAfter);
+  }
+  return before > 0 && after > 0 ? { before, after } : undefined;
+}
