@@ -200,7 +200,7 @@ function exposedKeysOf(entries: readonly JournalEntry[]): ExposedKey[] {
       severity: 'critical',
       advice: known
         ? `Rotate ${entry.key} now: it was sent over plain HTTP (panel Settings → API → API Keys, or POST /v1/tenants/${entry.tenant ?? '{tenant}'}/keys/${entry.key}/rotate on the admin API).`
-        : 'A key the server does not know was sent over plain HTTP: if it is a real key anywhere, rotate it.',
+        : `A key the server does not know (fingerprint ${entry.keyFingerprint ?? '?'}) was sent over plain HTTP: if it is a real key anywhere, rotate it.`,
     });
   }
   return [...exposed.values()];

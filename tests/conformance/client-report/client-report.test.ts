@@ -242,6 +242,33 @@ describe('client report', () => {
     }
   });
 
+  test("a garbage key and another tenant's key sent over plain HTTP: two exposed keys, each told by its fingerprint", async () => {
+    await admin('DELETE', '/journal');
+    const garbage = `mbk_prod_${randomBytes(24).toString('base64url')}`;
+    const otherTenant = secretOf(target.fixtures, 'key_globex_prod_read');
+    for (const key of [garbage, otherTenant]) {
+      await send(target, {
+        plain: true,
+        headers: [
+          ['User-Agent', 'sdk-plain-unknown-keys'],
+          ['Authorization', `Bearer ${key}`],
+        ],
+      });
+    }
+    const { json, out } = await report();
+    const exposed = json?.exposedKeys ?? [];
+    assert.equal(exposed.length, 2, JSON.stringify(exposed));
+    const fingerprints = exposed.map((key) => key.keyFingerprint ?? '');
+    assert.equal(new Set(fingerprints).size, 2);
+    for (const [index, key] of exposed.entries()) {
+      assert.match(key.advice, new RegExp(`fingerprint ${fingerprints[index] ?? '?'}\\)`));
+      assert.ok(out.includes(key.advice), 'the console tells them apart too');
+    }
+    const markdown = readFileSync(join(reportsDir, 'client-report.md'), 'utf8');
+    for (const text of [out, markdown, JSON.stringify(json)])
+      assert.ok(!text.includes(garbage) && !text.includes(otherTenant), 'a key was shown');
+  });
+
   test('a key sent over plain HTTP is exposed: critical in the report, rotate advised', async () => {
     await admin('DELETE', '/journal');
     const plain = FAULTY_CLIENTS.find((client) => client.userAgent === 'faulty-plain-http');
