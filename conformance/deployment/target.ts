@@ -47,7 +47,7 @@ export interface ResolvedTarget extends Omit<TargetDeclaration, 'credentials'> {
 export class TargetError extends Error {
   constructor(file: string, problems: string[]) {
     super(
-      `Invalid target file ${file}:\n  ${problems.join('\n  ')}\nSee schemas/target.schema.json and the README, "Certifying a deployment".`,
+      `Invalid target file ${file}:\n  ${problems.join('\n  ')}\nSee schemas/target.schema.json and docs/running-the-suite.md.`,
     );
     this.name = 'TargetError';
   }

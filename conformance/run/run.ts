@@ -72,7 +72,7 @@ Options:
                      (default ${DEFAULT_MAX_LIST_RECORDS}, 1 to ${MAX_LIST_RECORDS_LIMIT}); env ${ENV.maxListRecords}
   --help             print this help
 
-The run's certificate (README, "Certify an implementation"; check one with \`verify DIR\`):
+The run's certificate (docs/certification.md; check one with \`verify DIR\`):
 ${ATTESTATION_OPTIONS_HELP}
 
 ${PLAYWRIGHT_OPTIONS_HELP}
