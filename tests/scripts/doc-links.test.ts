@@ -2,7 +2,7 @@
 // own READMEs) leads to a file of the project and, where it names one, to a heading of that page.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -68,4 +68,9 @@ test('headings make GitHub’s anchors', () => {
     [...anchorsOf('# A\n## A\n```\n# not a heading\n```\n## `code` B\n')],
     ['a', 'a-1', 'code-b'],
   );
+});
+
+test('the README is a first page, read in minutes: at most 250 lines, the manual under docs/', () => {
+  const lines = readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length;
+  assert.ok(lines <= 250, `README.md has ${lines} lines: move the detail to a page of docs/`);
 });
