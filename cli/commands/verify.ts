@@ -71,7 +71,8 @@ Exit codes:
      URL or live certificate other than expected)
   2  usage error: DIR is not a bundle, or a key file cannot be read or is not an Ed25519 key
   4  NOT TRUSTED: intact and consistent, but unsigned, or signed by a key you did not give — the
-     first line says which; pass the signer's key with --public-key to decide`;
+     first line is NOT TRUSTED alone, the next says which; pass the signer's key with
+     --public-key to decide`;
 
 export async function main(argv: string[]): Promise<number> {
   const parsed = commandArguments(
@@ -128,12 +129,18 @@ export async function main(argv: string[]): Promise<number> {
   }
   const signature = verification.signature;
   const claim = verdictWithScope(report);
+  // Untrusted, the trust word stands alone on the first line: a script that looks for the verdict
+  // word there must not read an unvouched claim as a pass.
   const headline =
     signature.state === 'trusted'
       ? `VERIFIED: ${claim} — signed by ${signature.fingerprint}, a key you gave; ${verification.filesChecked} files intact and consistent.`
-      : signature.state === 'untrusted'
-        ? `NOT TRUSTED: ${claim} — intact, but signed by ${signature.fingerprint}, ${trustedKeys.length > 0 ? `not by a key you gave (${trustedKeys.map(keyFingerprint).join(', ')})` : 'a key you did not give'}: anyone can sign a bundle. Pass the signer's published key with --public-key.`
-        : `NOT TRUSTED: ${claim} — intact, but not signed: anyone could have written it.`;
+      : [
+          'NOT TRUSTED',
+          signature.state === 'untrusted'
+            ? `  intact, but signed by ${signature.fingerprint}, ${trustedKeys.length > 0 ? `not by a key you gave (${trustedKeys.map(keyFingerprint).join(', ')})` : 'a key you did not give'}: anyone can sign a bundle. Pass the signer's published key with --public-key.`
+            : '  intact, but not signed: anyone could have written it.',
+          `  What it claims, vouched for by no key you gave: ${claim}`,
+        ].join('\n');
   console.log([headline, ...describe(report, verification, live !== undefined)].join('\n'));
   return signature.state === 'trusted' ? VERIFY_EXIT.verified : VERIFY_EXIT.untrusted;
 }
@@ -148,7 +155,8 @@ function baseUrlDifferences(report: ConformanceReport, expected: string): string
 
 function describe(report: ConformanceReport, verification: Verification, checkedLive: boolean): string[] {
   const kit = `${report.suite.name} ${report.suite.version}${report.suite.commit ? ` (commit ${report.suite.commit}${report.suite.sourceModified ? ', with local changes' : ''})` : ''}`;
-  const certificates = [...(report.tls ?? []), ...(report.shards ?? []).flatMap((shard) => shard.tls ?? [])];
+  // A merge's certificates are those its shards' own results show (never their records').
+  const certificates = report.tls ?? [];
   const hosts = Object.entries(report.target.hosts ?? {});
   const warnings = claimWarnings(report);
   const signature = verification.signature;

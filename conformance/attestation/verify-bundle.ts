@@ -15,8 +15,11 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
-import { runVerdict } from '../report/verdict.ts';
-import { scopeOf } from '../report/scope.ts';
+import { overallVerdict, runVerdict } from '../report/verdict.ts';
+import { verdictOverProtocol } from '../report/build-report.ts';
+import { duplicateKeys } from './json-keys.ts';
+import { renderingDifferences } from './renderings.ts';
+import { scopeInputsOf, scopeOf } from '../report/scope.ts';
 import { shardDisagreements } from '../report/shard-records.ts';
 import { ATTESTATION_FILES, BADGE_FILE, BUNDLE_DIRECTORY, SUBJECT_FILES } from './bundle-files.ts';
 import { renderBadge } from './badge.ts';
@@ -33,6 +36,9 @@ import {
 import { BundleInputError } from './bundle-input-error.ts';
 
 export { BundleInputError };
+
+/** Every name a bundle may hold: the statement's subjects and the files that attest them. */
+const BUNDLE_FILES: ReadonlySet<string> = new Set([...SUBJECT_FILES, ...Object.values(ATTESTATION_FILES)]);
 
 export type SignatureCheck =
   | { state: 'unsigned' }
@@ -81,6 +87,14 @@ export async function verifyBundle(directory: string, options: VerifyOptions = {
     problems.push(
       `${ATTESTATION_FILES.manifest} line ${line} is not "<sha256>  <file name>" (or names a file twice).`,
     );
+  // A bundle is exactly the statement's subjects and the files that attest them: any other name,
+  // listed in SHA256SUMS or not, is refused by its name alone — never opened, whatever its size
+  // or kind (SHA256SUMS is not signed: anyone can append a line to it).
+  for (const name of new Set([...names, ...digests.keys()]))
+    if (!BUNDLE_FILES.has(name) && digests.has(name))
+      problems.push(
+        `${name} is not a file of a bundle (only ${[...BUNDLE_FILES].join(', ')}): refused unread, though ${ATTESTATION_FILES.manifest} lists it.`,
+      );
   // An unlisted entry is refused by its name alone: never opened, whatever its size or kind.
   for (const name of names)
     if (name !== ATTESTATION_FILES.manifest && !digests.has(name))
@@ -88,6 +102,7 @@ export async function verifyBundle(directory: string, options: VerifyOptions = {
   // Each listed file's SHA-256 as it is now.
   const hashes = new Map<string, string>();
   for (const [name, digest] of digests) {
+    if (!BUNDLE_FILES.has(name)) continue;
     if (!names.includes(name)) {
       problems.push(`${name} is missing (listed in ${ATTESTATION_FILES.manifest}).`);
       continue;
@@ -112,6 +127,7 @@ export async function verifyBundle(directory: string, options: VerifyOptions = {
 
   const report = readReport(read(REPORT_FILES.json), problems);
   if (report) checkReport(report, problems);
+  if (report) problems.push(...renderingDifferences(report, read));
   if (statement && report) checkPredicate(statement.predicate, report, problems);
   if (statement) {
     const badge = read(BADGE_FILE);
@@ -210,6 +226,7 @@ function parseStatement(bytes: Buffer, problems: string[]): Statement | undefine
     problems.push(`${ATTESTATION_FILES.statement} is not JSON.`);
     return undefined;
   }
+  if (namesTwice(ATTESTATION_FILES.statement, bytes, problems)) return undefined;
   const type = (value as { predicateType?: unknown } | null)?.predicateType;
   if (typeof type === 'string' && type !== PREDICATE_TYPE) {
     problems.push(
@@ -265,6 +282,7 @@ function readReport(bytes: Buffer | undefined, problems: string[]): ConformanceR
     problems.push(`${REPORT_FILES.json} is not JSON.`);
     return undefined;
   }
+  if (namesTwice(REPORT_FILES.json, bytes, problems)) return undefined;
   const validate = validatorFor<ConformanceReport>('conformance-report.schema.json');
   if (!validate(data)) {
     problems.push(
@@ -302,15 +320,7 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
   }
   if (report.scope) {
     const scope = report.scope;
-    const recomputed = scopeOf({
-      protocolsChecked: scope.protocolsChecked,
-      tls: report.tls ?? (report.shards ?? []).flatMap((shard) => shard.tls ?? []),
-      rulesSelected: scope.rulesSelected,
-      rulesInCatalog: scope.rulesInCatalog,
-      ...(scope.grep !== undefined ? { grep: scope.grep } : {}),
-      ...(scope.grepInvert !== undefined ? { grepInvert: scope.grepInvert } : {}),
-      ...(scope.shards ? { shards: scope.shards } : {}),
-    });
+    const recomputed = scopeOf(scopeInputsOf(scope, report.tls ?? []));
     if (!isDeepStrictEqual(recomputed, scope))
       problems.push(
         `${REPORT_FILES.json}'s scope does not follow from its protocols and hosts: it should say ${JSON.stringify(recomputed.partial)} of what is partial, it says ${JSON.stringify(scope.partial)}.`,
@@ -320,8 +330,51 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
         `${REPORT_FILES.json}'s scope counts ${scope.rulesInCatalog} rules in the catalog, its catalog ${report.catalog.rules}.`,
       );
   }
+  problems.push(...protocolVerdictDifferences(report));
   for (const disagreement of shardDisagreements(report.shards ?? []))
     problems.push(`${REPORT_FILES.json} merges shards that are not one run: ${disagreement}`);
+}
+
+/**
+ * A JSON file that names a member twice in one object: which one a reader keeps is the reader's
+ * choice, so the file says two things. Refused, naming the first such member.
+ */
+function namesTwice(name: string, bytes: Buffer, problems: string[]): boolean {
+  const twice = duplicateKeys(bytes.toString('utf8'));
+  if (twice.length === 0) return false;
+  problems.push(
+    `${name} names ${twice.join(', ')} twice in one object: a reader may keep either value (refused).`,
+  );
+  return true;
+}
+
+/**
+ * Each protocol's verdict (`protocols`) recomputed from the rules' verdicts over it, by the code
+ * that made it; and no rule's verdict milder than a failure or error over one protocol.
+ */
+function protocolVerdictDifferences(report: ConformanceReport): string[] {
+  if (report.verdict === 'SETUP ERROR') return [];
+  const problems: string[] = [];
+  const byProtocol = report.rules.some((rule) => rule.protocols !== undefined);
+  for (const entry of report.protocols ?? []) {
+    if (entry.verdict === undefined) continue;
+    const recomputed = byProtocol
+      ? verdictOverProtocol(report.rules, entry.name, report.profile)
+      : overallVerdict(report.rules, report.profile);
+    if (recomputed !== entry.verdict)
+      problems.push(
+        `${REPORT_FILES.json} says ${entry.name} ${entry.verdict}, but its rules over ${entry.name} come to ${recomputed}.`,
+      );
+  }
+  for (const rule of report.rules) {
+    const over = Object.values(rule.protocols ?? {});
+    const worst = over.includes('fail') ? 'fail' : over.includes('error') ? 'error' : undefined;
+    if (worst !== undefined && rule.verdict !== 'fail' && !(worst === 'error' && rule.verdict === 'error'))
+      problems.push(
+        `${REPORT_FILES.json} says ${rule.id} ${rule.verdict}, but over one protocol it is ${worst}.`,
+      );
+  }
+  return problems;
 }
 
 /** The summary's name of a rule verdict: `not-evaluated` is counted as `notEvaluated`. */
@@ -388,6 +441,8 @@ function checkSignature(
   } catch {
     parsed = undefined;
   }
+  if (parsed !== undefined && namesTwice(ATTESTATION_FILES.envelope, envelopeBytes, problems))
+    return { state: 'invalid' };
   if (!isEnvelope(parsed) || parsed.payloadType !== IN_TOTO_PAYLOAD_TYPE) {
     problems.push(`${ATTESTATION_FILES.envelope} is not a DSSE envelope of an in-toto statement.`);
     return { state: 'invalid' };

@@ -32,9 +32,15 @@ export interface Knowledge {
   ownServed?: ReadonlySet<string>;
   /** The other tenant's first page named a next one: how, and its URL (on the other tenant's host). */
   otherNextPage?: NextPage;
+  /**
+   * Lists not followed to their end: a bound (--max-list-pages, --max-list-records) stopped them
+   * while a next page existed. One sentence each; the run that learned them is partial.
+   */
+  listsCut?: string[];
 }
 
-type Learned = { json: unknown; firstNext?: NextPage } | { unanswered: string } | undefined;
+type Learned =
+  { json: unknown; firstNext?: NextPage; stoppedBy?: string } | { unanswered: string } | undefined;
 
 export async function learnTenants(
   api: Api,
@@ -82,6 +88,17 @@ export async function learnTenants(
     };
   }
   if (otherDocument && 'unanswered' in otherDocument) knowledge.otherUnanswered = otherDocument.unanswered;
+  const cut = (document: Learned, whose: string, baseUrl: string | undefined): string[] =>
+    document && 'json' in document && document.stoppedBy !== undefined && baseUrl !== undefined
+      ? [
+          `The customer list of ${whose} (${new URL(baseUrl).host}) was followed no further than ${document.stoppedBy} while it named a next page: records past it were not checked.`,
+        ]
+      : [];
+  const listsCut = [
+    ...cut(ownDocument, 'the tenant under test', target.baseUrl),
+    ...cut(otherDocument, 'the other tenant', target.otherTenantBaseUrl),
+  ];
+  if (listsCut.length > 0) knowledge.listsCut = listsCut;
   return knowledge;
 }
 
@@ -111,5 +128,6 @@ async function documentAt(
   return {
     json: json.length === 1 ? json[0] : json,
     ...(list.firstNext ? { firstNext: list.firstNext } : {}),
+    ...(list.stoppedBy !== undefined ? { stoppedBy: list.stoppedBy } : {}),
   };
 }

@@ -120,12 +120,7 @@ function protocolsOf(
 ): Pick<ConformanceReport, 'protocols'> {
   if (run.setupError) return {};
   const verdictOver = (name: string): ConformanceReport['verdict'] =>
-    overallVerdict(
-      rules
-        .filter((rule) => rule.protocols === undefined || name in rule.protocols)
-        .map((rule) => ({ level: rule.level, verdict: rule.protocols?.[name] ?? rule.verdict })),
-      run.profile,
-    );
+    verdictOverProtocol(rules, name, run.profile);
   const checked = run.byProtocol ? [...run.byProtocol.keys()] : [];
   const notOffered = run.notOffered ?? [];
   if (checked.length === 0 && notOffered.length === 0) return {};
@@ -139,6 +134,20 @@ function protocolsOf(
       ...notOffered.map((name) => ({ name, offered: false })),
     ],
   };
+}
+
+/** The run's verdict over one protocol, from each rule's verdict over it (`verify` recomputes it so). */
+export function verdictOverProtocol(
+  rules: readonly RuleResult[],
+  name: string,
+  profile: Profile,
+): ConformanceReport['verdict'] {
+  return overallVerdict(
+    rules
+      .filter((rule) => rule.protocols === undefined || name in rule.protocols)
+      .map((rule) => ({ level: rule.level, verdict: rule.protocols?.[name] ?? rule.verdict })),
+    profile,
+  );
 }
 
 function packageJson(): { name: string; version: string } {

@@ -1,16 +1,27 @@
 // What a run covered, and whether that is all there was to cover: the protocols it checked every
-// rule over against the protocols the target's hosts agree to by ALPN, and the rules it selected
-// (--grep, --shard) against the catalog. A run that left an offered protocol or some rules out is
+// rule over against the protocols the target's hosts agree to by ALPN, the rules it selected
+// (--grep, --shard) against the catalog, the lists it followed to their end, and the settings that
+// could change a verdict. A run that left an offered protocol, some rules or part of a list out is
 // partial: its verdict line, every report, the badge and `verify` say so ("CONFORMANT · HTTP/1.1
-// only"), and under --profile strict it is never CONFORMANT (verdict.ts, runVerdict).
+// only"), and under --profile strict it is never CONFORMANT (verdict.ts, runVerdict). A setting
+// that can change a verdict without leaving anything out (Playwright's --retries) is shown beside
+// the verdict wherever it is shown ("CONFORMANT · retries 1").
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { isHeldBackByScope } from './verdict.ts';
 
 export type Scope = NonNullable<ConformanceReport['scope']>;
 
+/** The settings of a run that can change its verdict, as its scope records them (scope.settings). */
+export type ScopeSettings = NonNullable<Scope['settings']>;
+
 export interface ScopeInputs {
   /** The protocols every selected rule was checked over, as reports name them (HTTP/1.1, HTTP/2). */
   protocolsChecked: readonly string[];
+  /**
+   * How many of the selected rules each protocol was checked for, when some protocol was checked
+   * for some rules but not all (shards of one protocol each).
+   */
+  rulesChecked?: Readonly<Record<string, number>>;
   /** The certificates and protocols of the declared hosts (the preflight's). */
   tls?: readonly TlsEvidence[];
   rulesSelected: number;
@@ -19,6 +30,10 @@ export interface ScopeInputs {
   grepInvert?: string;
   /** The shards the report covers. */
   shards?: readonly string[];
+  /** Lists not followed to their end (judging/knowledge.ts), a sentence each. */
+  listsCut?: readonly string[];
+  /** The settings that can change a verdict. */
+  settings?: ScopeSettings;
 }
 
 const HTTP1 = 'HTTP/1.1';
@@ -32,26 +47,57 @@ export function scopeOf(inputs: ScopeInputs): Scope {
         (inputs.tls ?? []).filter((tls) => tls.protocols?.includes(protocol)).map((tls) => tls.host),
       ),
     ].join(', ');
-  const partial = [
-    ...missing.map(
-      (protocol) =>
-        `${protocol} was not checked, but the target offers it (${hostsOffering(protocol)}): the rules hold over ${inputs.protocolsChecked.join(' and ')} only.`,
+  const heldOver =
+    inputs.protocolsChecked.length > 0
+      ? `the rules hold over ${inputs.protocolsChecked.join(' and ')} only`
+      : 'no protocol was checked for every rule';
+  const rulesChecked = Object.fromEntries(
+    Object.entries(inputs.rulesChecked ?? {}).filter(
+      ([protocol, count]) => count > 0 && !inputs.protocolsChecked.includes(protocol),
     ),
+  );
+  const partial = [
+    ...missing.map((protocol) => {
+      const some = rulesChecked[protocol];
+      return some === undefined
+        ? `${protocol} was not checked, but the target offers it (${hostsOffering(protocol)}): ${heldOver}.`
+        : `${protocol} was checked for ${some} of the ${inputs.rulesSelected} selected rules only, but the target offers it (${hostsOffering(protocol)}): ${heldOver}.`;
+    }),
     ...(inputs.rulesSelected < inputs.rulesInCatalog
       ? [
           `${inputs.rulesSelected} of the catalog's ${inputs.rulesInCatalog} rules were selected${selectionText(inputs)}; the others are not evaluated.`,
         ]
       : []),
+    ...(inputs.listsCut ?? []),
   ];
   return {
     protocolsChecked: [...inputs.protocolsChecked],
     protocolsOffered: offered,
+    ...(Object.keys(rulesChecked).length > 0 ? { rulesChecked } : {}),
     rulesSelected: inputs.rulesSelected,
     rulesInCatalog: inputs.rulesInCatalog,
     ...(inputs.grep !== undefined ? { grep: inputs.grep } : {}),
     ...(inputs.grepInvert !== undefined ? { grepInvert: inputs.grepInvert } : {}),
     ...(inputs.shards?.length ? { shards: [...inputs.shards] } : {}),
+    ...(inputs.listsCut?.length ? { listsCut: [...inputs.listsCut] } : {}),
+    ...(inputs.settings ? { settings: { ...inputs.settings } } : {}),
     partial,
+  };
+}
+
+/** The inputs that make `scope` (for `verify`, which recomputes a report's scope from its hosts). */
+export function scopeInputsOf(scope: Scope, tls: readonly TlsEvidence[]): ScopeInputs {
+  return {
+    protocolsChecked: scope.protocolsChecked,
+    ...(scope.rulesChecked ? { rulesChecked: scope.rulesChecked } : {}),
+    tls,
+    rulesSelected: scope.rulesSelected,
+    rulesInCatalog: scope.rulesInCatalog,
+    ...(scope.grep !== undefined ? { grep: scope.grep } : {}),
+    ...(scope.grepInvert !== undefined ? { grepInvert: scope.grepInvert } : {}),
+    ...(scope.shards ? { shards: scope.shards } : {}),
+    ...(scope.listsCut ? { listsCut: scope.listsCut } : {}),
+    ...(scope.settings ? { settings: scope.settings } : {}),
   };
 }
 
@@ -81,20 +127,36 @@ export function isPartial(report: Pick<ConformanceReport, 'scope'>): boolean {
 
 /**
  * The few words the verdict carries where it is shown short (the badge, the verdict line, verify's
- * headline): "HTTP/1.1 only", "12 of 44 rules", or both; undefined for a complete run.
+ * headline): "HTTP/1.1 only", "12 of 44 rules", "list cut", "retries 1", or several; undefined
+ * for a complete run with no such setting.
  */
 export function scopeLabel(report: Pick<ConformanceReport, 'scope'>): string | undefined {
   const scope = report.scope;
-  if (!scope || scope.partial.length === 0) return undefined;
+  if (!scope) return undefined;
+  const missing = scope.protocolsOffered.filter((protocol) => !scope.protocolsChecked.includes(protocol));
+  const someRules = missing.filter((protocol) => scope.rulesChecked?.[protocol] !== undefined);
   const labels = [
-    ...(scope.protocolsOffered.some((protocol) => !scope.protocolsChecked.includes(protocol))
+    ...(missing.length > 0 && someRules.length === 0 && scope.protocolsChecked.length > 0
       ? [`${scope.protocolsChecked.join(' + ')} only`]
+      : []),
+    ...(missing.length > 0 && (someRules.length > 0 || scope.protocolsChecked.length === 0)
+      ? [
+          missing
+            .map(
+              (protocol) =>
+                `${protocol} ${scope.rulesChecked?.[protocol] ?? 0} of ${scope.rulesSelected} rules`,
+            )
+            .join(', '),
+        ]
       : []),
     ...(scope.rulesSelected < scope.rulesInCatalog
       ? [`${scope.rulesSelected} of ${scope.rulesInCatalog} rules`]
       : []),
+    ...(scope.listsCut?.length ? [scope.listsCut.length === 1 ? 'a list cut' : 'lists cut'] : []),
   ];
-  return labels.length > 0 ? labels.join(', ') : 'partial';
+  if (labels.length === 0 && scope.partial.length > 0) labels.push('partial');
+  if (scope.settings?.retries) labels.push(`retries ${scope.settings.retries}`);
+  return labels.length > 0 ? labels.join(', ') : undefined;
 }
 
 /** The verdict with its scope: "CONFORMANT · HTTP/1.1 only", or the verdict alone. */
@@ -112,7 +174,8 @@ export function scopeLine(
 ): string | undefined {
   const scope = report.scope;
   if (!scope) return undefined;
-  const checked = `checked over ${scope.protocolsChecked.join(' and ')} (the target offers ${scope.protocolsOffered.join(' and ')}); ${scope.rulesSelected} of ${scope.rulesInCatalog} rules selected${selectionText(scope)}`;
+  const over = scope.protocolsChecked.length > 0 ? scope.protocolsChecked.join(' and ') : 'no one protocol';
+  const checked = `checked over ${over} (the target offers ${scope.protocolsOffered.join(' and ')}); ${scope.rulesSelected} of ${scope.rulesInCatalog} rules selected${selectionText(scope)}${settingsText(scope.settings)}`;
   if (scope.partial.length === 0) return checked;
   const strict =
     report.profile !== undefined && isHeldBackByScope(report.profile, scope) ? ` ${STRICT_PARTIAL}` : '';
@@ -121,4 +184,10 @@ export function scopeLine(
 
 /** Why a partial run under strict is INCOMPLETE, and what makes it complete. */
 export const STRICT_PARTIAL =
-  'Under --profile strict a partial run is never CONFORMANT (at best INCOMPLETE): check every rule over every protocol the target offers (leave out --protocols, or name them all; no --grep), or merge every shard.';
+  'Under --profile strict a partial run is never CONFORMANT (at best INCOMPLETE): check every rule over every protocol the target offers (leave out --protocols, or name them all; no --grep), merge every shard, and follow every list to its end (raise --max-list-pages or --max-list-records).';
+
+/** The settings that can change a verdict, as the scope line ends: "; retries 1, lists up to 10 pages…". */
+function settingsText(settings: ScopeSettings | undefined): string {
+  if (!settings) return '';
+  return `; Playwright retries ${settings.retries}, up to ${settings.maxRetries} retries of a transient answer within ${settings.retryBudgetSeconds} s, lists followed up to ${settings.maxListPages} pages or ${settings.maxListRecords} records, ${settings.requestTimeoutSeconds} s per exchange`;
+}

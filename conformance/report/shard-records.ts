@@ -55,8 +55,10 @@ function shardNumber(name: string): number {
 }
 
 /**
- * Where the shards of a merged run disagree on what they ran against (target, kit, catalog): such
- * a merge is not one run. Each difference names the field and the shards.
+ * Where the shards of a merged run disagree on what they ran against (target, kit, catalog), or a
+ * shard's record disagrees with what its own results show it reached and saw (`seen`, written by
+ * the merge from its blob): such a merge is not one run, or a record was edited. Each difference
+ * names the field and the shards.
  */
 export function shardDisagreements(shards: readonly ShardRecord[]): string[] {
   const [first, ...others] = shards;
@@ -68,7 +70,7 @@ export function shardDisagreements(shards: readonly ShardRecord[]): string[] {
     ['kit', kit],
     ['catalog', (record) => record.catalog?.sha256 ?? 'not recorded'],
   ];
-  return fields.flatMap(([field, value]) =>
+  const recorded = fields.flatMap(([field, value]) =>
     others
       .filter((record) => value(record) !== value(first))
       .map(
@@ -76,4 +78,72 @@ export function shardDisagreements(shards: readonly ShardRecord[]): string[] {
           `shard ${record.shard} ran a different ${field} than shard ${first.shard} (${value(record)}, not ${value(first)}).`,
       ),
   );
+  return [...recorded, ...evidenceDisagreements(shards)];
+}
+
+/**
+ * A host as shards are compared by it: host:port, or for the embedded reference (each worker
+ * starts its own on a free port) the name alone.
+ */
+function hostKeyOf(shards: readonly ShardRecord[]): (host: string) => string {
+  const embedded = shards.some((shard) => shard.target.mode === 'embedded');
+  return (host) => (embedded ? host.replace(/:(\d+|\{free port\})$/, '') : host);
+}
+
+/** Each certificate as "host fingerprint", sorted: what two shards or a record and a shard compare. */
+function certificates(
+  tls: readonly { host: string; fingerprint256: string }[],
+  hostKey: (host: string) => string,
+): string[] {
+  return [...new Set(tls.map((entry) => `${hostKey(entry.host)} ${entry.fingerprint256}`))].sort();
+}
+
+function evidenceDisagreements(shards: readonly ShardRecord[]): string[] {
+  const hostKey = hostKeyOf(shards);
+  const problems: string[] = [];
+  const judged = shards.filter((shard) => shard.seen !== undefined);
+  for (const shard of judged) {
+    const seen = shard.seen ?? { origins: [], tls: [] };
+    const seenCertificates = certificates(seen.tls, hostKey);
+    if (seenCertificates.length === 0)
+      problems.push(
+        `shard ${shard.shard}'s results hold no certificate its set-up saw: it cannot be judged.`,
+      );
+    if (!isDeepEqual(certificates(shard.tls ?? [], hostKey), seenCertificates))
+      problems.push(
+        `shard ${shard.shard}'s record names certificates (${certificates(shard.tls ?? [], hostKey).join('; ') || 'none'}) that are not those its set-up saw (${seenCertificates.join('; ') || 'none'}).`,
+      );
+    const base = originHost(shard.target.baseUrl);
+    if (
+      base !== undefined &&
+      seen.origins.length > 0 &&
+      !seen.origins.some(
+        (origin) => originHost(origin) !== undefined && hostKey(originHost(origin) ?? '') === hostKey(base),
+      )
+    )
+      problems.push(
+        `shard ${shard.shard}'s record names the base URL ${shard.target.baseUrl}, but none of its exchanges went to ${base}.`,
+      );
+  }
+  const [first, ...others] = judged;
+  if (first)
+    for (const shard of others) {
+      const a = certificates(first.seen?.tls ?? [], hostKey);
+      const b = certificates(shard.seen?.tls ?? [], hostKey);
+      if (!isDeepEqual(a, b))
+        problems.push(
+          `shard ${shard.shard} saw other hosts or certificates (${b.join('; ')}) than shard ${first.shard} (${a.join('; ')}): the shards did not check one deployment.`,
+        );
+    }
+  return problems;
+}
+
+function isDeepEqual(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((value, index) => value === b[index]);
+}
+
+/** host:port of a URL (the embedded reference's `{free port}` kept as written), if it is one. */
+function originHost(url: string): string | undefined {
+  const match = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]+)/i.exec(url);
+  return match?.[1];
 }

@@ -13,10 +13,24 @@ export const ANNOTATION = {
    */
   notSent: 'not-sent',
   warning: 'warning',
+  /**
+   * The protocol the rule's test spoke over TLS (HTTP/1.1, HTTP/2), set as it starts: what a run
+   * or a merge counts as checked is what the tests say they ran over, not a config's names.
+   */
+  protocol: 'protocol',
+  /** The shard the test ran in (`2/3`), when the run was sharded: a merge groups evidence by it. */
+  shard: 'shard',
+  /**
+   * A list of a tenant's data not followed to its end (a bound stopped it while a next page
+   * existed), one annotation per list, said as a sentence: the run is partial.
+   */
+  listCut: 'list-cut',
   /** Attachment: the redacted message and evidence of a ConformanceFailure. */
   evidence: 'evidence',
   /** Attachment: the test's exchanges (RecordedExchange[], keys shown as variables), for exchanges.har. */
   exchanges: 'exchanges',
   /** Attachment: the exchanges by which the worker learned the tenants' data, on its first test. */
   learningExchanges: 'learning-exchanges',
+  /** Attachment of the set-up project's test: the preflight's certificates and protocols (TlsEvidence[]). */
+  preflightTls: 'preflight-tls',
 } as const;

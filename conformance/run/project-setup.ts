@@ -8,6 +8,7 @@ import { test } from '@playwright/test';
 import { mintKeys } from '../deployment/key-minting.ts';
 import { runPreflight } from '../deployment/preflight.ts';
 import { ENV } from '../env.ts';
+import { ANNOTATION } from './annotations.ts';
 import { runSettings } from '../settings.ts';
 import { bindTarget } from './run-target.ts';
 import { preflightSummary } from './preflight-state.ts';
@@ -30,6 +31,15 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
     await server?.close();
   }
   const env: Record<string, string> = { [ENV.preflight]: JSON.stringify(preflight) };
+  // The certificates this shard saw, in its own results (a blob keeps them): a merge judges each
+  // shard by them, never by the record left beside its blob.
+  const shard = testInfo.config.shard;
+  if (shard)
+    testInfo.annotations.push({ type: ANNOTATION.shard, description: `${shard.current}/${shard.total}` });
+  await testInfo.attach(ANNOTATION.preflightTls, {
+    body: JSON.stringify(preflight.tls ?? []),
+    contentType: 'application/json',
+  });
   console.log(preflightSummary(preflight));
   if (!preflight.ok || settings.preflightOnly) {
     writeProjectState({ env, minted: [] });

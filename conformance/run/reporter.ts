@@ -49,11 +49,16 @@ import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/run-metadata.ts';
 import { writeBundle } from '../attestation/bundle.ts';
 import { badgeMarkdown } from '../attestation/badge.ts';
-import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { KeyFileError } from '../attestation/signing-key.ts';
 import { bundleSettings } from './attestation-options.ts';
-import { scopeOf } from '../report/scope.ts';
-import { shardRecordFile, shardRecordOf, type ShardRecord } from '../report/shard-records.ts';
+import { scopeOf, type ScopeSettings } from '../report/scope.ts';
+import {
+  shardDisagreements,
+  shardRecordFile,
+  shardRecordOf,
+  type ShardRecord,
+} from '../report/shard-records.ts';
 import { RULES } from '../catalog/rules.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
@@ -80,6 +85,16 @@ export default class ConformanceReporter implements Reporter {
    * protocol's project alone checked that protocol only.
    */
   readonly #selectedOver = new Map<string, Set<string>>();
+  /**
+   * The rules each protocol was checked for, by what each rule's test said it ran over
+   * (ANNOTATION.protocol): in a merge, whose blobs keep no project option, this is the evidence.
+   */
+  readonly #ranOver = new Map<string, Set<string>>();
+  /** Lists not followed to their end (ANNOTATION.listCut). */
+  readonly #listsCut = new Set<string>();
+  /** What each shard's tests reached and saw, by shard ('' unsharded): a merge judges shards by it. */
+  readonly #seenByShard = new Map<string, { origins: Set<string>; tls?: TlsEvidence[] }>();
+  #maxFailures = 0;
   readonly #exchanges: RunExchange[] = [];
   readonly #secondsByRule = new Map<string, number>();
   readonly #runErrors: string[] = [];
@@ -123,6 +138,7 @@ export default class ConformanceReporter implements Reporter {
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
     const project = config.projects[0];
     if (project) this.#playwrightSettings = { retries: project.retries, repeatEach: project.repeatEach };
+    this.#maxFailures = config.maxFailures;
     this.#selection = selectionOf(config);
     for (const test of suite.allTests()) {
       const ruleId = ruleIdOf(test);
@@ -177,18 +193,27 @@ export default class ConformanceReporter implements Reporter {
     if (kitProjectRole(test.parent.project()) !== undefined) {
       // The set-up project has left its state, minted keys and all: the namer is made again with them.
       this.#namerOfRun = undefined;
+      this.#preflightSeen(result);
       return this.#kitTestEnded(result);
     }
     const ruleId = ruleIdOf(test);
     if (!ruleId) return;
+    const ranOver = annotationOf(result, ANNOTATION.protocol);
+    if (ranOver !== undefined)
+      this.#ranOver.set(ranOver, (this.#ranOver.get(ranOver) ?? new Set()).add(ruleId));
+    for (const annotation of result.annotations)
+      if (annotation.type === ANNOTATION.listCut && annotation.description)
+        this.#listsCut.add(annotation.description);
     this.#collectExchanges(ruleId, result);
     this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
     const outcome = this.#outcomeOf(test, result);
     const project = test.parent.project()?.name ?? '';
-    const protocol = this.#labels.get(project) ?? project;
-    this.#outcomes.add(protocol, ruleId, outcome, result.retry > 0);
+    const label = this.#labels.get(project) ?? project;
+    // Outcomes are kept by the protocol the test says it ran over (a merge of shards of one
+    // protocol each has two unnamed projects), by its project otherwise.
+    this.#outcomes.add(ranOver ?? label, ruleId, outcome, result.retry > 0);
     const rule = ruleById(ruleId as RuleId);
-    const shown = protocol ? { ...rule, id: `${rule.id} (${protocol})` } : rule;
+    const shown = label ? { ...rule, id: `${rule.id} (${label})` } : rule;
     console.log(ruleLine({ ...shown, verdict: ruleVerdict([outcome]).verdict }, this.#painter));
   }
 
@@ -235,8 +260,9 @@ export default class ConformanceReporter implements Reporter {
     }
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || this.#settings().failOnIncomplete;
-    const shards = shardRecordsOfMerge();
-    const tls = preflight?.tls ?? shards.flatMap((shard) => shard.tls ?? []);
+    const shards = this.#judgedShards(shardRecordsOfMerge());
+    // A merge's certificates are those its shards' set-up tests saw, never their records'.
+    const tls = preflight?.tls ?? this.#tlsSeen();
     const report = buildReport(explainFrontRefusals(this.#outcomes.byRule(), this.#exchanges), {
       target: metadata.target,
       profile: metadata.profile,
@@ -257,9 +283,9 @@ export default class ConformanceReporter implements Reporter {
         ...this.#playwrightSettings,
         selectedRules: this.#selected.size,
       },
-      ...(preflight?.tls ? { tls: preflight.tls } : {}),
+      ...(tls.length > 0 ? { tls } : {}),
       scope: scopeOf({
-        protocolsChecked: this.#protocolsChecked(
+        ...this.#protocolsCovered(
           metadata.protocols ??
             (this.#outcomes.protocols().length > 1 ? this.#outcomes.protocols() : [PROTOCOL_NAME.h1]),
         ),
@@ -268,6 +294,8 @@ export default class ConformanceReporter implements Reporter {
         rulesInCatalog: RULES.length,
         ...this.#selection,
         shards: this.#shard ? [this.#shard] : shards.map((shard) => shard.shard),
+        listsCut: [...this.#listsCut].sort(),
+        settings: this.#scopeSettings(),
       }),
       ...(shards.length > 0 ? { shards } : {}),
     });
@@ -317,9 +345,97 @@ export default class ConformanceReporter implements Reporter {
     return readRunSettings({ ...process.env, ...this.#runEnvironment });
   }
 
-  /** Of the run's protocols, those over which every selected rule was selected. */
-  #protocolsChecked(runProtocols: readonly string[]): string[] {
-    return runProtocols.filter((protocol) => this.#selectedOver.get(protocol)?.size === this.#selected.size);
+  /**
+   * The protocols every selected rule was checked over, and how many rules a protocol checked for
+   * some but not all were. Counted from what each test said it ran over; only a run whose tests say
+   * nothing (blobs of an earlier kit) falls back to its projects.
+   */
+  #protocolsCovered(runProtocols: readonly string[]): {
+    protocolsChecked: string[];
+    rulesChecked?: Record<string, number>;
+  } {
+    if (this.#ranOver.size === 0)
+      return {
+        protocolsChecked: runProtocols.filter(
+          (protocol) => this.#selectedOver.get(protocol)?.size === this.#selected.size,
+        ),
+      };
+    const selected = (rules: ReadonlySet<string>): number =>
+      [...rules].filter((rule) => this.#selected.has(rule)).length;
+    const counts = [...this.#ranOver].map(([protocol, rules]) => [protocol, selected(rules)] as const);
+    const protocolsChecked = [PROTOCOL_NAME.h1, PROTOCOL_NAME.h2].filter((protocol) =>
+      counts.some(([name, count]) => name === protocol && count === this.#selected.size),
+    );
+    const some = counts.filter(([, count]) => count > 0 && count < this.#selected.size);
+    return { protocolsChecked, ...(some.length > 0 ? { rulesChecked: Object.fromEntries(some) } : {}) };
+  }
+
+  /** Every setting of the run that can change a verdict (report/scope.ts, scope.settings). */
+  #scopeSettings(): ScopeSettings {
+    const settings = this.#settings();
+    return {
+      retries: this.#playwrightSettings?.retries ?? 0,
+      repeatEach: this.#playwrightSettings?.repeatEach ?? 1,
+      maxRetries: settings.maxRetries,
+      retryBudgetSeconds: settings.retryBudgetMs / 1000,
+      requestTimeoutSeconds: settings.requestTimeoutMs / 1000,
+      ...(settings.maxRps !== undefined ? { maxRequestsPerSecond: settings.maxRps } : {}),
+      maxListPages: settings.maxListPages,
+      maxListRecords: settings.maxListRecords,
+      ...(this.#maxFailures > 0 ? { maxFailures: this.#maxFailures } : {}),
+    };
+  }
+
+  /** The certificates the set-up tests saw (a merge: every shard's), each host's once. */
+  #tlsSeen(): TlsEvidence[] {
+    const all = [...this.#seenByShard.values()].flatMap((seen) => seen.tls ?? []);
+    return all.filter(
+      (tls, index) =>
+        all.findIndex((other) => other.host === tls.host && other.fingerprint256 === tls.fingerprint256) ===
+        index,
+    );
+  }
+
+  /** The shard's evidence, made on first use. */
+  #seenIn(shard: string): { origins: Set<string>; tls?: TlsEvidence[] } {
+    const seen = this.#seenByShard.get(shard) ?? { origins: new Set<string>() };
+    this.#seenByShard.set(shard, seen);
+    return seen;
+  }
+
+  /** The set-up test's attachment: the certificates and protocols its preflight saw. */
+  #preflightSeen(result: TestResult): void {
+    const body = result.attachments.find((attachment) => attachment.name === ANNOTATION.preflightTls)?.body;
+    if (!body) return;
+    this.#seenIn(annotationOf(result, ANNOTATION.shard) ?? '').tls = JSON.parse(
+      body.toString('utf8'),
+    ) as TlsEvidence[];
+  }
+
+  /**
+   * In a merge: each shard's record with what its blob shows it reached and saw (`seen`), which
+   * shardDisagreements holds against the record and against the other shards. A record edited to
+   * name another target than its exchanges went to is caught here, and by `verify`.
+   */
+  #judgedShards(records: readonly ShardRecord[]): ShardRecord[] {
+    // A shard's own run is judged when its blob is merged.
+    if (this.#shard) return [...records];
+    const judged = records.map((record) => {
+      const seen = this.#seenByShard.get(record.shard);
+      return {
+        ...record,
+        seen: {
+          origins: [...(seen?.origins ?? [])].sort(),
+          tls: (seen?.tls ?? []).map(({ host, fingerprint256 }) => ({ host, fingerprint256 })),
+        },
+      };
+    });
+    const recorded = new Set(records.map((record) => record.shard));
+    const unrecorded = [...this.#seenByShard.keys()].filter((shard) => shard !== '' && !recorded.has(shard));
+    for (const shard of unrecorded)
+      this.#runErrors.push(`the blobs hold results of shard ${shard}, but no record of it was gathered`);
+    for (const disagreement of shardDisagreements(judged)) console.error(`Warning: ${disagreement}`);
+    return judged;
   }
 
   #writeBundleIfWanted(report: ConformanceReport): void {
@@ -379,6 +495,7 @@ export default class ConformanceReporter implements Reporter {
 
   /** The exchanges a test attached (keys already shown as variables, and shown again here). */
   #collectExchanges(ruleId: string, result: TestResult): void {
+    const origins = this.#seenIn(annotationOf(result, ANNOTATION.shard) ?? '').origins;
     for (const attachment of result.attachments) {
       const madeBy =
         attachment.name === ANNOTATION.exchanges
@@ -388,7 +505,10 @@ export default class ConformanceReporter implements Reporter {
             : undefined;
       if (madeBy === undefined || !attachment.body) continue;
       const exchanges = showEveryString(JSON.parse(attachment.body.toString('utf8')), this.#namer());
-      for (const exchange of exchanges as RecordedExchange[]) this.#exchanges.push({ madeBy, exchange });
+      for (const exchange of exchanges as RecordedExchange[]) {
+        this.#exchanges.push({ madeBy, exchange });
+        origins.add(originOf(exchange.request.url));
+      }
     }
   }
 
@@ -414,6 +534,21 @@ export default class ConformanceReporter implements Reporter {
       if (typeof text === 'string') error[field] = this.#namer().show(text);
     }
     if (error.cause) this.#redactError(error.cause);
+  }
+}
+
+/** A result's annotation of `type` (set while the test ran), if any. */
+function annotationOf(result: TestResult, type: string): string | undefined {
+  return result.annotations.find((annotation) => annotation.type === type)?.description;
+}
+
+/** `https://host:port` of a recorded URL (keys in it are shown as variables, never in the origin). */
+function originOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return 'not a URL';
   }
 }
 

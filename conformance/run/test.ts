@@ -5,7 +5,7 @@
 import { test as base, type TestInfo } from '@playwright/test';
 import { ApiClient, type Api } from '../requests/api-client.ts';
 import { RawApi } from '../requests/raw-api.ts';
-import { protocolsOfRun, type Protocol } from '../requests/protocols.ts';
+import { PROTOCOL_NAME, protocolsOfRun, type Protocol } from '../requests/protocols.ts';
 import { runSettings, type RunSettings } from '../settings.ts';
 import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
@@ -95,6 +95,8 @@ interface TestFixtures {
   /** Every exchange of the current test, for exchanges.har. */
   exchanges: Exchange[];
   api: Api;
+  /** Says, first, what the test ran over (ANNOTATION.protocol, ANNOTATION.shard): see below. */
+  ranAs: void;
   /** Skips the rule, as an ERROR, once the target has stopped answering: see below. */
   notSentGuard: void;
 }
@@ -197,6 +199,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
+  ranAs: [
+    // Before any fixture that may skip the test: the reporter counts a protocol as checked for a
+    // rule from this, in a run and in a merge of shards alike (their blobs keep no project option).
+    async ({ protocol }, use, testInfo) => {
+      testInfo.annotations.push({ type: ANNOTATION.protocol, description: PROTOCOL_NAME[protocol] });
+      const shard = testInfo.config.shard;
+      if (shard)
+        testInfo.annotations.push({ type: ANNOTATION.shard, description: `${shard.current}/${shard.total}` });
+      await use();
+    },
+    { auto: true },
+  ],
   notSentGuard: [
     // Set up before any fixture that sends (the tenants' data are learned by the first rule of a
     // worker). Once the target has stopped answering, a rule would only fail on exchanges that are
@@ -256,6 +270,9 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
     ) => {
       if (expectedToFail.includes(id)) test.fail();
       await attachLearningOnce(testInfo, learningExchanges, namer);
+      // A list learned in part: whatever this rule finds, the records past the bound were not seen.
+      for (const cut of knowledge.listsCut ?? [])
+        testInfo.annotations.push({ type: ANNOTATION.listCut, description: cut });
       const missing = missingInputs(target, rule.needs);
       if (missing.length > 0) notEvaluated(notEvaluatedReason(missing));
       const unreached = rule.needs.flatMap((input) => {

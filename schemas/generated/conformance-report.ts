@@ -44,6 +44,16 @@ export interface ConformanceReport {
     tls?: Tls;
     scope?: Scope;
     startedAt: string;
+    /**
+     * What the shard's own results show, written by the merge from its blob (never from the record beside it): the origins its rules' exchanges went to, and the certificate of each host its set-up project's preflight saw. verify refuses a merge where these disagree with the record or between shards.
+     */
+    seen?: {
+      origins: string[];
+      tls: {
+        host: string;
+        fingerprint256: string;
+      }[];
+    };
   }[];
   startedAt: string;
   durationMs: number;
@@ -213,7 +223,7 @@ export interface Target {
   };
 }
 /**
- * What the run covered: the protocols it checked the rules over against those the target offers, and the rules it selected. A run that left out an offered protocol or some rules is partial, and every report, the badge and verify say so.
+ * What the run covered: the protocols it checked the rules over against those the target offers, the rules it selected, the lists it followed to their end, and every setting that can change a verdict. A run that left out an offered protocol, some rules or part of a list is partial, and every report, the badge and verify say so.
  */
 export interface Scope {
   /**
@@ -224,8 +234,59 @@ export interface Scope {
    * Every protocol some declared host agrees to by ALPN (each host's in tls[].protocols); HTTP/1.1 for a plain-HTTP target.
    */
   protocolsOffered: string[];
+  /**
+   * For an offered protocol checked for some of the selected rules but not all (shards of one protocol each): how many. Absent when every protocol was checked for all of them or for none.
+   */
+  rulesChecked?: {
+    [k: string]: number;
+  };
   rulesSelected: number;
   rulesInCatalog: number;
+  /**
+   * Lists of a tenant's data not followed to their end: a bound (--max-list-pages, --max-list-records) stopped them while a next page existed, so records past it were not checked. One sentence each; the run is partial.
+   */
+  listsCut?: string[];
+  /**
+   * Every setting of the run that can change a verdict, whatever its value: a registry or a reader compares certificates by them. Playwright's retries are also shown beside the verdict when not 0.
+   */
+  settings?: {
+    /**
+     * Playwright's --retries: how often a rule's failed test was run again.
+     */
+    retries: number;
+    /**
+     * Playwright's --repeat-each: how often each rule's test was run.
+     */
+    repeatEach: number;
+    /**
+     * --max-retries: how often one request was sent again after a transient answer (429, 502, 503, 504).
+     */
+    maxRetries: number;
+    /**
+     * --retry-budget: the most the whole run waited before retries.
+     */
+    retryBudgetSeconds: number;
+    /**
+     * --request-timeout: the longest one exchange could take.
+     */
+    requestTimeoutSeconds: number;
+    /**
+     * --max-rps, when given.
+     */
+    maxRequestsPerSecond?: number;
+    /**
+     * --max-list-pages: pages of one tenant's list followed, at most.
+     */
+    maxListPages: number;
+    /**
+     * --max-list-records: records of one tenant's list after which no further page was asked for.
+     */
+    maxListRecords: number;
+    /**
+     * Playwright's --max-failures, when given: the run stopped after that many failed tests (the rules not run are not evaluated).
+     */
+    maxFailures?: number;
+  };
   /**
    * --grep, when the run selected rules by it.
    */

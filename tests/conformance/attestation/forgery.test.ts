@@ -126,6 +126,11 @@ function writeStatement(directory: string, bytes: Buffer, key: KeyObject | undef
 
 const REPORT_FILES_LIST = Object.values(REPORT_FILES);
 
+/** What a forger with the kit's own renderers does: every report of the bundle rendered from `forged`. */
+function rerender(directory: string, forged: ConformanceReport): void {
+  writeReports(forged, { exchanges: [] }, directory);
+}
+
 /** `verify DIR ARGS…` in process: its exit code and what it printed. */
 async function verifyCli(
   t: TestContext,
@@ -217,7 +222,7 @@ test('a partial strict run relabelled CONFORMANT (report, statement and badge), 
   const directory = bundleOf(report({ checked: ['HTTP/1.1'], profile: 'strict' }));
   const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
   forged.verdict = 'CONFORMANT';
-  writeFileSync(join(directory, 'conformance.json'), `${JSON.stringify(forged, null, 2)}\n`);
+  rerender(directory, forged);
   const statement = statementOf(directory);
   statement.predicate.verdict = 'CONFORMANT';
   writeFileSync(join(directory, 'badge.svg'), renderBadge(forged));
@@ -230,10 +235,9 @@ test('a partial strict run relabelled CONFORMANT (report, statement and badge), 
 
 test('a partial run whose scope was rewritten to look complete, re-sealed and re-signed by the vendor, is refused', async () => {
   const directory = bundleOf(report({ checked: ['HTTP/1.1'] }));
-  const path = join(directory, 'conformance.json');
   const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
   if (forged.scope) forged.scope.partial = [];
-  writeFileSync(path, `${JSON.stringify(forged, null, 2)}\n`);
+  rerender(directory, forged);
   const statement = statementOf(directory);
   statement.predicate.scope = forged.scope;
   writeFileSync(join(directory, 'badge.svg'), renderBadge(forged));
@@ -250,17 +254,20 @@ test('a partial run whose scope was rewritten to look complete, re-sealed and re
 
 test('a report edited and re-signed with another key (signer.pub.pem replaced): exit 4, "NOT TRUSTED" first, naming the key', async (t) => {
   const directory = bundleOf(report());
-  writeFileSync(
-    join(directory, 'conformance.md'),
-    read(directory, 'conformance.md').replace('acme staging', 'acme production'),
-  );
-  reseal(directory, forger.privateKey);
+  const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
+  forged.target.name = 'acme production';
+  rerender(directory, forged);
+  const statement = statementOf(directory);
+  statement.predicate.target.name = 'acme production';
+  writeFileSync(join(directory, 'badge.svg'), renderBadge(forged));
+  reseal(directory, forger.privateKey, statement);
   const bare = await verifyCli(t, [directory]);
   assert.equal(bare.code, 4, bare.err);
-  assert.match(
-    bare.out.split('\n')[0] ?? '',
-    /^NOT TRUSTED: CONFORMANT — intact, but signed by sha256:[0-9a-f]{64}, a key you did not give/,
-  );
+  // The trust word alone first: a script looking for CONFORMANT there does not read a pass.
+  const [first, second, third] = bare.out.split('\n');
+  assert.equal(first, 'NOT TRUSTED');
+  assert.match(second ?? '', /^ {2}intact, but signed by sha256:[0-9a-f]{64}, a key you did not give/);
+  assert.match(third ?? '', /^ {2}What it claims, vouched for by no key you gave: CONFORMANT$/);
   const withKey = await verifyCli(t, [directory, '--public-key', publicKeyFile(vendor.publicKey)]);
   assert.equal(withKey.code, 4);
   assert.ok(withKey.out.includes('not by a key you gave'), withKey.out);
@@ -272,7 +279,10 @@ test('a bundle stripped of its signature and re-sealed: exit 4, "NOT TRUSTED …
   for (const args of [[directory], [directory, '--public-key', publicKeyFile(vendor.publicKey)]]) {
     const result = await verifyCli(t, args);
     assert.equal(result.code, 4, result.err);
-    assert.match(result.out.split('\n')[0] ?? '', /^NOT TRUSTED: CONFORMANT — intact, but not signed/);
+    assert.deepEqual(result.out.split('\n').slice(0, 2), [
+      'NOT TRUSTED',
+      '  intact, but not signed: anyone could have written it.',
+    ]);
   }
 });
 
@@ -342,6 +352,91 @@ test('a statement naming conformance.json twice, the first with a wrong digest, 
     problems.some((problem) =>
       /^statement\.json does not match conformance\.json: it gives SHA-256 0{64}/.test(problem),
     ),
+  );
+});
+
+// The bundle is exactly its signed files; every rendering says what conformance.json says.
+
+test('a file added to a signed bundle and appended to the unsigned SHA256SUMS is refused unread, by its name', async () => {
+  const directory = bundleOf(report());
+  writeFileSync(
+    join(directory, 'index.html'),
+    '<meta http-equiv="refresh" content="0; url=https://example.test">',
+  );
+  const sums = read(directory, 'SHA256SUMS');
+  writeFileSync(
+    join(directory, 'SHA256SUMS'),
+    `${sums}${sha256(readFileSync(join(directory, 'index.html')))}  index.html\n`,
+  );
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.deepEqual(problems.length, 1, problems.join('\n'));
+  assert.match(
+    problems[0] ?? '',
+    /^index\.html is not a file of a bundle \(only conformance\.json, .*\): refused unread, though SHA256SUMS lists it\.$/,
+  );
+});
+
+test('a re-signed bundle whose HTML, Markdown and JUnit come from another run is refused, each named', async () => {
+  const directory = bundleOf(report({ failing: [mustRules[0] ?? ''], profile: 'strict' }));
+  // The renderings of a CONFORMANT run beside the NOT CONFORMANT report and statement.
+  const other = mkdtempSync(join(tmpdir(), 'forgery-other-'));
+  writeReports(report({ profile: 'strict' }), { exchanges: [] }, other);
+  for (const name of [REPORT_FILES.html, REPORT_FILES.markdown, REPORT_FILES.junit])
+    writeFileSync(join(directory, name), readFileSync(join(other, name)));
+  reseal(directory, vendor.privateKey);
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.deepEqual(
+    problems.map(
+      (problem) => /^(\S+) is not the rendering of conformance\.json \(line \d+ reads/.exec(problem)?.[1],
+    ),
+    ['conformance.md', 'junit.xml', 'conformance.html'],
+    problems.join('\n'),
+  );
+});
+
+test('a protocol said CONFORMANT while its rules fail over it, re-sealed and re-signed, is refused', async () => {
+  const directory = bundleOf(report());
+  const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
+  const rule = forged.rules.find((candidate) => candidate.id === mustRules[0]);
+  assert.ok(rule);
+  rule.protocols = { 'HTTP/1.1': 'pass', 'HTTP/2': 'fail' };
+  forged.protocols = [
+    { name: 'HTTP/1.1', verdict: 'CONFORMANT' },
+    { name: 'HTTP/2', verdict: 'CONFORMANT' },
+  ];
+  rerender(directory, forged);
+  const statement = statementOf(directory);
+  statement.predicate.protocols = forged.protocols;
+  reseal(directory, vendor.privateKey, statement);
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.ok(
+    problems.includes(
+      'conformance.json says HTTP/2 CONFORMANT, but its rules over HTTP/2 come to NOT CONFORMANT.',
+    ),
+    problems.join('\n'),
+  );
+  assert.ok(
+    problems.includes(`conformance.json says ${rule.id} pass, but over one protocol it is fail.`),
+    problems.join('\n'),
+  );
+});
+
+test('a statement that names "verdict" twice, signed, is refused: a reader may keep either', async () => {
+  const directory = bundleOf(report({ failing: [mustRules[0] ?? ''] }));
+  const text = read(directory, 'statement.json');
+  // The kit's JSON.parse keeps the last "verdict"; another reader keeps the first.
+  const twice = text.replace(
+    '"verdict": "NOT CONFORMANT",',
+    '"verdict": "CONFORMANT",\n    "verdict": "NOT CONFORMANT",',
+  );
+  assert.notEqual(twice, text);
+  writeStatement(directory, Buffer.from(twice), vendor.privateKey);
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.ok(
+    problems.includes(
+      'statement.json names $.predicate.verdict twice in one object: a reader may keep either value (refused).',
+    ),
+    problems.join('\n'),
   );
 });
 

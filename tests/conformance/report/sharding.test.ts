@@ -1,71 +1,178 @@
-// A large matrix can be spread over machines: shards write blob reports, merge-reports joins them
-// into the same conformance report a single run gives — with no key in any blob.
-import { test } from 'node:test';
+// A large matrix can be spread over machines: shards write blob reports, `merge` joins them into
+// the same conformance report a single run gives — with no key in any blob. A merge judges each
+// shard by what its blob shows (the protocol each test ran over, the origins its exchanges went
+// to, the certificates its set-up saw), never by the record left beside the blob.
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import type { Har } from '../../../conformance/report/har.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
-import { OVER_OFFERED_PROTOCOLS, REPO_ROOT, runConformance } from '../../support/conformance-run.ts';
+import {
+  OVER_OFFERED_PROTOCOLS,
+  REPO_ROOT,
+  runConformance,
+  type ConformanceRun,
+} from '../../support/conformance-run.ts';
+import { cleanEnv } from '../../support/reference-cli.ts';
+import { generateKeyPair } from '../../../conformance/attestation/signing-key.ts';
+import type { ShardRecord } from '../../../conformance/report/shard-records.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
 
-test('two shards merged give one complete report, and their blobs hold no key', async () => {
-  const shards = await Promise.all([runConformance(['--shard', '1/2']), runConformance(['--shard', '2/2'])]);
+/** Gathers each shard's blob/ (its blob and its record) into one new folder, as CI artifacts are. */
+function gather(shards: readonly ConformanceRun[]): string {
   const blobs = mkdtempSync(join(tmpdir(), 'conformance-blobs-'));
-  for (const shard of shards) {
-    assert.equal(shard.exitCode, 0, shard.stderr);
-    assert.equal(shard.report?.verdict, 'INCOMPLETE', 'a shard alone does not evaluate every rule');
-    assert.match(shard.report?.shard ?? '', /^[12]\/2$/);
+  for (const shard of shards)
     for (const file of readdirSync(join(shard.reportDir, 'blob')))
       copyFileSync(join(shard.reportDir, 'blob', file), join(blobs, file));
-  }
-  // Each shard's blob, and its record for the merge's certificate (conformance-shard-N-of-2.json).
-  assert.deepEqual(
-    readdirSync(blobs)
-      .map((file) => file.replace(/^report-.*\.zip$/, 'blob.zip'))
-      .sort(),
-    ['blob.zip', 'blob.zip', 'conformance-shard-1-of-2.json', 'conformance-shard-2-of-2.json'],
-  );
-  assert.deepEqual(scanDirectory(blobs, secretForms(fixtureKeyEnvironment())).findings, []);
+  return blobs;
+}
 
-  const merged = join(mkdtempSync(join(tmpdir(), 'conformance-merged-')), 'reports');
-  mkdirSync(merged);
-  const merge = spawnSync(
-    join(REPO_ROOT, 'node_modules', '.bin', 'playwright'),
-    ['merge-reports', '--config', 'playwright.config.ts', blobs],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, CONFORMANCE_REPORT_DIR: merged },
-      encoding: 'utf8',
-      timeout: 60_000,
-    },
+/** `merge --sign-key` of `blobs`: its exit, output and report. */
+function merge(blobs: string, key: string): { code: number | null; output: string; reports: string } {
+  const reports = join(mkdtempSync(join(tmpdir(), 'conformance-merged-')), 'reports');
+  const merged = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(REPO_ROOT, 'cli', 'main.ts'),
+      'merge',
+      '--reports',
+      reports,
+      '--sign-key',
+      key,
+      blobs,
+    ],
+    { cwd: REPO_ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 120_000 },
   );
-  assert.equal(merge.status, 0, merge.stderr);
-  const report = JSON.parse(readFileSync(join(merged, 'conformance.json'), 'utf8')) as ConformanceReport;
-  assert.equal(report.verdict, 'CONFORMANT');
-  assert.equal(report.shard, undefined);
-  assert.equal(report.target.name, 'reference server');
-  assert.deepEqual(
-    report.rules.map((rule) => [rule.id, rule.verdict]),
-    RULES.map((rule) => [rule.id, 'pass']),
+  return { code: merged.status, output: `${merged.stdout}${merged.stderr}`, reports };
+}
+
+function verifyBundleOf(reports: string, publicKey: string): { code: number | null; output: string } {
+  const verified = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      join(REPO_ROOT, 'cli', 'main.ts'),
+      'verify',
+      join(reports, 'bundle'),
+      '--public-key',
+      publicKey,
+    ],
+    { cwd: REPO_ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 60_000 },
   );
-  // The exchanges travel in the blobs too: the merged HAR holds those of both shards.
-  const har = JSON.parse(readFileSync(join(merged, 'exchanges.har'), 'utf8')) as Har;
-  const rulesInHar = new Set(har.log.entries.map((entry) => entry._rule));
-  const shardRules = shards.map((shard) => new Set(shard.outcomes.map((outcome) => outcome.ruleId)));
-  for (const rules of shardRules)
-    assert.ok(
-      [...rules].some((id) => rulesInHar.has(id)),
-      'each shard’s exchanges are in the merged HAR',
+  return { code: verified.status, output: `${verified.stdout}${verified.stderr}` };
+}
+
+describe('an honest sharded run over both protocols, strict', () => {
+  let shards: ConformanceRun[];
+  let blobs: string;
+  let keys: string;
+  before(async () => {
+    shards = await Promise.all(
+      ['1/2', '2/2'].map((shard) =>
+        runConformance(['--profile', 'strict', '--shard', shard, '--no-bundle'], OVER_OFFERED_PROTOCOLS),
+      ),
     );
-  assert.match(
-    readFileSync(join(merged, 'junit.xml'), 'utf8'),
-    new RegExp(`<testsuites [^>]*tests="${RULES.length}"`),
-  );
+    blobs = gather(shards);
+    keys = mkdtempSync(join(tmpdir(), 'sharding-keys-'));
+    const { privatePem, publicPem } = generateKeyPair();
+    writeFileSync(join(keys, 'vendor'), privatePem, { mode: 0o600 });
+    writeFileSync(join(keys, 'vendor.pub'), publicPem);
+  });
+
+  test('each shard alone is INCOMPLETE; their blobs hold no key', () => {
+    for (const shard of shards) {
+      assert.equal(shard.exitCode, 0, shard.stderr);
+      assert.equal(shard.report?.verdict, 'INCOMPLETE', 'a shard alone does not evaluate every rule');
+      assert.match(shard.report?.shard ?? '', /^[12]\/2$/);
+    }
+    // Each shard's blob, and its record for the merge's certificate (conformance-shard-N-of-2.json).
+    assert.deepEqual(
+      readdirSync(blobs)
+        .map((file) => file.replace(/^report-.*\.zip$/, 'blob.zip'))
+        .sort(),
+      ['blob.zip', 'blob.zip', 'conformance-shard-1-of-2.json', 'conformance-shard-2-of-2.json'],
+    );
+    assert.deepEqual(scanDirectory(blobs, secretForms(fixtureKeyEnvironment())).findings, []);
+  });
+
+  test('merged, they are one complete run: CONFORMANT over both protocols, verified', () => {
+    const merged = merge(blobs, join(keys, 'vendor'));
+    assert.equal(merged.code, 0, merged.output);
+    assert.doesNotMatch(merged.output, /Warning/);
+    const report = JSON.parse(
+      readFileSync(join(merged.reports, 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    assert.equal(report.verdict, 'CONFORMANT', JSON.stringify(report.scope));
+    assert.deepEqual(report.scope?.protocolsChecked, ['HTTP/1.1', 'HTTP/2']);
+    assert.deepEqual(report.scope?.partial, []);
+    assert.equal(report.shard, undefined);
+    assert.equal(report.target.name, 'reference server');
+    assert.deepEqual(
+      report.rules.map((rule) => [rule.id, rule.verdict]),
+      RULES.map((rule) => [rule.id, 'pass']),
+    );
+    // What each shard reached and saw, from its blob.
+    for (const shard of report.shards ?? []) assert.ok((shard.seen?.tls.length ?? 0) > 0, shard.shard);
+    // The exchanges travel in the blobs too: the merged HAR holds those of both shards.
+    const har = JSON.parse(readFileSync(join(merged.reports, 'exchanges.har'), 'utf8')) as Har;
+    const rulesInHar = new Set(har.log.entries.map((entry) => entry._rule));
+    for (const shard of shards)
+      assert.ok(
+        shard.outcomes.some((outcome) => rulesInHar.has(outcome.ruleId)),
+        'each shard’s exchanges are in the merged HAR',
+      );
+    assert.match(
+      readFileSync(join(merged.reports, 'junit.xml'), 'utf8'),
+      new RegExp(`<testsuites [^>]*tests="${RULES.length}"`),
+    );
+    const verified = verifyBundleOf(merged.reports, join(keys, 'vendor.pub'));
+    assert.equal(verified.code, 0, verified.output);
+    assert.match(verified.output, /^VERIFIED: CONFORMANT — /);
+  });
+
+  test("a shard's record edited to name other certificates and another base URL is refused by its own evidence", () => {
+    const edited = gather(shards);
+    const file = join(edited, 'conformance-shard-2-of-2.json');
+    const record = JSON.parse(readFileSync(file, 'utf8')) as ShardRecord;
+    const forged = 'AB:'.repeat(31) + 'AB';
+    record.tls = (record.tls ?? []).map((tls) => ({
+      ...tls,
+      fingerprint256: forged,
+      issuer: "O=Let's Encrypt",
+    }));
+    record.target = { ...record.target, baseUrl: 'https://api.acme.example/v1' };
+    writeFileSync(file, JSON.stringify(record));
+    const merged = merge(edited, join(keys, 'vendor'));
+    assert.match(
+      merged.output,
+      /Warning: shard 2\/2's record names certificates .* that are not those its set-up saw/,
+    );
+    assert.match(
+      merged.output,
+      /Warning: shard 2\/2's record names the base URL https:\/\/api\.acme\.example\/v1, but none of its exchanges went/,
+    );
+    const report = JSON.parse(
+      readFileSync(join(merged.reports, 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    assert.ok(
+      !(report.tls ?? []).some((tls) => tls.fingerprint256 === forged),
+      'the certificates are those seen',
+    );
+    const verified = verifyBundleOf(merged.reports, join(keys, 'vendor.pub'));
+    assert.equal(verified.code, 1, verified.output);
+    assert.match(
+      verified.output,
+      /merges shards that are not one run: shard 2\/2's record names certificates/,
+    );
+  });
 });
 
 test('a shard that holds one protocol’s project alone checked that protocol alone: partial, never CONFORMANT under strict', async () => {
@@ -92,4 +199,35 @@ test('a shard that holds one protocol’s project alone checked that protocol al
       JSON.stringify(shard.report?.scope),
     );
   }
+});
+
+test('shards of one protocol each (every rule over one protocol only), merged: partial, saying what was not checked', async () => {
+  const shards = await Promise.all(
+    [
+      ['h1', '1/2'],
+      ['h2', '2/2'],
+    ].map(([protocol = '', shard = '']) =>
+      runConformance(['--protocols', protocol, '--shard', shard, '--no-bundle']),
+    ),
+  );
+  const keys = mkdtempSync(join(tmpdir(), 'sharding-keys-'));
+  writeFileSync(join(keys, 'vendor'), generateKeyPair().privatePem, { mode: 0o600 });
+  const merged = merge(gather(shards), join(keys, 'vendor'));
+  const report = JSON.parse(
+    readFileSync(join(merged.reports, 'conformance.json'), 'utf8'),
+  ) as ConformanceReport;
+  assert.deepEqual(report.scope?.protocolsChecked, [], merged.output);
+  const [h1, h2] = [report.scope?.rulesChecked?.['HTTP/1.1'], report.scope?.rulesChecked?.['HTTP/2']];
+  assert.equal((h1 ?? 0) + (h2 ?? 0), RULES.length, JSON.stringify(report.scope));
+  const label = `HTTP/1.1 ${h1} of ${RULES.length} rules, HTTP/2 ${h2} of ${RULES.length} rules`;
+  assert.match(merged.output, new RegExp(`^VERDICT: CONFORMANT · ${label} \\(`, 'm'));
+  assert.match(
+    readFileSync(join(merged.reports, 'bundle', 'badge.svg'), 'utf8'),
+    new RegExp(`CONFORMANT · ${label}`),
+  );
+  assert.deepEqual(
+    report.protocols?.map((protocol) => `${protocol.name} ${protocol.verdict}`),
+    ['HTTP/1.1 INCOMPLETE', 'HTTP/2 INCOMPLETE'],
+    'over each protocol, half the rules are not evaluated',
+  );
 });

@@ -1,0 +1,66 @@
+// A JSON object may name a member twice, and JSON.parse then keeps the last one silently: a
+// statement with "verdict" twice reads as one verdict to this kit and as the other to a reader that
+// keeps the first. verify refuses such a file rather than pick one (RFC 8259 §4: names SHOULD be
+// unique; I-JSON, RFC 7493, requires it). This walks text JSON.parse has already accepted.
+
+/** The paths of members named twice in one object (`$.predicate.verdict`), in order; [] when none. */
+export function duplicateKeys(text: string): string[] {
+  const found: string[] = [];
+  let at = 0;
+  const skipSpace = (): void => {
+    while (at < text.length && ' \t\n\r'.includes(text[at] ?? '')) at += 1;
+  };
+  const readString = (): string => {
+    const start = at;
+    at += 1; // the opening quote
+    while (text[at] !== '"') at += text[at] === '\\' ? 2 : 1;
+    at += 1;
+    return JSON.parse(text.slice(start, at)) as string;
+  };
+  const readValue = (path: string): void => {
+    skipSpace();
+    const char = text[at];
+    if (char === '{') {
+      at += 1;
+      const names = new Set<string>();
+      skipSpace();
+      if (text[at] === '}') {
+        at += 1;
+        return;
+      }
+      for (;;) {
+        skipSpace();
+        const name = readString();
+        const member = `${path}.${name}`;
+        if (names.has(name)) found.push(member);
+        names.add(name);
+        skipSpace();
+        at += 1; // the colon
+        readValue(member);
+        skipSpace();
+        if (text[at++] === '}') return;
+      }
+    }
+    if (char === '[') {
+      at += 1;
+      skipSpace();
+      if (text[at] === ']') {
+        at += 1;
+        return;
+      }
+      for (let index = 0; ; index += 1) {
+        readValue(`${path}[${index}]`);
+        skipSpace();
+        if (text[at++] === ']') return;
+      }
+    }
+    if (char === '"') {
+      readString();
+      return;
+    }
+    // A number, true, false or null: up to the next delimiter.
+    while (at < text.length && !',]} \t\n\r'.includes(text[at] ?? '')) at += 1;
+  };
+  readValue('$');
+  return found;
+}
