@@ -3,7 +3,7 @@
 // came from a private CA, a self-signed certificate, or the embedded reference server. None of
 // these makes a bundle invalid — a vendor may well test a staging copy — but each says the
 // signature alone does not tie the result to the deployment the customer uses.
-import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 
 export function claimWarnings(report: ConformanceReport): string[] {
@@ -19,10 +19,10 @@ export function claimWarnings(report: ConformanceReport): string[] {
         .filter(([, address]) => isPrivateAddress(address))
         .map(
           ([pattern, address]) =>
-            `Host map: ${pattern} was sent to ${address}, a loopback or private address — the run reached the machine it ran on or its network, whatever the names say.`,
+            `Host map: ${pattern} was sent to ${address}, a loopback or private address (or another that is not public) — the run reached the machine it ran on or its network, whatever the names say.`,
         ),
       ...(isPrivateHost(urlHost(target.baseUrl))
-        ? [`The base URL ${target.baseUrl} is a loopback or private address.`]
+        ? [`The base URL ${target.baseUrl} is a loopback or private address (or another that is not public).`]
         : []),
       ...(target.caFile
         ? [
@@ -49,25 +49,27 @@ function isPrivateHost(host: string): boolean {
   return name === 'localhost' || name.endsWith('.localhost') || isPrivateAddress(name);
 }
 
-/** Loopback, RFC 1918, link-local, CGNAT, unique-local IPv6 and the unspecified addresses. */
+/**
+ * Whether `address` is any IP address but a public unicast one (ipaddr.js's ranges: loopback,
+ * private, link-local, carrier-grade NAT, unique-local, unspecified, reserved, …), in any form a
+ * resolver takes: `127.1`, `0x7f.0.0.1`, `0::1`, `::0:1`, and an IPv4 address carried in IPv6
+ * (`::ffff:7f00:1`, NAT64's `64:ff9b::7f00:1`, 6to4's `2002:7f00:1::`) judged as the IPv4 one.
+ * A name that is not an address is not one: false.
+ */
 export function isPrivateAddress(address: string): boolean {
-  const kind = isIP(address);
-  if (kind === 4) {
-    const [a = 0, b = 0] = address.split('.').map(Number);
-    return (
-      a === 127 ||
-      a === 10 ||
-      a === 0 ||
-      (a === 172 && b >= 16 && b <= 31) ||
-      (a === 192 && b === 168) ||
-      (a === 169 && b === 254) ||
-      (a === 100 && b >= 64 && b <= 127)
-    );
-  }
-  if (kind === 6) {
-    const lower = address.toLowerCase();
-    if (lower.startsWith('::ffff:')) return isPrivateAddress(lower.slice(7));
-    return lower === '::1' || lower === '::' || /^f[cd]/.test(lower) || /^fe[89ab]/.test(lower);
-  }
-  return false;
+  const text = address.replace(/^\[|\]$/g, '');
+  if (!ipaddr.isValid(text)) return false;
+  const parsed = ipaddr.parse(text);
+  const carried = parsed.kind() === 'ipv6' ? carriedIpv4(parsed as ipaddr.IPv6) : undefined;
+  return (carried ?? parsed).range() !== 'unicast';
+}
+
+/** The IPv4 address an IPv6 one carries (mapped, translated, NAT64, 6to4), if it carries one. */
+function carriedIpv4(address: ipaddr.IPv6): ipaddr.IPv4 | undefined {
+  const bytes = address.toByteArray();
+  const range = address.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145' || range === 'rfc6052')
+    return new ipaddr.IPv4(bytes.slice(12, 16));
+  if (range === '6to4') return new ipaddr.IPv4(bytes.slice(2, 6));
+  return undefined;
 }
