@@ -2,13 +2,14 @@
 // of the tenant under test and of the other tenant, each from its own authorised list — every page
 // of it, up to the run's bounds (pages.ts).
 import type { Api } from '../requests/api-client.ts';
-import { jsonBody } from '../requests/exchange.ts';
+import { jsonBody, type ResponseExchange } from '../requests/exchange.ts';
 import type { ResolvedTarget } from '../deployment/target.ts';
 import { followPages, listBounds, type ListBounds, type NextPage } from './pages.ts';
 import {
   distinctiveValues,
   valuesOfCommonRecords,
   withoutShared,
+  leakedValues,
   type TenantValues,
 } from './tenant-knowledge.ts';
 
@@ -33,6 +34,11 @@ export interface Knowledge {
   /** The other tenant's first page named a next one: how, and its URL (on the other tenant's host). */
   otherNextPage?: NextPage;
   /**
+   * The request sent without a key to learn what an error body holds was served a tenant's data:
+   * a failure wherever the suite sees it (conformance/run/test.ts hands it to the reporter).
+   */
+  servedWithoutKey?: { exchange: ResponseExchange; tenant: string; values: string[] };
+  /**
    * Lists not followed to their end: a bound (--max-list-pages, --max-list-records) stopped them
    * while a next page existed. One sentence each; the run that learned them is partial.
    */
@@ -40,7 +46,10 @@ export interface Knowledge {
 }
 
 type Learned =
-  { json: unknown; firstNext?: NextPage; stoppedBy?: string } | { unanswered: string } | undefined;
+  | { json: unknown; firstNext?: NextPage; stoppedBy?: string }
+  | { unanswered: string }
+  | { servedWithoutKey: ResponseExchange }
+  | undefined;
 
 export async function learnTenants(
   api: Api,
@@ -88,6 +97,16 @@ export async function learnTenants(
     };
   }
   if (otherDocument && 'unanswered' in otherDocument) knowledge.otherUnanswered = otherDocument.unanswered;
+  if (noiseDocument && 'servedWithoutKey' in noiseDocument) {
+    const served = noiseDocument.servedWithoutKey;
+    const text = `${JSON.stringify(served.headers)}
+${served.bodyText}`;
+    for (const tenant of [knowledge.own, knowledge.other]) {
+      const values = tenant ? leakedValues(text, tenant) : [];
+      if (tenant && values.length > 0 && !knowledge.servedWithoutKey)
+        knowledge.servedWithoutKey = { exchange: served, tenant: tenant.label, values };
+    }
+  }
   const cut = (document: Learned, whose: string, baseUrl: string | undefined): string[] =>
     document && 'json' in document && document.stoppedBy !== undefined && baseUrl !== undefined
       ? [
@@ -113,8 +132,9 @@ async function documentAt(
     const exchange = await api.get(url, {});
     if (exchange.kind === 'failure') return { unanswered: `GET ${url}: ${exchange.error}` };
     // Noise is what an error body holds. A keyless request served data (by a cache that ignores
-    // Authorization, say) holds the tenant's own values: taken as noise, they would hide every leak.
-    if (exchange.status < 400) return undefined;
+    // Authorization, say) holds the tenant's own values: taken as noise, they would hide every
+    // leak. Kept instead, to be judged once the tenants' values are known.
+    if (exchange.status < 400) return { servedWithoutKey: exchange };
     return { json: jsonBody(exchange) ?? exchange.bodyText };
   }
   const list = await followPages(api, url, { headers: { Authorization: `Bearer ${key}` } }, bounds);

@@ -31,6 +31,12 @@ export const ANNOTATION = {
   exchanges: 'exchanges',
   /** Attachment: the exchanges by which the worker learned the tenants' data, on its first test. */
   learningExchanges: 'learning-exchanges',
+  /**
+   * Attachment, on the worker's first test: a request the suite sent without a key while learning
+   * the tenants' data got data (the message and evidence of the failure, as `evidence`). It fails
+   * AUTH-MISSING-HEADER, wherever in the run it was seen.
+   */
+  learningLeak: 'learning-leak',
   /** Attachment of the set-up project's test: the preflight's certificates and protocols (TlsEvidence[]). */
   preflightTls: 'preflight-tls',
 } as const;

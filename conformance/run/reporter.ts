@@ -43,6 +43,7 @@ import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
 import { explainFrontRefusals } from '../report/front-refusals.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { ANNOTATION } from './annotations.ts';
+import { KEYLESS_RULE, LeaksSeen } from './leaks-seen.ts';
 import { protocolsOfRun } from '../requests/protocols.ts';
 import { readRunSettings, type RunSettings } from '../settings.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
@@ -76,6 +77,7 @@ export default class ConformanceReporter implements Reporter {
   readonly #painter = paint(colourWanted(process.stdout));
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
   readonly #outcomes = new OutcomesByProtocol();
+  readonly #leaks = new LeaksSeen();
   readonly #selected = new Set<string>();
   /** The rule projects' own settings (a team's config), over this process's environment. */
   #runEnvironment: Readonly<Record<string, string>> = {};
@@ -211,10 +213,13 @@ export default class ConformanceReporter implements Reporter {
     const label = this.#labels.get(project) ?? project;
     // Outcomes are kept by the protocol the test says it ran over (a merge of shards of one
     // protocol each has two unnamed projects), by its project otherwise.
-    this.#outcomes.add(ranOver ?? label, ruleId, outcome, result.retry > 0);
+    this.#leaks.learned(ranOver ?? label, result);
+    // A retry after a try that leaked does not replace it (leaks-seen.ts).
+    const standing = this.#leaks.standing(ranOver ?? label, test.id, outcome, result.retry);
+    if (standing === outcome) this.#outcomes.add(ranOver ?? label, ruleId, outcome, result.retry > 0);
     const rule = ruleById(ruleId as RuleId);
     const shown = label ? { ...rule, id: `${rule.id} (${label})` } : rule;
-    console.log(ruleLine({ ...shown, verdict: ruleVerdict([outcome]).verdict }, this.#painter));
+    console.log(ruleLine({ ...shown, verdict: ruleVerdict([standing]).verdict }, this.#painter));
   }
 
   /**
@@ -263,6 +268,10 @@ export default class ConformanceReporter implements Reporter {
     const shards = this.#judgedShards(shardRecordsOfMerge());
     // A merge's certificates are those its shards' set-up tests saw, never their records'.
     const tls = preflight?.tls ?? this.#tlsSeen();
+    for (const { protocol, outcome } of this.#leaks.learningFailures()) {
+      if (this.#selected.has(KEYLESS_RULE)) this.#outcomes.add(protocol, KEYLESS_RULE, outcome, false);
+      else this.#runErrors.push(outcome.failure?.message ?? 'a keyless request was served data');
+    }
     const report = buildReport(explainFrontRefusals(this.#outcomes.byRule(), this.#exchanges), {
       target: metadata.target,
       profile: metadata.profile,

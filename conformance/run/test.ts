@@ -269,12 +269,12 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
       testInfo,
     ) => {
       if (expectedToFail.includes(id)) test.fail();
-      await attachLearningOnce(testInfo, learningExchanges, namer);
+      await attachLearningOnce(testInfo, learningExchanges, namer, knowledge);
       // A list learned in part: whatever this rule finds, the records past the bound were not seen.
       for (const cut of knowledge.listsCut ?? [])
         testInfo.annotations.push({ type: ANNOTATION.listCut, description: cut });
       const missing = missingInputs(target, rule.needs);
-      if (missing.length > 0) notEvaluated(notEvaluatedReason(missing));
+      if (missing.length > 0) notEvaluated(notEvaluatedReason(missing, target.file));
       const unreached = rule.needs.flatMap((input) => {
         const problem = unreachable.get(input as DeclaredUrl);
         return problem ? [problem] : [];
@@ -381,16 +381,35 @@ async function attachLearningOnce(
   testInfo: TestInfo,
   learningExchanges: Exchange[],
   namer: KeyNamer,
+  knowledge: Knowledge,
 ): Promise<void> {
   if (learningAttached.has(learningExchanges)) return;
   learningAttached.add(learningExchanges);
   await attachExchanges(testInfo, ANNOTATION.learningExchanges, learningExchanges, namer);
+  // A keyless request that got data is a failure wherever the suite sees it: the reporter fails
+  // AUTH-MISSING-HEADER with it, though no rule's test sent that request.
+  const leak = knowledge.servedWithoutKey;
+  if (leak)
+    await testInfo.attach(ANNOTATION.learningLeak, {
+      body: JSON.stringify({
+        message: namer.show(
+          `A request without Authorization, sent to learn the tenants' data, was served ${leak.tenant}'s data: ${leak.values.map((value) => JSON.stringify(value)).join(', ')}. A keyless request that gets data is a failure wherever the suite sees it.`,
+        ),
+        evidence: [new Checks(namer).evidence(leak.exchange)],
+        leak: true,
+      }),
+      contentType: 'application/json',
+    });
 }
 
 async function recordEvidence(testInfo: TestInfo, failure: ConformanceFailure): Promise<void> {
   // The evidence was redacted when it was made (Checks.evidence); it is attached as it is.
   await testInfo.attach(ANNOTATION.evidence, {
-    body: JSON.stringify({ message: failure.message, evidence: failure.evidence }, null, 2),
+    body: JSON.stringify(
+      { message: failure.message, evidence: failure.evidence, ...(failure.leak ? { leak: true } : {}) },
+      null,
+      2,
+    ),
     contentType: 'application/json',
   });
 }

@@ -1,0 +1,184 @@
+// The registry as a user runs it: `registry publisher` prints a token once, `registry serve` starts
+// on the embedded database (--data) or a PostgreSQL server (--database-url), `registry publish`
+// sends signed bundles, and `can-i-ship` and `diff` exit by what is stored — each command a
+// process, with the exit codes its help documents.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import {
+  cleanEnv,
+  runMain,
+  startMain,
+  STACK_TRACE,
+  type CliExit,
+  type CliProcess,
+} from '../support/reference-cli.ts';
+import { openBackend, stopBackends, type OpenedBackend } from './support/backends.ts';
+import { MUST_RULES, keyPair, makeBundle } from './support/bundles.ts';
+
+const vendor = keyPair();
+const work = mkdtempSync(join(tmpdir(), 'registry-cli-'));
+const publicKey = join(work, 'vendor.pub');
+writeFileSync(publicKey, vendor.publicPem);
+const conformant = makeBundle({ key: vendor.privateKey });
+const failing = makeBundle({
+  key: vendor.privateKey,
+  failing: [MUST_RULES[0] ?? ''],
+  startedAt: new Date('2026-11-26T10:00:00Z'),
+});
+const unsigned = makeBundle({ startedAt: new Date('2026-11-27T10:00:00Z') });
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+for (const backend of ['embedded', 'server'] as const) {
+  describe(`registry commands, ${backend} database`, () => {
+    let database: OpenedBackend | undefined;
+    let serve: CliProcess;
+    let url: string;
+    let publisher: CliExit;
+    const directory = mkdtempSync(join(work, `${backend}-`));
+    const publishers = join(directory, 'publishers.json');
+    const tokenFile = join(directory, 'token');
+    const caFile = join(directory, 'certs', 'ca.crt');
+    const client = (args: string[]): Promise<CliExit> =>
+      runMain(['registry', ...args, '--registry', url, '--ca-file', caFile, '--token-file', tokenFile]);
+
+    before(async () => {
+      publisher = await runMain([
+        'registry',
+        'publisher',
+        '--publishers',
+        publishers,
+        '--name',
+        'acme',
+        '--public-key',
+        publicKey,
+      ]);
+      writeFileSync(tokenFile, publisher.stdout);
+      const where =
+        backend === 'server'
+          ? ['--database-url', (database = await openBackend('server', false)).where.databaseUrl ?? '']
+          : ['--data', join(directory, 'data')];
+      serve = startMain(
+        [
+          'registry',
+          'serve',
+          ...where,
+          '--publishers',
+          publishers,
+          '--port',
+          '0',
+          '--cert-dir',
+          join(directory, 'certs'),
+        ],
+        cleanEnv(),
+      );
+      url = (await serve.waitForStdout(/Registry at (https:\/\/localhost:\d+)/))[1] ?? '';
+    });
+    after(async () => {
+      serve.kill();
+      await serve.exited;
+      await database?.close();
+      await stopBackends();
+    });
+
+    test('publisher prints the token once on stdout; the file keeps only its digest', () => {
+      assert.equal(publisher.code, 0, publisher.stderr);
+      const token = publisher.stdout.trim();
+      assert.match(token, /^tacr_[A-Za-z0-9_-]{43}$/);
+      assert.equal(readFileSync(publishers, 'utf8').includes(token), false);
+      assert.match(publisher.stderr, /shown this once/);
+    });
+
+    test('publish stores a signed bundle (exit 0) and refuses an unsigned one (exit 1)', async () => {
+      const published = await client(['publish', conformant, '--deployment', 'shop', '--version', '1.0.0']);
+      assert.equal(published.code, 0, published.stderr);
+      assert.match(
+        published.stdout,
+        /^Published: shop 1\.0\.0 is run \d+, CONFORMANT: https:\/\/localhost:\d+\/runs\/\d+$/m,
+      );
+      const again = await client(['publish', conformant, '--deployment', 'shop', '--version', '1.0.0']);
+      assert.match(again.stdout, /^Already published/);
+      const refused = await client(['publish', unsigned, '--deployment', 'shop', '--version', '1.2.0']);
+      assert.equal(refused.code, 1);
+      assert.match(refused.stderr, /^Refused: The bundle is not signed.*\(422 bundle_unsigned\)$/m);
+      assert.doesNotMatch(refused.stderr, STACK_TRACE);
+    });
+
+    test('can-i-ship exits 0 for a VERIFIED CONFORMANT version, 1 otherwise, 2 on a bad question', async () => {
+      const yes = await client([
+        'can-i-ship',
+        '--deployment',
+        'shop',
+        '--version',
+        '1.0.0',
+        '--profile',
+        'strict',
+      ]);
+      assert.equal(yes.code, 0, yes.stderr);
+      assert.match(yes.stdout, /^Yes: run \d+ of shop 1\.0\.0/);
+      const no = await client(['can-i-ship', '--deployment', 'shop', '--version', '1.1.0']);
+      assert.equal(no.code, 1);
+      assert.match(no.stderr, /^No: no run of shop 1\.1\.0 has been published\./);
+      const bad = await client([
+        'can-i-ship',
+        '--deployment',
+        'shop',
+        '--version',
+        '1.0.0',
+        '--protocols',
+        'h3',
+      ]);
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--protocols: name h1, h2 or both/);
+    });
+
+    if (backend === 'embedded')
+      test('diff exits 1 when a rule regressed, 0 the other way; an unreachable registry exits 3', async () => {
+        const published = await client(['publish', failing, '--deployment', 'shop', '--version', '1.1.0']);
+        assert.equal(published.code, 0, published.stderr);
+        const regressed = await client(['diff', '--deployment', 'shop', '--from', '1.0.0', '--to', '1.1.0']);
+        assert.equal(regressed.code, 1, regressed.stderr);
+        assert.match(
+          regressed.stdout,
+          new RegExp(`Regressed \\(1\\):\\n  ${MUST_RULES[0]} \\(MUST\\): pass → fail`),
+        );
+        const recovered = await client(['diff', '--deployment', 'shop', '--from', '1.1.0', '--to', '1.0.0']);
+        assert.equal(recovered.code, 0);
+        assert.match(recovered.stdout, /Recovered \(1\):/);
+        const closed = await closedPort();
+        const unreachable = await runMain([
+          'registry',
+          'can-i-ship',
+          '--registry',
+          `https://127.0.0.1:${closed}`,
+          '--deployment',
+          'shop',
+          '--version',
+          '1.0.0',
+        ]);
+        assert.equal(unreachable.code, 3);
+        assert.match(
+          unreachable.stderr,
+          new RegExp(`Cannot reach the registry at https://127\\.0\\.0\\.1:${closed}: ECONNREFUSED`),
+        );
+      });
+
+    test("the registry's output never shows a token", () => {
+      const token = publisher.stdout.trim();
+      assert.ok(serve.stdout().includes('POST /api/v1/runs 201'), serve.stdout());
+      assert.equal(serve.stdout().includes(token) || serve.stderr().includes(token), false);
+    });
+  });
+}
