@@ -14,10 +14,16 @@ export type { Evidence };
 
 export class ConformanceFailure extends Error {
   readonly evidence: Evidence[];
-  constructor(message: string, evidence: Evidence[]) {
+  /**
+   * The target served a value it must never serve there (a tenant's data to a request that must
+   * get none): a failure no later try undoes (`--retries` re-runs the rule, the failure stays).
+   */
+  readonly leak: boolean;
+  constructor(message: string, evidence: Evidence[], leak = false) {
     super(message);
     this.name = 'ConformanceFailure';
     this.evidence = evidence;
+    this.leak = leak;
   }
 }
 
@@ -99,6 +105,15 @@ export class Checks {
     );
   }
 
+  /** A failure that is a leak (see ConformanceFailure.leak): data served where none may be. */
+  leak(message: string, ...exchanges: Exchange[]): never {
+    throw new ConformanceFailure(
+      this.#namer.show(message),
+      exchanges.map((exchange) => this.evidence(exchange)),
+      true,
+    );
+  }
+
   /** One line per exchange, for failure messages. */
   describe(exchange: Exchange): string {
     const evidence = this.evidence(exchange);
@@ -169,7 +184,7 @@ export class Checks {
         .filter((value) => !alreadyServed.has(value))
         .slice(0, 3);
       if (leaked.length > 0) {
-        this.fail(
+        this.leak(
           `${what}: the answer holds data of ${tenant.label}: ${leaked.map((value) => JSON.stringify(value)).join(', ')}. ${this.describe(exchange)}`,
           exchange,
         );
@@ -235,6 +250,7 @@ export class Checks {
       throw new ConformanceFailure(
         failures.map((failure) => failure.message).join('\n'),
         failures.flatMap((failure) => failure.evidence),
+        failures.some((failure) => failure.leak),
       );
     if (first) throw first;
     if (undecided) throw undecided;
