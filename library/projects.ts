@@ -19,7 +19,7 @@ import {
   embeddedCertDir,
   fixtureKeyEnvironment,
 } from '../conformance/deployment/embedded-target.ts';
-import { urlTarget } from '../conformance/deployment/url-target.ts';
+import { URL_TARGET_FILE, urlTarget } from '../conformance/deployment/url-target.ts';
 import { runStateDirectory, standaloneProjects } from '../conformance/run/projects.ts';
 
 /** What the suite checks. */
@@ -96,7 +96,7 @@ function declared(target: ConformanceTarget, env: NodeJS.ProcessEnv): TargetDecl
     return declareEmbeddedTarget({ ...process.env, ...env });
   }
   if ('file' in target) return declareTarget(resolve(target.file), { ...process.env, ...env });
-  const file = join(runStateDirectory().directory, 'url-target.json');
+  const file = join(runStateDirectory().directory, URL_TARGET_FILE);
   if (!existsSync(file)) {
     const options = { ...target, ...(target.caFile ? { caFile: resolve(target.caFile) } : {}) };
     writeFileSync(file, `${JSON.stringify(urlTarget(options, process.env), null, 2)}\n`);
@@ -177,13 +177,9 @@ export function kitProjects(options: ConformanceProjectsOptions): Project[] {
  * The kit's own reports of the conformance projects (verdict table, conformance.json/.md/.html,
  * junit.xml, exchanges.har; bundle/ under strict), as a reporter to list in the config. List it
  * first: it also masks keys in the results before the other reporters see them. It never changes
- * the run's status: the team's tests and the rules' tests decide it. With `--list`, it lists the
- * rules selected and writes nothing.
+ * the run's status: the team's tests and the rules' tests decide it.
  */
 export function conformanceReporter(options: ConformanceReporterOptions = {}): ReporterDescription {
-  // `npx playwright test --list` runs no rule: it prints the rules selected and writes no report,
-  // so the last run's stay as they were (as the `run` command's --list does).
-  if (process.argv.includes('--list')) return [codeFile('conformance/run/list-reporter')];
   return [
     codeFile('conformance/run/reporter'),
     { outputDir: resolve(options.outputDir ?? reportDirectory()), decidesStatus: false },

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { main as runConformance, runHelp } from '../../conformance/run/run.ts';
-import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/deployment/url-target.ts';
+import { CREDENTIAL_VARIABLES, URL_TARGET_FILE, urlTarget } from '../../conformance/deployment/url-target.ts';
 import { EXIT } from '../exit-codes.ts';
 
 const URL_OPTIONS = ['base-url', 'other-tenant-base-url', 'sandbox-base-url', 'ca-file'] as const;
@@ -68,7 +68,7 @@ export async function main(argv: string[]): Promise<number> {
   // The file names variables, never keys; it is checked like any target file (schema included).
   const directory = mkdtempSync(join(tmpdir(), 'conformance-url-target-'));
   try {
-    const file = join(directory, 'target.json');
+    const file = join(directory, URL_TARGET_FILE);
     writeFileSync(file, `${JSON.stringify(target, null, 2)}\n`);
     // Everything but the URL options (their values are part of their token) goes on unchanged.
     const rest = tokens.flatMap((token) =>

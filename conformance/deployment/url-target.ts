@@ -1,6 +1,7 @@
 // A target given by URL alone (`run --base-url …`), without a target file: the keys come from
 // documented environment variables, one per credential, and every rule whose input is missing is
 // reported not evaluated, as with a target file that lacks it.
+import { basename } from 'node:path';
 import type { TargetFile } from '../../schemas/generated/target.ts';
 import type { CredentialName } from './target.ts';
 
@@ -14,6 +15,18 @@ export const CREDENTIAL_VARIABLES: Record<CredentialName, string> = {
   otherTenant: 'CONFORMANCE_KEY_OTHER_TENANT',
   probe: 'CONFORMANCE_KEY_PROBE',
 };
+
+/**
+ * The name of the target file the kit writes for a target given by URL (`run --base-url`, a
+ * `{ baseUrl }` target of conformanceProjects): a rule not evaluated then names the option or the
+ * variable to give, not a file the user never saw.
+ */
+export const URL_TARGET_FILE = 'conformance-target-by-url.json';
+
+/** Whether `file` is a target the kit wrote from URL options. */
+export function isUrlTargetFile(file: string): boolean {
+  return basename(file) === URL_TARGET_FILE;
+}
 
 export interface UrlTargetOptions {
   baseUrl: string;

@@ -33,7 +33,7 @@ describe("the mock's certificates", () => {
     await (await startReferenceMock({ certDir: first, httpPort: null })).close();
     await using mock = await startReferenceMock({ certDir: second, httpPort: null });
     const cache = userCertificateCache();
-    assert.ok(cache?.startsWith(join(scratch, 'tmp')), String(cache));
+    assert.ok(cache !== undefined && cache.startsWith(join(scratch, 'tmp')), String(cache));
     const cachedCa = readFileSync(join(cache, 'ca.crt'), 'utf8');
     assert.equal(readFileSync(join(first, 'ca.crt'), 'utf8'), cachedCa);
     assert.equal(mock.ca, cachedCa);

@@ -22,6 +22,8 @@ import type { ConformanceReport } from '../../schemas/generated/conformance-repo
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
+import { CREDENTIAL_VARIABLES } from '../../conformance/deployment/url-target.ts';
+import type { CredentialName } from '../../conformance/deployment/target.ts';
 
 /** Packing compiles the kit (prepare) and installing may read package metadata: generous bounds. */
 const STEP_TIMEOUT_MS = 240_000;
@@ -207,7 +209,20 @@ describe('the packed kit, installed into an empty project', () => {
     assert.deepEqual(findings, []);
   });
 
-  test('run --base-url with one key: what it can check passes, every other rule not evaluated', async () => {
+  test('run --base-url with the keys of keys --export --names conformance: each rule passes or says what to give', async () => {
+    // The variables a target by URL reads, as the served kit's keys command prints them.
+    const exported = await kit(project, ['keys', '--export', '--names', 'conformance']);
+    assert.equal(exported.code, 0, exported.stderr);
+    const urlKeys = Object.fromEntries(
+      [...exported.stdout.matchAll(/^export (CONFORMANCE_KEY_\w+)=(\S+)$/gm)].map((match) => [
+        match[1],
+        match[2],
+      ]),
+    ) as Record<string, string>;
+    assert.equal(urlKeys.CONFORMANCE_KEY_FULL_ACCESS, keys.REFERENCE_KEY_ACME_PROD_FULL);
+    assert.equal(urlKeys.CONFORMANCE_KEY_OTHER_TENANT, keys.REFERENCE_KEY_GLOBEX_PROD_FULL);
+    // No probe: a target by URL alone does not know the served plain-HTTP port.
+    delete urlKeys.CONFORMANCE_KEY_PROBE;
     const result = await run(
       'npx',
       [
@@ -219,21 +234,33 @@ describe('the packed kit, installed into an empty project', () => {
         '.certs/ca.crt',
       ],
       project,
-      cleanEnv({
-        CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
-        CONFORMANCE_REPORT_DIR: 'by-url',
-      }),
+      cleanEnv({ ...urlKeys, CONFORMANCE_REPORT_DIR: 'by-url' }),
     );
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     const report = JSON.parse(
       readFileSync(join(project, 'by-url', 'conformance.json'), 'utf8'),
     ) as ConformanceReport;
     assert.equal(report.verdict, 'INCOMPLETE');
+    const given = new Set(Object.keys(urlKeys).map((variable) => variable));
     for (const rule of RULES) {
-      const expected = rule.needs.every((input) => input === 'credentials.fullAccess')
-        ? 'pass'
-        : 'not-evaluated';
-      assert.equal(report.rules.find((result) => result.id === rule.id)?.verdict, expected, rule.id);
+      const result = report.rules.find((candidate) => candidate.id === rule.id);
+      const missing = rule.needs.filter((input) =>
+        input.startsWith('credentials.')
+          ? !given.has(CREDENTIAL_VARIABLES[input.slice('credentials.'.length) as CredentialName])
+          : true,
+      );
+      if (missing.length === 0) {
+        assert.equal(result?.verdict, 'pass', rule.id);
+        continue;
+      }
+      assert.equal(result?.verdict, 'not-evaluated', rule.id);
+      // In the terms of what was given: options and variables, never a target file.
+      assert.doesNotMatch(result?.message ?? '', /target file/, rule.id);
+      assert.match(
+        result?.message ?? '',
+        /--other-tenant-base-url|--sandbox-base-url|CONFORMANCE_KEY_PROBE is not set/,
+        rule.id,
+      );
     }
   });
 
