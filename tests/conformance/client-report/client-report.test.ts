@@ -13,9 +13,11 @@ import type { Journal } from '../../../schemas/generated/journal.ts';
 import { validatorFor } from '../../../schemas/validators.ts';
 import { clientReport, EXIT } from '../../../conformance/client-report/client-report.ts';
 import { listCustomers, USER_AGENT } from '../../../examples/client.ts';
+import { Agent, request } from 'undici';
 import {
   allSecrets,
   hostOf,
+  LOOPBACK,
   secretOf,
   send,
   startTestServer,
@@ -145,6 +147,50 @@ describe('client report', () => {
     assert.match(out, /key_acme_prod_read · sdk-both-protocols · HTTP\/1\.x/);
     assert.match(out, /key_acme_prod_read · sdk-both-protocols · HTTP\/2/);
     assert.match(readFileSync(join(reportsDir, 'client-report.md'), 'utf8'), /sdk-both-protocols · HTTP\/2/);
+  });
+
+  test('undici, a real client, over HTTP/1.1 and HTTP/2: two clients; its key sent twice (folded over HTTP/2) one finding each; X-Organization-Id found over both', async () => {
+    await admin('DELETE', '/journal');
+    const key = secretOf(target.fixtures, 'key_acme_prod_read');
+    const url = `https://${hostOf('acme')}:${target.server.httpsPort}/v1/customers`;
+    for (const allowH2 of [false, true]) {
+      // Node resolves no *.localhost: the tenant host is looked up as loopback, SNI and Host stay its name.
+      const dispatcher = new Agent({
+        allowH2,
+        connect: {
+          ca: target.ca,
+          lookup: (_host, _options, callback) => callback(null, [{ address: LOOPBACK, family: 4 }]),
+        },
+      });
+      for (const lines of [
+        ['authorization', `Bearer ${key}`, 'authorization', `Bearer ${key}`],
+        ['authorization', `Bearer ${key}`, 'X-Organization-Id', 'acme'],
+      ]) {
+        const answer = await request(url, {
+          dispatcher,
+          headers: ['user-agent', 'undici-sdk', 'accept', 'application/json', ...lines],
+        });
+        await answer.body.text();
+      }
+      await dispatcher.close();
+    }
+    const { json } = await report();
+    const clients = json?.clients.filter((client) => client.userAgent === 'undici-sdk') ?? [];
+    assert.deepEqual(clients.map((client) => [client.key, client.protocol, client.requests]).sort(), [
+      ['key_acme_prod_read', 'h1', 2],
+      ['key_acme_prod_read', 'h2', 2],
+    ]);
+    for (const client of clients) {
+      assert.deepEqual(
+        flaggedOf(client).map((rule) => rule.id),
+        ['CLIENT-AUTH-WELL-FORMED', 'CLIENT-NO-TENANT-FIELDS'],
+        JSON.stringify(flaggedOf(client)),
+      );
+      assert.match(
+        client.rules.find((rule) => rule.id === 'CLIENT-NO-TENANT-FIELDS')?.message ?? '',
+        /header:x-organization-id/,
+      );
+    }
   });
 
   test('a valid key sent twice, in two fields or folded into one over HTTP/2, names the client by its key id: one finding', async () => {
