@@ -3,32 +3,26 @@
 // environment it was issued for — another tenant's or environment's is 400 bad_request, as the
 // decisions table says. Without the option the whole list is one answer (answer-bytes.test.ts).
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { secretOf, send, startTestServer, type Reply, type TestServer } from '../support/reference-client.ts';
+import { describe, test } from 'node:test';
+import { secretOf, send, testServerPerSuite, type Reply } from '../support/reference-client.ts';
 import { linkNext } from '../../conformance/judging/pages.ts';
 
 const PAGE_SIZE = 2;
 
 describe('reference server: GET /v1/customers in pages (--page-size)', () => {
-  let target: TestServer;
-  before(async () => {
-    target = await startTestServer({ customersPageSize: PAGE_SIZE });
-  });
-  after(async () => {
-    await target.close();
-  });
+  const target = testServerPerSuite({ customersPageSize: PAGE_SIZE });
 
   const list = (tenant: string, keyId: string, path = '/v1/customers'): Promise<Reply> =>
-    send(target, {
+    send(target(), {
       tenant,
       path,
-      headers: [['Authorization', `Bearer ${secretOf(target.fixtures, keyId)}`]],
+      headers: [['Authorization', `Bearer ${secretOf(target().fixtures, keyId)}`]],
     });
   const ids = (reply: Reply): string[] =>
     (JSON.parse(reply.body) as { data: { id: string }[] }).data.map((customer) => customer.id);
   const fixtureIds = (tenant: string): string[] =>
-    target.fixtures.tenants
-      .find((candidate) => candidate.id === tenant)
+    target()
+      .fixtures.tenants.find((candidate) => candidate.id === tenant)
       ?.customers.production.map((c) => c.id) ?? [];
 
   test('the pages hold every customer of the tenant once, in order; only the last has has_more false and no Link', async () => {

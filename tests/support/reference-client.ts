@@ -10,6 +10,7 @@ import { connect as http2Connect } from 'node:http2';
 import { connect as tlsConnect, checkServerIdentity as defaultCheckServerIdentity } from 'node:tls';
 import { connect as netConnect, type Socket } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { after, before } from 'node:test';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
@@ -80,6 +81,24 @@ export async function startTestServer(
       await server.close();
       rmSync(certDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * A reference server for the tests of the enclosing `describe`: started before them, closed after
+ * them. Its tests read it through the function returned (it exists once the `before` hook ran).
+ */
+export function testServerPerSuite(options: Parameters<typeof startTestServer>[0] = {}): () => TestServer {
+  let started: TestServer | undefined;
+  before(async () => {
+    started = await startTestServer(options);
+  });
+  after(async () => {
+    await started?.close();
+  });
+  return () => {
+    if (!started) throw new Error('The suite’s reference server is read before its before hook ran.');
+    return started;
   };
 }
 

@@ -4,31 +4,19 @@
 // listeners' client errors are answered from one table.
 import assert from 'node:assert/strict';
 import { connect as http2Connect } from 'node:http2';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { clientErrorCode } from '../../../reference-server/front-door/client-errors.ts';
-import {
-  hostOf,
-  LOOPBACK,
-  sendRaw,
-  startTestServer,
-  type TestServer,
-} from '../../support/reference-client.ts';
+import { hostOf, LOOPBACK, sendRaw, testServerPerSuite } from '../../support/reference-client.ts';
 
 type LogEntry = { method: string; path: string; status: number; errorCode?: string; transport: string };
 
 describe('reference server: every answer leaves through the front door and is logged', () => {
-  let target: TestServer;
-  before(async () => {
-    target = await startTestServer();
-  });
-  after(async () => {
-    await target.close();
-  });
+  const target = testServerPerSuite();
 
-  const entries = (): LogEntry[] => target.accessLog.map((line) => JSON.parse(line) as LogEntry);
+  const entries = (): LogEntry[] => target().accessLog.map((line) => JSON.parse(line) as LogEntry);
   /** The log lines a step added, once it has settled. */
   async function loggedBy(step: () => Promise<unknown>): Promise<LogEntry[]> {
-    const before = target.accessLog.length;
+    const before = target().accessLog.length;
     await step();
     return entries().slice(before);
   }
@@ -42,7 +30,7 @@ describe('reference server: every answer leaves through the front door and is lo
   ] as const) {
     test(`a malformed request on the ${transport} listener: answered ${status} ${code}, and logged`, async () => {
       let reply: Awaited<ReturnType<typeof sendRaw>> | undefined;
-      const logged = await loggedBy(async () => (reply = await sendRaw(target, malformed, { plain })));
+      const logged = await loggedBy(async () => (reply = await sendRaw(target(), malformed, { plain })));
       assert.equal(reply?.status, status);
       assert.deepEqual(
         logged.map(({ method, path, status, errorCode, transport }) => ({
@@ -63,7 +51,7 @@ describe('reference server: every answer leaves through the front door and is lo
   ] as const) {
     test(`CONNECT over HTTP/1.1 on the ${transport} listener: answered ${status} ${code}, and logged`, async () => {
       let reply: Awaited<ReturnType<typeof sendRaw>> | undefined;
-      const logged = await loggedBy(async () => (reply = await sendRaw(target, connectRequest, { plain })));
+      const logged = await loggedBy(async () => (reply = await sendRaw(target(), connectRequest, { plain })));
       assert.equal(reply?.status, status);
       assert.equal(logged.length, 1);
       assert.equal(logged[0]?.method, 'CONNECT');
@@ -74,8 +62,8 @@ describe('reference server: every answer leaves through the front door and is lo
   }
 
   test('CONNECT over HTTP/2: answered 405 method_not_allowed with the JSON error, and logged', async () => {
-    const session = http2Connect(`https://${hostOf('acme')}:${target.server.httpsPort}`, {
-      ca: target.ca,
+    const session = http2Connect(`https://${hostOf('acme')}:${target().server.httpsPort}`, {
+      ca: target().ca,
       host: LOOPBACK,
       servername: hostOf('acme'),
     });

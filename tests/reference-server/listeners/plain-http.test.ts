@@ -3,7 +3,7 @@
 // never serves data — whether or not the request carries a valid key, in a header or in the URL.
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { assertErrorReply, assertNoCustomerData } from '../../support/reference-assertions.ts';
 import {
   HANG_TIMEOUT_MS,
@@ -12,29 +12,22 @@ import {
   secretOf,
   send,
   sendRaw,
-  startTestServer,
+  testServerPerSuite,
   type Reply,
-  type TestServer,
 } from '../../support/reference-client.ts';
 
 describe('reference server: plain HTTP', () => {
-  let target: TestServer;
-  before(async () => {
-    target = await startTestServer();
-  });
-  after(async () => {
-    await target.close();
-  });
+  const target = testServerPerSuite();
 
   const assertRejected = (reply: Reply, label: string): void => {
     assert.ok(reply.status >= 400 && reply.status < 500, `${label}: 4xx, got ${reply.status}`);
-    assertErrorReply(reply, { status: 403, code: 'https_required', transport: 'http' }, target.fixtures);
+    assertErrorReply(reply, { status: 403, code: 'https_required', transport: 'http' }, target().fixtures);
     assert.equal(reply.headers.connection, 'close', `${label}: Connection: close`);
   };
 
   test('every request is rejected with a JSON error and Connection: close, key or not', async () => {
-    const full = secretOf(target.fixtures, 'key_acme_prod_full');
-    const dev = secretOf(target.fixtures, 'key_acme_dev_full');
+    const full = secretOf(target().fixtures, 'key_acme_prod_full');
+    const dev = secretOf(target().fixtures, 'key_acme_dev_full');
     const cases: Array<{
       label: string;
       tenant?: string;
@@ -74,7 +67,7 @@ describe('reference server: plain HTTP', () => {
       },
     ];
     for (const { label, tenant, sandbox, path, method, headers } of cases) {
-      const reply = await send(target, {
+      const reply = await send(target(), {
         plain: true,
         tenant: tenant ?? 'acme',
         environment: sandbox ? 'sandbox' : 'production',
@@ -87,24 +80,24 @@ describe('reference server: plain HTTP', () => {
   });
 
   test('requests a client library would not send get the same JSON rejection', async () => {
-    const full = secretOf(target.fixtures, 'key_acme_prod_full');
+    const full = secretOf(target().fixtures, 'key_acme_prod_full');
     for (const [label, text] of [
       ['HTTP/1.1 without Host', `GET /v1/customers HTTP/1.1\r\nAuthorization: Bearer ${full}\r\n\r\n`],
       ['HTTP/1.0', `GET /v1/customers HTTP/1.0\r\nAuthorization: Bearer ${full}\r\n\r\n`],
       ['CONNECT', `CONNECT ${hostOf('acme')}:443 HTTP/1.1\r\nHost: ${hostOf('acme')}:443\r\n\r\n`],
       [
-        'absolute-form target',
+        'absolute-form target()',
         `GET https://${hostOf('acme')}/v1/customers HTTP/1.1\r\nHost: ${hostOf('acme')}\r\n\r\n`,
       ],
     ] as const) {
-      assertRejected(await sendRaw(target, text, { plain: true }), label);
+      assertRejected(await sendRaw(target(), text, { plain: true }), label);
     }
   });
 
   test('the connection is closed after the one answer: a pipelined second request is never answered', async () => {
-    const full = secretOf(target.fixtures, 'key_acme_prod_full');
+    const full = secretOf(target().fixtures, 'key_acme_prod_full');
     const request = `GET /v1/customers HTTP/1.1\r\nHost: ${hostOf('acme')}\r\nAuthorization: Bearer ${full}\r\n\r\n`;
-    const port = target.server.httpPort ?? 0;
+    const port = target().server.httpPort ?? 0;
     const text = await exchangeUntilClose(port, request + request);
     assert.equal(text.match(/^HTTP\/1\.1 /gm)?.length, 1, text);
     assert.match(text, /^HTTP\/1\.1 403 /);
@@ -116,24 +109,24 @@ describe('reference server: plain HTTP', () => {
 
   test('oversized headers on the plain listener: 431 JSON, no HSTS', async () => {
     const text = `GET /v1/customers HTTP/1.1\r\nHost: ${hostOf('acme')}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
-    const reply = await sendRaw(target, text, { plain: true });
+    const reply = await sendRaw(target(), text, { plain: true });
     assertErrorReply(
       reply,
       { status: 431, code: 'request_header_fields_too_large', transport: 'http' },
-      target.fixtures,
+      target().fixtures,
     );
     assert.equal(reply.headers.connection, 'close');
   });
 
   test('plain HTTP sent to the HTTPS port is never served', async () => {
-    const full = secretOf(target.fixtures, 'key_acme_prod_full');
+    const full = secretOf(target().fixtures, 'key_acme_prod_full');
     const answer = await exchangeUntilClose(
-      target.server.httpsPort,
+      target().server.httpsPort,
       `GET /v1/customers HTTP/1.1\r\nHost: ${hostOf('acme')}\r\nAuthorization: Bearer ${full}\r\n\r\n`,
     );
     // Refused, reset or anything but an HTTP success; and no customer data in any case.
     assert.doesNotMatch(answer, /^HTTP\/1\.[01] 2/);
-    assertNoCustomerData({ status: 0, headers: {}, rawHeaders: [], body: answer }, target.fixtures);
+    assertNoCustomerData({ status: 0, headers: {}, rawHeaders: [], body: answer }, target().fixtures);
   });
 });
 

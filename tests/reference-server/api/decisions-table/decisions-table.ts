@@ -3,7 +3,6 @@
 // case sits beside a positive control, so that a test cannot pass because nothing works; a
 // rejected request gets no customer data of any tenant.
 import assert from 'node:assert/strict';
-import { after, before } from 'node:test';
 import {
   assertCustomersReply,
   assertErrorReply,
@@ -12,7 +11,7 @@ import {
 import {
   secretOf,
   send,
-  startTestServer,
+  testServerPerSuite,
   type Reply,
   type SendOptions,
   type TestServer,
@@ -39,17 +38,7 @@ export interface DecisionsServer {
 
 /** A reference server started before the tests of the calling describe and closed after them. */
 export function useDecisionsServer(): DecisionsServer {
-  let started: TestServer | undefined;
-  before(async () => {
-    started = await startTestServer();
-  });
-  after(async () => {
-    await started?.close();
-  });
-  const server = (): TestServer => {
-    assert.ok(started, 'the server starts in before()');
-    return started;
-  };
+  const server = testServerPerSuite();
   const key = (id: string): string => secretOf(server().fixtures, id);
   const auth = (value: string): Array<[string, string]> => [['Authorization', value]];
   const customerIds = (tenant: string, environment: Environment): string[] => {
