@@ -182,7 +182,7 @@ function stillTransient(
   ].join(', ');
   let error: string;
   if (served > 0)
-    error = `a front refused these requests, not the deployment: it answered ${answers} to all ${bound}, while ${served} other request${served === 1 ? '' : 's'} of this run ${served === 1 ? 'was' : 'were'} served meanwhile. Let the suite's requests through that front (its quota, filter or stream limit for the suite's address), or raise --retry-budget / --max-retries.`;
+    error = `a front refused these requests, not the deployment: it answered ${answers} to all ${bound}, while ${served} other request${served === 1 ? '' : 's'} of this run ${served === 1 ? 'was' : 'were'} served meanwhile. Let the suite's requests through that front (its quota, filter or stream limit for the suite's address), or raise --retry-budget / --max-retries: until then the deployment cannot be certified through it.`;
   else if (transient === RATE_LIMITED && bound.includes('Retry-After'))
     error = `the target refused this request with a quota: answered 429 to all ${bound}. Lift the quota for the suite's address, or raise --retry-budget above its Retry-After.`;
   else if (transient === RATE_LIMITED)

@@ -265,4 +265,8 @@ test('only transient answers while other requests were served: the error says a 
     /^a front refused these requests, not the deployment: it answered 503 to all 2 tries \(--max-retries 1\), while 1 other request of this run was served meanwhile/,
   );
   assert.doesNotMatch(exchange.kind === 'failure' ? exchange.error : '', /healthy/);
+  assert.match(
+    exchange.kind === 'failure' ? exchange.error : '',
+    /the deployment cannot be certified through it\.$/,
+  );
 });
