@@ -5,7 +5,7 @@
 // straightforward writer produced. Each request goes twice on one connection (the second
 // answer comes from whatever the first one cached), except where the answer closes it.
 // UPDATE_ANSWER_BYTES=1 rewrites the golden files (only for a deliberate change of behaviour).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,7 +18,7 @@ import {
   LOOPBACK,
   secretOf,
   send,
-  startTestServer,
+  testServerPerSuite,
   type TestServer,
 } from '../../support/reference-client.ts';
 
@@ -132,17 +132,13 @@ const SCENARIOS: Scenario[] = [
 ];
 
 describe('answer bytes of every API scenario', () => {
-  let target: TestServer;
-  before(async () => {
-    target = await startTestServer({ adminToken: ADMIN_TOKEN });
-  });
-  after(() => target.close());
+  const target = testServerPerSuite({ adminToken: ADMIN_TOKEN });
 
   test('match the golden answers, on a new connection and again on the same one', async () => {
-    const keys: Keys = (id) => secretOf(target.fixtures, id);
+    const keys: Keys = (id) => secretOf(target().fixtures, id);
     const answers: Record<string, string> = {};
     for (const scenario of SCENARIOS) {
-      const port = target.server.httpsPort;
+      const port = target().server.httpsPort;
       const head = [
         `${scenario.method ?? 'GET'} ${scenario.target ?? '/v1/customers'} HTTP/1.1`,
         ...scenario.lines(keys, port),
@@ -150,7 +146,7 @@ describe('answer bytes of every API scenario', () => {
         '',
       ].join('\r\n');
       const requests = scenario.closes ? [head] : [head, head];
-      const received = await exchange(target, scenario, requests.join(''));
+      const received = await exchange(target(), scenario, requests.join(''));
       const [first = '', ...again] = splitAnswers(received, requests.length, scenario.method === 'HEAD').map(
         masked,
       );
@@ -165,7 +161,7 @@ describe('answer bytes of every API scenario', () => {
     assert.deepEqual(Object.keys(golden), Object.keys(answers), 'the golden file names other scenarios');
 
     // What the journal made of the same requests (it describes each from the request itself).
-    const reply = await send(target, {
+    const reply = await send(target(), {
       host: 'admin.localhost',
       path: '/v1/journal',
       headers: [['Authorization', `Bearer ${ADMIN_TOKEN}`]],

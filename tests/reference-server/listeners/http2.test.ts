@@ -16,6 +16,7 @@ import {
   secretOf,
   sendRaw,
   startTestServer,
+  testServerPerSuite,
   type TestServer,
 } from '../../support/reference-client.ts';
 
@@ -157,20 +158,16 @@ describe('the reference server over HTTP/2', () => {
 });
 
 describe('the reference server with HTTP/2 off', () => {
-  let target: TestServer;
-  before(async () => {
-    target = await startTestServer({ http2: false });
-  });
-  after(() => target.close());
+  const target = testServerPerSuite({ http2: false });
 
   test('offers HTTP/1.1 alone by ALPN, and serves it', async () => {
-    const caFile = join(target.certDir, 'ca-for-clients.pem');
-    writeFileSync(caFile, target.ca);
+    const caFile = join(target().certDir, 'ca-for-clients.pem');
+    writeFileSync(caFile, target().ca);
     const client = new RawClient({ hosts: HOSTS, caFile, protocol: 'h1' });
-    assert.equal(await client.agreesToHttp2(target.server.baseUrl('acme')), false);
+    assert.equal(await client.agreesToHttp2(target().server.baseUrl('acme')), false);
     const exchange = await client.send({
-      url: `${target.server.baseUrl('acme')}/customers`,
-      headers: [['Authorization', `Bearer ${secretOf(target.fixtures, 'key_acme_prod_full')}`]],
+      url: `${target().server.baseUrl('acme')}/customers`,
+      headers: [['Authorization', `Bearer ${secretOf(target().fixtures, 'key_acme_prod_full')}`]],
     });
     assert.equal(answered(exchange).status, 200);
   });
