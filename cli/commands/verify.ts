@@ -35,7 +35,7 @@ export const VERIFY_EXIT = {
 } as const;
 
 const HELP = `Usage: tenant-auth-conformance verify DIR [--public-key FILE]... [--trusted-keys FILE]
-                                      [--expect-base-url URL] [--check-live]
+                                      [--expect-base-url URL] [--check-live [--via-host-map]]
 
 Checks the bundle a run or a merge wrote (REPORTS/bundle, with --bundle, --sign-key or --profile
 strict) without rerunning anything, then prints what it certifies:
@@ -61,6 +61,8 @@ Options:
                        the base URL you use: the bundle must be a run against it
   --check-live         reach each recorded host now (your own DNS) and compare its certificate
                        fingerprint and its HTTP/2 offer (ALPN) with the bundle's
+  --via-host-map       with --check-live: connect where the run's host map sent each name (a
+                       staging or loopback set-up you reproduce), not where your DNS does
   --help               print this help
 
 Exit codes:
@@ -82,6 +84,7 @@ export async function main(argv: string[]): Promise<number> {
       'trusted-keys': { type: 'string', multiple: true },
       'expect-base-url': { type: 'string' },
       'check-live': { type: 'boolean' },
+      'via-host-map': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     HELP,
@@ -97,6 +100,10 @@ export async function main(argv: string[]): Promise<number> {
     console.error(
       `--expect-base-url: "${expected}" is not a URL; give the base URL you use, e.g. https://api.example.com/v1.`,
     );
+    return VERIFY_EXIT.usage;
+  }
+  if (values['via-host-map'] === true && values['check-live'] !== true) {
+    console.error('--via-host-map changes where --check-live connects: give both.');
     return VERIFY_EXIT.usage;
   }
   const directory = positionals[0] ?? '';
@@ -116,7 +123,10 @@ export async function main(argv: string[]): Promise<number> {
   const report = verification.report;
   const problems = [...verification.problems];
   if (report && expected !== undefined) problems.push(...baseUrlDifferences(report, expected));
-  const live = report && values['check-live'] === true ? await checkLive(report) : undefined;
+  const live =
+    report && values['check-live'] === true
+      ? await checkLive(report, undefined, { viaHostMap: values['via-host-map'] === true })
+      : undefined;
   if (live) problems.push(...live.differences.map((difference) => `live: ${difference}`));
   if (problems.length > 0 || !report) {
     console.error(
@@ -191,7 +201,7 @@ function describe(report: ConformanceReport, verification: Verification, checked
     }`,
     `Live check:   ${checkedLive ? "every recorded host presents the bundle's certificate and protocols now" : 'not done (--check-live compares the hosts now)'}`,
     `Badge:        ${badgeMarkdown(report)}`,
-    'What a signature proves: who ran the suite and that nothing changed since; not that the target was the deployment you use.',
+    'What a signature proves: that the key holder published these bytes, unchanged since; not that the kit produced them, nor that the target was the deployment you use. Run the suite yourself, or check the hosts now (--check-live).',
     ...(warnings.length > 0 ? ['Warnings:', ...warnings.map((warning) => `  ! ${warning}`)] : []),
   ];
 }

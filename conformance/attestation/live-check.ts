@@ -3,9 +3,13 @@
 // its leaf certificate's fingerprint and ALPN answer are compared with the bundle's. The
 // certificate is compared, not trusted: the handshake accepts any chain, and only an exact
 // fingerprint counts (a renewed certificate shows as a difference, to be judged by its dates).
+// With `--check-live --via-host-map`, the names are sent where the run's host map sent them
+// instead: a certifier who reproduces a staging or loopback set-up checks that what answers there
+// now is what the run saw, which the customer's own resolution could not reach.
 import { X509Certificate } from 'node:crypto';
 import { connect } from 'node:tls';
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
+import { mappedAddress, type HostMap } from '../requests/host-map.ts';
 
 export interface LiveHost {
   host: string;
@@ -18,8 +22,10 @@ export interface LiveHost {
 export async function checkLive(
   report: ConformanceReport,
   timeoutMs = 10_000,
+  options: { viaHostMap?: boolean } = {},
 ): Promise<{ hosts: LiveHost[]; differences: string[] }> {
-  const recorded = [...(report.tls ?? []), ...(report.shards ?? []).flatMap((shard) => shard.tls ?? [])];
+  const recorded = report.tls ?? [];
+  const hostMap: HostMap = options.viaHostMap ? (report.target.hosts ?? {}) : {};
   const byHost = new Map<string, TlsEvidence>(recorded.map((tls) => [tls.host, tls]));
   if (byHost.size === 0)
     return {
@@ -28,7 +34,7 @@ export async function checkLive(
         'The bundle records no certificate to compare: the run did not reach its target over TLS.',
       ],
     };
-  const hosts = await Promise.all([...byHost.keys()].map((host) => handshake(host, timeoutMs)));
+  const hosts = await Promise.all([...byHost.keys()].map((host) => handshake(host, timeoutMs, hostMap)));
   const differences = hosts.flatMap((live): string[] => {
     const tls = byHost.get(live.host);
     if (!tls) return [];
@@ -48,12 +54,12 @@ export async function checkLive(
   return { hosts, differences };
 }
 
-function handshake(host: string, timeoutMs: number): Promise<LiveHost> {
+function handshake(host: string, timeoutMs: number, hostMap: HostMap): Promise<LiveHost> {
   const { hostname, port } = new URL(`https://${host}`);
   const name = hostname.replace(/^\[|\]$/g, '');
   return new Promise((resolve) => {
     const socket = connect({
-      host: name,
+      host: mappedAddress(name, hostMap) ?? name,
       port: Number(port || 443),
       servername: /^[\d.]+$|:/.test(name) ? undefined : name,
       rejectUnauthorized: false,

@@ -636,6 +636,30 @@ test('--check-live compares the certificate a host presents now with the bundleâ
       `live: ${host} does not offer HTTP/2 by ALPN now; the bundle's run found HTTP/1.1 and HTTP/2.`,
     ),
   );
+  // A run whose host map sent a name that resolves nowhere (an .invalid name) to this server: the
+  // customer's own resolution cannot reach it; --via-host-map connects where the run did.
+  const mappedHost = `api.acme.invalid:${port}`;
+  const mapped = bundleOf(
+    report({
+      certificate: { ...tls(['HTTP/1.1'], mappedHost), fingerprint256: live },
+      target: {
+        name: 'acme staging',
+        mode: 'file',
+        baseUrl: 'https://api.acme.invalid/v1',
+        hosts: { '*.acme.invalid': '127.0.0.1' },
+      },
+    }),
+  );
+  const unresolved = await verifyCli(t, [mapped, '--public-key', key, '--check-live']);
+  assert.equal(unresolved.code, 1);
+  assert.match(unresolved.err, new RegExp(`live: ${mappedHost.replace('.', '\\.')}: cannot be reached now`));
+  const viaMap = await verifyCli(t, [mapped, '--public-key', key, '--check-live', '--via-host-map']);
+  assert.equal(viaMap.code, 0, viaMap.err);
+  assert.equal(
+    (await verifyCli(t, [mapped, '--via-host-map'])).code,
+    2,
+    '--via-host-map alone is a usage error',
+  );
 });
 
 // Row 6: a merged run is one run, or it is refused.
