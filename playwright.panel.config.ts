@@ -13,7 +13,11 @@ process.env.PLAYWRIGHT_NO_COPY_PROMPT = '1';
 
 export default defineConfig({
   testDir: './tests',
-  testMatch: ['reference-server/panel/**/*.spec.ts', 'conformance/report/**/*.spec.ts'],
+  testMatch: [
+    'reference-server/panel/**/*.spec.ts',
+    'conformance/report/**/*.spec.ts',
+    'registry/**/*.spec.ts',
+  ],
   forbidOnly: !!process.env.CI,
   retries: 0,
   // One server and one browser serve every test of the file, in order.

@@ -227,10 +227,16 @@ export async function runsOf(db: Queryable, deployment: string, version?: string
   return rows.map(runOf);
 }
 
-/** The latest run of each deployment that has a CONFORMANT one: the certified implementations. */
+/**
+ * The certified implementations: for each deployment, the newest version whose latest run is
+ * CONFORMANT, with that run (a version whose latest run failed is not certified by an earlier pass,
+ * as can-i-ship decides).
+ */
 export async function certifiedRuns(db: Queryable): Promise<StoredRun[]> {
   const rows = await db.query<RunRow>(
-    `SELECT DISTINCT ON (deployment) ${RUN_COLUMNS} FROM runs WHERE verdict = 'CONFORMANT'
+    `SELECT DISTINCT ON (deployment) ${RUN_COLUMNS}
+     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs ORDER BY deployment, version, id DESC) AS latest
+     WHERE verdict = 'CONFORMANT'
      ORDER BY deployment, id DESC`,
   );
   return rows.map(runOf);

@@ -95,6 +95,10 @@ export function deploymentPage(
       unstable: ${verdicts.join(' / ')}
     </td>`;
   };
+  // Rules whose outcome differs between runs or versions first: what a reader comes to see.
+  const differs = (ruleId: string): boolean =>
+    new Set(runs.map((run) => verdictOf.get(`${run.id} ${ruleId}`) ?? '—')).size > 1;
+  const ordered = [...rules].sort((a, b) => Number(differs(b)) - Number(differs(a)) || a.localeCompare(b));
   return page(
     name,
     html`<h1>${name}</h1>
@@ -131,6 +135,7 @@ export function deploymentPage(
         </tbody>
       </table>
       <h2>Rules by version</h2>
+      <p>Each rule's verdict in each version's runs; the rules that changed come first.</p>
       <table id="grid" class="grid">
         <thead>
           <tr>
@@ -139,7 +144,7 @@ export function deploymentPage(
           </tr>
         </thead>
         <tbody>
-          ${[...rules].sort().map(
+          ${ordered.map(
             (ruleId) =>
               html`<tr>
                 <td class="mono">${ruleId}</td>

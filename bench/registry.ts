@@ -1,0 +1,195 @@
+// `npm run bench:registry`: the registry's two costs a user waits on, on the embedded database
+// (PGlite) and on a PostgreSQL server (Debian's, a throwaway cluster on loopback, fsync off):
+//   - publish throughput: signed bundles POSTed over HTTPS, each verified (verifyBundle) and stored
+//     in one transaction, one at a time and 4 at once;
+//   - can-i-ship latency with 10 000 stored runs (100 deployments × 100 versions, every rule's
+//     outcomes per protocol), as the query the API runs and as the HTTPS call, against the floor: a
+//     bare SELECT of the same row by the same index.
+// Bundles are made before the clock starts. It writes bench/registry-results.md.
+import { writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { canIShip } from '../registry/ask/can-i-ship.ts';
+import type { Database } from '../registry/database/database.ts';
+import { BACKENDS, openBackend, stopBackends, type Backend } from '../tests/registry/support/backends.ts';
+import { keyPair, makeBundle } from '../tests/registry/support/bundles.ts';
+import { startTestRegistry } from '../tests/registry/support/registry.ts';
+
+const PUBLISHES = 120;
+const STORED_RUNS = 10_000;
+const DEPLOYMENTS = 100;
+const QUERIES = 400;
+const RESULTS = join(import.meta.dirname, 'registry-results.md');
+
+const vendor = keyPair();
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+}
+
+async function timed(
+  count: number,
+  once: (index: number) => Promise<unknown>,
+): Promise<{ median: number; p95: number }> {
+  const times: number[] = [];
+  for (let index = 0; index < count; index++) {
+    const started = performance.now();
+    await once(index);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return { median: percentile(times, 50), p95: percentile(times, 95) };
+}
+
+async function publishThroughput(backend: Backend): Promise<{ sequential: number; concurrent: number }> {
+  const registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
+  const token = registry.tokens.get('acme') ?? '';
+  const bundles = Array.from({ length: 2 * PUBLISHES }, (_, index) =>
+    makeBundle({ key: vendor.privateKey, startedAt: new Date(Date.UTC(2026, 0, 1, 0, index)) }),
+  );
+  const publishRange = async (from: number, to: number, parallel: number): Promise<number> => {
+    const started = performance.now();
+    let next = from;
+    await Promise.all(
+      Array.from({ length: parallel }, async () => {
+        while (next < to) {
+          const index = next++;
+          const answer = await registry.publish(bundles[index] ?? '', 'bench', `1.0.${index}`, token);
+          if (answer.status !== 201) throw new Error(`publish ${index}: ${JSON.stringify(answer.json)}`);
+        }
+      }),
+    );
+    return ((to - from) * 1000) / (performance.now() - started);
+  };
+  await publishRange(0, 5, 1); // warm-up: JIT, connections, the first pages of the tables
+  const sequential = await publishRange(5, PUBLISHES, 1);
+  const concurrent = await publishRange(PUBLISHES, 2 * PUBLISHES, 4);
+  await registry.close();
+  return { sequential, concurrent };
+}
+
+/** 10 000 runs copied from one published run by SQL, each with the template's rule outcomes. */
+async function seed(db: Database, templateId: number): Promise<void> {
+  await db.query(
+    `INSERT INTO deployments (name, publisher) SELECT 'bench-' || d, 'acme' FROM generate_series(0, $1 - 1) AS d`,
+    [DEPLOYMENTS],
+  );
+  await db.query(
+    `INSERT INTO bundles (sha256, size_bytes) SELECT encode(sha256(('seed ' || i)::bytea), 'hex'), 1 FROM generate_series(1, $1) AS i`,
+    [STORED_RUNS],
+  );
+  await db.query(
+    `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict, protocols_checked,
+       protocols_offered, rules_selected, rules_in_catalog, partial, scope, options, kit_version, catalog_sha256,
+       statement_sha256, report_sha256, signer, publisher, started_at)
+     SELECT encode(sha256(('seed ' || i)::bytea), 'hex'), 'bench-' || (i % $2), '1.0.' || (i / $2), t.target_name, t.base_url,
+       t.profile, t.verdict, t.protocols_checked, t.protocols_offered, t.rules_selected, t.rules_in_catalog, t.partial,
+       t.scope, t.options, t.kit_version, t.catalog_sha256, t.statement_sha256, t.report_sha256, t.signer, t.publisher,
+       t.started_at
+     FROM generate_series(1, $1) AS i CROSS JOIN (SELECT * FROM runs WHERE id = $3) AS t`,
+    [STORED_RUNS, DEPLOYMENTS, templateId],
+  );
+  await db.query(
+    `INSERT INTO rule_outcomes (run_id, rule_id, level, protocol, verdict)
+     SELECT r.id, o.rule_id, o.level, o.protocol, o.verdict FROM runs r CROSS JOIN (SELECT * FROM rule_outcomes WHERE run_id = $1) AS o
+     WHERE r.id <> $1`,
+    [templateId],
+  );
+  await db.query('ANALYZE');
+}
+
+interface Latency {
+  floor: { median: number; p95: number };
+  query: { median: number; p95: number };
+  http: { median: number; p95: number };
+  seedSeconds: number;
+}
+
+async function canIShipLatency(backend: Backend): Promise<Latency> {
+  const registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
+  const db = registry.backend.db;
+  const published = await registry.publish(
+    makeBundle({ key: vendor.privateKey }),
+    'template',
+    '0.0.1',
+    registry.tokens.get('acme') ?? '',
+  );
+  const templateId = (published.json as { run: { id: number } }).run.id;
+  const started = performance.now();
+  await seed(db, templateId);
+  const seedSeconds = (performance.now() - started) / 1000;
+  const question = (index: number) => ({
+    deployment: `bench-${index % DEPLOYMENTS}`,
+    version: `1.0.${index % 97}`,
+  });
+  await timed(50, (index) => canIShip(db, question(index))); // warm-up
+  const floor = await timed(QUERIES, (index) => {
+    const { deployment, version } = question(index);
+    return db.query(
+      'SELECT id, verdict FROM runs WHERE deployment = $1 AND version = $2 ORDER BY id DESC LIMIT 1',
+      [deployment, version],
+    );
+  });
+  const query = await timed(QUERIES, async (index) => {
+    const answer = await canIShip(db, question(index));
+    if (!answer.ship) throw new Error(answer.reason);
+  });
+  const http = await timed(QUERIES, async (index) => {
+    const answer = await registry.request(
+      `/api/v1/can-i-ship?${new URLSearchParams(question(index)).toString()}`,
+    );
+    if (!(answer.json as { ship: boolean }).ship) throw new Error(answer.text);
+  });
+  await registry.close();
+  return { floor, query, http, seedSeconds };
+}
+
+const ms = (value: number): string => `${value.toFixed(2)} ms`;
+
+const rows: string[] = [];
+const latencyRows: string[] = [];
+for (const backend of BACKENDS) {
+  const throughput = await publishThroughput(backend);
+  rows.push(`| ${backend} | ${throughput.sequential.toFixed(1)} | ${throughput.concurrent.toFixed(1)} |`);
+  const latency = await canIShipLatency(backend);
+  latencyRows.push(
+    `| ${backend} | ${ms(latency.floor.median)} / ${ms(latency.floor.p95)} | ${ms(latency.query.median)} / ${ms(latency.query.p95)} | ${(latency.query.median / latency.floor.median).toFixed(1)}× | ${ms(latency.http.median)} / ${ms(latency.http.p95)} | ${latency.seedSeconds.toFixed(1)} s |`,
+  );
+  console.log(backend, throughput, latency);
+}
+await stopBackends();
+
+writeFileSync(
+  RESULTS,
+  `# Registry: publish throughput and can-i-ship latency
+
+Written by \`npm run bench:registry\` (bench/registry.ts) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version},
+${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), a machine shared with other work: compare the rows of
+one run with each other, not with another machine's.
+
+## Publish throughput (bundles per second)
+
+Signed bundles of the suite's real size (reports, badge, statement, envelope: about 95 KB) POSTed
+over HTTPS to a registry in the same process; each is verified by \`verifyBundle\` with the
+publisher's keys and stored in one transaction with its files and ${'~'}135 rule outcomes.
+${PUBLISHES - 5} publishes one at a time, then ${PUBLISHES} with 4 in flight.
+
+| database | one at a time | 4 at once |
+|---|---|---|
+${rows.join('\n')}
+
+## can-i-ship with ${STORED_RUNS.toLocaleString('en')} stored runs (median / p95 of ${QUERIES})
+
+${STORED_RUNS.toLocaleString('en')} runs over ${DEPLOYMENTS} deployments × 100 versions, every run with its rule
+outcomes (about ${(STORED_RUNS * 135).toLocaleString('en')} rows), seeded by SQL from one published run.
+Floor: a bare \`SELECT id, verdict FROM runs WHERE deployment = $1 AND version = $2 ORDER BY id
+DESC LIMIT 1\` through the same connection. can-i-ship (query): \`canIShip\`, the deployment check
+and the version's runs with every column, judged in TypeScript. HTTPS: the API call, a keep-alive
+connection from the same process.
+
+| database | floor | can-i-ship (query) | query ÷ floor | can-i-ship (HTTPS) | seeding |
+|---|---|---|---|---|---|
+${latencyRows.join('\n')}
+`,
+);
+console.log(`Wrote ${RESULTS}`);
