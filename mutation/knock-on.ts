@@ -42,6 +42,8 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'AUTH-DUPLICATE-HEADER-REJECTED': 'authenticated-path',
   'AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED': 'authenticated-path',
   'AUTH-URL-CREDENTIALS-IGNORED': 'authenticated-path',
+  // Without the tenant's own data to look for, not evaluated.
+  'AUTH-COOKIE-NOT-CREDENTIAL': 'tenant-comparison',
   'KEY-VALID-SERVED': 'authenticated-path',
   'KEY-UNKNOWN-REJECTED': 'authenticated-path',
   'KEY-ALTERED-REJECTED': 'authenticated-path',

@@ -1,5 +1,7 @@
 // Spec §5 Scheme: `Authorization: Bearer <API_KEY>`, no quotes, no credentials in URLs; §7 codes.
-import { conformanceRule } from '../conformance/run/test.ts';
+import { conformanceRule, notApplicable } from '../conformance/run/test.ts';
+import { cookieField, cookiesSetBy } from '../conformance/judging/set-cookie.ts';
+import { requireOwnValues } from './tenant-data.ts';
 
 const AUTH_CODES = ['missing_authorization_header', 'invalid_api_key'] as const;
 
@@ -110,3 +112,52 @@ conformanceRule('AUTH-URL-CREDENTIALS-IGNORED', async ({ raw, check, customersUr
     });
   });
 });
+
+// Every request carries the key in Authorization (spec §5 Scheme 1): a cookie the deployment
+// handed out on a served answer is no credential. A session cookie that authenticates without the
+// key — on its own host, or on any tenant's — is the finding; a load balancer's sticky cookie,
+// refused like any request without Authorization, is not. The suite's client sends no cookie
+// unless a rule does (requests/api-client.ts): here, and only here, the cookies go back.
+conformanceRule(
+  'AUTH-COOKIE-NOT-CREDENTIAL',
+  async ({ api, check, customersUrl, bearer, knowledge, otherTenant }) => {
+    requireOwnValues(knowledge);
+    const served = check.served(
+      await api.get(customersUrl(), {
+        headers: { Authorization: bearer('fullAccess') },
+        note: 'served first, for the cookies its answer sets',
+      }),
+      'The request served first',
+    );
+    const cookies = cookiesSetBy(served.headers['set-cookie']);
+    if (cookies.length === 0)
+      notApplicable(
+        'not applicable: the deployment set no cookie on a served answer (GET {base_url}/customers with credentials.fullAccess), so there is no cookie to send back in place of the key.',
+      );
+    const names = cookies.map(({ name }) => name).join(', ');
+    const headers = { Cookie: cookieField(cookies) };
+    const ownHost = await api.get(customersUrl(), {
+      headers,
+      note: `the cookies a served answer set (${names}), without Authorization`,
+    });
+    const otherHost = await api.get(`${otherTenant.baseUrl}/customers`, {
+      headers,
+      note: `the cookies a served answer set (${names}), without Authorization, on the other tenant's host`,
+    });
+    await check.each([ownHost, otherHost], (exchange) =>
+      exchange === ownHost
+        ? check.rejected(
+            ownHost,
+            `The cookies of a served answer (${names}) sent back without Authorization`,
+            {
+              codes: ['missing_authorization_header'],
+            },
+          )
+        : check.noDataOf(
+            otherHost,
+            [knowledge.own, knowledge.other],
+            `The cookies of a served answer (${names}) sent back without Authorization on the other tenant's host`,
+          ),
+    );
+  },
+);

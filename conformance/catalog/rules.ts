@@ -168,6 +168,14 @@ export const RULES = [
       'A valid key in a URL parameter (access_token, api_key, apikey, key, token) never authenticates: the request is rejected with missing_authorization_header, with no data.',
     needs: ['credentials.probe'],
   },
+  {
+    id: 'AUTH-COOKIE-NOT-CREDENTIAL',
+    level: 'MUST',
+    source: 'spec §5 Scheme 1; §7',
+    statement:
+      "The key in Authorization is the only credential: the cookies the deployment set on a served answer, sent back without Authorization, get no data and missing_authorization_header on this tenant's host, and no tenant's data on the other tenant's host. Not applicable when a served answer sets no cookie.",
+    needs: ['credentials.fullAccess', 'otherTenantBaseUrl'],
+  },
 
   // Keys (spec §5, §7)
   {

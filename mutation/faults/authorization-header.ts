@@ -1,4 +1,5 @@
 // The Authorization header (spec §5 Scheme, §7): the faults that break these rules (see ../fault.ts).
+import { randomUUID } from 'node:crypto';
 import type { Http2ServerRequest } from 'node:http2';
 import { parseAuthorization } from '../../reference-server/http/authorization-header.ts';
 import { apiError } from '../../reference-server/http/errors.ts';
@@ -42,6 +43,33 @@ export const AUTHORIZATION_HEADER_FAULTS = {
           return presented.kind === 'missing' && remembered !== undefined
             ? parseAuthorization([`Bearer ${remembered}`])
             : presented;
+        },
+      };
+    },
+  },
+  'session-cookie-authenticates': {
+    description:
+      'A served answer sets a session cookie (sid) for the key that was served; a later request that carries it without Authorization is authenticated with that key, as an app that keeps a session beside the API key does.',
+    catches: ['AUTH-COOKIE-NOT-CREDENTIAL'],
+    steps: () => {
+      const keyOfSession = new Map<string, string>();
+      return {
+        authorizationOf: (req) => {
+          const presented = CORRECT.authorizationOf(req);
+          const session = /(?:^|;\s*)sid=([^;]+)/.exec(fieldLines(req, 'cookie').join('; '))?.[1];
+          const key = session === undefined ? undefined : keyOfSession.get(session);
+          return presented.kind === 'missing' && key !== undefined
+            ? parseAuthorization([`Bearer ${key}`])
+            : presented;
+        },
+        writeResponse: (res, response, transport) => {
+          const presented = CORRECT.authorizationOf(res.req);
+          if (response.status !== 200 || presented.kind !== 'bearer')
+            return CORRECT.writeResponse(res, response, transport);
+          const session = randomUUID();
+          keyOfSession.set(session, presented.token);
+          const cookie = `sid=${session}; Path=/; Secure; HttpOnly`;
+          editingHeaders((headers) => ({ ...headers, 'Set-Cookie': cookie }))(res, response, transport);
         },
       };
     },

@@ -5,6 +5,9 @@
 //   TLS-terminating proxy and trusts X-Forwarded-Proto (server.ts, `trusts-forwarded-proto`);
 // - the independent implementation whose plain-HTTP port is an HTTP/2-only backend (h2c) that
 //   takes every request for one a TLS front passed on (server.ts, `serves-h2c`);
+// - the independent implementation that keeps a session beside the API key: a served answer sets
+//   a `sid` cookie, which then authenticates without Authorization on any tenant's host
+//   (server.ts, `cookies: 'session'`);
 // - the independent implementation behind a shared caching front that keys its cache on the Host
 //   name and the URL and ignores Authorization (host-front.ts, `cacheByHostAndUrl`).
 //
@@ -68,6 +71,57 @@ describe('a plain-HTTP port that serves HTTP/2 without TLS (h2c, prior knowledge
       entry._rule.includes('TRANSPORT-PLAIN-HTTP-H2C-REJECTED'),
     );
     assert.equal(probes.length, 4);
+  });
+});
+
+describe('a session cookie beside the API key: a served answer sets sid, which then authenticates alone on any host', () => {
+  let server: IndependentServer;
+
+  before(async () => {
+    server = await startIndependentServer({ cookies: 'session' });
+  });
+
+  after(async () => {
+    await server?.close();
+  });
+
+  test('shown by direct requests: the sid of a served answer, without Authorization, gets acme’s list on globex’s host', async () => {
+    const served = await probe({
+      port: server.port,
+      ca: server.caPem,
+      host: ACME,
+      headers: [bearer(server.keys.acmeLiveFull)],
+    });
+    const setCookie = String(served.headers['set-cookie'] ?? '');
+    const sid = /sid=([^;]+)/.exec(setCookie)?.[1] ?? '';
+    assert.notEqual(sid, '');
+    const elsewhere = await probe({
+      port: server.port,
+      ca: server.caPem,
+      host: 'globex.api.localhost',
+      headers: [['Cookie', `sid=${sid}`]],
+    });
+    assert.equal(elsewhere.status, 200);
+    assert.equal(elsewhere.body, served.body, "acme's list, on globex's host");
+  });
+
+  test('NOT CONFORMANT by AUTH-COOKIE-NOT-CREDENTIAL alone, on both hosts', async () => {
+    const target = await writeIndependentTarget(server);
+    const run = await runConformance(['--target', target.file], target.env);
+    assertNotConformant(run, { 'AUTH-COOKIE-NOT-CREDENTIAL': 'fail' });
+    const result = run.report?.rules.find((rule) => rule.id === 'AUTH-COOKIE-NOT-CREDENTIAL');
+    assert.match(result?.message ?? '', /\(sid\) sent back without Authorization: the answer holds data/);
+    assert.match(
+      result?.message ?? '',
+      /on the other tenant's host: the answer holds data of the tenant under test/,
+    );
+    assert.equal(result?.evidence?.length, 2);
+    // The cookie the rule sent is in its evidence, as it went on the wire.
+    assert.ok(
+      result?.evidence?.every((evidence) =>
+        evidence.requestHeaders?.some(({ name, value }) => name === 'Cookie' && value.startsWith('sid=')),
+      ),
+    );
   });
 });
 

@@ -64,10 +64,14 @@ export function assertNotConformant(
   assert.equal(run.exitCode, 1, run.stderr);
 }
 
+/** Not applicable, saying so, against a deployment whose served answers set no cookie. */
+export const COOKIE_RULE = 'AUTH-COOKIE-NOT-CREDENTIAL';
+
 /**
  * One verdict per rule of the catalog: those of `notPassed`, and `pass` for every other one — but
  * for the rules of HTTP/2's own against a target without HTTP/2, which are `not-applicable`
- * (never a pass), all four alike and each saying why.
+ * (never a pass), all four alike and each saying why, and the cookie rule against a deployment
+ * that sets no cookie (not applicable, saying so).
  */
 function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<string, string>>): void {
   const rules = run.report?.rules ?? [];
@@ -77,9 +81,14 @@ function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<stri
     const result = byId.get(rule.id);
     return result?.verdict === 'not-applicable' && /does not offer HTTP\/2/.test(result.message ?? '');
   });
+  // A deployment that sets no cookie on a served answer gives the cookie rule nothing to send back.
+  const cookie = byId.get(COOKIE_RULE);
+  const setsNoCookie =
+    cookie?.verdict === 'not-applicable' && /set no cookie on a served answer/.test(cookie.message ?? '');
   const unexpected = RULES.flatMap((rule) => {
-    const expected =
-      notPassed[rule.id] ?? (ruleById(rule.id).http2Only && withoutHttp2 ? 'not-applicable' : 'pass');
+    const byNature =
+      (ruleById(rule.id).http2Only && withoutHttp2) || (rule.id === COOKIE_RULE && setsNoCookie);
+    const expected = notPassed[rule.id] ?? (byNature ? 'not-applicable' : 'pass');
     const result = byId.get(rule.id);
     if (result?.verdict === expected) return [];
     return [

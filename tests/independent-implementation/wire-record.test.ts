@@ -3,7 +3,7 @@
 // it received, header line by header line. After a run over both protocols, the requests it
 // received and the requests of the run's HAR are the same, field for field: no cookie rides on a
 // request unless the HAR lists it, and every field the client added (User-Agent, Accept-Encoding,
-// Host or :authority, Connection, …) is in the HAR.
+// Host or :authority, Connection, …) is in the HAR. Only the cookie rule sends cookies back, on purpose.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -21,7 +21,13 @@ interface HarRequest {
   headers: { name: string; value: string }[];
 }
 interface HarFile {
-  log: { entries: { request: HarRequest; response: { status: number; headers: { name: string }[] } }[] };
+  log: {
+    entries: {
+      _rule: string;
+      request: HarRequest;
+      response: { status: number; headers: { name: string }[] };
+    }[];
+  };
 }
 
 /** A request as one line: method, path, version, then every field (lower-case name) sorted. */
@@ -120,9 +126,16 @@ describe('the HAR of a run is what the deployment received (sticky load-balancer
     );
     assert.deepEqual(missingFrom(received, recorded), [], 'received, but not so in the HAR');
     assert.deepEqual(missingFrom(recorded, received), [], 'in the HAR, but not so received');
+    // A cookie goes back only where a rule sends it on purpose: the cookie rule, twice per protocol.
     const withCookie = server.received.filter(({ rawHeaders }) =>
       rawHeaders.some((name, index) => index % 2 === 0 && name.toLowerCase() === 'cookie'),
     );
-    assert.equal(withCookie.length, 0, 'no request carried a cookie');
+    const cookieRule = answered.filter(
+      (entry) =>
+        entry._rule.includes('AUTH-COOKIE-NOT-CREDENTIAL') &&
+        entry.request.headers.some(({ name }) => name.toLowerCase() === 'cookie'),
+    );
+    assert.equal(withCookie.length, 4, 'only the cookie rule sent cookies back');
+    assert.equal(cookieRule.length, withCookie.length, "each of them is the cookie rule's, in the HAR");
   });
 });
