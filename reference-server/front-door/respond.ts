@@ -79,6 +79,9 @@ export function refuseOnSocket(
     request?: { req: IncomingMessage; facts: RequestFacts };
   },
 ): void {
+  // Already answered or gone: Node reports a client error again for each later chunk of a request
+  // it refused (a header section too large), and nothing written is nothing to log.
+  if (!socket.writable) return;
   const { code, transport, request } = refusal;
   const started = outlet.log === noAccessLog ? 0 : performance.now();
   writeRawError(socket, code, transport);

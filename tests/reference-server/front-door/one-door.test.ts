@@ -4,8 +4,12 @@
 // listeners' client errors are answered from one table.
 import assert from 'node:assert/strict';
 import { connect as http2Connect } from 'node:http2';
+import { Writable, type Duplex } from 'node:stream';
 import { describe, test } from 'node:test';
 import { clientErrorCode } from '../../../reference-server/front-door/client-errors.ts';
+import { refuseOnSocket } from '../../../reference-server/front-door/respond.ts';
+import type { AccessLogEntry } from '../../../reference-server/http/access-log.ts';
+import { CORRECT_STEPS } from '../../../reference-server/steps/server-steps.ts';
 import { hostOf, LOOPBACK, sendRaw, testServerPerSuite } from '../../support/reference-client.ts';
 
 type LogEntry = { method: string; path: string; status: number; errorCode?: string; transport: string };
@@ -116,4 +120,32 @@ test('client errors of both listeners are answered from one table', () => {
     // A TLS or socket failure: a connection that cannot carry an answer is closed, not answered.
     ['ECONNRESET', undefined, undefined],
   ]);
+});
+
+test('a refusal on a socket is logged once: a client error Node reports again on a connection already answered is not', () => {
+  // Node reports a header section too large again for each later chunk of the same request, once
+  // the 431 is written and the connection ending: one refusal, one log line.
+  const logged: AccessLogEntry[] = [];
+  const outlet = {
+    steps: CORRECT_STEPS,
+    log: (entry: AccessLogEntry) => logged.push(entry),
+    journal: undefined,
+  };
+  const written: Buffer[] = [];
+  const socket = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      written.push(chunk);
+      done();
+    },
+  });
+  const refusal = { code: 'request_header_fields_too_large', transport: 'https' } as const;
+  refuseOnSocket(outlet, socket as unknown as Duplex, refusal);
+  refuseOnSocket(outlet, socket as unknown as Duplex, refusal);
+  refuseOnSocket(outlet, socket as unknown as Duplex, refusal);
+  assert.equal(written.length, 1);
+  assert.match(written[0]?.toString() ?? '', /^HTTP\/1\.1 431 /);
+  assert.deepEqual(
+    logged.map(({ status, errorCode }) => ({ status, errorCode })),
+    [{ status: 431, errorCode: 'request_header_fields_too_large' }],
+  );
 });
