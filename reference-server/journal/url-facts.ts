@@ -26,6 +26,8 @@ const TENANT_PARAMETERS = new Set(['tenant_id', 'company_id', 'organization_id']
 const KEY_PREFIX = /mbk_/i;
 /** A path segment long enough to be a key's random part without its prefix. */
 const LONG_TOKEN = /^[A-Za-z0-9\-._~+/]{24,}=*$/;
+/** A request target in absolute form (RFC 9112 §3.2.2): a scheme, then `//`. */
+const ABSOLUTE_FORM = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 export function urlFacts(target: string): UrlFacts {
   const queryStart = target.search(/[?#]/);
@@ -36,7 +38,9 @@ export function urlFacts(target: string): UrlFacts {
   let presentedKey: string | undefined;
 
   let pathOnly = rawPath;
-  if (!rawPath.startsWith('/')) {
+  // Only a target with a scheme is a URL: a CONNECT request's `host:port` (authority form) would
+  // parse as scheme `host:` and path `port`.
+  if (ABSOLUTE_FORM.test(rawPath)) {
     // Absolute form (`GET https://user:key@host/v1/…`): the userinfo is a credential.
     try {
       const url = new URL(rawPath);

@@ -339,4 +339,11 @@ describe('request facts', () => {
     ]);
     assert.equal(urlFacts('/v1/customers?page=2').urlCredentials, undefined);
   });
+
+  test("a CONNECT request's target (authority form, host:port) is kept as the access log keeps it, not read as a URL", () => {
+    assert.equal(urlFacts('acme.api.localhost:443').path, 'acme.api.localhost:443');
+    const keyed = urlFacts(`mbk_prod_${'B'.repeat(32)}:443`);
+    assert.equal(keyed.path, '[redacted]');
+    assert.deepEqual(keyed.urlCredentials, ['path']);
+  });
 });
