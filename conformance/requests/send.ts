@@ -79,8 +79,11 @@ export async function makeExchange(
       const bound = notAgain.startsWith(`${tries} tries`)
         ? notAgain
         : `${tries} ${tries === 1 ? 'try' : 'tries'}, when ${notAgain}`;
-      recordAnswer(true, request.refusalExpected === true);
       const served = withTraffic((state) => state.served ?? 0) - servedBefore;
+      // Not sent again for want of retry budget, with nothing served meanwhile: a front refusing
+      // the run (answer-watch.ts). Bounded by --max-retries, it may be this request alone.
+      const budgetBound = !notAgain.startsWith(`${tries} tries`);
+      recordAnswer(budgetBound && served === 0 ? 'transientOnly' : true, request.refusalExpected === true);
       return told(stillTransient(exchange, transient, attempts, bound, served), settings);
     }
     told({ ...exchange, retriedAfterMs: waitMs }, settings);

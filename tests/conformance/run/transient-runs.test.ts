@@ -55,12 +55,14 @@ test('a request answered 429 at every try: its rule is ERROR naming the fix, the
     (run.report?.rules ?? []).filter((rule) => rule.verdict === verdict).map((rule) => rule.id);
   assert.deepEqual(byVerdict('error'), [LIMITED_RULE]);
   assert.deepEqual(byVerdict('fail'), []);
-  // The gate speaks HTTP/1.1 alone: the rules of HTTP/2's own are not applicable, never passed.
+  // The gate speaks HTTP/1.1 alone: the rules of HTTP/2's own are not applicable, never passed;
+  // so is the cookie rule, the reference setting no cookie.
   assert.deepEqual(
     byVerdict('not-applicable').sort(),
-    RULES.filter((each) => ruleById(each.id).http2Only)
-      .map((each) => each.id)
-      .sort(),
+    [
+      ...RULES.filter((each) => ruleById(each.id).http2Only).map((each) => each.id),
+      'AUTH-COOKIE-NOT-CREDENTIAL',
+    ].sort(),
   );
   assert.equal(
     byVerdict('pass').length,
@@ -83,4 +85,38 @@ test('a request answered 429 at every try: its rule is ERROR naming the fix, the
   );
   const { findings } = scanDirectory(run.reportDir, secretForms(target.env));
   assert.deepEqual(findings, []);
+});
+
+test('a front that answers 429 with a long Retry-After to everything: after a few requests the rest are not sent, every rule ERROR naming the front', async (t) => {
+  let refused = 0;
+  const everything = await startGateFront({
+    upstreamPort: server.port,
+    upstreamCa: server.caPem,
+    gate: () => {
+      refused += 1;
+      return {
+        answer: {
+          status: 429,
+          headers: { 'Content-Type': 'application/json', 'Retry-After': '120' },
+          body: '{"error":{"code":"rate_limited","message":"Too many requests."}}',
+        },
+      };
+    },
+  });
+  t.after(() => everything.close());
+  const behind = await writeIndependentTarget({ ...server, port: everything.port, caPem: everything.caPem });
+  const run = await runConformance(['--target', behind.file, '--retry-budget', '5'], behind.env);
+  assert.equal(run.exitCode, 3);
+  assert.equal(run.report?.verdict, 'INCOMPLETE');
+  assert.deepEqual(
+    (run.report?.rules ?? []).filter((rule) => rule.verdict === 'pass' || rule.verdict === 'fail'),
+    [],
+  );
+  // Each request got one try (the Retry-After is longer than the budget); after ten in a row
+  // with nothing served, no rule sends any more: a few dozen requests, not one or more per rule.
+  assert.ok(refused <= 30, `the front got ${refused} requests`);
+  const notSent = (run.report?.rules ?? []).filter((rule) =>
+    /^not sent: a front refused the run/.test(rule.message ?? ''),
+  );
+  assert.ok(notSent.length > 30, JSON.stringify(run.report?.rules.map((rule) => rule.message)));
 });
