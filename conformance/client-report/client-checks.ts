@@ -60,8 +60,9 @@ export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'
   'CLIENT-HTTPS-ONLY': (entry) => {
     if (!isRequest(entry)) return NOT_APPLICABLE;
     if (entry.transport !== 'http') return undefined;
-    return entry.key === undefined
-      ? 'a request over plain HTTP'
+    if (entry.key === undefined) return 'a request over plain HTTP';
+    return entry.keyRevoked === true
+      ? 'a revoked key sent over plain HTTP (nothing to rotate)'
       : 'a key sent over plain HTTP: EXPOSED (critical), rotate it';
   },
   'CLIENT-TLS-SNI': (entry) => {

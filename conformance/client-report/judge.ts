@@ -198,12 +198,19 @@ function exposedKeysOf(entries: readonly JournalEntry[]): ExposedKey[] {
       ...(entry.keyFingerprint !== undefined ? { keyFingerprint: entry.keyFingerprint } : {}),
       ...(entry.tenant !== undefined ? { tenant: entry.tenant } : {}),
       severity: 'critical',
-      advice: known
-        ? `Rotate ${entry.key} now: it was sent over plain HTTP (panel Settings → API → API Keys, or POST /v1/tenants/${entry.tenant ?? '{tenant}'}/keys/${entry.key}/rotate on the admin API).`
-        : `A key the server does not know (fingerprint ${entry.keyFingerprint ?? '?'}) was sent over plain HTTP: if it is a real key anywhere, rotate it.`,
+      advice: exposureAdvice(entry, known),
     });
   }
   return [...exposed.values()];
+}
+
+function exposureAdvice(entry: JournalEntry, known: boolean): string {
+  if (!known)
+    return `A key the server does not know (fingerprint ${entry.keyFingerprint ?? '?'}) was sent over plain HTTP: if it is a real key anywhere, rotate it.`;
+  // A revoked key grants nothing, and the admin API refuses to rotate it (key_revoked).
+  if (entry.keyRevoked === true)
+    return `${entry.key} was sent over plain HTTP; it is already revoked, so there is nothing to rotate: make the client send its key over HTTPS only.`;
+  return `Rotate ${entry.key} now: it was sent over plain HTTP (panel Settings → API → API Keys, or POST /v1/tenants/${entry.tenant ?? '{tenant}'}/keys/${entry.key}/rotate on the admin API).`;
 }
 
 function ruleFields(rule: ClientRule): Pick<ClientRuleResult, 'id' | 'level' | 'source' | 'statement'> {
