@@ -331,6 +331,7 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
       );
   }
   problems.push(...protocolVerdictDifferences(report));
+  problems.push(...settingsDifferences(report));
   for (const disagreement of shardDisagreements(report.shards ?? []))
     problems.push(`${REPORT_FILES.json} merges shards that are not one run: ${disagreement}`);
 }
@@ -375,6 +376,29 @@ function protocolVerdictDifferences(report: ConformanceReport): string[] {
       );
   }
   return problems;
+}
+
+/** The settings the scope records and the options the report records are the same run's. */
+function settingsDifferences(report: ConformanceReport): string[] {
+  const settings = report.scope?.settings as Record<string, unknown> | undefined;
+  const options = report.options as Record<string, unknown> | undefined;
+  if (!settings || !options) return [];
+  const shared = [
+    'retries',
+    'repeatEach',
+    'maxRetries',
+    'retryBudgetSeconds',
+    'requestTimeoutSeconds',
+    'maxRequestsPerSecond',
+    'maxListPages',
+    'maxListRecords',
+  ];
+  return shared
+    .filter((name) => name in options && !isDeepStrictEqual(options[name], settings[name]))
+    .map(
+      (name) =>
+        `${REPORT_FILES.json}'s scope says ${name} ${String(settings[name])}, its options ${String(options[name])}: they are one run's settings.`,
+    );
 }
 
 /** The summary's name of a rule verdict: `not-evaluated` is counted as `notEvaluated`. */

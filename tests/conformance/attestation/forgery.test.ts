@@ -440,6 +440,36 @@ test('a statement that names "verdict" twice, signed, is refused: a reader may k
   );
 });
 
+test("a scope whose settings were edited away from the report's options (a list bound raised), re-signed, is refused", async () => {
+  const built = report();
+  const settings = {
+    retries: 0,
+    repeatEach: 1,
+    maxRetries: 4,
+    retryBudgetSeconds: 60,
+    requestTimeoutSeconds: 10,
+    maxListPages: 1,
+    maxListRecords: 1000,
+  };
+  const honest: ConformanceReport = {
+    ...built,
+    options: { ...built.options, failOnIncomplete: false, maxListPages: 1, maxRetries: 4 },
+    ...(built.scope ? { scope: { ...built.scope, settings } } : {}),
+  };
+  const directory = bundleOf(honest);
+  assert.deepEqual((await verifyBundle(directory, { trustedKeys: [vendor.publicKey] })).problems, []);
+  const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
+  if (forged.scope?.settings) forged.scope.settings.maxListPages = 10;
+  rerender(directory, forged);
+  const statement = statementOf(directory);
+  statement.predicate.scope = forged.scope;
+  reseal(directory, vendor.privateKey, statement);
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.deepEqual(problems, [
+    "conformance.json's scope says maxListPages 10, its options 1: they are one run's settings.",
+  ]);
+});
+
 test('base64 with junk after the payload or the signature is refused', async () => {
   for (const field of ['payload', 'sig'] as const) {
     const directory = bundleOf(report());
