@@ -39,6 +39,7 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'AUTH-SCHEME-CASE-INSENSITIVE': 'authenticated-path',
   'AUTH-QUOTED-KEY-REJECTED': 'authenticated-path',
   'AUTH-MALFORMED-BEARER-REJECTED': 'refusal',
+  'AUTH-BEARER-SYNTAX-REJECTED': 'refusal',
   'AUTH-DUPLICATE-HEADER-REJECTED': 'authenticated-path',
   'AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED': 'authenticated-path',
   'AUTH-URL-CREDENTIALS-IGNORED': 'authenticated-path',

@@ -138,9 +138,17 @@ export const RULES = [
   {
     id: 'AUTH-MALFORMED-BEARER-REJECTED',
     level: 'MUST',
-    source: 'spec §5 Scheme 1; RFC 6750 §2.1',
+    source: 'spec §5 Scheme 1; §1 (every request is authenticated with an API key)',
     statement:
-      'Bearer with an empty token, a tab, a space inside the key or extra parameters is rejected, with no data.',
+      'Bearer with an empty token, or with a space inside the key (the key cut in two), is rejected, with no data: neither carries the key.',
+    needs: ['credentials.fullAccess'],
+  },
+  {
+    id: 'AUTH-BEARER-SYNTAX-REJECTED',
+    level: 'HTTP',
+    source: 'RFC 6750 §2.1; RFC 9110 §11.4',
+    statement:
+      'Bearer followed by a tab instead of a space, by the key and extra parameters, or by the key twice is rejected, with no data: the syntax is exactly one space and one token68.',
     needs: ['credentials.fullAccess'],
   },
   {
@@ -148,7 +156,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Scheme 1',
     statement:
-      'A request with two Authorization headers is rejected (400 or 401), with no data, whichever comes first.',
+      'A request with two Authorization headers is rejected (an error status; the spec names none), with no data, whichever comes first.',
     needs: ['credentials.fullAccess'],
   },
   {
@@ -156,7 +164,7 @@ export const RULES = [
     level: 'MUST',
     source: 'spec §5 Scheme 1; RFC 9113 §4.3, §8.2',
     statement:
-      'Over HTTP/2, a request whose header block holds two authorization fields — both in its HEADERS frame, or the second in a CONTINUATION frame — is rejected (400 or 401, or its stream reset), with no data, whichever comes first.',
+      'Over HTTP/2, a request whose header block holds two authorization fields — both in its HEADERS frame, or the second in a CONTINUATION frame — is rejected (an error status, or its stream reset), with no data, whichever comes first.',
     needs: ['credentials.fullAccess'],
     http2Only: true,
   },

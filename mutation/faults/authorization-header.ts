@@ -136,13 +136,27 @@ export const AUTHORIZATION_HEADER_FAULTS = {
   'lenient-bearer-syntax': {
     description:
       'A tab after Bearer, extra parameters and a second token are tolerated: the first key-like word counts.',
-    catches: ['AUTH-MALFORMED-BEARER-REJECTED'],
+    catches: ['AUTH-BEARER-SYNTAX-REJECTED'],
     steps: () => ({
       authorizationOf: (req) => {
         const parsed = CORRECT.authorizationOf(req);
         if (parsed.kind !== 'malformed') return parsed;
         const token = /^\S+\s+([A-Za-z0-9\-._~+/]+=*)/.exec(fieldLines(req, 'authorization')[0] ?? '')?.[1];
         return token ? { kind: 'bearer', token } : parsed;
+      },
+    }),
+  },
+  'bearer-token-spaces-removed': {
+    description:
+      'The spaces inside a Bearer token are removed before the lookup: `Bearer AB CD` is read as the key ABCD.',
+    catches: ['AUTH-MALFORMED-BEARER-REJECTED'],
+    steps: () => ({
+      authorizationOf: (req) => {
+        const parsed = CORRECT.authorizationOf(req);
+        if (parsed.kind !== 'malformed') return parsed;
+        const rest = /^Bearer (.+)$/i.exec(fieldLines(req, 'authorization')[0] ?? '')?.[1];
+        const token = rest?.replace(/ +/g, '');
+        return token && /^[A-Za-z0-9\-._~+/]+=*$/.test(token) ? { kind: 'bearer', token } : parsed;
       },
     }),
   },
