@@ -21,6 +21,7 @@ const TOKEN68 = /^[A-Za-z0-9\-._~+/]+=*$/;
 export function presentedKey(
   authorizationLines: readonly string[] | undefined,
   schemeCaseInsensitive = true,
+  lenientSyntax = false,
 ): Presented {
   if (!authorizationLines || authorizationLines.length === 0) return { kind: 'absent' };
   if (authorizationLines.length > 1) return { kind: 'ambiguous' };
@@ -30,6 +31,10 @@ export function presentedKey(
   const scheme = space === -1 ? value : value.slice(0, space);
   const token = space === -1 ? '' : value.slice(space + 1);
   const isBearer = schemeCaseInsensitive ? scheme.toLowerCase() === 'bearer' : scheme === 'Bearer';
+  // The lenient parser of many frameworks (split on whitespace, the first token counts): a tab,
+  // parameters or a second token after the key are let through (RFC 6750 §2.1 allows none).
+  const loose = lenientSyntax ? /^bearer\s+([A-Za-z0-9\-._~+/]+=*)(?:[\s,]|$)/i.exec(value)?.[1] : undefined;
+  if (loose !== undefined) return { kind: 'key', key: loose };
   // `Bearer\tKEY` has no space: its "scheme" is the whole value, and it is no Bearer token.
   if (!isBearer) return /^bearer\s/i.test(value) ? { kind: 'malformed' } : { kind: 'other-scheme' };
   // The key itself is case-sensitive and never unquoted.

@@ -9,8 +9,17 @@ import type { CookieChoice } from './cookies.ts';
 export interface ServerChoices {
   /** A key with another scheme or none: spec §7 fits either code (the header is there, the key is not). */
   otherSchemeCode: 'invalid_api_key' | 'missing_authorization_header';
-  /** Two Authorization headers: 400 with an error of its own, or 401 like an invalid key. */
-  duplicateAuthorization: 'bad-request' | 'invalid-key';
+  /**
+   * Two Authorization headers: 400 with an error of its own, 401 like an invalid key, or 403 as a
+   * WAF before the app refuses them (the spec names no status for any error).
+   */
+  duplicateAuthorization: 'bad-request' | 'invalid-key' | 'forbidden';
+  /**
+   * `Bearer` syntax: exactly one space and one token68 (RFC 6750 §2.1), or the lenient parser of
+   * many frameworks — any whitespace, the first token counts, parameters ignored (an HTTP-level
+   * deviation: the key is still there whole).
+   */
+  bearerSyntax: 'strict' | 'lenient';
   /** `bearer` and `BEARER` accepted (RFC 9110 §11.1); false: only `Bearer` (advisory deviation). */
   schemeCaseInsensitive: boolean;
   /** Another tenant's valid key: like an unknown key, or 403 (a distinguishable answer, advisory). */
@@ -89,6 +98,7 @@ export interface ServerChoices {
 export const DEFAULT_CHOICES: ServerChoices = {
   otherSchemeCode: 'invalid_api_key',
   duplicateAuthorization: 'bad-request',
+  bearerSyntax: 'strict',
   schemeCaseInsensitive: true,
   crossTenantKey: 'invalid_api_key',
   unknownTenant: 'as-unknown-key',

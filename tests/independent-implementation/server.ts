@@ -191,9 +191,12 @@ function api(
     const presented = presentedKey(
       fieldValues(request.raw.rawHeaders, 'authorization'),
       choices.schemeCaseInsensitive,
+      choices.bearerSyntax === 'lenient',
     );
     if (presented.kind === 'ambiguous') {
       if (choices.duplicateAuthorization === 'invalid-key') return authError(reply, 'invalid_api_key');
+      if (choices.duplicateAuthorization === 'forbidden')
+        return sendError(reply, 403, 'request_blocked', 'The request was blocked.');
       return sendError(reply, 400, 'invalid_request', 'Send exactly one Authorization header.');
     }
     const session =

@@ -113,6 +113,37 @@ const VARIANTS: Variant[] = [
     ],
   },
   {
+    name: 'what the spec leaves to the deployment: 403 to two Authorization headers (a WAF; the spec names no status), and a lenient Bearer parser (a tab, parameters, a second token let through: an HTTP-level deviation, the key is there whole)',
+    choices: { duplicateAuthorization: 'forbidden', bearerSyntax: 'lenient' },
+    shownBy: (keys) => [
+      {
+        what: 'two Authorization headers',
+        request: { host: ACME, headers: [bearer(keys.acmeLiveFull), bearer(keys.acmeLiveFull)] },
+        answer: { status: 403, code: 'request_blocked' },
+      },
+      {
+        what: 'a tab after Bearer',
+        request: {
+          host: ACME,
+          headers: [...JSON_HEADERS, ['Authorization', `Bearer\t${keys.acmeLiveFull}`]],
+        },
+        answer: { status: 200, code: undefined },
+      },
+      {
+        what: 'the key cut in two by a space',
+        request: {
+          host: ACME,
+          headers: [
+            ...JSON_HEADERS,
+            ['Authorization', `Bearer ${keys.acmeLiveFull.slice(0, 10)} ${keys.acmeLiveFull.slice(10)}`],
+          ],
+        },
+        answer: { status: 401, code: 'invalid_api_key' },
+      },
+    ],
+    warnings: ['AUTH-BEARER-SYNTAX-REJECTED'],
+  },
+  {
     name: '200s kept out of shared caches by Vary: Authorization, not no-store (CACHE-SERVED-NOT-SHARED passes, ERROR-NO-STORE advises)',
     choices: { servedCaching: 'vary-authorization' },
     shownBy: (keys) => [
