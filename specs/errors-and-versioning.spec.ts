@@ -29,11 +29,11 @@ async function errorResponses({ api, customersUrl, target }: RuleContext): Promi
 conformanceRule('ERROR-BODY-SHAPE', async (context) => {
   const { check } = context;
   const validate = validatorFor<ErrorBody>('error.schema.json');
-  for (const exchange of await errorResponses(context)) {
+  await check.each(await errorResponses(context), (exchange) => {
     const response = check.response(exchange, 'An error');
     // A success is not an error body: whether it should have been an error is another rule's
     // verdict (PERM-INSUFFICIENT-REJECTED, …), not a malformed error.
-    if (response.status < 400) continue;
+    if (response.status < 400) return;
     if (!isJsonContentType(response)) {
       check.fail(
         `An error is sent as "${response.headers['content-type'] ?? 'no content type'}", not application/json. ${check.describe(response)}`,
@@ -46,7 +46,7 @@ conformanceRule('ERROR-BODY-SHAPE', async (context) => {
         response,
       );
     }
-  }
+  });
 });
 
 conformanceRule('ERROR-NO-STORE', async (context) => {
@@ -59,8 +59,9 @@ conformanceRule('ERROR-NO-STORE', async (context) => {
       }),
     );
   }
-  for (const exchange of exchanges)
-    check.header(exchange, 'Cache-Control', /\bno-store\b/i, 'A response to an API request');
+  await check.each(exchanges, (exchange) =>
+    check.header(exchange, 'Cache-Control', /\bno-store\b/i, 'A response to an API request'),
+  );
 });
 
 /** What keeps a shared cache from giving an answer to other credentials (RFC 9111 §3.5, §4.1). */
