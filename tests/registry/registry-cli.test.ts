@@ -16,6 +16,7 @@ import {
   type CliExit,
   type CliProcess,
 } from '../support/reference-cli.ts';
+import { main as registry } from '../../cli/commands/registry.ts';
 import { openBackend, stopBackends, type OpenedBackend } from './support/backends.ts';
 import { MUST_RULES, keyPair, makeBundle } from './support/bundles.ts';
 
@@ -30,6 +31,30 @@ const failing = makeBundle({
   startedAt: new Date('2026-11-26T10:00:00Z'),
 });
 const unsigned = makeBundle({ startedAt: new Date('2026-11-27T10:00:00Z') });
+
+describe('registry --help: every action explains itself, with one table of exit codes', () => {
+  for (const action of ['serve', 'publisher', 'publish', 'can-i-ship', 'diff']) {
+    test(`registry ${action} --help`, async (t) => {
+      const printed: string[] = [];
+      t.mock.method(console, 'log', (text: string) => printed.push(text));
+      assert.equal(await registry([action, '--help']), 0);
+      assert.match(printed.join('\n'), new RegExp(`^Usage: tenant-auth-conformance registry ${action}\\b`));
+      assert.equal(printed.join('\n').match(/Exit codes:/g)?.length, 1);
+    });
+  }
+  test('registry alone prints its actions and exits 2; an unknown action names the valid ones', async (t) => {
+    const printed: string[] = [];
+    t.mock.method(console, 'log', (text: string) => printed.push(text));
+    t.mock.method(console, 'error', (text: string) => printed.push(text));
+    assert.equal(await registry([]), 2);
+    assert.match(printed.join('\n'), /^ {2}can-i-ship {2}/m);
+    assert.equal(await registry(['certify']), 2);
+    assert.match(
+      printed.join('\n'),
+      /Unknown registry action "certify"\. Use one of: serve, publisher, publish, can-i-ship, diff\./,
+    );
+  });
+});
 
 /** A loopback port nothing listens on. */
 function closedPort(): Promise<number> {
