@@ -40,8 +40,8 @@ export const READING: Readonly<Record<RuleId, Reading>> = {
   'AUTH-QUOTED-KEY-REJECTED': 'authenticated-path',
   'AUTH-MALFORMED-BEARER-REJECTED': 'refusal',
   'AUTH-BEARER-SYNTAX-REJECTED': 'refusal',
-  'AUTH-DUPLICATE-HEADER-REJECTED': 'authenticated-path',
-  'AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED': 'authenticated-path',
+  'AUTH-DUPLICATE-HEADER-REJECTED': 'refusal',
+  'AUTH-H2-DUPLICATE-AUTHORIZATION-REJECTED': 'refusal',
   'AUTH-URL-CREDENTIALS-IGNORED': 'authenticated-path',
   // Without the tenant's own data to look for, not evaluated.
   'AUTH-COOKIE-NOT-CREDENTIAL': 'tenant-comparison',

@@ -193,6 +193,23 @@ export class Checks {
   }
 
   /**
+   * No answer to a request sent without Authorization holds a tenant's data: every request needs
+   * a key (spec §1, §5 Scheme 1), so a keyless request that gets data is a failure wherever the
+   * suite sees it, whatever the rule that sent it asks of the answer.
+   */
+  noDataWithoutKey(exchanges: readonly Exchange[]): void {
+    for (const exchange of exchanges) {
+      if (exchange.kind !== 'response') continue;
+      if (exchange.request.headers.some(([name]) => name.toLowerCase() === 'authorization')) continue;
+      this.noDataOf(
+        exchange,
+        this.#tenants,
+        'A request sent without Authorization (a keyless request that gets data is a failure wherever the suite sees it)',
+      );
+    }
+  }
+
+  /**
    * Rejected: an HTTP error status (4xx/5xx, no redirect), with no data of `tenants`; with
    * `codes`, the body's `error.code` must be one of them. `allowNoResponse`: a refusal (no
    * answer at all) is a rejection too — only for the rules whose statement says so.

@@ -302,7 +302,13 @@ export function conformanceRule(id: RuleId, body: (context: RuleContext) => Prom
       };
       try {
         await body(context);
-      } catch (error) {
+        // A keyless request that gets data is a failure wherever the suite sees it, whatever the
+        // rule that sent it asks of the answer (an error body's shape, a path not missing, …).
+        check.noDataWithoutKey(exchanges);
+      } catch (thrown) {
+        // The same when the rule ended otherwise (an ERROR, not applicable): a leak outweighs it.
+        const error =
+          thrown instanceof ConformanceFailure ? thrown : (keylessLeak(check, exchanges) ?? thrown);
         if (!(error instanceof ConformanceFailure)) throw redacted(error, namer);
         await recordEvidence(testInfo, error);
         if (failsRun(rule.level, target.profile)) throw error;
@@ -333,6 +339,17 @@ async function http2ClientFor(
       "not applicable: a rule of HTTP/2's own, and the target does not offer HTTP/2 by ALPN — no HTTP/2 request can reach it, so it was not exercised.",
     );
   return raw.withProtocol('h2');
+}
+
+/** The failure of a keyless request answered with a tenant's data among `exchanges`, if any. */
+function keylessLeak(check: Checks, exchanges: readonly Exchange[]): ConformanceFailure | undefined {
+  try {
+    check.noDataWithoutKey(exchanges);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConformanceFailure) return error;
+    throw error;
+  }
 }
 
 /** Ends the current rule as "not applicable": it needs what the target does not offer. Never a pass. */

@@ -62,6 +62,24 @@ describe('a front that leaks another tenant’s data to one keyless request', ()
     }
   });
 
+  test('the leak on a keyless request of a rule that does not judge data (ERROR-BODY-SHAPE skips a success): that rule fails', async () => {
+    const front = await startLeakingFront(server, 2);
+    try {
+      const target = await writeIndependentTarget(server, { ...front, name: 'leaking front' });
+      const run = await runConformance(['--target', target.file, '--grep', '@ERROR-BODY-SHAPE'], target.env);
+      assert.equal(run.report?.verdict, 'NOT CONFORMANT', run.stdout);
+      const rule = run.report?.rules.find((candidate) => candidate.id === 'ERROR-BODY-SHAPE');
+      assert.equal(rule?.verdict, 'fail');
+      assert.match(
+        rule?.message ?? '',
+        /keyless request that gets data is a failure wherever the suite sees it/,
+      );
+      assert.equal(rule?.evidence?.[0]?.status, 200);
+    } finally {
+      await front.close();
+    }
+  });
+
   test('the leak on the keyless request that learns the tenants’ data: NOT CONFORMANT by AUTH-MISSING-HEADER', async () => {
     const front = await startLeakingFront(server, 1);
     try {

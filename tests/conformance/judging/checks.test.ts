@@ -151,3 +151,23 @@ test('check.each judges every probe after one fails: all failures together, and 
     check.rejected(exchange, 'x', { allowNoResponse: true }),
   );
 });
+
+test('noDataWithoutKey: a request without Authorization answered with data fails, a leak; with a key it is not its business', () => {
+  const keyless = {
+    ...answer(200, { name: 'Globex Corp' }),
+    request: startRequest('GET', 'https://x/v1/customers', []),
+  };
+  const keyed = {
+    ...keyless,
+    request: startRequest('GET', 'https://x/v1/customers', [['Authorization', `Bearer ${KEY}`]]),
+  };
+  const withGlobex = new Checks(new KeyNamer([]), { other: globex });
+  withGlobex.noDataWithoutKey([keyed, answer(401, error('missing_authorization_header')), refused]);
+  assert.throws(
+    () => withGlobex.noDataWithoutKey([keyed, keyless]),
+    (thrown: unknown) =>
+      thrown instanceof ConformanceFailure &&
+      thrown.leak &&
+      /wherever the suite sees it/.test(thrown.message),
+  );
+});
