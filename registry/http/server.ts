@@ -53,6 +53,22 @@ function runId(text: string): number {
   return Number(text);
 }
 
+/** The path's segments, decoded; a malformed percent-encoding is the client's error, not a 500. */
+function pathSegments(path: string): string[] {
+  try {
+    return path
+      .split('/')
+      .filter(Boolean)
+      .map((segment) => decodeURIComponent(segment));
+  } catch {
+    throw new RequestError(
+      400,
+      'bad_path',
+      'The path holds a malformed percent-encoding (a % not followed by two hex digits of UTF-8).',
+    );
+  }
+}
+
 async function route(
   context: ApiContext,
   options: RegistryOptions,
@@ -77,10 +93,7 @@ async function route(
     const authentication = authenticate(context.publishers, request.headers.authorization);
     if (authentication.state !== 'ok') throw authenticationError(authentication.state);
   }
-  const segments = path
-    .split('/')
-    .filter(Boolean)
-    .map((segment) => decodeURIComponent(segment));
+  const segments = pathSegments(path);
   const [first, second, third, fourth] = segments;
   if (first === 'api' && second === 'v1') {
     if (segments.length === 3 && third === 'can-i-ship')

@@ -1,7 +1,7 @@
 // A publish, from a parsed upload to a stored run: the bundle is written to a private temporary
 // directory and checked by the same code as `verify` (verifyBundle), with the publisher's own keys
 // as the only trusted ones. Anything verify would not call VERIFIED is refused, naming each
-// problem; so is a bundle that carries a private key or the token it was sent with. Only then is
+// problem; so is a bundle that carries a private key or a registry token. Only then is
 // the run stored, in one transaction; the temporary directory is removed whatever happens.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +31,8 @@ export class PublishRefused extends Error {
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
+/** Any registry token, anyone's: the files are served as published, so none may hold one. */
+const ANY_TOKEN = /tacr_[A-Za-z0-9_-]{43}/;
 
 export async function receiveBundle(
   db: Database,
@@ -46,11 +48,11 @@ export async function receiveBundle(
     );
   for (const [name, content] of upload.files) {
     const text = content.toString('latin1');
-    if (PRIVATE_KEY.test(text) || text.includes(presentedToken))
+    if (PRIVATE_KEY.test(text) || ANY_TOKEN.test(text) || text.includes(presentedToken))
       throw new PublishRefused(
         422,
         'secret_in_bundle',
-        `${name} holds a secret (a private key or the publish token): a bundle never needs one. Nothing was stored; remove it and sign the run again.`,
+        `${name} holds a secret (a private key or a registry token): a bundle never needs one. Nothing was stored; remove it and sign the run again.`,
       );
   }
   const manifest = upload.files.get(ATTESTATION_FILES.manifest);

@@ -323,6 +323,27 @@ for (const backend of BACKENDS) {
         message: /notes\.txt holds a secret/,
       },
       {
+        name: 'a registry token inside the bundle (anyone’s)',
+        send: () => {
+          const directory = copy(forSecrets);
+          writeFileSync(join(directory, 'token.txt'), `tacr_${'C'.repeat(43)}\n`);
+          return publish(directory, 'acme-prod', '9.1.0');
+        },
+        status: 422,
+        code: 'secret_in_bundle',
+        message: /token\.txt holds a secret \(a private key or a registry token\)/,
+      },
+      {
+        name: 'a path with a malformed percent-encoding',
+        send: async () => {
+          const answer = await registry.request('/deployments/%E0%A4%A');
+          return { status: answer.status, json: answer.json as Json };
+        },
+        status: 400,
+        code: 'bad_path',
+        message: /malformed percent-encoding/,
+      },
+      {
         name: 'a malformed token',
         send: () => publish(conformant, 'acme-prod', '9.1.1', 'not a token'),
         status: 401,

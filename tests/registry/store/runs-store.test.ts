@@ -89,6 +89,21 @@ for (const backend of BACKENDS) {
       );
     });
 
+    test('a migration that fails leaves the schema and the migrations table as they were', async () => {
+      const broken = [
+        ...MIGRATIONS,
+        { version: 2, name: 'half done', sql: 'CREATE TABLE half_done (id int); SELECT no_such_function()' },
+      ];
+      await assert.rejects(migrate(opened.db, broken));
+      const tables = await opened.db.query("SELECT 1 FROM pg_tables WHERE tablename = 'half_done'");
+      assert.equal(tables.length, 0);
+      const versions = await opened.db.query<{ version: number }>('SELECT version FROM registry_migrations');
+      assert.deepEqual(
+        versions.map((row) => row.version),
+        [1],
+      );
+    });
+
     test('a run is stored with its bundle and outcomes, and read back as stored', async () => {
       const result = await storeRun(opened.db, facts('store-one', '1.0.0'), bundle('one'), outcomes);
       assert.equal(result.stored, 'new');
