@@ -320,7 +320,7 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
   }
   if (report.scope) {
     const scope = report.scope;
-    const recomputed = scopeOf(scopeInputsOf(scope, report.tls ?? []));
+    const recomputed = scopeOf(scopeInputsOf(scope, report.tls ?? [], report.shards ?? []));
     if (!isDeepStrictEqual(recomputed, scope))
       problems.push(
         `${REPORT_FILES.json}'s scope does not follow from its protocols and hosts: it should say ${JSON.stringify(recomputed.partial)} of what is partial, it says ${JSON.stringify(scope.partial)}.`,

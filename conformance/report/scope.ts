@@ -8,6 +8,7 @@
 // the verdict wherever it is shown ("CONFORMANT · retries 1").
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { isHeldBackByScope } from './verdict.ts';
+import { shardDisagreements, type ShardRecord } from './shard-records.ts';
 
 export type Scope = NonNullable<ConformanceReport['scope']>;
 
@@ -34,6 +35,11 @@ export interface ScopeInputs {
   listsCut?: readonly string[];
   /** The settings that can change a verdict. */
   settings?: ScopeSettings;
+  /**
+   * A merge's shards that are not one run, or whose records disagree with their own results
+   * (shard-records.ts, shardDisagreements): what the merge covered is not known.
+   */
+  shardProblems?: readonly string[];
 }
 
 const HTTP1 = 'HTTP/1.1';
@@ -69,6 +75,7 @@ export function scopeOf(inputs: ScopeInputs): Scope {
         ]
       : []),
     ...(inputs.listsCut ?? []),
+    ...(inputs.shardProblems ?? []).map((problem) => `The merged shards are not one run: ${problem}`),
   ];
   return {
     protocolsChecked: [...inputs.protocolsChecked],
@@ -85,9 +92,18 @@ export function scopeOf(inputs: ScopeInputs): Scope {
   };
 }
 
-/** The inputs that make `scope` (for `verify`, which recomputes a report's scope from its hosts). */
-export function scopeInputsOf(scope: Scope, tls: readonly TlsEvidence[]): ScopeInputs {
+/**
+ * The inputs that make `scope` (for `verify`, which recomputes a report's scope from its hosts and
+ * a merge's shards).
+ */
+export function scopeInputsOf(
+  scope: Scope,
+  tls: readonly TlsEvidence[],
+  shards: readonly ShardRecord[] = [],
+): ScopeInputs {
+  const shardProblems = shardDisagreements(shards);
   return {
+    ...(shardProblems.length > 0 ? { shardProblems } : {}),
     protocolsChecked: scope.protocolsChecked,
     ...(scope.rulesChecked ? { rulesChecked: scope.rulesChecked } : {}),
     tls,
@@ -153,6 +169,9 @@ export function scopeLabel(report: Pick<ConformanceReport, 'scope'>): string | u
       ? [`${scope.rulesSelected} of ${scope.rulesInCatalog} rules`]
       : []),
     ...(scope.listsCut?.length ? [scope.listsCut.length === 1 ? 'a list cut' : 'lists cut'] : []),
+    ...(scope.partial.some((reason) => reason.startsWith('The merged shards are not one run'))
+      ? ['shards disagree']
+      : []),
   ];
   if (labels.length === 0 && scope.partial.length > 0) labels.push('partial');
   if (scope.settings?.retries) labels.push(`retries ${scope.settings.retries}`);

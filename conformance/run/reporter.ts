@@ -305,6 +305,7 @@ export default class ConformanceReporter implements Reporter {
         shards: this.#shard ? [this.#shard] : shards.map((shard) => shard.shard),
         listsCut: [...this.#listsCut].sort(),
         settings: this.#scopeSettings(),
+        shardProblems: shardDisagreements(shards),
       }),
       ...(shards.length > 0 ? { shards } : {}),
     });

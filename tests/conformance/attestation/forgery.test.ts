@@ -711,9 +711,20 @@ test('a merged bundle whose shards disagree on target, kit or catalog is refused
     target: { ...built.target, baseUrl: 'https://other.example/v1' },
     catalog: { sha256: 'f'.repeat(64), rules: RULES.length },
   };
-  const { problems } = await verifyBundle(bundleOf({ ...built, shards: [record, other] }), {
+  const { problems: all } = await verifyBundle(bundleOf({ ...built, shards: [record, other] }), {
     trustedKeys: [vendor.publicKey],
   });
+  // The scope of such a merge must say it is partial (the merge's own reporter writes so): this
+  // forged one does not, which is named too.
+  assert.ok(
+    all.some((problem) =>
+      /^conformance\.json's scope does not follow .*The merged shards are not one run: shard 2\/2/.test(
+        problem,
+      ),
+    ),
+    all.join('\n'),
+  );
+  const problems = all.filter((problem) => !problem.includes("'s scope does not follow"));
   assert.equal(problems.length, 2, problems.join('\n'));
   assert.match(
     problems[0] ?? '',

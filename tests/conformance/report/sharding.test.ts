@@ -115,9 +115,15 @@ describe('an honest sharded run over both protocols, strict', () => {
     assert.deepEqual(report.scope?.partial, []);
     assert.equal(report.shard, undefined);
     assert.equal(report.target.name, 'reference server');
+    // Every rule judged: a pass, or not applicable to what the reference offers — none failed or
+    // could not run.
     assert.deepEqual(
-      report.rules.map((rule) => [rule.id, rule.verdict]),
-      RULES.map((rule) => [rule.id, 'pass']),
+      report.rules.map((rule) => rule.id),
+      RULES.map((rule) => rule.id),
+    );
+    assert.deepEqual(
+      report.rules.filter((rule) => rule.verdict !== 'pass' && rule.verdict !== 'not-applicable'),
+      [],
     );
     // What each shard reached and saw, from its blob.
     for (const shard of report.shards ?? []) assert.ok((shard.seen?.tls.length ?? 0) > 0, shard.shard);
@@ -166,6 +172,14 @@ describe('an honest sharded run over both protocols, strict', () => {
       !(report.tls ?? []).some((tls) => tls.fingerprint256 === forged),
       'the certificates are those seen',
     );
+    // Every report says so too, signed or not: partial, so INCOMPLETE under strict.
+    assert.equal(report.verdict, 'INCOMPLETE');
+    assert.ok(
+      report.scope?.partial.some((reason) =>
+        reason.startsWith('The merged shards are not one run: shard 2/2'),
+      ),
+    );
+    assert.match(merged.output, /^VERDICT: INCOMPLETE · shards disagree \(/m);
     const verified = verifyBundleOf(merged.reports, join(keys, 'vendor.pub'));
     assert.equal(verified.code, 1, verified.output);
     assert.match(
