@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Project, ReporterDescription } from '@playwright/test';
 import { codeFile, nodeCommand } from '../kit/package-root.ts';
-import { ENV, handOversIgnoredWarning, withoutHandOvers } from '../conformance/env.ts';
+import { ENV, REPORT_ENV, handOversIgnoredWarning, withoutHandOvers } from '../conformance/env.ts';
 import { checkNumber, UsageError, type NumberSetting } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
@@ -48,6 +48,12 @@ export interface ConformanceProjectsOptions {
   requestTimeoutSeconds?: number;
   /** The projects' names: `conformance` (default), `conformance HTTP/2`, `conformance set-up`, … */
   name?: string;
+  /**
+   * An INCOMPLETE verdict fails the run too (exit 1), as `run --fail-on-incomplete` does: for lack
+   * of an input, or under strict a partial run. Takes effect through `conformanceReporter()`,
+   * which must be in the config. Default false: the tests alone decide.
+   */
+  failOnIncomplete?: boolean;
 }
 
 export interface ConformanceReporterOptions {
@@ -151,6 +157,11 @@ export function kitProjects(options: ConformanceProjectsOptions): Project[] {
       `conformanceProjects: profile must be default or strict, not ${String(options.profile)}.`,
     );
   set(ENV.profile, options.profile);
+  if (options.failOnIncomplete !== undefined && typeof options.failOnIncomplete !== 'boolean')
+    throw new TypeError(
+      `conformanceProjects: failOnIncomplete must be true or false, not ${String(options.failOnIncomplete)}.`,
+    );
+  if (options.failOnIncomplete === true) set(REPORT_ENV.failOnIncomplete, '1');
   set(ENV.maxRetries, numberSetting('maxRetries', 'maxRetries', options.maxRetries));
   set(ENV.retryBudget, numberSetting('retryBudget', 'retryBudgetSeconds', options.retryBudgetSeconds));
   set(ENV.maxRps, numberSetting('maxRps', 'maxRps', options.maxRps));

@@ -18,6 +18,7 @@ import {
   attestationValues,
 } from '../../conformance/run/attestation-options.ts';
 import { readShardRecords, shardDisagreements } from '../../conformance/report/shard-records.ts';
+import { blobFilesUnder, gatheredFolder, noBlobsMessage } from './blob-folder.ts';
 
 const HELP = `Usage: tenant-auth-conformance merge [options] FOLDER
        (in a clone of the repository: npm run merge-reports -- [options] FOLDER)
@@ -26,6 +27,10 @@ Merges the blob reports of a sharded run (each shard's DIR/blob/, gathered in FO
 run's reports: conformance.json, conformance.md, junit.xml and html/. Each shard's blob/ also
 holds its record (conformance-shard-N-of-M.json: its target, kit, catalog, options and
 certificates); the merged report carries them, and its bundle certifies the merged run.
+The blob reports of a team's own playwright.config.ts merge the same way: gather each shard's
+blob reporter folder (blob-report/ by default) and the record conformanceReporter() leaves in
+its outputDir's blob/. FOLDER may hold them directly or in a folder per shard, as a CI job's
+artifact download leaves them (up to four levels down).
 
 Options:
   --reports DIR         where the merged reports are written (default reports/); env ${REPORT_ENV.directory}
@@ -80,37 +85,51 @@ export function main(argv: string[]): number {
     console.error(attestationProblem);
     return EXIT_CODE.usage;
   }
-  let records;
-  try {
-    records = readShardRecords(folder);
-  } catch (error) {
-    console.error((error as Error).message);
+  const found = blobFilesUnder(resolve(folder));
+  if (found.blobs.length === 0) {
+    console.error(noBlobsMessage(folder));
     return EXIT_CODE.usage;
   }
-  for (const disagreement of shardDisagreements(records))
-    console.error(`Warning: ${disagreement} verify refuses the bundle of such a merge.`);
   const work = mkdtempSync(join(tmpdir(), 'conformance-outcome-'));
-  env[ENV.outcomeFile] = join(work, 'outcome.json');
-  if (records.length > 0) {
-    const recordsFile = join(work, 'shards.json');
-    writeFileSync(recordsFile, JSON.stringify(records));
-    env[ENV.shardRecords] = recordsFile;
-  }
   try {
+    let records;
+    let blobs: string;
+    try {
+      blobs = gatheredFolder(resolve(folder), found, join(work, 'blobs'));
+      records = readShardRecords(blobs);
+    } catch (error) {
+      console.error((error as Error).message);
+      return EXIT_CODE.usage;
+    }
+    for (const disagreement of shardDisagreements(records))
+      console.error(`Warning: ${disagreement} verify refuses the bundle of such a merge.`);
+    env[ENV.outcomeFile] = join(work, 'outcome.json');
+    if (records.length > 0) {
+      const recordsFile = join(work, 'shards.json');
+      writeFileSync(recordsFile, JSON.stringify(records));
+      env[ENV.shardRecords] = recordsFile;
+    }
     const playwright = createRequire(import.meta.url).resolve('@playwright/test/cli');
     const config = codeFile('playwright.config');
-    const result = spawnSync(
-      process.execPath,
-      [playwright, 'merge-reports', '--config', config, resolve(folder)],
-      {
-        stdio: 'inherit',
-        env,
-      },
-    );
+    const result = spawnSync(process.execPath, [playwright, 'merge-reports', '--config', config, blobs], {
+      stdio: ['inherit', 'inherit', 'pipe'],
+      encoding: 'utf8',
+      env,
+    });
+    // Playwright's own errors (a blob it cannot read) come with its stack: the message is enough.
+    process.stderr.write(withoutStackFrames(result.stderr ?? ''));
     return exitCodeOf(join(work, 'outcome.json'), result.status);
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+/** `text` without the frame lines of a stack trace (`    at …`). */
+export function withoutStackFrames(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s+at \S/.test(line))
+    .join('\n');
 }
 
 function isDirectory(path: string): boolean {

@@ -68,6 +68,8 @@ export default class ConformanceReporter implements Reporter {
   #namerOfRun: KeyNamer | undefined;
   #declaredTarget: TargetDeclaration | undefined;
   #metadata: RunMetadata | undefined;
+  /** The verdict is INCOMPLETE and the run was told to fail on it. */
+  #incompleteFails = false;
   #shard: string | undefined;
   #playwrightSettings: { retries: number; repeatEach: number } | undefined;
   #selection: { grep?: string; grepInvert?: string } = {};
@@ -238,7 +240,10 @@ export default class ConformanceReporter implements Reporter {
 
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     const status = await this.#end(result);
-    return this.#decidesStatus ? status : undefined;
+    if (this.#decidesStatus) return status;
+    // In a team's config the tests decide, but an INCOMPLETE verdict that the run was told to fail
+    // on (conformanceProjects' failOnIncomplete) fails it, which no test can say.
+    return this.#incompleteFails && result.status === 'passed' ? { status: 'failed' } : undefined;
   }
 
   #end(result: FullResult): Promise<{ status: FullResult['status'] }> {
@@ -325,6 +330,7 @@ export default class ConformanceReporter implements Reporter {
       this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
     const exitCode = broken ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
     this.#writeOutcome(report.verdict, exitCode);
+    this.#incompleteFails = report.verdict === 'INCOMPLETE' && exitCode !== EXIT_CODE.ok;
     const status =
       result.status === 'interrupted' || result.status === 'timedout'
         ? result.status

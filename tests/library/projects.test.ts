@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
 import ConformanceReporter from '../../conformance/run/reporter.ts';
-import { ENV } from '../../conformance/env.ts';
+import { ENV, REPORT_ENV } from '../../conformance/env.ts';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { writeProjectState } from '../../conformance/run/project-state.ts';
 import { mintedVariable } from '../../conformance/deployment/key-minting.ts';
@@ -76,6 +76,32 @@ test('a bad option is refused when the config is read, saying which and why', ()
     () => conformanceProjects({ profile: 'lenient' as 'strict' }),
     /profile must be default or strict, not lenient/,
   );
+});
+
+test('failOnIncomplete reaches the run settings of every rule project, as run --fail-on-incomplete does', () => {
+  const saved = { ...process.env };
+  try {
+    const projects = conformanceProjects({ failOnIncomplete: true });
+    const rules = projects.filter((project) => project.dependencies !== undefined);
+    assert.ok(rules.length > 0);
+    for (const project of rules) {
+      const use = project.use as { runEnvironment: Record<string, string> };
+      assert.equal(use.runEnvironment[REPORT_ENV.failOnIncomplete], '1', project.name);
+    }
+    const without = conformanceProjects({}).find((project) => project.dependencies !== undefined);
+    assert.equal(
+      (without?.use as { runEnvironment: Record<string, string> }).runEnvironment[
+        REPORT_ENV.failOnIncomplete
+      ],
+      undefined,
+    );
+    assert.throws(
+      () => conformanceProjects({ failOnIncomplete: 'yes' as unknown as boolean }),
+      /failOnIncomplete must be true or false, not yes/,
+    );
+  } finally {
+    process.env = saved;
+  }
 });
 
 test("the kit's reporter in a team's config never sets the run's status; under run it does", async () => {

@@ -243,7 +243,7 @@ describe('the packed kit, installed into an empty project', () => {
       readFileSync(join(project, 'by-url', 'conformance.json'), 'utf8'),
     ) as ConformanceReport;
     assert.equal(report.verdict, 'INCOMPLETE');
-    const given = new Set(Object.keys(urlKeys).map((variable) => variable));
+    const given = new Set(Object.keys(urlKeys));
     for (const rule of RULES) {
       const result = report.rules.find((candidate) => candidate.id === rule.id);
       const missing = rule.needs.filter((input) =>
@@ -359,6 +359,7 @@ describe('the packed kit, installed into an empty project', () => {
       copyFileSync(join(consumer, 'playwright.config.ts'), join(team, 'playwright.config.ts'));
       copyFileSync(join(consumer, 'own-api.ts'), join(team, 'api-tests', 'own.spec.ts'));
       copyFileSync(join(consumer, 'tsconfig.json'), join(team, 'tsconfig.json'));
+      copyFileSync(join(consumer, 'global-fetch.ts'), join(team, 'global-fetch.test.ts'));
       // The team's own tools, at the versions the repository uses (in the npm cache).
       const tools = ['typescript', 'tsx', '@types/node'].map((name) => {
         const manifest = JSON.parse(
@@ -391,6 +392,58 @@ describe('the packed kit, installed into an empty project', () => {
       assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
       assert.match(tested.stdout, /# pass 2/);
       assert.match(tested.stdout, /# fail 0/);
+    });
+
+    test("Node's global fetch with the mock's dispatcher: type-checked above, and it runs", async () => {
+      const env = cleanEnv();
+      delete env.NODE_TEST_CONTEXT;
+      const tested = await run(
+        process.execPath,
+        ['--import', 'tsx', '--test', 'global-fetch.test.ts'],
+        team,
+        env,
+      );
+      assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
+      assert.match(tested.stdout, /# pass 1/);
+    });
+
+    test('importing the package loads the mock, not undici, the client report or bundle verification', async () => {
+      // Every module the import loads, ES modules by a loader hook and CommonJS ones by require.cache.
+      writeFileSync(
+        join(team, 'record-loads.mjs'),
+        `import { register } from 'node:module';\n` +
+          `register('data:text/javascript,' + encodeURIComponent('export async function load(url, context, next) { process.stderr.write("loaded " + url + "\\\\n"); return next(url, context); }'));\n`,
+      );
+      const loaded = async (body: string): Promise<string[]> => {
+        const script = `${body}\nconst { createRequire } = await import('node:module');\nfor (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write('loaded ' + file + '\\n');`;
+        const result = await run(
+          process.execPath,
+          ['--import', './record-loads.mjs', '--input-type=module', '-e', script],
+          team,
+        );
+        assert.equal(result.code, 0, result.stderr);
+        return [...result.stderr.matchAll(/^loaded (.+)$/gm)].map((match) => match[1] ?? '');
+      };
+      // ajv's compiler is not loaded; its small runtime helpers are (the start-up validators, precompiled).
+      const lazy =
+        /node_modules\/(undici|selfsigned|@playwright)\/|node_modules\/ajv\/(?!dist\/runtime\/)|client-report|verify-bundle/;
+      const atImport = await loaded(`await import('tenant-auth-conformance');`);
+      assert.ok(
+        atImport.some((url) => url.includes('/dist/library/mock.js')),
+        atImport.join('\n'),
+      );
+      assert.deepEqual(
+        atImport.filter((url) => lazy.test(url)),
+        [],
+      );
+      // The record sees them when they are used: undici once the mock's dispatcher is read.
+      const afterFetch = await loaded(
+        `const { startReferenceMock } = await import('tenant-auth-conformance'); const mock = await startReferenceMock(); void mock.dispatcher; await mock.close();`,
+      );
+      assert.ok(
+        afterFetch.some((url) => /node_modules\/undici\//.test(url)),
+        afterFetch.join('\n'),
+      );
     });
 
     test('its own playwright.config.ts: its test and every rule pass against the embedded reference (exit 0)', async () => {
@@ -445,6 +498,90 @@ describe('the packed kit, installed into an empty project', () => {
         'no rule ran in both shards',
       );
       assert.equal(new Set([...first, ...second]).size, RULES.length, 'together, every rule of the catalog');
+    });
+
+    test("merge: the blob reports the team's own config wrote, one folder per shard as CI downloads them", async () => {
+      // Each shard as a CI job runs it, and its artifact: the blob reporter's folder and the shard's
+      // record, which conformanceReporter leaves in its outputDir's blob/.
+      for (const shard of ['1/2', '2/2']) {
+        // A machine of its own per shard: nothing of the other shard's run left in the project.
+        for (const folder of ['blob-report', 'conformance-reports'])
+          rmSync(join(team, folder), { recursive: true, force: true });
+        const ran = await installed(
+          team,
+          'playwright',
+          [
+            'test',
+            '--project',
+            'conformance',
+            '--grep',
+            'AUTH-MISSING-HEADER:|KEY-UNKNOWN-REJECTED:',
+            '--shard',
+            shard,
+          ],
+          cleanEnv({ BLOB_REPORT: '1' }),
+        );
+        assert.equal(ran.code, 0, `${shard}: ${ran.stdout}\n${ran.stderr}`);
+        const artifact = join(team, 'artifacts', `shard-${shard.replace('/', '-of-')}`);
+        for (const folder of ['blob-report', join('conformance-reports', 'blob')]) {
+          mkdirSync(join(artifact, folder), { recursive: true });
+          for (const name of readdirSync(join(team, folder)))
+            copyFileSync(join(team, folder, name), join(artifact, folder, name));
+        }
+      }
+      const merged = await kit(team, ['merge', '--reports', 'merged', 'artifacts']);
+      assert.equal(merged.code, 0, `${merged.stdout}\n${merged.stderr}`);
+      assert.doesNotMatch(merged.stderr, /\n\s+at /);
+      const report = JSON.parse(
+        readFileSync(join(team, 'merged', 'conformance.json'), 'utf8'),
+      ) as ConformanceReport;
+      const verdicts = Object.fromEntries(report.rules.map((rule) => [rule.id, rule.verdict]));
+      assert.equal(verdicts['AUTH-MISSING-HEADER'], 'pass');
+      assert.equal(verdicts['KEY-UNKNOWN-REJECTED'], 'pass');
+
+      // A folder without any blob report: what to pass, not Playwright's stack trace.
+      mkdirSync(join(team, 'no-blobs'));
+      const empty = await kit(team, ['merge', 'no-blobs']);
+      assert.equal(empty.code, 2, empty.stderr);
+      assert.match(empty.stderr, /No blob report \(a \.zip file\) in no-blobs/);
+      assert.match(empty.stderr, /blob-report\//);
+      assert.doesNotMatch(empty.stderr, /\n\s+at /);
+    });
+
+    test('a { baseUrl } target lacking a key: INCOMPLETE, exit 0; with failOnIncomplete exit 1', async () => {
+      const byUrl = {
+        URL_TARGET: `https://acme.api.localhost:${ports.https}/v1`,
+        URL_TARGET_CA: join(project, '.certs', 'ca.crt'),
+        CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
+      };
+      // A rule its one key lets it check, and one it needs a Read Only key for.
+      const selected = [
+        'test',
+        '--project',
+        'conformance',
+        '--grep',
+        'KEY-VALID-SERVED:|PERM-READ-ONLY-READS:',
+      ];
+      for (const [fail, expected] of [
+        [false, 0],
+        [true, 1],
+      ] as const) {
+        const env = cleanEnv({ ...byUrl, ...(fail ? { FAIL_ON_INCOMPLETE: '1' } : {}) });
+        const result = await installed(team, 'playwright', [...selected], env);
+        assert.equal(result.code, expected, `failOnIncomplete ${fail}: ${result.stdout}\n${result.stderr}`);
+        const report = JSON.parse(
+          readFileSync(join(team, 'conformance-reports', 'conformance.json'), 'utf8'),
+        ) as ConformanceReport;
+        assert.equal(report.verdict, 'INCOMPLETE');
+        assert.equal(report.options?.failOnIncomplete, fail);
+        const verdicts = Object.fromEntries(report.rules.map((rule) => [rule.id, rule]));
+        assert.equal(verdicts['KEY-VALID-SERVED']?.verdict, 'pass');
+        const notEvaluated = verdicts['PERM-READ-ONLY-READS'];
+        assert.equal(notEvaluated?.verdict, 'not-evaluated');
+        // What the team configured: a target by URL, whose keys are variables.
+        assert.match(notEvaluated?.message ?? '', /CONFORMANCE_KEY_READ_ONLY is not set/);
+        assert.doesNotMatch(notEvaluated?.message ?? '', /target file/);
+      }
     });
 
     test('against a faulty variant: exit 1, the failing rule in its own JSON report', async () => {
