@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { main as runConformance, runHelp } from '../../conformance/run/run.ts';
 import { CREDENTIAL_VARIABLES, URL_TARGET_FILE, urlTarget } from '../../conformance/deployment/url-target.ts';
 import { EXIT } from '../exit-codes.ts';
+import { PUBLISH_HELP, publishAfterRun, takePublishOptions } from './registry-run-publish.ts';
 
 const URL_OPTIONS = ['base-url', 'other-tenant-base-url', 'sandbox-base-url', 'ca-file'] as const;
 
@@ -27,6 +28,17 @@ ${Object.entries(CREDENTIAL_VARIABLES)
 `;
 
 export async function main(argv: string[]): Promise<number> {
+  // --publish URL … is the registry's: taken out here, its bundle sent when the run ends.
+  const publishing = takePublishOptions(argv);
+  if (typeof publishing === 'string') {
+    console.error(publishing);
+    return EXIT.usage;
+  }
+  const code = await runWithoutPublishing(publishing.rest);
+  return publishing.publish && !argv.includes('--help') ? publishAfterRun(publishing.publish, code) : code;
+}
+
+async function runWithoutPublishing(argv: string[]): Promise<number> {
   const { values, tokens } = parseArgs({
     args: argv,
     options: Object.fromEntries(URL_OPTIONS.map((name) => [name, { type: 'string' as const }])),
@@ -36,7 +48,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   if (argv.includes('--help')) {
     // One help: the run's options, these, then the run's own table of exit codes.
-    console.log(runHelp(URL_HELP));
+    console.log(runHelp(URL_HELP + PUBLISH_HELP));
     return EXIT.ok;
   }
   const urlOptionGiven = URL_OPTIONS.some((name) => values[name] !== undefined);
