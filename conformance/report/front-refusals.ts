@@ -5,6 +5,9 @@
 // requests — a gateway that turns away the unusual ones (an Authorization other than
 // `Bearer <token>`, a repeated field, a query string, a forwarding header), which are the ones the
 // rules need. The message then says so, and that the deployment cannot be certified through it.
+// Only when the run was refused at separate moments with answers between them, though: one
+// stretch of refusals in a run served before and after it is what a restart or a deploy looks
+// like too, and then the advice to check the deployment's health stands.
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { HEALTH_ADVICE, isUnavailable } from '../requests/transient.ts';
 import type { RunExchange } from './har.ts';
@@ -22,6 +25,7 @@ export function explainFrontRefusals(
 ): Map<string, readonly TestOutcome[]> {
   const explained = new Map(outcomesByRule);
   const timeline = answerTimes(exchanges);
+  if (refusalStretches(exchanges, timeline) < 2) return explained;
   for (const [ruleId, outcomes] of outcomesByRule) {
     if (!outcomes.some((outcome) => outcome.error?.includes(HEALTH_ADVICE))) continue;
     const around = servedAround(ruleId, exchanges, timeline);
@@ -68,6 +72,44 @@ function answeredByTheTarget(exchange: RecordedExchange): boolean {
   return exchange.response !== undefined && exchange.retriedAfterMs === undefined;
 }
 
+/** When a request the front refused at every try was first and last tried. */
+interface Span {
+  first: number;
+  last: number;
+}
+
+function refusedSpan(exchange: RecordedExchange, byId: ReadonlyMap<string, RecordedExchange>): Span {
+  const tries = [...(exchange.attempts ?? []).flatMap((id) => byId.get(id) ?? []), exchange];
+  return {
+    first: Math.min(...tries.map((attempt) => Date.parse(attempt.startedAt))),
+    last: Date.parse(exchange.startedAt) + exchange.durationMs,
+  };
+}
+
+function refusedAtEveryTry(exchange: RecordedExchange): boolean {
+  return exchange.transientStatus !== undefined && isUnavailable(exchange.transientStatus);
+}
+
+/**
+ * Into how many stretches the run's refused requests (every rule's and the suite's own) fall, a
+ * stretch ending where the target answered a request: 1 when everything refused was refused in
+ * one outage.
+ */
+function refusalStretches(exchanges: readonly RunExchange[], timeline: readonly number[]): number {
+  const byId = new Map(exchanges.map(({ exchange }) => [exchange.id, exchange]));
+  const spans = exchanges
+    .filter(({ exchange }) => refusedAtEveryTry(exchange))
+    .map(({ exchange }) => refusedSpan(exchange, byId))
+    .sort((a, b) => a.first - b.first);
+  let stretches = 0;
+  let end = -Infinity;
+  for (const span of spans) {
+    if (stretches === 0 || timeline.some((time) => time > end && time < span.first)) stretches += 1;
+    end = Math.max(end, span.last);
+  }
+  return stretches;
+}
+
 /**
  * How many answers of the target came before the first try and after the last try of the rule's
  * refused requests, when every one of them had answers on both sides; undefined otherwise (the
@@ -80,16 +122,13 @@ function servedAround(
 ): Around | undefined {
   const byId = new Map(exchanges.map(({ exchange }) => [exchange.id, exchange]));
   const refused = exchanges.filter(
-    ({ madeBy, exchange }) =>
-      madeBy === ruleId && exchange.transientStatus !== undefined && isUnavailable(exchange.transientStatus),
+    ({ madeBy, exchange }) => madeBy === ruleId && refusedAtEveryTry(exchange),
   );
   if (refused.length === 0) return undefined;
   let before = Infinity;
   let after = Infinity;
   for (const { exchange } of refused) {
-    const tries = [...(exchange.attempts ?? []).flatMap((id) => byId.get(id) ?? []), exchange];
-    const first = Math.min(...tries.map((attempt) => Date.parse(attempt.startedAt)));
-    const last = Date.parse(exchange.startedAt) + exchange.durationMs;
+    const { first, last } = refusedSpan(exchange, byId);
     const answeredBefore = timeline.filter((time) => time < first).length;
     const answeredAfter = timeline.filter((time) => time > last).length;
     before = Math.min(before, answeredBefore);
