@@ -22,6 +22,7 @@ import type { ConformanceReport } from '../../schemas/generated/conformance-repo
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
+import { brokenLinks } from '../../scripts/doc-links.ts';
 import { CREDENTIAL_VARIABLES } from '../../conformance/deployment/url-target.ts';
 import type { CredentialName } from '../../conformance/deployment/target.ts';
 
@@ -119,6 +120,8 @@ describe('the packed kit, installed into an empty project', () => {
   let ports: { https: number; http: number };
   let keys: Record<string, string>;
   let tarballPath: string;
+  /** What npm printed when the project installed the tarball. */
+  let installOutput = '';
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), 'conformance-package-'));
@@ -136,6 +139,7 @@ describe('the packed kit, installed into an empty project', () => {
       project,
     );
     assert.equal(installed.code, 0, installed.stderr);
+    installOutput = `${installed.stdout}\n${installed.stderr}`;
 
     // Its list paged two a page, as the embedded target's: every rule is exercised, the page-cursor one too.
     const serve = [
@@ -281,16 +285,47 @@ describe('the packed kit, installed into an empty project', () => {
   test('nothing was written inside the installed package', () => {
     const installed = join(project, 'node_modules', 'tenant-auth-conformance');
     assert.deepEqual(readdirSync(installed).sort(), [
+      'CONTRIBUTING.md',
+      'LICENSE',
       'README.md',
+      'bench',
       'dist',
       'docs',
+      'examples',
       'fixtures',
+      'library',
       'package.json',
       'schemas',
       'spec',
     ]);
-    // The one document the server serves (the OpenAPI document on the admin host).
-    assert.deepEqual(readdirSync(join(installed, 'docs')), ['openapi.json']);
+    // The documents the README names, beside the one the server serves (the OpenAPI document).
+    assert.ok(existsSync(join(installed, 'docs', 'openapi.json')));
+    assert.deepEqual(readdirSync(join(installed, 'library')).sort(), ['index.api.md', 'playwright.api.md']);
+  });
+
+  test('everything the README links to is in the package, beside a LICENSE', () => {
+    const installed = join(project, 'node_modules', 'tenant-auth-conformance');
+    assert.deepEqual(brokenLinks(installed, ['README.md']), []);
+    assert.match(readFileSync(join(installed, 'LICENSE'), 'utf8'), /^MIT License/);
+  });
+
+  test('the installed manifest holds what a user needs: no scripts, no development dependencies', () => {
+    const installed = JSON.parse(
+      readFileSync(join(project, 'node_modules', 'tenant-auth-conformance', 'package.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    const repository = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as Record<
+      string,
+      unknown
+    >;
+    assert.equal(installed.scripts, undefined);
+    assert.equal(installed.devDependencies, undefined);
+    for (const field of ['name', 'version', 'license', 'type', 'exports', 'engines', 'bin', 'dependencies'])
+      assert.deepEqual(installed[field], repository[field], field);
+    // npm said nothing of install scripts when the project installed it (a prepare script is one).
+    assert.doesNotMatch(installOutput, /install script/i);
+    // Packing put the repository's own manifest back.
+    assert.ok(!existsSync(join(REPO_ROOT, '.package.json.packing')));
+    assert.ok(typeof repository.scripts === 'object');
   });
 
   test('every command runs from the tarball: init, keygen, compare, verify, merge, client-report', async () => {
@@ -392,6 +427,58 @@ describe('the packed kit, installed into an empty project', () => {
       assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
       assert.match(tested.stdout, /# pass 2/);
       assert.match(tested.stdout, /# fail 0/);
+    });
+
+    test("Node's global fetch with the mock's dispatcher: type-checked above, and it runs", async () => {
+      const env = cleanEnv();
+      delete env.NODE_TEST_CONTEXT;
+      const tested = await run(
+        process.execPath,
+        ['--import', 'tsx', '--test', 'global-fetch.test.ts'],
+        team,
+        env,
+      );
+      assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
+      assert.match(tested.stdout, /# pass 1/);
+    });
+
+    test('importing the package loads the mock, not undici, the client report or bundle verification', async () => {
+      // Every module the import loads, ES modules by a loader hook and CommonJS ones by require.cache.
+      writeFileSync(
+        join(team, 'record-loads.mjs'),
+        `import { register } from 'node:module';\n` +
+          `register('data:text/javascript,' + encodeURIComponent('export async function load(url, context, next) { process.stderr.write("loaded " + url + "\\\\n"); return next(url, context); }'));\n`,
+      );
+      const loaded = async (body: string): Promise<string[]> => {
+        const script = `${body}\nconst { createRequire } = await import('node:module');\nfor (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write('loaded ' + file + '\\n');`;
+        const result = await run(
+          process.execPath,
+          ['--import', './record-loads.mjs', '--input-type=module', '-e', script],
+          team,
+        );
+        assert.equal(result.code, 0, result.stderr);
+        return [...result.stderr.matchAll(/^loaded (.+)$/gm)].map((match) => match[1] ?? '');
+      };
+      // ajv's compiler is not loaded; its small runtime helpers are (the start-up validators, precompiled).
+      const lazy =
+        /node_modules\/(undici|selfsigned|@playwright)\/|node_modules\/ajv\/(?!dist\/runtime\/)|client-report|verify-bundle/;
+      const atImport = await loaded(`await import('tenant-auth-conformance');`);
+      assert.ok(
+        atImport.some((url) => url.includes('/dist/library/mock.js')),
+        atImport.join('\n'),
+      );
+      assert.deepEqual(
+        atImport.filter((url) => lazy.test(url)),
+        [],
+      );
+      // The record sees them when they are used: undici once the mock's dispatcher is read.
+      const afterFetch = await loaded(
+        `const { startReferenceMock } = await import('tenant-auth-conformance'); const mock = await startReferenceMock(); void mock.dispatcher; await mock.close();`,
+      );
+      assert.ok(
+        afterFetch.some((url) => /node_modules\/undici\//.test(url)),
+        afterFetch.join('\n'),
+      );
     });
 
     test("Node's global fetch with the mock's dispatcher: type-checked above, and it runs", async () => {
