@@ -4,6 +4,7 @@
 // these makes a bundle invalid — a vendor may well test a staging copy — but each says the
 // signature alone does not tie the result to the deployment the customer uses.
 import ipaddr from 'ipaddr.js';
+import { catalogDigest } from '../report/provenance.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 
 export function claimWarnings(report: ConformanceReport): string[] {
@@ -33,6 +34,11 @@ export function claimWarnings(report: ConformanceReport): string[] {
     ...certificates
       .filter((tls) => tls.subject === tls.issuer)
       .map((tls) => `The certificate of ${tls.host} is self-signed (${tls.subject}).`),
+    ...(report.catalog && report.catalog.sha256 !== catalogDigest().sha256
+      ? [
+          `The report's rule catalog (sha256 ${report.catalog.sha256}, ${report.catalog.rules} rules, kit ${report.suite.version}) is not this kit's (sha256 ${catalogDigest().sha256}): the rules' levels and statements are the report's own; check the bundle with the kit that made it.`,
+        ]
+      : []),
   ];
 }
 

@@ -17,6 +17,7 @@ import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts'
 import { REPORT_FILES } from '../report/write-reports.ts';
 import { overallVerdict, runVerdict } from '../report/verdict.ts';
 import { verdictOverProtocol } from '../report/build-report.ts';
+import { catalogDigestOf } from '../report/provenance.ts';
 import { duplicateKeys } from './json-keys.ts';
 import { renderingDifferences } from './renderings.ts';
 import { scopeInputsOf, scopeOf } from '../report/scope.ts';
@@ -332,6 +333,7 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
   }
   problems.push(...protocolVerdictDifferences(report));
   problems.push(...settingsDifferences(report));
+  problems.push(...catalogDifferences(report));
   for (const disagreement of shardDisagreements(report.shards ?? []))
     problems.push(`${REPORT_FILES.json} merges shards that are not one run: ${disagreement}`);
 }
@@ -376,6 +378,19 @@ function protocolVerdictDifferences(report: ConformanceReport): string[] {
       );
   }
   return problems;
+}
+
+/**
+ * The rules a report lists are the catalog it names: their ids, levels and statements hash to its
+ * digest (a level lowered from MUST to ADVISORY, a failing rule left out, changes it).
+ */
+function catalogDifferences(report: ConformanceReport): string[] {
+  if (!report.catalog || report.verdict === 'SETUP ERROR') return [];
+  const listed = catalogDigestOf(report.rules);
+  if (listed.sha256 === report.catalog.sha256 && listed.rules === report.catalog.rules) return [];
+  return [
+    `${REPORT_FILES.json} lists ${listed.rules} rules whose ids, levels and statements are not the catalog it names (sha256 ${report.catalog.sha256}, ${report.catalog.rules} rules): a rule was left out, added or changed.`,
+  ];
 }
 
 /** The settings the scope records and the options the report records are the same run's. */

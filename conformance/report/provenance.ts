@@ -10,8 +10,15 @@ import { RULES } from '../catalog/rules.ts';
 
 /** SHA-256 of the JSON array of every rule's id, level and statement, in catalog order. */
 export function catalogDigest(): NonNullable<ConformanceReport['catalog']> {
-  const rules = RULES.map((rule) => ({ id: rule.id, level: rule.level, statement: rule.statement }));
-  return { sha256: createHash('sha256').update(JSON.stringify(rules)).digest('hex'), rules: rules.length };
+  return catalogDigestOf(RULES);
+}
+
+/** The digest of `rules` as a catalog (their ids, levels and statements, in order): `verify` checks a report's rules by it. */
+export function catalogDigestOf(
+  rules: readonly { id: string; level: string; statement: string }[],
+): NonNullable<ConformanceReport['catalog']> {
+  const listed = rules.map((rule) => ({ id: rule.id, level: rule.level, statement: rule.statement }));
+  return { sha256: createHash('sha256').update(JSON.stringify(listed)).digest('hex'), rules: listed.length };
 }
 
 export type SourceCommit = Pick<ConformanceReport['suite'], 'commit' | 'sourceModified'>;

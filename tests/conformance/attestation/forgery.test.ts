@@ -25,6 +25,7 @@ import { buildReport } from '../../../conformance/report/build-report.ts';
 import type { TestOutcome } from '../../../conformance/report/verdict.ts';
 import { writeReports, REPORT_FILES } from '../../../conformance/report/write-reports.ts';
 import { scopeOf } from '../../../conformance/report/scope.ts';
+import { catalogDigestOf } from '../../../conformance/report/provenance.ts';
 import { paint, summary } from '../../../conformance/report/console.ts';
 import { renderMarkdown } from '../../../conformance/report/markdown.ts';
 import { renderHtml } from '../../../conformance/report/html.ts';
@@ -468,6 +469,43 @@ test("a scope whose settings were edited away from the report's options (a list 
   assert.deepEqual(problems, [
     "conformance.json's scope says maxListPages 10, its options 1: they are one run's settings.",
   ]);
+});
+
+test('a failing MUST rule relabelled ADVISORY (verdict, counts, renderings, badge made again), re-signed, is refused; with the catalog digest forged too, verify warns', async (t) => {
+  const failing = mustRules[0] ?? '';
+  const directory = bundleOf(report({ failing: [failing] }));
+  const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
+  const rule = forged.rules.find((candidate) => candidate.id === failing);
+  assert.ok(rule);
+  rule.level = 'ADVISORY';
+  rule.verdict = 'warning';
+  forged.verdict = 'CONFORMANT';
+  forged.summary = { ...forged.summary, fail: forged.summary.fail - 1, warning: forged.summary.warning + 1 };
+  const resign = (): void => {
+    rerender(directory, forged);
+    writeFileSync(join(directory, 'badge.svg'), renderBadge(forged));
+    const statement = statementOf(directory);
+    statement.predicate = { ...statement.predicate, verdict: forged.verdict, summary: forged.summary };
+    if (forged.catalog) statement.predicate.catalog = forged.catalog;
+    reseal(directory, vendor.privateKey, statement);
+  };
+  resign();
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.deepEqual(
+    problems.map((problem) => problem.replace(/sha256 [0-9a-f]{64}/, 'sha256 …')),
+    [
+      `conformance.json lists ${RULES.length} rules whose ids, levels and statements are not the catalog it names (sha256 …, ${RULES.length} rules): a rule was left out, added or changed.`,
+    ],
+  );
+  // A forger who also rewrites the catalog's digest is consistent with itself, but not with this kit.
+  forged.catalog = catalogDigestOf(forged.rules);
+  resign();
+  const verified = await verifyCli(t, [directory, '--public-key', publicKeyFile(vendor.publicKey)]);
+  assert.equal(verified.code, 0, verified.err);
+  assert.match(
+    verified.out,
+    /^ {2}! The report's rule catalog \(sha256 [0-9a-f]{64}, \d+ rules, kit [^)]+\) is not this kit's/m,
+  );
 });
 
 test('base64 with junk after the payload or the signature is refused', async () => {
