@@ -22,6 +22,14 @@ export function clientLabel(client: ClientResult): string {
   return [key, client.userAgent, ...protocol].join(' · ');
 }
 
+/** A revoked key grants nothing and cannot be rotated (the admin API answers key_revoked). */
+function exposedAction(client: ClientResult): string {
+  const revoked = client.rules.some(
+    (rule) => rule.id === 'CLIENT-KEY-NOT-REVOKED' && rule.verdict === 'fail',
+  );
+  return revoked ? 'already revoked, nothing to rotate' : 'rotate it';
+}
+
 export function renderConsole(report: ClientReport, reportFiles: readonly string[]): string {
   const lines = [
     `Client report: ${report.journal.entries} requests of ${report.summary.clients} clients`,
@@ -33,7 +41,7 @@ export function renderConsole(report: ClientReport, reportFiles: readonly string
   );
   lines.push(`  ${'client'.padEnd(labelWidth)}  ${'requests'.padStart(8)}  verdict`);
   for (const client of report.clients) {
-    const exposed = client.exposed ? '  KEY EXPOSED (critical): rotate it' : '';
+    const exposed = client.exposed ? `  KEY EXPOSED (critical): ${exposedAction(client)}` : '';
     lines.push(
       `  ${clientLabel(client).slice(0, labelWidth).padEnd(labelWidth)}  ${String(client.requests).padStart(8)}  ${client.verdict}${exposed}`,
     );

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { judgeClients } from '../../../conformance/client-report/judge.ts';
+import { renderConsole } from '../../../conformance/client-report/render.ts';
 import type { JournalEntry } from '../../../schemas/generated/journal.ts';
 
 function plainRequest(key: string, keyRevoked: boolean): JournalEntry {
@@ -51,6 +52,9 @@ test('a revoked key sent over plain HTTP: no advice to rotate it, the client sti
   const httpsOnly = report.clients[0]?.rules.find((rule) => rule.id === 'CLIENT-HTTPS-ONLY');
   assert.equal(httpsOnly?.verdict, 'fail');
   assert.doesNotMatch(httpsOnly?.message ?? '', /rotate it/);
+  const console = renderConsole(report, []);
+  assert.match(console, /KEY EXPOSED \(critical\): already revoked, nothing to rotate/);
+  assert.doesNotMatch(console, /rotate it/);
 });
 
 test('a live key sent over plain HTTP is still to be rotated', () => {
@@ -58,4 +62,5 @@ test('a live key sent over plain HTTP is still to be rotated', () => {
   assert.match(report.exposedKeys[0]?.advice ?? '', /^Rotate key_acme_prod_read now/);
   const httpsOnly = report.clients[0]?.rules.find((rule) => rule.id === 'CLIENT-HTTPS-ONLY');
   assert.match(httpsOnly?.message ?? '', /rotate it/);
+  assert.match(renderConsole(report, []), /KEY EXPOSED \(critical\): rotate it/);
 });
