@@ -146,6 +146,25 @@ describe('header scan: tenant fields as header names', () => {
     }
   });
 
+  test('look-alikes are not tenant fields: other letters, other dashes, an invisible character', () => {
+    // Dotless i, dotted capital I, Cyrillic е and у, the long s and the Kelvin sign (which some
+    // case rules take for s and k), a fullwidth and a Unicode hyphen, a zero-width space: none
+    // spells the spec's ASCII names, in whatever case.
+    const lookAlikes = [
+      'x-tenant-\u0131d',
+      'X-TENANT-\u0130D',
+      'organization-\u0131D',
+      'x-t\u0435nant-id',
+      'compan\u0443_id',
+      'x_organi\u017Fation_id',
+      '\u212A-tenant-id',
+      'x-tenant\uFF0Did',
+      'x\u2010tenant-id',
+      'x-tenant-id\u200B',
+    ];
+    for (const name of lookAlikes) assert.equal(scan([[name, 'acme']]).tenantFields, undefined, name);
+  });
+
   test('the fields the scan reads are still read beside a tenant field of the same length', () => {
     const facts = scan([
       ['X-Company-Id', 'acme'],
