@@ -3,6 +3,7 @@
 import { join, resolve } from 'node:path';
 import { openDatabase } from '../../registry/database/database.ts';
 import { migrate, DatabaseTooNewError } from '../../registry/database/migrations.ts';
+import { DirectoryInUseError, lockDirectory } from '../../registry/database/directory-lock.ts';
 import { registryTls } from '../../registry/http/certificate.ts';
 import { DEFAULT_MAX_BUNDLE_BYTES, startRegistry } from '../../registry/http/server.ts';
 import { loadPublishers, PublishersFileError } from '../../registry/publish/publishers.ts';
@@ -19,8 +20,8 @@ implementations, deployments and runs, and a badge per deployment. Every publish
 verified on arrival, with the publisher's own keys, by the code of \`verify\`.
 
 Options:
-  --data DIR            the embedded database's directory (PGlite; created when missing)
-                        (default: .registry-data)
+  --data DIR            the registry's directory: the embedded database (PGlite, in DIR/database),
+                        the publishers file, a lock (one registry per DIR) (default: .registry-data)
   --database-url URL    a PostgreSQL server instead (postgres://user:password@host:5432/db);
                         the same schema and migrations, applied at start
   --publishers FILE     who may publish, with which keys (registry publisher writes it)
@@ -38,7 +39,8 @@ Options:
 Exit codes:
   0  the registry ran and was stopped (SIGINT, SIGTERM)
   2  usage error: a bad option, an unreadable publishers file or key
-  3  setup error: the database cannot be opened or migrated, the port is taken`;
+  3  setup error: the database cannot be opened or migrated, DIR is another registry's, the port
+     is taken`;
 
 /** The URL with its password hidden, for the banner. */
 function shownUrl(url: string): string {
@@ -98,9 +100,21 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const databaseUrl = values['database-url'];
+  let lock: { release(): void } | undefined;
+  try {
+    // The embedded database is one process's: a second registry on the directory is refused.
+    if (databaseUrl === undefined) lock = lockDirectory(directory);
+  } catch (error) {
+    if (!(error instanceof DirectoryInUseError)) throw error;
+    console.error(error.message);
+    return EXIT.setup;
+  }
   let db;
   try {
-    db = await openDatabase({ directory, ...(databaseUrl !== undefined ? { databaseUrl } : {}) });
+    db = await openDatabase({
+      directory: join(directory, 'database'),
+      ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+    });
     await migrate(db);
   } catch (error) {
     const reason = error instanceof DatabaseTooNewError ? error.message : (error as Error).message;
@@ -108,6 +122,7 @@ export async function main(argv: string[]): Promise<number> {
       `The registry's database cannot be opened: ${reason.replaceAll(databaseUrl ?? '\u0000', shownUrl(databaseUrl ?? ''))}`,
     );
     await db?.close().catch(() => undefined);
+    lock?.release();
     return EXIT.setup;
   }
   try {
@@ -129,6 +144,7 @@ export async function main(argv: string[]): Promise<number> {
       void registry
         .close()
         .then(() => db.close())
+        .finally(() => lock?.release())
         .then(() => process.exit(0));
     };
     process.once('SIGINT', stop);
@@ -136,7 +152,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(
       [
         `Registry at ${registry.url}`,
-        `  database:   ${databaseUrl !== undefined ? `PostgreSQL server ${shownUrl(databaseUrl)}` : `embedded (PGlite) in ${directory}`}`,
+        `  database:   ${databaseUrl !== undefined ? `PostgreSQL server ${shownUrl(databaseUrl)}` : `embedded (PGlite) in ${join(directory, 'database')}`}`,
         `  publishers: ${publishers.length} (${publishersFile})`,
         `  reads:      ${values['private-reads'] === true ? 'need a token' : 'public'}`,
         ...(tls.caPath ? [`  CA:         ${tls.caPath} (clients: --ca-file)`] : []),
@@ -146,6 +162,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     console.error(`The registry cannot start: ${(error as Error).message}`);
     await db.close().catch(() => undefined);
+    lock?.release();
     return EXIT.setup;
   }
 }

@@ -170,6 +170,13 @@ for (const backend of ['embedded', 'server'] as const) {
     });
 
     if (backend === 'embedded')
+      test('a second registry on the same --data is refused (exit 3), naming the one that holds it', async () => {
+        const second = await runMain(['registry', 'serve', '--data', join(directory, 'data'), '--port', '0']);
+        assert.equal(second.code, 3);
+        assert.match(second.stderr, new RegExp(`in use by another registry \\(pid ${serve.child.pid}\\)`));
+      });
+
+    if (backend === 'embedded')
       test('diff exits 1 when a rule regressed, 0 the other way; an unreachable registry exits 3', async () => {
         const published = await client(['publish', failing, '--deployment', 'shop', '--version', '1.1.0']);
         assert.equal(published.code, 0, published.stderr);
