@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
-import { overallVerdict, runVerdict } from '../report/verdict.ts';
+import { NOT_RUN_MESSAGE, overallVerdict, runVerdict } from '../report/verdict.ts';
 import { verdictOverProtocol } from '../report/build-report.ts';
 import { catalogDigestOf } from '../report/provenance.ts';
 import { duplicateKeys } from './json-keys.ts';
@@ -334,6 +334,7 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
   problems.push(...protocolVerdictDifferences(report));
   problems.push(...settingsDifferences(report));
   problems.push(...catalogDifferences(report));
+  problems.push(...selectionDifferences(report));
   for (const disagreement of shardDisagreements(report.shards ?? []))
     problems.push(`${REPORT_FILES.json} merges shards that are not one run: ${disagreement}`);
 }
@@ -391,6 +392,27 @@ function catalogDifferences(report: ConformanceReport): string[] {
   return [
     `${REPORT_FILES.json} lists ${listed.rules} rules whose ids, levels and statements are not the catalog it names (sha256 ${report.catalog.sha256}, ${report.catalog.rules} rules): a rule was left out, added or changed.`,
   ];
+}
+
+/**
+ * A scope that says every rule was selected and nothing is partial holds no rule that was not run
+ * in the selection, and counts the rules its options count.
+ */
+function selectionDifferences(report: ConformanceReport): string[] {
+  const scope = report.scope;
+  if (!scope) return [];
+  const problems: string[] = [];
+  const notRun = report.rules.filter((rule) => rule.message === NOT_RUN_MESSAGE).map((rule) => rule.id);
+  if (scope.partial.length === 0 && notRun.length > 0)
+    problems.push(
+      `${REPORT_FILES.json}'s scope says the run is complete, but ${notRun.length} of its rules were not run in its selection (${notRun.slice(0, 3).join(', ')}${notRun.length > 3 ? ', …' : ''}).`,
+    );
+  const selected = report.options?.selectedRules;
+  if (selected !== undefined && selected !== scope.rulesSelected)
+    problems.push(
+      `${REPORT_FILES.json}'s scope says ${scope.rulesSelected} rules were selected, its options ${selected}: they are one run's.`,
+    );
+  return problems;
 }
 
 /** The settings the scope records and the options the report records are the same run's. */

@@ -508,6 +508,42 @@ test('a failing MUST rule relabelled ADVISORY (verdict, counts, renderings, badg
   );
 });
 
+test('a run of some rules (the ADVISORY ones left out) whose scope and options claim every rule, re-signed, is refused', async () => {
+  const advisory = new Set(RULES.filter((rule) => rule.level === 'ADVISORY').map((rule) => rule.id));
+  const outcomes = new Map<string, TestOutcome[]>(
+    RULES.filter((rule) => !advisory.has(rule.id)).map((rule) => [rule.id, [{ status: 'passed' }]]),
+  );
+  const certificate = tls(['HTTP/1.1', 'HTTP/2']);
+  // Left out, ADVISORY rules do not change the verdict: only the scope says the run was partial.
+  const forged = buildReport(outcomes, {
+    target: { name: 'acme staging', mode: 'file', baseUrl: 'https://api.acme.example/v1' },
+    profile: 'strict',
+    startedAt: new Date('2026-11-25T10:00:00Z'),
+    durationMs: 61_000,
+    options: {
+      failOnIncomplete: false,
+      requestTimeoutSeconds: 10,
+      selectedRules: RULES.length - advisory.size,
+    },
+    tls: [certificate],
+    scope: scopeOf({
+      protocolsChecked: ['HTTP/1.1', 'HTTP/2'],
+      tls: [certificate],
+      rulesSelected: RULES.length,
+      rulesInCatalog: RULES.length,
+    }),
+  });
+  assert.equal(forged.verdict, 'CONFORMANT');
+  const { problems } = await verifyBundle(bundleOf(forged), { trustedKeys: [vendor.publicKey] });
+  assert.deepEqual(
+    problems.map((problem) => problem.replace(/ \(.*\)\.$/, '.')),
+    [
+      `conformance.json's scope says the run is complete, but ${advisory.size} of its rules were not run in its selection.`,
+      `conformance.json's scope says ${RULES.length} rules were selected, its options ${RULES.length - advisory.size}: they are one run's.`,
+    ],
+  );
+});
+
 test('base64 with junk after the payload or the signature is refused', async () => {
   for (const field of ['payload', 'sig'] as const) {
     const directory = bundleOf(report());
