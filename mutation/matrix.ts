@@ -21,6 +21,7 @@ const LEGEND = [
   '`✗` fails although the catalog does not expect it',
   '`◌` expected to fail, but passed: the suite missed the fault',
   '`–` not evaluated (the variant left the rule without the data it needs)',
+  '`n/a` not applicable: the server does not offer what the rule exercises (a cookie on a served answer)',
   '`!` error: the check could not run, or the run wrote no report',
   '`·` not run: the preflight stopped the run (SETUP ERROR) before any rule',
   'blank: passed',
@@ -91,6 +92,7 @@ function cell(fault: FaultName, id: RuleId, run: VariantRun): string {
     return expected === 'consequence' ? '○' : '✗';
   }
   if (expected !== undefined) return '◌';
+  if (verdict === 'not-applicable') return 'n/a';
   return verdict === 'not-evaluated' ? '–' : '';
 }
 
@@ -98,12 +100,15 @@ function cleanCell(run: VariantRun, id: RuleId): string {
   const verdict = run.results[id];
   if (verdict === 'pass') return '';
   if (verdict === 'not-evaluated') return '–';
+  if (verdict === 'not-applicable') return 'n/a';
   return isFailing(verdict) ? '✗' : '!';
 }
 
 function cleanSummary(run: VariantRun): string {
   const passed = RULES.filter((rule) => run.results[rule.id] === 'pass').length;
-  return `${passed}/${RULES.length} rules passed, verdict ${verdictOf(run, 'strict')} (strict)`;
+  const notApplicable = RULES.filter((rule) => run.results[rule.id] === 'not-applicable').length;
+  const besides = notApplicable > 0 ? ` (${notApplicable} not applicable)` : '';
+  return `${passed}/${RULES.length} rules passed${besides}, verdict ${verdictOf(run, 'strict')} (strict)`;
 }
 
 function percent(part: number, whole: number): string {

@@ -51,6 +51,18 @@ const REFUSED_ON_THE_CACHED_URL: readonly RuleId[] = [
   'PERM-INSUFFICIENT-403',
 ];
 
+/**
+ * The rules that send a request without Authorization to exactly {base_url}/customers and ask
+ * something else of its answer: behind that cache it is the 200 with data, and a keyless request
+ * that gets data fails whatever rule sent it (check.noDataWithoutKey).
+ */
+const KEYLESS_ON_THE_CACHED_URL: readonly RuleId[] = [
+  'TRANSPORT-HSTS',
+  'ERROR-BODY-SHAPE',
+  'ERROR-NO-STORE',
+  'VERSION-PATH',
+];
+
 /** Distinct URLs a cache keeps at most: the suite asks for a handful. */
 const CACHE_ENTRIES = 1000;
 
@@ -253,12 +265,16 @@ export const TENANT_ISOLATION_FAULTS = {
     description:
       'A response cache between the host checks and authentication, keyed on host name and URL (Authorization ignored): a GET that would be refused (401, 403) gets the 200 last served for that URL.',
     catches: ['TENANT-CACHED-ANSWER-NOT-SHARED'],
-    alsoFails: Object.fromEntries(
-      REFUSED_ON_THE_CACHED_URL.map((id) => [
+    alsoFails: Object.fromEntries<string>([
+      ...REFUSED_ON_THE_CACHED_URL.map((id): [RuleId, string] => [
         id,
         'Its request to {base_url}/customers comes after a served one (the suite learns the tenants first) and gets the cached 200 with data.',
       ]),
-    ),
+      ...KEYLESS_ON_THE_CACHED_URL.map((id): [RuleId, string] => [
+        id,
+        'Its request without Authorization to {base_url}/customers gets the cached 200 with data: a keyless request that gets data fails whatever rule sent it.',
+      ]),
+    ]),
     steps: () => ({ writeResponse: cachingByHostAndUrl() }),
   },
   'all-tenants-customers-served': {
