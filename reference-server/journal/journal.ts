@@ -16,6 +16,7 @@ import type {
   JournalEntry,
   JournalTenant,
 } from '../../schemas/generated/journal.ts';
+import { loggableValue } from '../http/access-log.ts';
 import { requestProtocol } from '../http/field-lines.ts';
 import type { Environment } from '../http/hosts.ts';
 import type { RequestFacts, Site } from '../http/request-facts.ts';
@@ -282,15 +283,17 @@ function hostKind(hostname: string | undefined, scope: Scope): JournalEntry['hos
   return isIP(hostname.replace(/^\[|\]$/g, '')) !== 0 ? 'ip-literal' : 'other';
 }
 
-/** DNS names only: whatever else a client sent in their place is not kept (it could be a key). */
+/**
+ * DNS names only, and none with a label the access log would redact (a key's random part, even
+ * lower-cased and split over labels): whatever else a client sent in their place is not kept.
+ */
 const HOST_NAME = /^[a-z0-9.-]{1,253}$/i;
-const LONG_LABEL = /[a-z0-9]{32}/i;
 const NOT_A_HOST_NAME = '(not a host name)';
 
 function hostNameOrNot(name: string | false | null | undefined): string {
-  return typeof name === 'string' && HOST_NAME.test(name) && !LONG_LABEL.test(name)
-    ? name.toLowerCase()
-    : NOT_A_HOST_NAME;
+  if (typeof name !== 'string' || !HOST_NAME.test(name)) return NOT_A_HOST_NAME;
+  const lower = name.toLowerCase();
+  return lower.split('.').every((label) => loggableValue(label) === label) ? lower : NOT_A_HOST_NAME;
 }
 
 function matches(entry: JournalSlot, filter: JournalFilter): boolean {

@@ -292,6 +292,31 @@ describe('journal', () => {
     });
   });
 
+  test("a key's random part lower-cased into host labels is not kept as the SNI's or the request's host name", async () => {
+    await withServer(undefined, async (target) => {
+      const key = secretOf(target.fixtures, 'key_acme_prod_read');
+      // What the access log redacts too (a run of letters and digits that switches twice).
+      const random = key.replace(/^mbk_[a-z]+_/, '').toLowerCase();
+      const labels = `${random.slice(0, 11)}.${random.slice(11, 22)}.${random.slice(22)}`;
+      await send(target, { servername: labels, verifyHostname: 'acme.api.localhost' });
+      await send(target, {
+        host: labels,
+        servername: 'acme.api.localhost',
+        verifyHostname: 'acme.api.localhost',
+      });
+      const entries = (await journalOf(target)).data;
+      assert.deepEqual(
+        entries.map((entry) => [entry.sni, entry.sniName, entry.hostName]),
+        [
+          ['mismatch', '(not a host name)', 'acme.api.localhost'],
+          ['mismatch', 'acme.api.localhost', '(not a host name)'],
+        ],
+      );
+      const text = JSON.stringify(entries);
+      for (const piece of labels.split('.')) assert.ok(!text.includes(piece), piece);
+    });
+  });
+
   test('with a capacity of 0 the journal is off and the admin API says so', async () => {
     await withServer(0, async (target) => {
       const reply = await send(target, {
