@@ -6,8 +6,8 @@ import type { IncomingMessage } from 'node:http';
 const MAX_SCANNED_BYTES = 64 * 1024;
 const MAX_NODES = 10_000;
 const TENANT_FIELDS = new Set(['tenant_id', 'company_id', 'organization_id']);
-/** For a body that is not JSON (or too long to parse whole): a field name in JSON quotes. */
-const TENANT_FIELD_TEXT = /"(tenant_id|company_id|organization_id)"\s*:/g;
+/** For a body that is not JSON (or too long to parse whole): a field name in JSON quotes, in any case. */
+const TENANT_FIELD_TEXT = /"(tenant_id|company_id|organization_id)"\s*:/gi;
 
 /** Reads `req`'s body and calls `found` with the tenant id fields in it (never when there are none). */
 export function watchBody(req: IncomingMessage, found: (fields: string[]) => void): void {
@@ -30,7 +30,9 @@ export function tenantFieldsIn(text: string): string[] {
   try {
     parsed = JSON.parse(text);
   } catch {
-    return [...new Set([...text.matchAll(TENANT_FIELD_TEXT)].map((match) => match[1] as string))];
+    return [
+      ...new Set([...text.matchAll(TENANT_FIELD_TEXT)].map((match) => (match[1] as string).toLowerCase())),
+    ];
   }
   const names = new Set<string>();
   // Breadth-first over objects and arrays, bounded in nodes so that no body costs much.

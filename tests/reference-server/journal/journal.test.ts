@@ -347,6 +347,11 @@ describe('request facts', () => {
       'tenant_id',
     ]);
     assert.deepEqual(tenantFieldsIn('{"organization_id": 1, oops'), ['organization_id']);
+    // In any letter case, as in a body that parses: a body cut at the scan's limit is not JSON.
+    assert.deepEqual(tenantFieldsIn('{"Tenant_ID": 1, "COMPANY_ID": 2, oops').sort(), [
+      'company_id',
+      'tenant_id',
+    ]);
     assert.deepEqual(tenantFieldsIn('{"name":"tenant_id"}'), []);
   });
 
