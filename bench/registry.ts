@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { canIShip } from '../registry/ask/can-i-ship.ts';
 import type { Database } from '../registry/database/database.ts';
 import { BACKENDS, stopBackends, type Backend } from '../tests/registry/support/backends.ts';
-import { keyPair, makeBundle } from '../tests/registry/support/bundles.ts';
+import { keyPair, makeBundle, removeBundles } from '../tests/registry/support/bundles.ts';
 import { startTestRegistry } from '../tests/registry/support/registry.ts';
 
 const PUBLISHES = 120;
@@ -161,6 +161,7 @@ for (const backend of BACKENDS) {
   console.log(backend, throughput, latency);
 }
 await stopBackends();
+removeBundles();
 
 writeFileSync(
   RESULTS,

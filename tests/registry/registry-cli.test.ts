@@ -18,8 +18,9 @@ import {
 } from '../support/reference-cli.ts';
 import { main as registry } from '../../cli/commands/registry.ts';
 import { openBackend, stopBackends, type OpenedBackend } from './support/backends.ts';
-import { MUST_RULES, keyPair, makeBundle } from './support/bundles.ts';
+import { MUST_RULES, keyPair, makeBundle, removeBundles } from './support/bundles.ts';
 
+after(() => removeBundles());
 const vendor = keyPair();
 const work = mkdtempSync(join(tmpdir(), 'registry-cli-'));
 const publicKey = join(work, 'vendor.pub');

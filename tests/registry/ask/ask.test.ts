@@ -6,9 +6,10 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { storeRun, type RunFacts } from '../../../registry/store/runs.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
-import { HTTP_RULES, MUST_RULES, keyPair, makeBundle } from '../support/bundles.ts';
+import { HTTP_RULES, MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 
+after(() => removeBundles());
 const vendor = keyPair();
 const mustRule = MUST_RULES[1] ?? '';
 const httpRule = HTTP_RULES[0] ?? '';

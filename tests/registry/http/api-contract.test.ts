@@ -8,10 +8,11 @@ import { join } from 'node:path';
 import { OpenApiValidator, readOpenApiDocument } from '../../support/openapi-validator.ts';
 import { REPO_ROOT } from '../../support/reference-client.ts';
 import { stopBackends } from '../support/backends.ts';
-import { MUST_RULES, keyPair, makeBundle } from '../support/bundles.ts';
+import { MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 
+after(() => removeBundles());
 const vendor = keyPair();
 const validator = new OpenApiValidator(readOpenApiDocument(join(REPO_ROOT, 'docs', 'registry-openapi.json')));
 const first = makeBundle({ key: vendor.privateKey });

@@ -16,9 +16,10 @@ import { storedCounts } from '../../../registry/store/runs.ts';
 import { tokenDigest } from '../../../registry/publish/publishers.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
-import { HTTP_RULES, MUST_RULES, keyPair, makeBundle } from '../support/bundles.ts';
+import { HTTP_RULES, MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 
+after(() => removeBundles());
 const vendor = keyPair();
 const other = keyPair();
 const stranger = keyPair();

@@ -4,7 +4,7 @@
 // protocols, the signer). tests/conformance/attestation/certify.test.ts proves the same code on
 // real runs.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../../conformance/catalog/rules.ts';
@@ -29,6 +29,15 @@ export interface BundleShape {
   startedAt?: Date;
   /** undefined: unsigned. */
   key?: KeyObject;
+}
+
+/** Every bundle of this process is made under one directory, removed by removeBundles(). */
+let root: string | undefined;
+
+/** Removes every bundle this process made (an `after` hook of the file that made them). */
+export function removeBundles(): void {
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+  root = undefined;
 }
 
 export const MUST_RULES = RULES.filter((rule) => rule.level === 'MUST').map((rule) => rule.id);
@@ -80,7 +89,8 @@ export function makeBundle(shape: BundleShape = {}): string {
       rulesInCatalog: RULES.length,
     }),
   });
-  const reports = mkdtempSync(join(tmpdir(), 'registry-bundle-'));
+  root ??= mkdtempSync(join(tmpdir(), 'registry-bundles-'));
+  const reports = mkdtempSync(join(root, 'run-'));
   writeReports(report, { exchanges: [] }, reports);
   return writeBundle(report, reports, shape.key).directory;
 }

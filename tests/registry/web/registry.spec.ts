@@ -5,7 +5,7 @@
 // picture of docs/registry.md.
 import { test as base, expect } from '@playwright/test';
 import { launchTrustingChromium } from '../../support/chromium.ts';
-import { MUST_RULES, keyPair, makeBundle } from '../support/bundles.ts';
+import { MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 
 const vendor = keyPair();
@@ -44,6 +44,7 @@ const test = base.extend<object, { registry: TestRegistry }>({
       await publish('acme-beta', '0.1.0', { failing: [MUST_RULES[0] ?? ''] });
       await use(registry);
       await registry.close();
+      removeBundles();
     },
     { scope: 'worker' },
   ],
