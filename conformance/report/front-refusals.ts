@@ -7,7 +7,8 @@
 // rules need. The message then says so, and that the deployment cannot be certified through it.
 // Only when the run was refused at separate moments with answers between them, though: one
 // stretch of refusals in a run served before and after it is what a restart or a deploy looks
-// like too, and then the advice to check the deployment's health stands.
+// like too, and then the advice to check the deployment's health stands, with what a new run
+// would show.
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { HEALTH_ADVICE, isUnavailable } from '../requests/transient.ts';
 import type { RunExchange } from './har.ts';
@@ -25,7 +26,7 @@ export function explainFrontRefusals(
 ): Map<string, readonly TestOutcome[]> {
   const explained = new Map(outcomesByRule);
   const timeline = answerTimes(exchanges);
-  if (refusalStretches(exchanges, timeline) < 2) return explained;
+  const explain = refusalStretches(exchanges, timeline) < 2 ? outageOrFront : frontRefused;
   for (const [ruleId, outcomes] of outcomesByRule) {
     if (!outcomes.some((outcome) => outcome.error?.includes(HEALTH_ADVICE))) continue;
     const around = servedAround(ruleId, exchanges, timeline);
@@ -38,7 +39,7 @@ export function explainFrontRefusals(
           : {
               ...outcome,
               error: outcome.error.replace(UNAVAILABLE_ERROR, (_, status: string, bound: string) =>
-                frontRefused(status, bound, around),
+                explain(status, bound, around),
               ),
             },
       ),
@@ -50,6 +51,15 @@ export function explainFrontRefusals(
 interface Around {
   before: number;
   after: number;
+}
+
+/** One stretch of refusals: an outage as likely as a front, so the advice stands, and what tells them apart. */
+function outageOrFront(status: string, bound: string, around: Around): string {
+  return (
+    `the target was unavailable: answered ${status} to all ${bound}. ${HEALTH_ADVICE} ` +
+    `The deployment answered this run's requests before and after (at least ${around.before} before, ${around.after} after) and refused nothing at another moment: ` +
+    'if a new run meets the same refusal, it is a front that refuses this request, not an outage; let the suite’s requests through it as they are, or run the suite against the deployment behind it.'
+  );
 }
 
 function frontRefused(status: string, bound: string, around: Around): string {

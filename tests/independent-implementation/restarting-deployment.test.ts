@@ -62,7 +62,11 @@ describe('a deployment down for a moment during one rule', () => {
     const met = byId.get(MET);
     assert.equal(met?.verdict, 'error', met?.message);
     assert.ok(met?.message?.includes(HEALTH_ADVICE), met?.message);
-    assert.doesNotMatch(met?.message ?? '', /a front refused|cannot be certified through/);
+    assert.doesNotMatch(met?.message ?? '', /a front refused exactly|cannot be certified through/);
+    assert.match(
+      met?.message ?? '',
+      /if a new run meets the same refusal, it is a front that refuses this request/,
+    );
     assertNoKeyInReports(run, target.env);
   });
 });
