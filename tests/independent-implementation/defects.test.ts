@@ -175,9 +175,12 @@ describe('a plain-HTTP listener whose app trusts X-Forwarded-Proto (written for 
  * - TENANT-SNI-HOST-MISMATCH-NO-DATA: acme's key on a connection opened for acme with
  *   `Host: globex…` gets the 200 stored for globex's URL; the front answers that mismatch without
  *   421 (TENANT-SNI-HOST-MISMATCH-421 warns, as it does behind the front without a cache).
+ * - every rule that sends a request without Authorization to that URL and asks something else of
+ *   its answer (TRANSPORT-HSTS, ERROR-BODY-SHAPE, ERROR-NO-STORE, VERSION-PATH): the cached 200
+ *   holds acme's customers, and a keyless request that gets data fails whatever rule sent it (the
+ *   advisory ones warn); the request that learns the tenants' data meets it first (AUTH-MISSING-HEADER).
  * Rules whose requests carry a query, or go to a host nothing was served on, or whose refused and
- * served answers both become the cached 200 (TENANT-CROSS-KEY-INDISTINGUISHABLE), pass; so do the
- * header rules: the cached answer keeps the upstream's no-store and HSTS.
+ * served answers both become the cached 200 (TENANT-CROSS-KEY-INDISTINGUISHABLE), pass.
  */
 const CACHING_FRONT_VERDICTS = {
   'TENANT-CACHED-ANSWER-NOT-SHARED': 'fail',
@@ -186,6 +189,7 @@ const CACHING_FRONT_VERDICTS = {
   'AUTH-OTHER-SCHEME-REJECTED': 'fail',
   'AUTH-QUOTED-KEY-REJECTED': 'fail',
   'AUTH-MALFORMED-BEARER-REJECTED': 'fail',
+  'AUTH-BEARER-SYNTAX-REJECTED': 'warning',
   'AUTH-DUPLICATE-HEADER-REJECTED': 'fail',
   'KEY-UNKNOWN-REJECTED': 'fail',
   'KEY-ALTERED-REJECTED': 'fail',
@@ -198,6 +202,10 @@ const CACHING_FRONT_VERDICTS = {
   'PERM-INSUFFICIENT-403': 'warning',
   'TENANT-SNI-HOST-MISMATCH-NO-DATA': 'fail',
   'TENANT-SNI-HOST-MISMATCH-421': 'warning',
+  'TRANSPORT-HSTS': 'warning',
+  'ERROR-BODY-SHAPE': 'fail',
+  'ERROR-NO-STORE': 'warning',
+  'VERSION-PATH': 'fail',
 } as const;
 
 describe('a shared caching front keyed on Host and URL, Authorization ignored', () => {
