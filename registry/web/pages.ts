@@ -164,7 +164,10 @@ export function runPage(run: StoredRun, outcomes: readonly RuleOutcome[], files:
       outcome.ruleId,
       (byRule.get(outcome.ruleId) ?? new Map<string, RuleOutcome>()).set(outcome.protocol, outcome),
     );
-  const options = run.options && typeof run.options === 'object' ? Object.entries(run.options) : [];
+  // The scope's settings (every setting that can change a verdict) where the kit records them;
+  // the report's options otherwise (a bundle of an earlier kit).
+  const recorded = (run.scope as { settings?: unknown } | null)?.settings ?? run.options;
+  const options = recorded && typeof recorded === 'object' ? Object.entries(recorded) : [];
   return page(
     `${run.deployment} ${run.version} · run ${run.id}`,
     html`<h1>Run ${run.id}: <a href="/deployments/${run.deployment}">${run.deployment}</a> ${run.version}</h1>
@@ -186,7 +189,7 @@ export function runPage(run: StoredRun, outcomes: readonly RuleOutcome[], files:
           ${run.rulesSelected} of ${run.rulesInCatalog} rules
           selected${run.partial.length > 0 ? html`<br />PARTIAL: ${run.partial.join(' ')}` : ''}
         </dd>
-        <dt>Options</dt>
+        <dt>Settings</dt>
         <dd class="mono">
           ${options.length > 0 ? options.map(([key, value], index) => html`${index > 0 ? ', ' : ''}${key}=${JSON.stringify(value)}`) : 'not recorded'}
         </dd>
