@@ -106,7 +106,20 @@ export async function main(argv: string[]): Promise<number> {
   return module.main(rest);
 }
 
-const code = await main(process.argv.slice(2));
+/**
+ * Every command's own errors are messages with an exit code; anything thrown past them (a file the
+ * system refused, a defect) is its message and exit 3, never a stack trace for the user.
+ */
+async function mainWithoutStackTraces(argv: string[]): Promise<number> {
+  try {
+    return await main(argv);
+  } catch (error) {
+    console.error(`${PROGRAM}: ${error instanceof Error ? error.message : String(error)}`);
+    return EXIT.setup;
+  }
+}
+
+const code = await mainWithoutStackTraces(process.argv.slice(2));
 // `serve` returns 0 and keeps running until a signal; any failure ends the process at once, even
 // if a listener or a child is still open.
 if (code !== EXIT.ok) process.exit(code);

@@ -19,7 +19,7 @@ import {
   embeddedCertDir,
   fixtureKeyEnvironment,
 } from '../conformance/deployment/embedded-target.ts';
-import { URL_TARGET_FILE, urlTarget } from '../conformance/deployment/url-target.ts';
+import { URL_TARGET_FILE, isBaseUrl, urlTarget } from '../conformance/deployment/url-target.ts';
 import { runStateDirectory, standaloneProjects } from '../conformance/run/projects.ts';
 
 /** What the suite checks. */
@@ -102,6 +102,13 @@ function declared(target: ConformanceTarget, env: NodeJS.ProcessEnv): TargetDecl
     return declareEmbeddedTarget({ ...process.env, ...env });
   }
   if ('file' in target) return declareTarget(resolve(target.file), { ...process.env, ...env });
+  for (const name of ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'] as const) {
+    const value = target[name];
+    if (value !== undefined && !isBaseUrl(value))
+      throw new TypeError(
+        `conformanceProjects: target.${name} must be a base URL https://{host}/v1, not "${value}".`,
+      );
+  }
   const file = join(runStateDirectory().directory, URL_TARGET_FILE);
   if (!existsSync(file)) {
     const options = { ...target, ...(target.caFile ? { caFile: resolve(target.caFile) } : {}) };

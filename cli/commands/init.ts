@@ -51,7 +51,15 @@ export function main(argv: string[]): number {
     console.error(`${output} exists already. Edit it, choose another --output, or replace it with --force.`);
     return EXIT.usage;
   }
-  writeFileSync(output, starterTarget(baseUrl, schemaReference(output)));
+  try {
+    writeFileSync(output, starterTarget(baseUrl, schemaReference(output)));
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    console.error(
+      `Cannot write ${output} (${reason}): give an --output in a folder that exists and you can write to.`,
+    );
+    return EXIT.usage;
+  }
   console.log(`Wrote ${output}.`);
   console.log(
     `Next: edit it, export the keys it names, then run: tenant-auth-conformance run --target ${relative(process.cwd(), output)}`,

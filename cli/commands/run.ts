@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { main as runConformance, runHelp } from '../../conformance/run/run.ts';
-import { CREDENTIAL_VARIABLES, URL_TARGET_FILE, urlTarget } from '../../conformance/deployment/url-target.ts';
+import {
+  CREDENTIAL_VARIABLES,
+  URL_TARGET_FILE,
+  isBaseUrl,
+  urlTarget,
+} from '../../conformance/deployment/url-target.ts';
 import { EXIT } from '../exit-codes.ts';
 import { PUBLISH_HELP, publishAfterRun, takePublishOptions } from './registry-run-publish.ts';
 
@@ -58,6 +63,16 @@ async function runWithoutPublishing(argv: string[]): Promise<number> {
   if (typeof baseUrl !== 'string') {
     console.error('--other-tenant-base-url, --sandbox-base-url and --ca-file need --base-url URL.');
     return EXIT.usage;
+  }
+  // Checked here, in the terms the user gave: the target file made of them is the kit's own.
+  for (const name of ['base-url', 'other-tenant-base-url', 'sandbox-base-url'] as const) {
+    const value = values[name];
+    if (typeof value === 'string' && !isBaseUrl(value)) {
+      console.error(
+        `Invalid --${name} "${value}": give a base URL https://{host}/v1, such as https://acme.api.example.com/v1.`,
+      );
+      return EXIT.usage;
+    }
   }
   if (argv.some((argument) => argument === '--target' || argument.startsWith('--target='))) {
     console.error('Give either --target FILE or --base-url URL, not both.');

@@ -23,6 +23,11 @@ export const CREDENTIAL_VARIABLES: Record<CredentialName, string> = {
  */
 export const URL_TARGET_FILE = 'conformance-target-by-url.json';
 
+/** Whether `value` is a base URL a target may have: `https://{host}/v1` (schemas/target.schema.json). */
+export function isBaseUrl(value: string): boolean {
+  return /^https:\/\/[^/?#@]+\/v1$/.test(value);
+}
+
 /** Whether `file` is a target the kit wrote from URL options. */
 export function isUrlTargetFile(file: string): boolean {
   return basename(file) === URL_TARGET_FILE;

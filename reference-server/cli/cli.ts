@@ -155,7 +155,11 @@ function reportStartError(error: unknown): number {
   ) {
     console.error(`reference server: ${error.message}`);
   } else {
-    console.error('reference server: failed to start:', error);
+    // A file or port the system refused (its code and path say which), or a defect: the message
+    // alone either way, never a stack trace for the user.
+    console.error(
+      `reference server: failed to start: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
   return error instanceof UsageError ? 2 : 3;
 }

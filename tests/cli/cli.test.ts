@@ -177,10 +177,14 @@ describe('run --base-url: a target without a target file', () => {
     assert.match(alone.stderr, /need --base-url/);
   });
 
-  test('a base URL the schema refuses is a target error (exit 2) naming the field', async () => {
+  test('a base URL the schema refuses is a usage error (exit 2) naming the option, not a file', async () => {
     const result = await cli(['run', '--base-url', 'https://a.api.example.com/v2']);
     assert.equal(result.code, 2);
-    assert.match(result.stderr, /\$\.baseUrl: must match pattern/);
+    assert.match(
+      result.stderr,
+      /Invalid --base-url "https:\/\/a\.api\.example\.com\/v2": give a base URL https:\/\/\{host\}\/v1/,
+    );
+    assert.doesNotMatch(result.stderr, /target file/);
     assertNoStackTrace(result);
   });
 });

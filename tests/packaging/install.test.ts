@@ -381,6 +381,41 @@ describe('the packed kit, installed into an empty project', () => {
     assert.equal(written.suite.name, 'tenant-auth-conformance');
   });
 
+  test('no command prints a stack trace: bad input to each is a message and an exit code', async () => {
+    writeFileSync(join(project, 'not-json.txt'), 'not json\n');
+    const cases: [string[], number][] = [
+      [['run', '--nope'], 2],
+      [['run', '--target', 'no-such-target.json'], 2],
+      [['run', '--base-url', 'not-a-url'], 2],
+      [['serve', '--port', 'abc'], 2],
+      [['serve', '--fixtures', 'not-json.txt', '--port', '0', '--http-port', '0', '--data-dir', 'off'], 3],
+      // A certificate directory that cannot be made (a file stands where its parent should be).
+      [
+        ['serve', '--cert-dir', 'not-json.txt/certs', '--port', '0', '--http-port', '0', '--data-dir', 'off'],
+        3,
+      ],
+      [['rules', 'extra'], 2],
+      [['init', 'not-a-url'], 2],
+      [['init', 'https://acme.api.example.com/v1', '--output', 'no-such-folder/target.jsonc'], 2],
+      [['keys', '--fixtures', 'not-json.txt'], 3],
+      [['keys', 'no_such_key'], 2],
+      [['keys', '--export', '--names', 'other'], 2],
+      [['compare', 'not-json.txt'], 2],
+      [['merge', 'not-json.txt'], 2],
+      [['verify', 'no-such-bundle'], 2],
+      [['keygen', '--out', 'no-such-folder/key'], 2],
+      [['client-report', '--since', 'yesterday'], 2],
+      [['no-such-command'], 2],
+    ];
+    for (const [args, expected] of cases) {
+      const result = await kit(project, args);
+      const output = `${result.stdout}\n${result.stderr}`;
+      assert.equal(result.code, expected, `${args.join(' ')}: ${output}`);
+      assert.doesNotMatch(output, /^\s+at \S|node:internal/m, args.join(' '));
+      assert.ok(result.stderr.trim().length > 0, `${args.join(' ')} says what was wrong`);
+    }
+  });
+
   describe("a team's project: the kit from code, type-checked against its declarations", () => {
     let team: string;
     let faulty: ChildProcess | undefined;
@@ -481,56 +516,45 @@ describe('the packed kit, installed into an empty project', () => {
       );
     });
 
-    test("Node's global fetch with the mock's dispatcher: type-checked above, and it runs", async () => {
+    test("the README's TypeScript snippets, as printed: each compiles (strict, the tsconfig it states), the mock's runs", async () => {
+      const readme = readFileSync(join(team, 'node_modules', 'tenant-auth-conformance', 'README.md'), 'utf8');
+      const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+      assert.ok(snippets.length >= 2, `${snippets.length} TypeScript snippets`);
+      // The lib the README says `await using` needs, read from the README itself.
+      const lib = JSON.parse(/"lib": (\[[^\]]*\])/.exec(readme)?.[1] ?? 'null') as string[] | null;
+      assert.ok(lib, 'the README states the tsconfig lib');
+      const folder = join(team, 'readme-snippets');
+      mkdirSync(folder, { recursive: true });
+      snippets.forEach((code, index) => writeFileSync(join(folder, `snippet-${index + 1}.ts`), code));
+      writeFileSync(
+        join(folder, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            lib,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            noEmit: true,
+            skipLibCheck: true,
+            types: ['node'],
+          },
+          include: ['*.ts'],
+        }),
+      );
+      const checked = await installed(team, 'tsc', ['-p', 'readme-snippets']);
+      assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
+      const mock = snippets.findIndex((code) => code.includes('startReferenceMock'));
+      assert.ok(mock >= 0);
       const env = cleanEnv();
       delete env.NODE_TEST_CONTEXT;
-      const tested = await run(
+      const ran = await run(
         process.execPath,
-        ['--import', 'tsx', '--test', 'global-fetch.test.ts'],
+        ['--import', 'tsx', join(folder, `snippet-${mock + 1}.ts`)],
         team,
         env,
       );
-      assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
-      assert.match(tested.stdout, /# pass 1/);
-    });
-
-    test('importing the package loads the mock, not undici, the client report or bundle verification', async () => {
-      // Every module the import loads, ES modules by a loader hook and CommonJS ones by require.cache.
-      writeFileSync(
-        join(team, 'record-loads.mjs'),
-        `import { register } from 'node:module';\n` +
-          `register('data:text/javascript,' + encodeURIComponent('export async function load(url, context, next) { process.stderr.write("loaded " + url + "\\\\n"); return next(url, context); }'));\n`,
-      );
-      const loaded = async (body: string): Promise<string[]> => {
-        const script = `${body}\nconst { createRequire } = await import('node:module');\nfor (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write('loaded ' + file + '\\n');`;
-        const result = await run(
-          process.execPath,
-          ['--import', './record-loads.mjs', '--input-type=module', '-e', script],
-          team,
-        );
-        assert.equal(result.code, 0, result.stderr);
-        return [...result.stderr.matchAll(/^loaded (.+)$/gm)].map((match) => match[1] ?? '');
-      };
-      // ajv's compiler is not loaded; its small runtime helpers are (the start-up validators, precompiled).
-      const lazy =
-        /node_modules\/(undici|selfsigned|@playwright)\/|node_modules\/ajv\/(?!dist\/runtime\/)|client-report|verify-bundle/;
-      const atImport = await loaded(`await import('tenant-auth-conformance');`);
-      assert.ok(
-        atImport.some((url) => url.includes('/dist/library/mock.js')),
-        atImport.join('\n'),
-      );
-      assert.deepEqual(
-        atImport.filter((url) => lazy.test(url)),
-        [],
-      );
-      // The record sees them when they are used: undici once the mock's dispatcher is read.
-      const afterFetch = await loaded(
-        `const { startReferenceMock } = await import('tenant-auth-conformance'); const mock = await startReferenceMock(); void mock.dispatcher; await mock.close();`,
-      );
-      assert.ok(
-        afterFetch.some((url) => /node_modules\/undici\//.test(url)),
-        afterFetch.join('\n'),
-      );
+      assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
     });
 
     test('its own playwright.config.ts: its test and every rule pass against the embedded reference (exit 0)', async () => {
@@ -587,6 +611,42 @@ describe('the packed kit, installed into an empty project', () => {
       assert.equal(new Set([...first, ...second]).size, RULES.length, 'together, every rule of the catalog');
     });
 
+    test('a { baseUrl } target lacking a key: INCOMPLETE, exit 0; with failOnIncomplete exit 1', async () => {
+      const byUrl = {
+        URL_TARGET: `https://acme.api.localhost:${ports.https}/v1`,
+        URL_TARGET_CA: join(project, '.certs', 'ca.crt'),
+        CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
+      };
+      // A rule its one key lets it check, and one it needs a Read Only key for.
+      const selected = [
+        'test',
+        '--project',
+        'conformance',
+        '--grep',
+        'KEY-VALID-SERVED:|PERM-READ-ONLY-READS:',
+      ];
+      for (const [fail, expected] of [
+        [false, 0],
+        [true, 1],
+      ] as const) {
+        const env = cleanEnv({ ...byUrl, ...(fail ? { FAIL_ON_INCOMPLETE: '1' } : {}) });
+        const result = await installed(team, 'playwright', [...selected], env);
+        assert.equal(result.code, expected, `failOnIncomplete ${fail}: ${result.stdout}\n${result.stderr}`);
+        const report = JSON.parse(
+          readFileSync(join(team, 'conformance-reports', 'conformance.json'), 'utf8'),
+        ) as ConformanceReport;
+        assert.equal(report.verdict, 'INCOMPLETE');
+        assert.equal(report.options?.failOnIncomplete, fail);
+        const verdicts = Object.fromEntries(report.rules.map((rule) => [rule.id, rule]));
+        assert.equal(verdicts['KEY-VALID-SERVED']?.verdict, 'pass');
+        const notEvaluated = verdicts['PERM-READ-ONLY-READS'];
+        assert.equal(notEvaluated?.verdict, 'not-evaluated');
+        // What the team configured: a target by URL, whose keys are variables.
+        assert.match(notEvaluated?.message ?? '', /CONFORMANCE_KEY_READ_ONLY is not set/);
+        assert.doesNotMatch(notEvaluated?.message ?? '', /target file/);
+      }
+    });
+
     test("merge: the blob reports the team's own config wrote, one folder per shard as CI downloads them", async () => {
       // Each shard as a CI job runs it, and its artifact: the blob reporter's folder and the shard's
       // record, which conformanceReporter leaves in its outputDir's blob/.
@@ -633,42 +693,6 @@ describe('the packed kit, installed into an empty project', () => {
       assert.match(empty.stderr, /No blob report \(a \.zip file\) in no-blobs/);
       assert.match(empty.stderr, /blob-report\//);
       assert.doesNotMatch(empty.stderr, /\n\s+at /);
-    });
-
-    test('a { baseUrl } target lacking a key: INCOMPLETE, exit 0; with failOnIncomplete exit 1', async () => {
-      const byUrl = {
-        URL_TARGET: `https://acme.api.localhost:${ports.https}/v1`,
-        URL_TARGET_CA: join(project, '.certs', 'ca.crt'),
-        CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
-      };
-      // A rule its one key lets it check, and one it needs a Read Only key for.
-      const selected = [
-        'test',
-        '--project',
-        'conformance',
-        '--grep',
-        'KEY-VALID-SERVED:|PERM-READ-ONLY-READS:',
-      ];
-      for (const [fail, expected] of [
-        [false, 0],
-        [true, 1],
-      ] as const) {
-        const env = cleanEnv({ ...byUrl, ...(fail ? { FAIL_ON_INCOMPLETE: '1' } : {}) });
-        const result = await installed(team, 'playwright', [...selected], env);
-        assert.equal(result.code, expected, `failOnIncomplete ${fail}: ${result.stdout}\n${result.stderr}`);
-        const report = JSON.parse(
-          readFileSync(join(team, 'conformance-reports', 'conformance.json'), 'utf8'),
-        ) as ConformanceReport;
-        assert.equal(report.verdict, 'INCOMPLETE');
-        assert.equal(report.options?.failOnIncomplete, fail);
-        const verdicts = Object.fromEntries(report.rules.map((rule) => [rule.id, rule]));
-        assert.equal(verdicts['KEY-VALID-SERVED']?.verdict, 'pass');
-        const notEvaluated = verdicts['PERM-READ-ONLY-READS'];
-        assert.equal(notEvaluated?.verdict, 'not-evaluated');
-        // What the team configured: a target by URL, whose keys are variables.
-        assert.match(notEvaluated?.message ?? '', /CONFORMANCE_KEY_READ_ONLY is not set/);
-        assert.doesNotMatch(notEvaluated?.message ?? '', /target file/);
-      }
     });
 
     test('against a faulty variant: exit 1, the failing rule in its own JSON report', async () => {
