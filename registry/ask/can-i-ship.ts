@@ -30,19 +30,49 @@ export interface ShipAnswer {
 export const PROTOCOL_NAMES: Record<Protocol, string> = { h1: 'HTTP/1.1', h2: 'HTTP/2' };
 export { PROTOCOLS };
 
+/** What the stored scope says beyond its columns, read defensively (a report of an earlier kit has none). */
+interface ScopeDetail {
+  /** Protocols checked for only some of the selected rules (a merge of per-protocol shards). */
+  rulesChecked?: Record<string, number>;
+  /** Lists a bound stopped while a next page existed: records past it were not checked. */
+  listsCut?: string[];
+}
+
 /** Why `run` does not answer the question, or undefined when it covers it. */
 export function coverageGap(run: StoredRun, question: ShipQuestion): string | undefined {
+  const detail = (run.scope ?? {}) as ScopeDetail;
+  const rulesChecked = detail.rulesChecked ?? {};
+  const listsCut = Array.isArray(detail.listsCut) ? detail.listsCut : [];
+  const checkedFor = (protocol: string): number | undefined => {
+    if (!run.protocolsChecked.includes(protocol)) return 0;
+    const some = rulesChecked[protocol];
+    return typeof some === 'number' && some < run.rulesSelected ? some : undefined;
+  };
   const gaps: string[] = [];
   if (question.profile === 'strict' && run.profile !== 'strict')
     gaps.push(`it ran under the ${run.profile} profile, strict was asked`);
   const asked = question.protocols?.map((protocol) => PROTOCOL_NAMES[protocol]) ?? run.protocolsOffered;
-  const unchecked = asked.filter((protocol) => !run.protocolsChecked.includes(protocol));
+  const unchecked = asked.filter((protocol) => checkedFor(protocol) === 0);
   if (unchecked.length > 0)
     gaps.push(
       `it checked ${run.protocolsChecked.join(' and ')} only, ${question.protocols ? 'and' : 'but the target offers'} ${unchecked.join(' and ')}${question.protocols ? ' was asked' : ''}`,
     );
+  for (const protocol of asked) {
+    const some = checkedFor(protocol);
+    if (some !== undefined && some > 0)
+      gaps.push(`it checked ${protocol} for ${some} of its ${run.rulesSelected} selected rules only`);
+  }
   if (run.rulesSelected < run.rulesInCatalog)
     gaps.push(`it selected ${run.rulesSelected} of the catalog's ${run.rulesInCatalog} rules`);
+  if (listsCut.length > 0)
+    gaps.push(`a list bound stopped it before the end of a list (${listsCut.join(' ')})`);
+  // Any other reason the run calls itself partial (one this registry does not know) is a gap too:
+  // the sentences of the reasons above are counted out, whatever remains is not covered.
+  const known =
+    run.protocolsOffered.filter((protocol) => checkedFor(protocol) !== undefined).length +
+    (run.rulesSelected < run.rulesInCatalog ? 1 : 0) +
+    listsCut.length;
+  if (run.partial.length > known) gaps.push(`it is partial: ${run.partial.join(' ')}`);
   return gaps.length > 0 ? gaps.join('; ') : undefined;
 }
 

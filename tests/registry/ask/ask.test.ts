@@ -220,6 +220,68 @@ for (const backend of BACKENDS) {
       ]);
     });
 
+    test('a run partial in ways beyond its columns (a protocol for some rules, a list cut, a reason unknown) does not cover', async () => {
+      const stored = (version: string, scope: object, partial: string[]): RunFacts => ({
+        deployment: 'scoped',
+        version,
+        targetName: 'scoped',
+        baseUrl: 'https://scoped.example/v1',
+        profile: 'default',
+        verdict: 'CONFORMANT',
+        protocolsChecked: ['HTTP/1.1', 'HTTP/2'],
+        protocolsOffered: ['HTTP/1.1', 'HTTP/2'],
+        rulesSelected: 46,
+        rulesInCatalog: 46,
+        partial,
+        scope,
+        options: null,
+        kitVersion: '0.1.0',
+        catalogSha256: null,
+        statementSha256: version,
+        reportSha256: version,
+        signer: 'sha256:x',
+        publisher: 'acme',
+        startedAt: '2026-11-25T10:00:00.000Z',
+      });
+      const bundle = (seed: string) => ({
+        sha256: createHash('sha256').update(seed).digest('hex'),
+        files: [],
+      });
+      const cases = [
+        [
+          '1.0.0',
+          { rulesChecked: { 'HTTP/2': 23 } },
+          ['HTTP/2 was checked for 23 of the 46 selected rules only.'],
+          /it checked HTTP\/2 for 23 of its 46 selected rules only/,
+        ],
+        [
+          '2.0.0',
+          { listsCut: ['The customers list was cut at 5 pages.'] },
+          ['The customers list was cut at 5 pages.'],
+          /a list bound stopped it before the end of a list \(The customers list was cut at 5 pages\.\)/,
+        ],
+        [
+          '3.0.0',
+          {},
+          ['The merged shards are not one run: they ran different kits.'],
+          /it is partial: The merged shards are not one run/,
+        ],
+      ] as const;
+      for (const [version, scope, partial, why] of cases) {
+        await storeRun(
+          registry.backend.db,
+          stored(version, scope, [...partial]),
+          bundle(`scoped-${version}`),
+          [],
+        );
+        const answer = await ask({ deployment: 'scoped', version });
+        assert.equal(answer.ship, false, answer.reason);
+        assert.match(answer.reason, why);
+      }
+      // HTTP/1.1 alone was checked for every rule: a question about it alone is covered.
+      assert.equal((await ask({ deployment: 'scoped', version: '1.0.0', protocols: 'h1' })).ship, true);
+    });
+
     test('diff of a version with no run is a 404 naming it', async () => {
       const answer = await registry.request('/api/v1/diff?deployment=shop&from=1.0.0&to=7.0.0');
       assert.equal(answer.status, 404);
