@@ -6,6 +6,7 @@ import { Inconclusive } from '../conformance/judging/checks.ts';
 import { conformanceRule, notApplicable } from '../conformance/run/test.ts';
 import { followPages } from '../conformance/judging/pages.ts';
 import { withoutShared } from '../conformance/judging/tenant-knowledge.ts';
+import { unservedPage } from '../conformance/judging/knowledge.ts';
 import { requireOtherTenantValues, requireOwnValues } from './tenant-data.ts';
 import { AUTH_REJECTION_CODES } from '../conformance/judging/spec-errors.ts';
 
@@ -36,6 +37,12 @@ conformanceRule('TENANT-OWN-DATA-ONLY', async ({ api, check, customersUrl, knowl
       `${what(index)} (records both tenants' lists hold: one of the two lists is not filtered by tenant)`,
     ),
   );
+  // No leak on the pages served, but a page the list named was not: what it holds is unknown, so
+  // the rule is not passed on the pages before it.
+  if (list.unserved)
+    throw new Inconclusive(
+      `The tenant's own list was not followed to its end: ${unservedPage(list.unserved)}. The records past page ${list.unserved.page - 1} were not checked.`,
+    );
 });
 
 // A cursor or next link is the other tenant's position in its own list. Replayed on this tenant's

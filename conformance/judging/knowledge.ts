@@ -4,7 +4,7 @@
 import type { Api } from '../requests/api-client.ts';
 import { jsonBody, type ResponseExchange } from '../requests/exchange.ts';
 import type { ResolvedTarget } from '../deployment/target.ts';
-import { followPages, listBounds, type ListBounds, type NextPage } from './pages.ts';
+import { followPages, listBounds, type FollowedList, type ListBounds, type NextPage } from './pages.ts';
 import {
   distinctiveValues,
   valuesOfCommonRecords,
@@ -46,7 +46,7 @@ export interface Knowledge {
 }
 
 type Learned =
-  | { json: unknown; firstNext?: NextPage; stoppedBy?: string }
+  | { json: unknown; firstNext?: NextPage; stoppedBy?: string; unserved?: string }
   | { unanswered: string }
   | { servedWithoutKey: ResponseExchange }
   | undefined;
@@ -107,12 +107,17 @@ ${served.bodyText}`;
         knowledge.servedWithoutKey = { exchange: served, tenant: tenant.label, values };
     }
   }
-  const cut = (document: Learned, whose: string, baseUrl: string | undefined): string[] =>
-    document && 'json' in document && document.stoppedBy !== undefined && baseUrl !== undefined
-      ? [
-          `The customer list of ${whose} (${new URL(baseUrl).host}) was followed no further than ${document.stoppedBy} while it named a next page: records past it were not checked.`,
-        ]
-      : [];
+  const cut = (document: Learned, whose: string, baseUrl: string | undefined): string[] => {
+    if (!document || !('json' in document) || baseUrl === undefined) return [];
+    const list = `The customer list of ${whose} (${new URL(baseUrl).host})`;
+    if (document.stoppedBy !== undefined)
+      return [
+        `${list} was followed no further than ${document.stoppedBy} while it named a next page: records past it were not checked.`,
+      ];
+    if (document.unserved !== undefined)
+      return [`${list} was not followed to its end: ${document.unserved}; records past it were not checked.`];
+    return [];
+  };
   const listsCut = [
     ...cut(ownDocument, 'the tenant under test', target.baseUrl),
     ...cut(otherDocument, 'the other tenant', target.otherTenantBaseUrl),
@@ -149,5 +154,11 @@ async function documentAt(
     json: json.length === 1 ? json[0] : json,
     ...(list.firstNext ? { firstNext: list.firstNext } : {}),
     ...(list.stoppedBy !== undefined ? { stoppedBy: list.stoppedBy } : {}),
+    ...(list.unserved ? { unserved: unservedPage(list.unserved) } : {}),
   };
+}
+
+/** A next page a list named that was not served, in one phrase. */
+export function unservedPage(unserved: NonNullable<FollowedList['unserved']>): string {
+  return `its page ${unserved.page} (${unserved.url}), which it named as the next one, got ${unserved.answer}`;
 }

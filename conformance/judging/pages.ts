@@ -139,11 +139,17 @@ export interface FollowedList {
   firstNext?: NextPage;
   /** Why the list was not followed to its end, when a bound stopped it. */
   stoppedBy?: string;
+  /**
+   * The next page the list named that was not served (no answer, or a status other than 200):
+   * the list ends there, and the records past it are unknown.
+   */
+  unserved?: { page: number; url: string; answer: string };
 }
 
 /**
  * GET `url`, then each next page while the answers are 200 and name one, up to `bounds` (pages,
- * records) and never the same URL twice. The first answer is returned whatever it is.
+ * records) and never the same URL twice. The first answer is returned whatever it is; a next page
+ * that is not served ends the list, said in `unserved`.
  */
 export async function followPages(
   api: Api,
@@ -176,7 +182,10 @@ export async function followPages(
       note: `the next page, named by ${next.how}`,
     });
     list.pages.push(answer);
-    if (answer.kind === 'failure' || answer.status !== 200) return list;
+    if (answer.kind === 'failure' || answer.status !== 200) {
+      const got = answer.kind === 'failure' ? `no answer (${answer.error})` : `a ${answer.status}`;
+      return { ...list, unserved: { page: list.pages.length, url: next.url, answer: got } };
+    }
     records += recordCount(answer);
     page = answer;
     pageUrl = next.url;

@@ -98,6 +98,24 @@ test('followPages stops at the last page, at --max-list-pages, at --max-list-rec
   assert.equal(loop.pages.length, 1);
 });
 
+test('followPages ends at a next page that is not served, and says which and what it got', async () => {
+  const headers = { Authorization: 'Bearer x' };
+  const api = pagedApi(5, 2);
+  const refusing: Api = {
+    get: (url, options) => {
+      const page = Number(new URL(url).searchParams.get('page') ?? '1');
+      if (page === 3) return answer({ error: { code: 'unavailable' } }, {}, 503);
+      return api.get(url, options);
+    },
+  };
+  const list = await followPages(refusing, URL_, { headers }, { maxPages: 10, maxRecords: 1000 });
+  assert.equal(list.pages.length, 3);
+  assert.equal(list.stoppedBy, undefined);
+  assert.deepEqual(list.unserved, { page: 3, url: `${URL_}?page=3`, answer: 'a 503' });
+  const whole = await followPages(pagedApi(2, 2), URL_, { headers }, { maxPages: 10, maxRecords: 1000 });
+  assert.equal(whole.unserved, undefined);
+});
+
 test('the bounds come from the run environment, defaults 10 pages and 1000 records', () => {
   assert.deepEqual(listBounds({}), { maxPages: 10, maxRecords: 1000 });
   assert.deepEqual(listBounds({ CONFORMANCE_MAX_LIST_PAGES: '3', CONFORMANCE_MAX_LIST_RECORDS: '200' }), {

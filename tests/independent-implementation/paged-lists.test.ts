@@ -5,13 +5,16 @@
 // - paged by Link, but from the third page on the query runs on a global index and forgets the
 //   tenant filter: NOT CONFORMANT by TENANT-OWN-DATA-ONLY alone (the suite follows the pages);
 // - paged by an opaque cursor that carries tenant, environment and offset and is believed: NOT
-//   CONFORMANT by TENANT-OTHER-PAGE-CURSOR-NO-DATA alone.
+//   CONFORMANT by TENANT-OTHER-PAGE-CURSOR-NO-DATA alone;
+// - the leaking list behind a front that serves no page past the first: never CONFORMANT on the
+//   first page alone (INCOMPLETE: the pages not served are named, the lists said cut).
 // A direct request first shows each shape; one run of the suite each (HTTP/1.1: protocol is not
 // the point here).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
 import { LONG_PAGE_SIZE } from './customer-pages.ts';
+import { startGateFront, type GateFront } from './gate-front.ts';
 import type { ServerChoices } from './choices.ts';
 import { LONG_LIST_LENGTH } from './directory.ts';
 import { writeIndependentTarget } from './independent-target.ts';
@@ -168,3 +171,44 @@ withServer(
     });
   },
 );
+
+describe('behind a front that does not serve the pages past the first, of a list that leaks from page 3', () => {
+  let server: IndependentServer;
+  let front: GateFront;
+  let refused = 0;
+  before(async () => {
+    server = await startIndependentServer({ customerList: 'paged-link-global-from-page-3', longLists: true });
+    front = await startGateFront({
+      upstreamPort: server.port,
+      upstreamCa: server.caPem,
+      // A router that matches no query string: every next page the deployment names is a 404.
+      gate: (request) => {
+        if (!/[?&]page=/.test(request.url ?? '')) return { pass: true };
+        refused += 1;
+        return {
+          answer: {
+            status: 404,
+            headers: { 'Content-Type': 'application/json' },
+            body: '{"error":{"code":"not_found","message":"No route."}}',
+          },
+        };
+      },
+    });
+  });
+  after(async () => {
+    await front.close();
+    await server.close();
+  });
+
+  test('never CONFORMANT on the first page alone: TENANT-OWN-DATA-ONLY is an ERROR naming the page not served, and the run says which lists were cut', async () => {
+    const target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
+    const run = await runConformance(['--target', target.file], target.env);
+    assert.ok(refused > 0, 'the front refused the next pages: the shape was met');
+    assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
+    const rule = run.report?.rules.find((candidate) => candidate.id === 'TENANT-OWN-DATA-ONLY');
+    assert.equal(rule?.verdict, 'error', rule?.message);
+    assert.match(rule?.message ?? '', /its page 2 \(.*\?page=2\), which it named as the next one, got a 404/);
+    assert.match(JSON.stringify(run.report?.scope ?? {}), /was not followed to its end/);
+    assertNoKeyInReports(run, target.env);
+  });
+});
