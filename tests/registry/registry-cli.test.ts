@@ -57,6 +57,22 @@ describe('registry --help: every action explains itself, with one table of exit 
   });
 });
 
+test('serve with a database it cannot reach exits 3, saying why, and never prints the password', async () => {
+  const port = await closedPort();
+  const result = await runMain([
+    'registry',
+    'serve',
+    '--database-url',
+    `postgres://registry:hunter2-secret@127.0.0.1:${port}/registry`,
+    '--port',
+    '0',
+  ]);
+  assert.equal(result.code, 3);
+  assert.match(result.stderr, /^The registry's database cannot be opened: .*ECONNREFUSED/m);
+  assert.equal(`${result.stdout}${result.stderr}`.includes('hunter2-secret'), false);
+  assert.doesNotMatch(result.stderr, STACK_TRACE);
+});
+
 /** A loopback port nothing listens on. */
 function closedPort(): Promise<number> {
   return new Promise((resolve) => {
