@@ -15,7 +15,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
-import { NOT_RUN_MESSAGE, overallVerdict, runVerdict } from '../report/verdict.ts';
+import { failsRun, NOT_RUN_MESSAGE, overallVerdict, runVerdict } from '../report/verdict.ts';
 import { verdictOverProtocol } from '../report/build-report.ts';
 import { catalogDigestOf } from '../report/provenance.ts';
 import { duplicateKeys } from './json-keys.ts';
@@ -332,6 +332,7 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
       );
   }
   problems.push(...protocolVerdictDifferences(report));
+  problems.push(...warningsUnderProfile(report));
   problems.push(...settingsDifferences(report));
   problems.push(...catalogDifferences(report));
   problems.push(...selectionDifferences(report));
@@ -379,6 +380,22 @@ function protocolVerdictDifferences(report: ConformanceReport): string[] {
       );
   }
   return problems;
+}
+
+/**
+ * A warning is a failure the rule's level let pass under the profile it ran under: a rule whose
+ * level fails the run under the report's profile (MUST always, HTTP under strict) cannot be one,
+ * overall or over one protocol. One that is was judged under a milder profile than the report
+ * names (a default shard merged into a strict run).
+ */
+function warningsUnderProfile(report: ConformanceReport): string[] {
+  return report.rules
+    .filter((rule) => failsRun(rule.level, report.profile))
+    .filter((rule) => [rule.verdict, ...Object.values(rule.protocols ?? {})].includes('warning'))
+    .map(
+      (rule) =>
+        `${REPORT_FILES.json} says ${rule.id} warning, but a failure of a ${rule.level} rule fails the run under profile ${report.profile}: it was judged under a milder profile.`,
+    );
 }
 
 /**

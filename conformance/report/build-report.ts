@@ -13,7 +13,7 @@ import { PACKAGE_ROOT as ROOT } from '../../kit/package-root.ts';
 import { RULES, type Rule } from '../catalog/rules.ts';
 import { PROTOCOL_NAME } from '../requests/protocols.ts';
 import type { Profile } from '../deployment/target.ts';
-import { overallVerdict, ruleVerdict, runVerdict, type TestOutcome } from './verdict.ts';
+import { overallVerdict, ruleVerdict, runVerdict, verdictUnderProfile, type TestOutcome } from './verdict.ts';
 import type { Traffic } from './traffic-summary.ts';
 import { catalogDigest, sourceCommit } from './provenance.ts';
 
@@ -52,14 +52,18 @@ export function buildReport(
 ): ConformanceReport {
   // No rule ran after a failed preflight: the report holds no rule verdicts at all.
   const rules: RuleResult[] = (run.setupError ? [] : RULES).map((rule) => {
-    const detail = ruleVerdict(outcomesByRule.get(rule.id) ?? []);
+    // A warning is a failure its level let pass under the profile the test ran under; the report
+    // judges it under its own (verdict.ts, verdictUnderProfile).
+    const judged = (outcomes: readonly TestOutcome[]): ReturnType<typeof ruleVerdict> =>
+      verdictUnderProfile(ruleVerdict(outcomes), rule.level, run.profile);
+    const detail = judged(outcomesByRule.get(rule.id) ?? []);
     const retries = run.retriesByRule?.get(rule.id);
     // A rule of HTTP/2's own has a verdict over HTTP/2 alone: over HTTP/1.1 it is not checked.
     const protocols = run.byProtocol
       ? Object.fromEntries(
           [...run.byProtocol]
             .filter(([protocol]) => !isHttp2Only(rule) || protocol === PROTOCOL_NAME.h2)
-            .map(([protocol, byRule]) => [protocol, ruleVerdict(byRule.get(rule.id) ?? []).verdict]),
+            .map(([protocol, byRule]) => [protocol, judged(byRule.get(rule.id) ?? []).verdict]),
         )
       : undefined;
     return {

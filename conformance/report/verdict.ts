@@ -56,6 +56,20 @@ export function ruleVerdict(outcomes: readonly TestOutcome[]): RuleVerdictDetail
 }
 
 /**
+ * A rule's verdict as `profile` judges it. A failure of a rule whose level does not fail the run
+ * under the profile the test ran under ends as a warning (conformance/run/test.ts); judged under
+ * a profile where that level does fail the run — a shard run under `default` merged with one run
+ * under `strict`, whose profile the merged report takes — it is the failure it was.
+ */
+export function verdictUnderProfile(
+  detail: RuleVerdictDetail,
+  level: Level,
+  profile: Profile,
+): RuleVerdictDetail {
+  return detail.verdict === 'warning' && failsRun(level, profile) ? { ...detail, verdict: 'fail' } : detail;
+}
+
+/**
  * The run's verdict from its rules' (SETUP ERROR is decided before any rule runs). A rule that
  * could not run, at any level, leaves the verdict at best INCOMPLETE: nothing is known of it.
  */
