@@ -32,7 +32,16 @@ export function renderDiff(diff: VersionDiff): string {
       ? []
       : [
           `${title} (${list.length}):`,
-          ...list.map((rule) => `  ${rule.ruleId} (${rule.level}): ${rule.from} → ${rule.to}`),
+          ...list.map(
+            (rule) =>
+              `  ${rule.ruleId} (${rule.level}): ${rule.from} → ${rule.to}${
+                rule.protocols
+                  ? ` (${Object.entries(rule.protocols)
+                      .map(([protocol, change]) => `${protocol}: ${change.from} → ${change.to}`)
+                      .join('; ')})`
+                  : ''
+              }`,
+          ),
         ];
   const lines = [
     `${diff.deployment}: ${diff.from.version} (runs ${diff.from.runs.join(', ')}) → ${diff.to.version} (runs ${diff.to.runs.join(', ')})`,

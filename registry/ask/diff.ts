@@ -9,8 +9,11 @@ import { ALL_PROTOCOLS, outcomesOf, runsOf } from '../store/runs.ts';
 export interface RuleChange {
   ruleId: string;
   level: string;
+  /** The rule's verdict over every protocol checked, in each version. */
   from: string;
   to: string;
+  /** Each protocol whose verdict differs between the versions (absent: none, or one protocol). */
+  protocols?: Record<string, { from: string; to: string }>;
 }
 
 export interface Unstable {
@@ -26,7 +29,7 @@ export interface VersionDiff {
   to: { version: string; runs: number[] };
   regressed: RuleChange[];
   recovered: RuleChange[];
-  /** Other changes of outcome (e.g. pass → not evaluated). */
+  /** Other changes of outcome (e.g. pass → not evaluated), and a verdict that changed over one protocol only. */
   changed: RuleChange[];
   changedLevel: { ruleId: string; from: string; to: string }[];
   unstable: Unstable[];
@@ -43,8 +46,14 @@ const FAILING = new Set(['fail', 'warning', 'error']);
 
 interface VersionRules {
   runs: number[];
-  /** rule → each run's verdict (oldest first) and its level in the latest run. */
-  rules: Map<string, { verdicts: { runId: number; verdict: string }[]; level: string }>;
+  /** rule → each run's verdict (oldest first), per protocol too, and its level in the latest run. */
+  rules: Map<string, RuleRuns>;
+}
+
+interface RuleRuns {
+  verdicts: { runId: number; verdict: string }[];
+  byProtocol: Map<string, { runId: number; verdict: string }[]>;
+  level: string;
 }
 
 async function versionRules(db: Queryable, deployment: string, version: string): Promise<VersionRules> {
@@ -53,13 +62,31 @@ async function versionRules(db: Queryable, deployment: string, version: string):
     throw new DiffQuestionError(`No run of ${deployment} ${version} has been published.`);
   const rules: VersionRules['rules'] = new Map();
   for (const outcome of await outcomesOf(db, runs)) {
-    if (outcome.protocol !== ALL_PROTOCOLS) continue;
-    const entry = rules.get(outcome.ruleId) ?? { verdicts: [], level: outcome.level };
-    entry.verdicts.push({ runId: outcome.runId, verdict: outcome.verdict });
-    entry.level = outcome.level;
+    const entry: RuleRuns = rules.get(outcome.ruleId) ?? {
+      verdicts: [],
+      byProtocol: new Map(),
+      level: outcome.level,
+    };
+    const verdict = { runId: outcome.runId, verdict: outcome.verdict };
+    if (outcome.protocol === ALL_PROTOCOLS) {
+      entry.verdicts.push(verdict);
+      entry.level = outcome.level;
+    } else
+      entry.byProtocol.set(outcome.protocol, [...(entry.byProtocol.get(outcome.protocol) ?? []), verdict]);
     rules.set(outcome.ruleId, entry);
   }
   return { runs, rules };
+}
+
+/** The protocols whose settled verdict differs between the two versions. */
+function protocolChanges(was: RuleRuns | undefined, is: RuleRuns | undefined): RuleChange['protocols'] {
+  const changes: NonNullable<RuleChange['protocols']> = {};
+  for (const protocol of new Set([...(was?.byProtocol.keys() ?? []), ...(is?.byProtocol.keys() ?? [])])) {
+    const from = settled(was?.byProtocol.get(protocol) ?? []);
+    const to = settled(is?.byProtocol.get(protocol) ?? []);
+    if (from !== undefined && to !== undefined && from !== to) changes[protocol] = { from, to };
+  }
+  return Object.keys(changes).length > 0 ? changes : undefined;
 }
 
 const settled = (verdicts: readonly { verdict: string }[]): string | undefined =>
@@ -101,8 +128,16 @@ export async function diffVersions(
     if (flips) continue;
     const fromVerdict = was ? settled(was.verdicts) : 'absent';
     const toVerdict = is ? settled(is.verdicts) : 'absent';
-    if (fromVerdict === undefined || toVerdict === undefined || fromVerdict === toVerdict) continue;
-    const change = { ruleId, level: is?.level ?? was?.level ?? '', from: fromVerdict, to: toVerdict };
+    if (fromVerdict === undefined || toVerdict === undefined) continue;
+    const protocols = protocolChanges(was, is);
+    if (fromVerdict === toVerdict && protocols === undefined) continue;
+    const change: RuleChange = {
+      ruleId,
+      level: is?.level ?? was?.level ?? '',
+      from: fromVerdict,
+      to: toVerdict,
+      ...(protocols ? { protocols } : {}),
+    };
     if (fromVerdict === 'pass' && FAILING.has(toVerdict)) result.regressed.push(change);
     else if (FAILING.has(fromVerdict) && toVerdict === 'pass') result.recovered.push(change);
     else result.changed.push(change);

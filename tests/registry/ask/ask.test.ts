@@ -13,6 +13,8 @@ after(() => removeBundles());
 const vendor = keyPair();
 const mustRule = MUST_RULES[1] ?? '';
 const httpRule = HTTP_RULES[0] ?? '';
+/** A MUST rule checked over both protocols (not one of HTTP/2's own). */
+const perProtocolRule = 'KEY-UNKNOWN-REJECTED';
 let hour = 0;
 const at = (): Date => new Date(Date.UTC(2026, 10, 20, hour++));
 const bundles = {
@@ -156,7 +158,15 @@ for (const backend of BACKENDS) {
 
     test('diff: a MUST rule that passed and now fails regressed; the way back recovered', async () => {
       const forward = await diff('1.0.0', '1.3.0');
-      assert.deepEqual(forward.regressed, [{ ruleId: mustRule, level: 'MUST', from: 'pass', to: 'fail' }]);
+      assert.deepEqual(forward.regressed, [
+        {
+          ruleId: mustRule,
+          level: 'MUST',
+          from: 'pass',
+          to: 'fail',
+          protocols: { 'HTTP/1.1': { from: 'pass', to: 'fail' }, 'HTTP/2': { from: 'pass', to: 'fail' } },
+        },
+      ]);
       assert.deepEqual(forward.recovered, []);
       const back = await diff('1.3.0', '1.0.0');
       assert.deepEqual(
@@ -169,6 +179,44 @@ for (const backend of BACKENDS) {
         (await diff('1.0.0', '1.1.0')).regressed.map((rule) => `${rule.ruleId} ${rule.to}`),
         [`${httpRule} fail`],
       );
+    });
+
+    test('diff: per protocol — a rule that fails over HTTP/2 alone, and one whose failure moved from one protocol to the other', async () => {
+      const token = registry.tokens.get('acme') ?? '';
+      for (const [version, over] of [
+        ['1.6.0', { 'HTTP/2': [perProtocolRule] }],
+        ['1.7.0', { 'HTTP/2': [perProtocolRule] }],
+        ['1.8.0', { 'HTTP/1.1': [perProtocolRule] }],
+      ] as const) {
+        const answer = await registry.publish(
+          makeBundle({ key: vendor.privateKey, failingOver: over, startedAt: at() }),
+          'shop',
+          version,
+          token,
+        );
+        assert.equal(answer.status, 201, JSON.stringify(answer.json));
+      }
+      const h2 = await diff('1.0.0', '1.6.0');
+      assert.deepEqual(h2.regressed, [
+        {
+          ruleId: perProtocolRule,
+          level: 'MUST',
+          from: 'pass',
+          to: 'fail',
+          protocols: { 'HTTP/2': { from: 'pass', to: 'fail' } },
+        },
+      ]);
+      const moved = await diff('1.7.0', '1.8.0');
+      assert.deepEqual(moved.regressed, []);
+      assert.deepEqual(moved.changed, [
+        {
+          ruleId: perProtocolRule,
+          level: 'MUST',
+          from: 'fail',
+          to: 'fail',
+          protocols: { 'HTTP/1.1': { from: 'pass', to: 'fail' }, 'HTTP/2': { from: 'fail', to: 'pass' } },
+        },
+      ]);
     });
 
     test('diff: a rule that flips between runs of one version is unstable, never regressed', async () => {

@@ -19,6 +19,8 @@ import { tlsEvidence } from '../../support/tls-evidence.ts';
 export interface BundleShape {
   /** Rules that fail (a MUST rule fails the run; an HTTP rule only under strict). */
   failing?: readonly string[];
+  /** Rules that fail over one protocol only (and so overall), by protocol name. */
+  failingOver?: Readonly<Record<string, readonly string[]>>;
   profile?: 'default' | 'strict';
   /** The protocols checked (default both) and offered (default both). */
   checked?: readonly string[];
@@ -50,17 +52,22 @@ export function keyPair(): { privateKey: KeyObject; publicKey: KeyObject; public
 
 /** A bundle directory of a run of the given shape. */
 export function makeBundle(shape: BundleShape = {}): string {
-  const failing = new Set(shape.failing ?? []);
-  const outcomes = new Map<string, TestOutcome[]>(
-    RULES.map((rule) => [
-      rule.id,
-      [
-        failing.has(rule.id)
-          ? { status: 'failed', failure: { message: 'served', evidence: [] } }
-          : { status: 'passed' },
-      ],
-    ]),
-  );
+  const outcomesFailing = (ids: Iterable<string>): Map<string, TestOutcome[]> => {
+    const failing = new Set(ids);
+    return new Map<string, TestOutcome[]>(
+      RULES.map((rule) => [
+        rule.id,
+        [
+          failing.has(rule.id)
+            ? { status: 'failed', failure: { message: 'served', evidence: [] } }
+            : { status: 'passed' },
+        ],
+      ]),
+    );
+  };
+  const over = shape.failingOver ?? {};
+  const failing = [...(shape.failing ?? []), ...Object.values(over).flat()];
+  const outcomes = outcomesFailing(failing);
   const checked = shape.checked ?? ['HTTP/1.1', 'HTTP/2'];
   const certificate = tlsEvidence([...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])]);
   const rulesSelected = shape.rulesSelected ?? RULES.length;
@@ -80,7 +87,16 @@ export function makeBundle(shape: BundleShape = {}): string {
       maxListPages: 10,
     },
     tls: [certificate],
-    ...(checked.length > 1 ? { byProtocol: new Map(checked.map((protocol) => [protocol, outcomes])) } : {}),
+    ...(checked.length > 1
+      ? {
+          byProtocol: new Map(
+            checked.map((protocol) => [
+              protocol,
+              outcomesFailing([...(shape.failing ?? []), ...(over[protocol] ?? [])]),
+            ]),
+          ),
+        }
+      : {}),
     runProtocols: checked,
     scope: scopeOf({
       protocolsChecked: checked,
