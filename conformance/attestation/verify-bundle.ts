@@ -21,7 +21,7 @@ import { catalogDigestOf } from '../report/provenance.ts';
 import { duplicateKeys } from './json-keys.ts';
 import { renderingDifferences } from './renderings.ts';
 import { scopeInputsOf, scopeOf } from '../report/scope.ts';
-import { shardDisagreements } from '../report/shard-records.ts';
+import { mergedSettingsDifferences, shardDisagreements } from '../report/shard-records.ts';
 import { ATTESTATION_FILES, BADGE_FILE, BUNDLE_DIRECTORY, SUBJECT_FILES } from './bundle-files.ts';
 import { renderBadge } from './badge.ts';
 import { IN_TOTO_PAYLOAD_TYPE, isEnvelope, verifiedSignature, type DsseEnvelope } from './dsse.ts';
@@ -336,6 +336,8 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
   problems.push(...settingsDifferences(report));
   problems.push(...catalogDifferences(report));
   problems.push(...selectionDifferences(report));
+  for (const difference of mergedSettingsDifferences(report.scope?.settings, report.shards ?? []))
+    problems.push(`${REPORT_FILES.json} is a merge whose settings are not its shards': ${difference}`);
   for (const disagreement of shardDisagreements(report.shards ?? []))
     problems.push(`${REPORT_FILES.json} merges shards that are not one run: ${disagreement}`);
 }

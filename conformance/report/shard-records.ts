@@ -10,6 +10,9 @@ import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts'
 
 export type ShardRecord = NonNullable<ConformanceReport['shards']>[number];
 
+/** The settings of a run that can change its verdict (scope.settings). */
+type ScopeSettings = NonNullable<NonNullable<ConformanceReport['scope']>['settings']>;
+
 const RECORD_NAME = /^conformance-shard-(\d+)-of-(\d+)\.json$/;
 
 export function shardRecordFile(shard: string): string {
@@ -78,7 +81,81 @@ export function shardDisagreements(shards: readonly ShardRecord[]): string[] {
           `shard ${record.shard} ran a different ${field} than shard ${first.shard} (${value(record)}, not ${value(first)}).`,
       ),
   );
-  return [...recorded, ...evidenceDisagreements(shards)];
+  return [...recorded, ...settingsDisagreements(shards), ...evidenceDisagreements(shards)];
+}
+
+/** The settings that can change a verdict, as a shard's record states them; undefined for an older kit's. */
+function settingsOf(record: ShardRecord): string | undefined {
+  const settings = record.scope?.settings;
+  if (!settings) return undefined;
+  return Object.entries(settings)
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([name, value]) => `${name} ${String(value)}`)
+    .join(', ');
+}
+
+/**
+ * Shards run with different settings (Playwright's retries, the retries of a transient answer,
+ * the list bounds, …) are not one run: the merged report can state one set of settings only, and
+ * a shard run with retries would hide them behind another's none.
+ */
+function settingsDisagreements(shards: readonly ShardRecord[]): string[] {
+  const [first, ...others] = shards.filter((shard) => settingsOf(shard) !== undefined);
+  if (!first) return [];
+  return others
+    .filter((record) => settingsOf(record) !== settingsOf(first))
+    .map(
+      (record) =>
+        `shard ${record.shard} ran with other settings than shard ${first.shard} (${settingsOf(record)}, not ${settingsOf(first)}).`,
+    );
+}
+
+/**
+ * The settings a merged run ran under: its shards', as their records state them (the process that
+ * merges ran no rule, so its own settings say nothing of the run). Undefined when no record states
+ * them (no shards, or shards of an older kit).
+ */
+export function settingsOfShards(shards: readonly ShardRecord[]): ScopeSettings | undefined {
+  return shards.find((shard) => shard.scope?.settings !== undefined)?.scope?.settings;
+}
+
+/** The report's `options` that restate `settings` (all but maxFailures, which options do not hold). */
+export function optionsOfSettings(
+  settings: ScopeSettings,
+): Omit<NonNullable<ConformanceReport['options']>, 'failOnIncomplete' | 'selectedRules'> {
+  return {
+    requestTimeoutSeconds: settings.requestTimeoutSeconds,
+    retries: settings.retries,
+    repeatEach: settings.repeatEach,
+    maxRetries: settings.maxRetries,
+    retryBudgetSeconds: settings.retryBudgetSeconds,
+    ...(settings.maxRequestsPerSecond !== undefined
+      ? { maxRequestsPerSecond: settings.maxRequestsPerSecond }
+      : {}),
+    maxListPages: settings.maxListPages,
+    maxListRecords: settings.maxListRecords,
+  };
+}
+
+/**
+ * A merged report's settings that are not its shards' (the merge's own environment stated instead
+ * of what the shards ran under), each named; [] when they are, or no shard record states them.
+ */
+export function mergedSettingsDifferences(
+  settings: ScopeSettings | undefined,
+  shards: readonly ShardRecord[],
+): string[] {
+  const ran = settingsOfShards(shards);
+  if (!ran) return [];
+  const names = [...new Set([...Object.keys(ran), ...Object.keys(settings ?? {})])].sort();
+  const value = (from: ScopeSettings | undefined, name: string): number | undefined =>
+    (from as Record<string, number | undefined> | undefined)?.[name];
+  return names
+    .filter((name) => value(settings, name) !== value(ran, name))
+    .map(
+      (name) =>
+        `the merged scope says ${name} ${String(value(settings, name) ?? 'unset')}, but the shards ran with ${String(value(ran, name) ?? 'unset')}.`,
+    );
 }
 
 /**

@@ -55,6 +55,8 @@ import { KeyFileError } from '../attestation/signing-key.ts';
 import { bundleSettings } from './attestation-options.ts';
 import { scopeOf, type ScopeSettings } from '../report/scope.ts';
 import {
+  optionsOfSettings,
+  settingsOfShards,
   shardDisagreements,
   shardRecordFile,
   shardRecordOf,
@@ -271,6 +273,8 @@ export default class ConformanceReporter implements Reporter {
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || this.#settings().failOnIncomplete;
     const shards = this.#judgedShards(shardRecordsOfMerge());
+    // A merge ran no rule: the settings the run ran under are its shards' (shard-records.ts).
+    const shardSettings = this.#shard ? undefined : settingsOfShards(shards);
     // A merge's certificates are those its shards' set-up tests saw, never their records'.
     const tls = preflight?.tls ?? this.#tlsSeen();
     for (const { protocol, outcome } of this.#leaks.learningFailures()) {
@@ -292,9 +296,13 @@ export default class ConformanceReporter implements Reporter {
       notOffered: this.#settings().protocolsNotOffered.map((protocol) => PROTOCOL_NAME[protocol]),
       options: {
         failOnIncomplete,
-        requestTimeoutSeconds: this.#settings().requestTimeoutMs / 1000,
-        ...trafficOptions(this.#settings()),
-        ...this.#playwrightSettings,
+        ...(shardSettings
+          ? optionsOfSettings(shardSettings)
+          : {
+              requestTimeoutSeconds: this.#settings().requestTimeoutMs / 1000,
+              ...trafficOptions(this.#settings()),
+              ...this.#playwrightSettings,
+            }),
         selectedRules: this.#selected.size,
       },
       ...(tls.length > 0 ? { tls } : {}),
@@ -309,7 +317,7 @@ export default class ConformanceReporter implements Reporter {
         ...this.#selection,
         shards: this.#shard ? [this.#shard] : shards.map((shard) => shard.shard),
         listsCut: [...this.#listsCut].sort(),
-        settings: this.#scopeSettings(),
+        settings: shardSettings ?? this.#scopeSettings(),
         shardProblems: shardDisagreements(shards),
       }),
       ...(shards.length > 0 ? { shards } : {}),
