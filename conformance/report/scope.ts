@@ -75,6 +75,7 @@ export function scopeOf(inputs: ScopeInputs): Scope {
         ]
       : []),
     ...(inputs.listsCut ?? []),
+    ...otherTenantElsewhere(inputs.tls ?? []),
     ...(inputs.shardProblems ?? []).map((problem) => `The merged shards are not one run: ${problem}`),
   ];
   return {
@@ -115,6 +116,28 @@ export function scopeInputsOf(
     ...(scope.listsCut ? { listsCut: scope.listsCut } : {}),
     ...(scope.settings ? { settings: scope.settings } : {}),
   };
+}
+
+/** How a partial reason of `otherTenantElsewhere` begins (scopeLabel finds it by it). */
+const OTHER_TENANT_ELSEWHERE = 'The other tenant (';
+
+/**
+ * The other tenant's host when it is not on the base URL's deployment: the spec's base URL is
+ * https://{tenant}.api.{domain}/v1, so two tenants of one deployment differ in the first label of
+ * the host alone, on one port. Another domain or port is another address, maybe another deployment
+ * (a copy holding the other tenant alone): the isolation rules then compared tenants that never
+ * shared a server, and cannot fail, so the run did not check isolation in the deployment.
+ */
+function otherTenantElsewhere(tls: readonly TlsEvidence[]): string[] {
+  const base = tls.find((entry) => entry.field === 'baseUrl')?.host;
+  const other = tls.find((entry) => entry.field === 'otherTenantBaseUrl')?.host;
+  if (base === undefined || other === undefined) return [];
+  const deployment = (host: string): string | undefined => /^[^.:]+\.(.+)$/.exec(host.toLowerCase())?.[1];
+  const ours = deployment(base);
+  if (ours === undefined || deployment(other) === ours) return [];
+  return [
+    `${OTHER_TENANT_ELSEWHERE}${other}) is not on the base URL's deployment ({tenant}.${ours}): the isolation rules compared tenants of two addresses, not two tenants of one deployment. Give otherTenantBaseUrl a tenant of the same domain and port.`,
+  ];
 }
 
 /**
@@ -172,6 +195,9 @@ export function scopeLabel(report: Pick<ConformanceReport, 'scope'>): string | u
     ...(scope.partial.some((reason) => reason.startsWith('The merged shards are not one run'))
       ? ['shards disagree']
       : []),
+    ...(scope.partial.some((reason) => reason.startsWith(OTHER_TENANT_ELSEWHERE))
+      ? ['other tenant elsewhere']
+      : []),
   ];
   if (labels.length === 0 && scope.partial.length > 0) labels.push('partial');
   if (scope.settings?.retries) labels.push(`retries ${scope.settings.retries}`);
@@ -203,7 +229,7 @@ export function scopeLine(
 
 /** Why a partial run under strict is INCOMPLETE, and what makes it complete. */
 export const STRICT_PARTIAL =
-  'Under --profile strict a partial run is never CONFORMANT (at best INCOMPLETE): check every rule over every protocol the target offers (leave out --protocols, or name them all; no --grep), merge every shard, and follow every list to its end (raise --max-list-pages or --max-list-records).';
+  'Under --profile strict a partial run is never CONFORMANT (at best INCOMPLETE): check every rule over every protocol the target offers (leave out --protocols, or name them all; no --grep), merge every shard, follow every list to its end (raise --max-list-pages or --max-list-records), and name another tenant of the same deployment (otherTenantBaseUrl on the domain and port of the base URL).';
 
 /** The settings that can change a verdict, as the scope line ends: "; retries 1, lists up to 10 pages…". */
 function settingsText(settings: ScopeSettings | undefined): string {

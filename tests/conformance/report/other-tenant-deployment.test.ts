@@ -1,0 +1,93 @@
+// The isolation rules need two tenants of one deployment. A target file whose otherTenantBaseUrl
+// named a tenant on another port (a copy of the service holding the other tenant alone) made a
+// deployment that serves the other tenant's customers to this tenant's key a signed, VERIFIED,
+// strict CONFORMANT certificate: the leak could not be seen, since the two tenants never shared a
+// server. Such a run is partial (INCOMPLETE under strict), and verify recomputes that from the
+// report's hosts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConformanceReport, TlsEvidence } from '../../../schemas/generated/conformance-report.ts';
+import { RULES } from '../../../conformance/catalog/rules.ts';
+import { buildReport } from '../../../conformance/report/build-report.ts';
+import type { TestOutcome } from '../../../conformance/report/verdict.ts';
+import { writeReports } from '../../../conformance/report/write-reports.ts';
+import { scopeLabel, scopeOf } from '../../../conformance/report/scope.ts';
+import { writeBundle } from '../../../conformance/attestation/bundle.ts';
+import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
+import { tlsEvidence } from '../../support/tls-evidence.ts';
+
+const vendor = generateKeyPairSync('ed25519');
+
+/** The preflight's evidence of the base URL's host and the other tenant's. */
+function hosts(base: string, other: string): TlsEvidence[] {
+  return [
+    { ...tlsEvidence(['HTTP/1.1', 'HTTP/2'], base), field: 'baseUrl' },
+    { ...tlsEvidence(['HTTP/1.1', 'HTTP/2'], other), field: 'otherTenantBaseUrl' },
+  ];
+}
+
+function scopeOver(tls: TlsEvidence[]): NonNullable<ConformanceReport['scope']> {
+  return scopeOf({
+    protocolsChecked: ['HTTP/1.1', 'HTTP/2'],
+    tls,
+    rulesSelected: RULES.length,
+    rulesInCatalog: RULES.length,
+  });
+}
+
+test("the other tenant on another port or domain than the base URL's: partial, INCOMPLETE under strict", () => {
+  for (const other of ['globex.api.acme-saas.example:443', 'GLOBEX.API.ACME-SAAS.EXAMPLE:443'])
+    assert.deepEqual(scopeOver(hosts('acme.api.acme-saas.example:443', other)).partial, []);
+  for (const other of ['globex.api.acme-saas.example:8443', 'globex.api.isolated-copy.example:443']) {
+    const scope = scopeOver(hosts('acme.api.acme-saas.example:443', other));
+    assert.deepEqual(scope.partial, [
+      `The other tenant (${other}) is not on the base URL's deployment ({tenant}.api.acme-saas.example:443): the isolation rules compared tenants of two addresses, not two tenants of one deployment. Give otherTenantBaseUrl a tenant of the same domain and port.`,
+    ]);
+    assert.equal(scopeLabel({ scope }), 'other tenant elsewhere');
+  }
+  const outcomes = new Map<string, TestOutcome[]>(RULES.map((rule) => [rule.id, [{ status: 'passed' }]]));
+  const tls = hosts('acme.api.acme-saas.example:443', 'globex.api.acme-saas.example:8443');
+  const built = buildReport(outcomes, {
+    target: { name: 'acme', mode: 'file', baseUrl: 'https://acme.api.acme-saas.example/v1' },
+    profile: 'strict',
+    startedAt: new Date('2026-11-27T10:00:00Z'),
+    durationMs: 20_000,
+    tls,
+    scope: scopeOver(tls),
+  });
+  assert.equal(built.verdict, 'INCOMPLETE');
+});
+
+test('verify refuses a signed report of such a run that says it is complete', async () => {
+  const outcomes = new Map<string, TestOutcome[]>(RULES.map((rule) => [rule.id, [{ status: 'passed' }]]));
+  const tls = hosts('acme.api.acme-saas.example:443', 'globex.api.acme-saas.example:8443');
+  // The scope as a run made it before: the other tenant's host not weighed.
+  const scope = scopeOver(tls.filter((entry) => entry.field === 'baseUrl'));
+  assert.deepEqual(scope.partial, []);
+  const built = buildReport(outcomes, {
+    target: { name: 'acme', mode: 'file', baseUrl: 'https://acme.api.acme-saas.example/v1' },
+    profile: 'strict',
+    startedAt: new Date('2026-11-27T10:00:00Z'),
+    durationMs: 20_000,
+    tls,
+    scope,
+  });
+  assert.equal(built.verdict, 'CONFORMANT');
+  const reports = mkdtempSync(join(tmpdir(), 'other-tenant-'));
+  writeReports(built, { exchanges: [] }, reports);
+  const bundle = writeBundle(built, reports, vendor.privateKey).directory;
+  const { problems, signature } = await verifyBundle(bundle, { trustedKeys: [vendor.publicKey] });
+  assert.equal(signature.state, 'trusted');
+  assert.ok(
+    problems.some((problem) =>
+      problem.startsWith(
+        'conformance.json\'s scope does not follow from its protocols and hosts: it should say ["The other tenant (globex.api.acme-saas.example:8443) is not on',
+      ),
+    ),
+    problems.join('\n'),
+  );
+});
