@@ -321,7 +321,9 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
   }
   if (report.scope) {
     const scope = report.scope;
-    const recomputed = scopeOf(scopeInputsOf(scope, report.tls ?? [], report.shards ?? []));
+    const recomputed = scopeOf(
+      scopeInputsOf(scope, report.tls ?? [], report.shards ?? [], report.target.hosts ?? {}),
+    );
     if (!isDeepStrictEqual(recomputed, scope))
       problems.push(
         `${REPORT_FILES.json}'s scope does not follow from its protocols and hosts: it should say ${JSON.stringify(recomputed.partial)} of what is partial, it says ${JSON.stringify(scope.partial)}.`,

@@ -9,6 +9,7 @@
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { isHeldBackByScope } from './verdict.ts';
 import { shardDisagreements, type ShardRecord } from './shard-records.ts';
+import { mappedAddress, type HostMap } from '../requests/host-map.ts';
 
 export type Scope = NonNullable<ConformanceReport['scope']>;
 
@@ -25,6 +26,8 @@ export interface ScopeInputs {
   rulesChecked?: Readonly<Record<string, number>>;
   /** The certificates and protocols of the declared hosts (the preflight's). */
   tls?: readonly TlsEvidence[];
+  /** The target's host map (its `hosts`): where the run sent each name. */
+  hostMap?: HostMap;
   rulesSelected: number;
   rulesInCatalog: number;
   grep?: string;
@@ -75,7 +78,7 @@ export function scopeOf(inputs: ScopeInputs): Scope {
         ]
       : []),
     ...(inputs.listsCut ?? []),
-    ...otherTenantElsewhere(inputs.tls ?? []),
+    ...otherTenantElsewhere(inputs.tls ?? [], inputs.hostMap ?? {}),
     ...(inputs.shardProblems ?? []).map((problem) => `The merged shards are not one run: ${problem}`),
   ];
   return {
@@ -101,9 +104,11 @@ export function scopeInputsOf(
   scope: Scope,
   tls: readonly TlsEvidence[],
   shards: readonly ShardRecord[] = [],
+  hostMap: HostMap = {},
 ): ScopeInputs {
   const shardProblems = shardDisagreements(shards);
   return {
+    hostMap,
     ...(shardProblems.length > 0 ? { shardProblems } : {}),
     protocolsChecked: scope.protocolsChecked,
     ...(scope.rulesChecked ? { rulesChecked: scope.rulesChecked } : {}),
@@ -128,15 +133,24 @@ const OTHER_TENANT_ELSEWHERE = 'The other tenant (';
  * (a copy holding the other tenant alone): the isolation rules then compared tenants that never
  * shared a server, and cannot fail, so the run did not check isolation in the deployment.
  */
-function otherTenantElsewhere(tls: readonly TlsEvidence[]): string[] {
+function otherTenantElsewhere(tls: readonly TlsEvidence[], hostMap: HostMap): string[] {
   const base = tls.find((entry) => entry.field === 'baseUrl')?.host;
   const other = tls.find((entry) => entry.field === 'otherTenantBaseUrl')?.host;
   if (base === undefined || other === undefined) return [];
   const deployment = (host: string): string | undefined => /^[^.:]+\.(.+)$/.exec(host.toLowerCase())?.[1];
   const ours = deployment(base);
-  if (ours === undefined || deployment(other) === ours) return [];
+  if (ours === undefined) return [];
+  const advice =
+    'the isolation rules compared tenants of two addresses, not two tenants of one deployment. Give otherTenantBaseUrl a tenant of the same domain and port, sent where the base URL is.';
+  if (deployment(other) !== ours)
+    return [
+      `${OTHER_TENANT_ELSEWHERE}${other}) is not on the base URL's deployment ({tenant}.${ours}): ${advice}`,
+    ];
+  // One domain, one port, but the host map sends the two names to different addresses.
+  const sentTo = (host: string): string => mappedAddress(host.replace(/:\d+$/, ''), hostMap) ?? 'DNS';
+  if (sentTo(other) === sentTo(base)) return [];
   return [
-    `${OTHER_TENANT_ELSEWHERE}${other}) is not on the base URL's deployment ({tenant}.${ours}): the isolation rules compared tenants of two addresses, not two tenants of one deployment. Give otherTenantBaseUrl a tenant of the same domain and port.`,
+    `${OTHER_TENANT_ELSEWHERE}${other}) was sent to ${sentTo(other)} by the host map, the base URL's host (${base}) to ${sentTo(base)}: ${advice}`,
   ];
 }
 

@@ -312,6 +312,7 @@ export default class ConformanceReporter implements Reporter {
             (this.#outcomes.protocols().length > 1 ? this.#outcomes.protocols() : [PROTOCOL_NAME.h1]),
         ),
         tls,
+        ...(metadata.target.hosts ? { hostMap: metadata.target.hosts } : {}),
         rulesSelected: this.#selected.size,
         rulesInCatalog: RULES.length,
         ...this.#selection,

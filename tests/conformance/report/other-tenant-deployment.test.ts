@@ -45,10 +45,32 @@ test("the other tenant on another port or domain than the base URL's: partial, I
   for (const other of ['globex.api.acme-saas.example:8443', 'globex.api.isolated-copy.example:443']) {
     const scope = scopeOver(hosts('acme.api.acme-saas.example:443', other));
     assert.deepEqual(scope.partial, [
-      `The other tenant (${other}) is not on the base URL's deployment ({tenant}.api.acme-saas.example:443): the isolation rules compared tenants of two addresses, not two tenants of one deployment. Give otherTenantBaseUrl a tenant of the same domain and port.`,
+      `The other tenant (${other}) is not on the base URL's deployment ({tenant}.api.acme-saas.example:443): the isolation rules compared tenants of two addresses, not two tenants of one deployment. Give otherTenantBaseUrl a tenant of the same domain and port, sent where the base URL is.`,
     ]);
     assert.equal(scopeLabel({ scope }), 'other tenant elsewhere');
   }
+  // One domain and port, but the host map sends the other tenant's name to another address.
+  const tlsOfOneName = hosts('acme.api.acme-saas.example:443', 'globex.api.acme-saas.example:443');
+  const mapped = (hostMap: Record<string, string>): string[] =>
+    scopeOf({
+      protocolsChecked: ['HTTP/1.1', 'HTTP/2'],
+      tls: tlsOfOneName,
+      hostMap,
+      rulesSelected: RULES.length,
+      rulesInCatalog: RULES.length,
+    }).partial;
+  assert.deepEqual(mapped({ '*.acme-saas.example': '203.0.113.7' }), []);
+  assert.deepEqual(
+    mapped({ '*.acme-saas.example': '203.0.113.7', 'globex.api.acme-saas.example': '198.51.100.9' }),
+    [
+      "The other tenant (globex.api.acme-saas.example:443) was sent to 198.51.100.9 by the host map, the base URL's host (acme.api.acme-saas.example:443) to 203.0.113.7: the isolation rules compared tenants of two addresses, not two tenants of one deployment. Give otherTenantBaseUrl a tenant of the same domain and port, sent where the base URL is.",
+    ],
+  );
+  assert.equal(
+    mapped({ 'globex.api.acme-saas.example': '198.51.100.9' }).length,
+    1,
+    'one mapped, one by DNS',
+  );
   const outcomes = new Map<string, TestOutcome[]>(RULES.map((rule) => [rule.id, [{ status: 'passed' }]]));
   const tls = hosts('acme.api.acme-saas.example:443', 'globex.api.acme-saas.example:8443');
   const built = buildReport(outcomes, {
@@ -86,6 +108,39 @@ test('verify refuses a signed report of such a run that says it is complete', as
     problems.some((problem) =>
       problem.startsWith(
         'conformance.json\'s scope does not follow from its protocols and hosts: it should say ["The other tenant (globex.api.acme-saas.example:8443) is not on',
+      ),
+    ),
+    problems.join('\n'),
+  );
+});
+
+test('verify recomputes it from the host map of the report', async () => {
+  const outcomes = new Map<string, TestOutcome[]>(RULES.map((rule) => [rule.id, [{ status: 'passed' }]]));
+  const tls = hosts('acme.api.acme-saas.example:443', 'globex.api.acme-saas.example:443');
+  // The scope as a run made it before: the host map not weighed.
+  const scope = scopeOver(tls);
+  const built = buildReport(outcomes, {
+    target: {
+      name: 'acme',
+      mode: 'file',
+      baseUrl: 'https://acme.api.acme-saas.example/v1',
+      hosts: { '*.acme-saas.example': '203.0.113.7', 'globex.api.acme-saas.example': '198.51.100.9' },
+    },
+    profile: 'strict',
+    startedAt: new Date('2026-11-27T10:00:00Z'),
+    durationMs: 20_000,
+    tls,
+    scope,
+  });
+  assert.equal(built.verdict, 'CONFORMANT');
+  const reports = mkdtempSync(join(tmpdir(), 'other-tenant-'));
+  writeReports(built, { exchanges: [] }, reports);
+  const bundle = writeBundle(built, reports, vendor.privateKey).directory;
+  const { problems } = await verifyBundle(bundle, { trustedKeys: [vendor.publicKey] });
+  assert.ok(
+    problems.some((problem) =>
+      problem.includes(
+        '"The other tenant (globex.api.acme-saas.example:443) was sent to 198.51.100.9 by the host map',
       ),
     ),
     problems.join('\n'),
