@@ -102,7 +102,7 @@ describe('the HAR of a run is what the deployment received (sticky load-balancer
     assertConformantOverBothProtocols(run);
   });
 
-  test('every request received is in the HAR with exactly its fields, and every answered request of the HAR was received', () => {
+  test('every request received is in the HAR with exactly its fields, and every answered request of the HAR was received', (t) => {
     const har = JSON.parse(readFileSync(join(run.reportDir, 'exchanges.har'), 'utf8')) as HarFile;
     const namer = new KeyNamer(Object.entries(target.env).map(([variable, value]) => ({ variable, value })));
     const answered = har.log.entries.filter((entry) => entry.response.status > 0);
@@ -123,6 +123,9 @@ describe('the HAR of a run is what the deployment received (sticky load-balancer
     assert.ok(
       received.length >= recorded.length && recorded.length > 100,
       `${received.length} received, ${recorded.length} recorded`,
+    );
+    t.diagnostic(
+      `${received.length} requests compared field for field (${preflight.length} of the preflight apart); ${setCookie.length} of ${answered.length} answers set cookies`,
     );
     assert.deepEqual(missingFrom(received, recorded), [], 'received, but not so in the HAR');
     assert.deepEqual(missingFrom(recorded, received), [], 'in the HAR, but not so received');
