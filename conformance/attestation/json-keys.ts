@@ -3,10 +3,20 @@
 // keeps the first. verify refuses such a file rather than pick one (RFC 8259 §4: names SHOULD be
 // unique; I-JSON, RFC 7493, requires it). This walks text JSON.parse has already accepted.
 
-/** The paths of members named twice in one object (`$.predicate.verdict`), in order; [] when none. */
+/** How deep a bundle's JSON may nest: far past any report, well within the call stack. */
+export const MAX_JSON_DEPTH = 256;
+
+/** JSON nested deeper than MAX_JSON_DEPTH: no bundle's file is, and walking it would exhaust the stack. */
+export class TooDeepError extends Error {}
+
+/**
+ * The paths of members named twice in one object (`$.predicate.verdict`), in order; [] when none.
+ * Throws TooDeepError for JSON nested deeper than MAX_JSON_DEPTH.
+ */
 export function duplicateKeys(text: string): string[] {
   const found: string[] = [];
   let at = 0;
+  let depth = 0;
   const skipSpace = (): void => {
     while (at < text.length && ' \t\n\r'.includes(text[at] ?? '')) at += 1;
   };
@@ -20,12 +30,15 @@ export function duplicateKeys(text: string): string[] {
   const readValue = (path: string): void => {
     skipSpace();
     const char = text[at];
+    if ((char === '{' || char === '[') && ++depth > MAX_JSON_DEPTH)
+      throw new TooDeepError(`nested more than ${MAX_JSON_DEPTH} levels deep (at ${path})`);
     if (char === '{') {
       at += 1;
       const names = new Set<string>();
       skipSpace();
       if (text[at] === '}') {
         at += 1;
+        depth -= 1;
         return;
       }
       for (;;) {
@@ -38,7 +51,10 @@ export function duplicateKeys(text: string): string[] {
         at += 1; // the colon
         readValue(member);
         skipSpace();
-        if (text[at++] === '}') return;
+        if (text[at++] === '}') {
+          depth -= 1;
+          return;
+        }
       }
     }
     if (char === '[') {
@@ -46,12 +62,16 @@ export function duplicateKeys(text: string): string[] {
       skipSpace();
       if (text[at] === ']') {
         at += 1;
+        depth -= 1;
         return;
       }
       for (let index = 0; ; index += 1) {
         readValue(`${path}[${index}]`);
         skipSpace();
-        if (text[at++] === ']') return;
+        if (text[at++] === ']') {
+          depth -= 1;
+          return;
+        }
       }
     }
     if (char === '"') {

@@ -18,7 +18,7 @@ import { REPORT_FILES } from '../report/write-reports.ts';
 import { failsRun, NOT_RUN_MESSAGE, overallVerdict, runVerdict } from '../report/verdict.ts';
 import { verdictOverProtocol } from '../report/build-report.ts';
 import { catalogDigestOf } from '../report/provenance.ts';
-import { duplicateKeys } from './json-keys.ts';
+import { duplicateKeys, TooDeepError } from './json-keys.ts';
 import { renderingDifferences } from './renderings.ts';
 import { scopeInputsOf, scopeOf } from '../report/scope.ts';
 import { mergedSettingsDifferences, shardDisagreements } from '../report/shard-records.ts';
@@ -349,7 +349,14 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
  * choice, so the file says two things. Refused, naming the first such member.
  */
 function namesTwice(name: string, bytes: Buffer, problems: string[]): boolean {
-  const twice = duplicateKeys(bytes.toString('utf8'));
+  let twice: string[];
+  try {
+    twice = duplicateKeys(bytes.toString('utf8'));
+  } catch (error) {
+    if (!(error instanceof TooDeepError)) throw error;
+    problems.push(`${name} is ${error.message}: no bundle's file is (refused).`);
+    return true;
+  }
   if (twice.length === 0) return false;
   problems.push(
     `${name} names ${twice.join(', ')} twice in one object: a reader may keep either value (refused).`,
