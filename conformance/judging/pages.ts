@@ -183,7 +183,9 @@ export async function followPages(
     });
     list.pages.push(answer);
     if (answer.kind === 'failure' || answer.status !== 200) {
-      const got = answer.kind === 'failure' ? `no answer (${answer.error})` : `a ${answer.status}`;
+      // What the exchange's own record says of a failure (a front's refusals, advice) is in its
+      // evidence; here only what the list lacks.
+      const got = answer.kind === 'failure' ? 'no answer of the target' : `a ${answer.status}`;
       return { ...list, unserved: { page: list.pages.length, url: next.url, answer: got } };
     }
     records += recordCount(answer);

@@ -104,7 +104,7 @@ test('followPages ends at a next page that is not served, and says which and wha
   const refusing: Api = {
     get: (url, options) => {
       const page = Number(new URL(url).searchParams.get('page') ?? '1');
-      if (page === 3) return answer({ error: { code: 'unavailable' } }, {}, 503);
+      if (page === 3) return Promise.resolve(answer({ error: { code: 'unavailable' } }, {}, 503));
       return api.get(url, options);
     },
   };
