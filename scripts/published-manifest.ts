@@ -37,7 +37,10 @@ export const PUBLISHED_FIELDS = [
 /** The published manifest of the repository's. */
 export function publishedManifest(manifest: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(
-    PUBLISHED_FIELDS.filter((field) => manifest[field] !== undefined).map((field) => [field, manifest[field]]),
+    PUBLISHED_FIELDS.filter((field) => manifest[field] !== undefined).map((field) => [
+      field,
+      manifest[field],
+    ]),
   );
 }
 
