@@ -8,7 +8,7 @@
 // the verdict wherever it is shown ("CONFORMANT · retries 1").
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { isHeldBackByScope } from './verdict.ts';
-import { shardDisagreements, type ShardRecord } from './shard-records.ts';
+import { shardDisagreements, shardsWithoutRecord, type ShardRecord } from './shard-records.ts';
 import { mappedAddress, type HostMap } from '../requests/host-map.ts';
 
 export type Scope = NonNullable<ConformanceReport['scope']>;
@@ -43,6 +43,8 @@ export interface ScopeInputs {
    * (shard-records.ts, shardDisagreements): what the merge covered is not known.
    */
   shardProblems?: readonly string[];
+  /** A merge's shards of which no record was gathered (shard-records.ts, shardsWithoutRecord). */
+  shardsWithoutRecord?: readonly string[];
 }
 
 const HTTP1 = 'HTTP/1.1';
@@ -80,6 +82,11 @@ export function scopeOf(inputs: ScopeInputs): Scope {
     ...(inputs.listsCut ?? []),
     ...otherTenantElsewhere(inputs.tls ?? [], inputs.hostMap ?? {}),
     ...(inputs.shardProblems ?? []).map((problem) => `The merged shards are not one run: ${problem}`),
+    ...(inputs.shardsWithoutRecord?.length
+      ? [
+          `${SHARDS_WITHOUT_RECORD}${inputs.shardsWithoutRecord.join(', ')}: what ${inputs.shardsWithoutRecord.length === 1 ? 'it' : 'they'} ran under (target, settings, certificates) is not known, and ${inputs.shardsWithoutRecord.length === 1 ? 'its' : 'their'} results may be in it all the same. Gather every shard's blob/ folder whole.`,
+        ]
+      : []),
   ];
   return {
     protocolsChecked: [...inputs.protocolsChecked],
@@ -107,8 +114,10 @@ export function scopeInputsOf(
   hostMap: HostMap = {},
 ): ScopeInputs {
   const shardProblems = shardDisagreements(shards);
+  const withoutRecord = shardsWithoutRecord(shards);
   return {
     hostMap,
+    ...(withoutRecord.length > 0 ? { shardsWithoutRecord: withoutRecord } : {}),
     ...(shardProblems.length > 0 ? { shardProblems } : {}),
     protocolsChecked: scope.protocolsChecked,
     ...(scope.rulesChecked ? { rulesChecked: scope.rulesChecked } : {}),
@@ -122,6 +131,9 @@ export function scopeInputsOf(
     ...(scope.settings ? { settings: scope.settings } : {}),
   };
 }
+
+/** How the partial reason of a merge's shards without a record begins (scopeLabel finds it by it). */
+const SHARDS_WITHOUT_RECORD = 'The merge holds no record of shard ';
 
 /** How a partial reason of `otherTenantElsewhere` begins (scopeLabel finds it by it). */
 const OTHER_TENANT_ELSEWHERE = 'The other tenant (';
@@ -209,6 +221,7 @@ export function scopeLabel(report: Pick<ConformanceReport, 'scope'>): string | u
     ...(scope.partial.some((reason) => reason.startsWith('The merged shards are not one run'))
       ? ['shards disagree']
       : []),
+    ...(scope.partial.some((reason) => reason.startsWith(SHARDS_WITHOUT_RECORD)) ? ['shards missing'] : []),
     ...(scope.partial.some((reason) => reason.startsWith(OTHER_TENANT_ELSEWHERE))
       ? ['other tenant elsewhere']
       : []),

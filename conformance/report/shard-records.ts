@@ -84,6 +84,26 @@ export function shardDisagreements(shards: readonly ShardRecord[]): string[] {
   return [...recorded, ...settingsDisagreements(shards), ...evidenceDisagreements(shards)];
 }
 
+/** The most shards a split may name for this check; a record claiming more names itself. */
+const MAX_SHARDS = 1024;
+
+/**
+ * The shards of the split the records name (1/N … N/N) of which no record was gathered. Their
+ * results may be in the merge all the same (a record is a file beside a blob, easily left out), so
+ * what they ran under — target, settings, certificates — is not known: the merge is partial.
+ */
+export function shardsWithoutRecord(shards: readonly ShardRecord[]): string[] {
+  const recorded = new Set(shards.map((shard) => shard.shard));
+  const totals = [...new Set(shards.map((shard) => Number(shard.shard.split('/')[1])))].sort((a, b) => a - b);
+  return totals.flatMap((total) =>
+    !Number.isInteger(total) || total < 1 || total > MAX_SHARDS
+      ? [`?/${total}`]
+      : Array.from({ length: total }, (_, index) => `${index + 1}/${total}`).filter(
+          (shard) => !recorded.has(shard),
+        ),
+  );
+}
+
 /** The settings that can change a verdict, as a shard's record states them; undefined for an older kit's. */
 function settingsOf(record: ShardRecord): string | undefined {
   const settings = record.scope?.settings;

@@ -60,6 +60,7 @@ import {
   shardDisagreements,
   shardRecordFile,
   shardRecordOf,
+  shardsWithoutRecord,
   type ShardRecord,
 } from '../report/shard-records.ts';
 import { RULES } from '../catalog/rules.ts';
@@ -320,6 +321,7 @@ export default class ConformanceReporter implements Reporter {
         listsCut: [...this.#listsCut].sort(),
         settings: shardSettings ?? this.#scopeSettings(),
         shardProblems: shardDisagreements(shards),
+        shardsWithoutRecord: shardsWithoutRecord(shards),
       }),
       ...(shards.length > 0 ? { shards } : {}),
     });

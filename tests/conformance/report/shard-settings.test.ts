@@ -16,12 +16,13 @@ import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
 import type { TestOutcome } from '../../../conformance/report/verdict.ts';
 import { writeReports } from '../../../conformance/report/write-reports.ts';
-import { scopeOf, type ScopeSettings } from '../../../conformance/report/scope.ts';
+import { scopeLabel, scopeOf, type ScopeSettings } from '../../../conformance/report/scope.ts';
 import {
   mergedSettingsDifferences,
   optionsOfSettings,
   settingsOfShards,
   shardDisagreements,
+  shardsWithoutRecord,
   type ShardRecord,
 } from '../../../conformance/report/shard-records.ts';
 import { writeBundle } from '../../../conformance/attestation/bundle.ts';
@@ -155,4 +156,41 @@ test("a merged report states its shards' settings, or verify refuses it", async 
   assert.deepEqual(await problemsOf(honest), []);
   assert.equal(honest.options?.retries, 3);
   assert.equal(honest.options?.maxListPages, 1);
+});
+
+// A record is a file beside a blob: left out, its shard's results were merged all the same, and
+// the merge (exit 3, "no record of it was gathered") still signed a bundle that VERIFIED as strict
+// CONFORMANT, naming shard 1/2 alone — the other shard's settings (--retries 3) unseen.
+test('a merge without the record of one of its shards is partial ("shards missing"), and verify recomputes it', async () => {
+  assert.deepEqual(shardsWithoutRecord([record('1/2', defaults)]), ['2/2']);
+  assert.deepEqual(shardsWithoutRecord([record('1/3', defaults), record('3/3', defaults)]), ['2/3']);
+  assert.deepEqual(shardsWithoutRecord([record('1/2', defaults), record('2/2', defaults)]), []);
+  assert.deepEqual(shardsWithoutRecord([record('1/99999', defaults)]), ['?/99999']);
+  const shards = [record('1/2', defaults)];
+  const scope = scopeOf({
+    protocolsChecked: ['HTTP/1.1', 'HTTP/2'],
+    tls: [certificate],
+    rulesSelected: RULES.length,
+    rulesInCatalog: RULES.length,
+    shards: ['1/2'],
+    settings: defaults,
+    shardsWithoutRecord: shardsWithoutRecord(shards),
+  });
+  assert.deepEqual(scope.partial, [
+    "The merge holds no record of shard 2/2: what it ran under (target, settings, certificates) is not known, and its results may be in it all the same. Gather every shard's blob/ folder whole.",
+  ]);
+  assert.equal(scopeLabel({ scope }), 'shards missing');
+  // The report such a merge signed before: complete, CONFORMANT.
+  const before = merged(shards, defaults);
+  assert.equal(before.verdict, 'CONFORMANT');
+  assert.deepEqual(before.scope?.partial, []);
+  const problems = await problemsOf(before);
+  assert.ok(
+    problems.some((problem) =>
+      problem.startsWith(
+        'conformance.json\'s scope does not follow from its protocols and hosts: it should say ["The merge holds no record of shard 2/2',
+      ),
+    ),
+    problems.join('\n'),
+  );
 });
