@@ -13,6 +13,8 @@ import type { ResolvedTarget } from './target.ts';
 import type { SetupProblem } from '../../schemas/generated/conformance-report.ts';
 import { ALPN_OFFERED, tlsEvidenceOf, type TlsEvidence } from './tls-evidence.ts';
 import { connect as http2Connect, constants as h2 } from 'node:http2';
+import type { NameValue, RecordedExchange } from '../requests/exchange-record.ts';
+import { http1Head, recordPreflightExchange, type PreflightRequest } from './preflight-exchange.ts';
 import {
   NO_APPLICATION_PROTOCOL,
   offeredProtocols,
@@ -35,6 +37,11 @@ export interface PreflightResult {
   unavailable: PreflightProblem[];
   /** The certificate and protocol of each declared URL whose handshake verified. */
   tls?: TlsEvidence[];
+  /**
+   * The keyless GET sent to each declared URL that verified, as sent and answered: the run's
+   * record (exchanges.har) holds them with the rules' exchanges. Never keys: none is sent.
+   */
+  exchanges?: RecordedExchange[];
 }
 
 const DECLARED_URLS: readonly DeclaredUrl[] = ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'];
@@ -52,6 +59,7 @@ export async function runPreflight(
     return url === undefined ? [] : [{ field, url }];
   });
   const tls: TlsEvidence[] = [];
+  const exchanges: RecordedExchange[] = [];
   const found = await Promise.all(
     checks.map(async ({ field, url }): Promise<PreflightProblem[]> => {
       const problem = await reach(url, {
@@ -60,6 +68,7 @@ export async function runPreflight(
         timeoutMs,
         caFileSet: !!target.caFile,
         alpn: alpnOffered(protocols),
+        onExchange: (exchange) => exchanges.push(exchange),
         onVerified: (socket) => {
           const { host } = new URL(url);
           const evidence = tlsEvidenceOf(
@@ -90,7 +99,14 @@ export async function runPreflight(
   );
   // In the order the URLs are declared, whichever handshake ended first.
   tls.sort((a, b) => DECLARED_URLS.indexOf(a.field) - DECLARED_URLS.indexOf(b.field));
-  return { ok: blocking.length === 0, blocking, unavailable, ...(tls.length > 0 ? { tls } : {}) };
+  exchanges.sort((a, b) => a.startedAt.localeCompare(b.startedAt));
+  return {
+    ok: blocking.length === 0,
+    blocking,
+    unavailable,
+    ...(tls.length > 0 ? { tls } : {}),
+    ...(exchanges.length > 0 ? { exchanges } : {}),
+  };
 }
 
 /** The CA file the target names: the schema cannot check that it exists and holds a certificate. */
@@ -140,6 +156,8 @@ export interface ReachOptions {
   onVerified?: (socket: TLSSocket) => void;
   /** What the handshake offers by ALPN (default: http/1.1 alone); h2 alone asks the answer over HTTP/2. */
   alpn?: readonly string[];
+  /** Called with the keyless GET as sent and answered (or not), for the run's record. */
+  onExchange?: (exchange: RecordedExchange) => void;
 }
 
 /** What the run needs: http/1.1 when it speaks HTTP/1.1 (ALPN_OFFERED), else h2 alone. */
@@ -195,13 +213,14 @@ export async function reach(
     return undefined;
   }
   const overHttp2 = tls.socket.alpnProtocol === 'h2';
-  const answered = await (overHttp2 ? firstHttp2Status : firstStatusLine)({
+  const { answered, exchange } = await (overHttp2 ? firstHttp2Status : firstStatusLine)({
     socket: tls.socket,
     hostname,
     port: portText,
     basePath: new URL(url).pathname,
     timeoutMs: options.timeoutMs,
   });
+  options.onExchange?.(exchange);
   if (answered !== true) {
     return at(
       'HTTP',
@@ -330,78 +349,159 @@ interface FirstRequest {
   timeoutMs: number;
 }
 
+/** Whether the request got an HTTP answer (true) or why not, and the exchange as sent and answered. */
+interface FirstAnswer {
+  answered: true | string;
+  exchange: RecordedExchange;
+}
+
 /** host:port, or the host alone on the scheme's default port. */
 function authorityOf({ hostname, port }: FirstRequest): string {
   return port ? `${hostname}:${port}` : hostname;
 }
 
+function urlOf(request: FirstRequest): string {
+  return `https://${authorityOf(request)}${request.basePath}/customers`;
+}
+
 /**
- * Settles once: with what `start` reports through `done`, or "nothing within N s" after the time
+ * Settles once: with what `start` reports through `done`, or with `timedOut()` after the time
  * limit; `cleanUp` (closing the connection) runs either way.
  */
 function firstAnswer(
   timeoutMs: number,
   cleanUp: () => void,
-  start: (done: (result: true | string) => void) => void,
-): Promise<true | string> {
+  timedOut: () => FirstAnswer,
+  start: (done: (result: FirstAnswer) => void) => void,
+): Promise<FirstAnswer> {
   return new Promise((resolve) => {
-    const done = (result: true | string): void => {
+    let settled = false;
+    const done = (result: FirstAnswer): void => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       cleanUp();
       resolve(result);
     };
-    const timer = setTimeout(() => done(`nothing within ${timeoutMs / 1000} s`), timeoutMs);
+    const timer = setTimeout(() => done(timedOut()), timeoutMs);
     start(done);
   });
 }
 
 /** Over HTTP/2 (an h2-only port): one keyless GET on the verified connection; any status will do. */
-function firstHttp2Status(request: FirstRequest): Promise<true | string> {
+function firstHttp2Status(request: FirstRequest): Promise<FirstAnswer> {
   const { socket, basePath } = request;
   const session = http2Connect(`https://${authorityOf(request)}`, { createConnection: () => socket });
+  // The fields as sent: the :authority (recorded as the Host it stands for) and Accept.
+  const sent: PreflightRequest = {
+    url: urlOf(request),
+    headers: [
+      { name: 'host', value: authorityOf(request) },
+      { name: 'accept', value: 'application/json' },
+    ],
+    protocol: 'h2',
+    startedAt: new Date(),
+  };
+  const failed = (error: string, signal?: string): FirstAnswer => ({
+    answered: error,
+    exchange: recordPreflightExchange(sent, { error, ...(signal !== undefined ? { signal } : {}) }),
+  });
   return firstAnswer(
     request.timeoutMs,
     () => session.destroy(),
+    () => failed(`nothing within ${request.timeoutMs / 1000} s`),
     (done) => {
-      session.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
-      const stream = session.request({ ':path': `${basePath}/customers`, accept: 'application/json' });
-      stream.once('response', () => done(true));
+      session.once('error', (error: NodeJS.ErrnoException) => done(failed(`${error.code ?? error.message}`)));
+      sent.startedAt = new Date();
+      const stream = session.request({
+        ':path': `${basePath}/customers`,
+        ':authority': authorityOf(request),
+        accept: 'application/json',
+      });
+      stream.once('response', (headers) =>
+        done({
+          answered: true,
+          exchange: recordPreflightExchange(sent, {
+            status: Number(headers[h2.HTTP2_HEADER_STATUS]),
+            headers: http2Fields(headers),
+          }),
+        }),
+      );
       // A stream refused (at the front's stream limit, or for calm) is an answer of HTTP/2 too: the
       // target is up and speaks it (the rules' requests are sent again, requests/send.ts).
-      stream.once('error', (error: NodeJS.ErrnoException) =>
-        done(
-          stream.rstCode === h2.NGHTTP2_REFUSED_STREAM || stream.rstCode === h2.NGHTTP2_ENHANCE_YOUR_CALM
-            ? true
-            : `${error.code ?? error.message}`,
-        ),
-      );
-      stream.once('close', () => done('the stream was closed without an answer'));
+      stream.once('error', (error: NodeJS.ErrnoException) => {
+        const refused =
+          stream.rstCode === h2.NGHTTP2_REFUSED_STREAM
+            ? 'RST_STREAM REFUSED_STREAM'
+            : stream.rstCode === h2.NGHTTP2_ENHANCE_YOUR_CALM
+              ? 'RST_STREAM ENHANCE_YOUR_CALM'
+              : undefined;
+        const reason = `${error.code ?? error.message}`;
+        done(refused ? { ...failed(reason, refused), answered: true } : failed(reason));
+      });
+      stream.once('close', () => done(failed('the stream was closed without an answer')));
       stream.resume();
     },
   );
 }
 
-/** Sends one keyless GET and waits for an HTTP status line: any status will do. */
-function firstStatusLine(request: FirstRequest): Promise<true | string> {
+/** An HTTP/2 answer's header fields, pseudo-fields aside; a repeated field once per value. */
+function http2Fields(headers: Record<string, string | string[] | undefined>): NameValue[] {
+  return Object.entries(headers).flatMap(([name, value]) =>
+    name.startsWith(':') || value === undefined
+      ? []
+      : (Array.isArray(value) ? value : [value]).map((one) => ({ name, value: one })),
+  );
+}
+
+/**
+ * Sends one keyless GET and waits for an HTTP status line (any status will do), then for the
+ * answer's header fields, which the run's record keeps.
+ */
+function firstStatusLine(request: FirstRequest): Promise<FirstAnswer> {
   const { socket, basePath } = request;
+  const sent: PreflightRequest = {
+    url: urlOf(request),
+    headers: [
+      { name: 'Host', value: authorityOf(request) },
+      { name: 'Accept', value: 'application/json' },
+      { name: 'Connection', value: 'close' },
+    ],
+    protocol: 'h1',
+    startedAt: new Date(),
+  };
+  let received = '';
+  // A status line read is an answer, whatever happens to the rest of its header fields.
+  const ended = (error: string): FirstAnswer => {
+    const head = http1Head(received);
+    return head
+      ? { answered: true, exchange: recordPreflightExchange(sent, head) }
+      : { answered: error, exchange: recordPreflightExchange(sent, { error }) };
+  };
   return firstAnswer(
     request.timeoutMs,
     () => socket.destroy(),
+    () => ended(`nothing within ${request.timeoutMs / 1000} s`),
     (done) => {
-      let received = '';
       socket.on('data', (chunk: Buffer) => {
         received += chunk.toString('latin1');
-        if (/^HTTP\/1\.[01] \d{3}/.test(received)) done(true);
-        else if (received.length > 64 || received.includes('\n')) done('the answer is not HTTP/1.1');
+        const head = http1Head(received);
+        if (head?.complete || (head && received.length > MAX_HEAD)) done(ended(''));
+        else if (!head && (received.length > 64 || received.includes('\n')))
+          done(ended('the answer is not HTTP/1.1'));
       });
-      socket.once('error', (error: NodeJS.ErrnoException) => done(`${error.code ?? error.message}`));
-      socket.once('end', () => done('the connection was closed without an answer'));
+      socket.once('error', (error: NodeJS.ErrnoException) => done(ended(`${error.code ?? error.message}`)));
+      socket.once('end', () => done(ended('the connection was closed without an answer')));
+      sent.startedAt = new Date();
       socket.write(
-        `GET ${basePath}/customers HTTP/1.1\r\nHost: ${authorityOf(request)}\r\nAccept: application/json\r\nConnection: close\r\n\r\n`,
+        `GET ${basePath}/customers HTTP/1.1\r\n${sent.headers.map(({ name, value }) => `${name}: ${value}\r\n`).join('')}\r\n`,
       );
     },
   );
 }
+
+/** Enough for any answer's header fields; a front that sends more is answered, but not recorded further. */
+const MAX_HEAD = 64 * 1024;
 
 /** The one-paragraph account of a problem, for the console and every report. */
 export function describeProblem(problem: PreflightProblem): string {

@@ -1,12 +1,19 @@
 // exchanges.har: every exchange of a run in HTTP Archive 1.2, the format browser dev tools import
 // (Network panel → Import HAR). Keys appear as their variable names, as in every report. Each
 // entry names its rule in `comment` and carries the exchange id in `_id`, which the evidence of
-// conformance.json and conformance.html points to.
+// conformance.json and conformance.html points to. The preflight's requests, which reach the
+// deployment before any rule, are entries too, named as the preflight's (PREFLIGHT).
 import type { NameValue, RecordedExchange } from '../requests/exchange-record.ts';
 import { STATUS_CODES } from 'node:http';
 
+/**
+ * What made the preflight's requests (deployment/preflight.ts): one keyless GET per declared URL,
+ * before any rule, to learn whether it answers. Its entries name it in `_rule` and `comment`.
+ */
+export const PREFLIGHT = 'the preflight (before the rules: does each declared URL answer HTTP?)';
+
 export interface RunExchange {
-  /** The rule whose test made it, or what else did (learning the tenants' data). */
+  /** The rule whose test made it, or what else did (learning the tenants' data, the preflight). */
   madeBy: string;
   exchange: RecordedExchange;
 }
@@ -65,7 +72,7 @@ export function buildHar(exchanges: readonly RunExchange[], creator: { name: str
       pages: [],
       entries,
       comment:
-        "Every exchange of a conformance run. Keys are shown as the names of their environment variables; request headers are every field the suite's client put on the wire (over HTTP/2, the first Host is the :authority).",
+        "Every exchange of a conformance run, the preflight's keyless requests among them. Keys are shown as the names of their environment variables; request headers are every field the suite's client put on the wire (over HTTP/2, the first Host is the :authority).",
     },
   };
 }

@@ -39,4 +39,6 @@ export const ANNOTATION = {
   learningLeak: 'learning-leak',
   /** Attachment of the set-up project's test: the preflight's certificates and protocols (TlsEvidence[]). */
   preflightTls: 'preflight-tls',
+  /** Attachment of the set-up project's test: the preflight's keyless requests (RecordedExchange[]), for exchanges.har. */
+  preflightExchanges: 'preflight-exchanges',
 } as const;

@@ -30,7 +30,10 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
   } finally {
     await server?.close();
   }
-  const env: Record<string, string> = { [ENV.preflight]: JSON.stringify(preflight) };
+  // Its requests go to the reporter (exchanges.har) as an attachment, which a blob keeps; the
+  // workers need only what it found.
+  const { exchanges, ...found } = preflight;
+  const env: Record<string, string> = { [ENV.preflight]: JSON.stringify(found) };
   // The certificates this shard saw, in its own results (a blob keeps them): a merge judges each
   // shard by them, never by the record left beside its blob.
   const shard = testInfo.config.shard;
@@ -38,6 +41,10 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
     testInfo.annotations.push({ type: ANNOTATION.shard, description: `${shard.current}/${shard.total}` });
   await testInfo.attach(ANNOTATION.preflightTls, {
     body: JSON.stringify(preflight.tls ?? []),
+    contentType: 'application/json',
+  });
+  await testInfo.attach(ANNOTATION.preflightExchanges, {
+    body: JSON.stringify(exchanges ?? []),
     contentType: 'application/json',
   });
   console.log(preflightSummary(preflight));

@@ -26,7 +26,7 @@ import type {
 } from '@playwright/test/reporter';
 import { buildReport } from '../report/build-report.ts';
 import { colourWanted, paint, ruleLine, summary } from '../report/console.ts';
-import type { RunExchange } from '../report/har.ts';
+import { PREFLIGHT, type RunExchange } from '../report/har.ts';
 import { ruleVerdict, type TestOutcome } from '../report/verdict.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { ruleById, type RuleId } from '../catalog/rules.ts';
@@ -430,8 +430,17 @@ export default class ConformanceReporter implements Reporter {
     return seen;
   }
 
-  /** The set-up test's attachment: the certificates and protocols its preflight saw. */
+  /** The set-up test's attachments: the certificates and protocols its preflight saw, and its requests. */
   #preflightSeen(result: TestResult): void {
+    const sent = result.attachments.find(
+      (attachment) => attachment.name === ANNOTATION.preflightExchanges,
+    )?.body;
+    if (sent)
+      for (const exchange of showEveryString(
+        JSON.parse(sent.toString('utf8')),
+        this.#namer(),
+      ) as RecordedExchange[])
+        this.#exchanges.push({ madeBy: PREFLIGHT, exchange });
     const body = result.attachments.find((attachment) => attachment.name === ANNOTATION.preflightTls)?.body;
     if (!body) return;
     this.#seenIn(annotationOf(result, ANNOTATION.shard) ?? '').tls = JSON.parse(
