@@ -143,8 +143,15 @@ export default class ConformanceReporter implements Reporter {
       this.#labels.set(project.name, ruleProjects.length > 1 ? PROTOCOL_NAME[protocol] : '');
     }
     this.#shard = config.shard ? `${config.shard.current}/${config.shard.total}` : undefined;
-    const project = config.projects[0];
-    if (project) this.#playwrightSettings = { retries: project.retries, repeatEach: project.repeatEach };
+    // The rule projects' own retries and repeats: in a team's config the first project may be the
+    // team's, retried otherwise. Where the rule projects differ, the most retries and fewest
+    // repeats any rule ran under.
+    const judged = ruleProjects.length > 0 ? ruleProjects : config.projects;
+    if (judged.length > 0)
+      this.#playwrightSettings = {
+        retries: Math.max(...judged.map((project) => project.retries)),
+        repeatEach: Math.min(...judged.map((project) => project.repeatEach)),
+      };
     this.#maxFailures = config.maxFailures;
     this.#selection = selectionOf(config);
     for (const test of suite.allTests()) {
