@@ -16,7 +16,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, symlinkSync } from 'node:fs';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
@@ -452,6 +452,24 @@ describe('the packed kit, installed into an empty project', () => {
     test('tsc --noEmit (strict) accepts the test file and the config against the emitted declarations', async () => {
       const checked = await installed(team, 'tsc', ['--noEmit', '-p', '.']);
       assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
+    });
+
+    test("the same against Node 22's types: the mock's dispatcher fits its global fetch too", async () => {
+      // Node 22's declarations (@types/node 22, a development dependency of the repository under
+      // another name) as the only type root called `node`.
+      const roots = join(team, 'node22-types');
+      mkdirSync(roots, { recursive: true });
+      symlinkSync(join(REPO_ROOT, 'node_modules', 'types-node-22'), join(roots, 'node'), 'dir');
+      const config = { extends: './tsconfig.json', compilerOptions: { typeRoots: ['./node22-types'] } };
+      writeFileSync(join(team, 'tsconfig.node22.json'), `${JSON.stringify(config)}\n`);
+      const checked = await installed(team, 'tsc', ['--noEmit', '--listFiles', '-p', 'tsconfig.node22.json']);
+      assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
+      const files = checked.stdout.split('\n');
+      assert.ok(
+        files.some((file) => /types-node-22\/globals\.d\.ts$/.test(file)),
+        'Node 22 types read',
+      );
+      assert.ok(!files.some((file) => /@types\/node\/globals\.d\.ts$/.test(file)), 'and not Node 20 types');
     });
 
     test('an SDK test file with the in-process mock passes and exits on its own', async () => {
