@@ -11,7 +11,7 @@
 // tests/conformance/report/secrets.test.ts proves it by searching every file a run writes.
 // Messages from the workers carry colour codes (Playwright forces colour there): they are
 // stripped before anything is recorded or printed.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type {
@@ -49,6 +49,7 @@ import { readRunSettings, type RunSettings } from '../settings.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
 import { reportDirectory, type RunMetadata } from '../report/run-metadata.ts';
 import { writeBundle } from '../attestation/bundle.ts';
+import { BUNDLE_DIRECTORY } from '../attestation/bundle-files.ts';
 import { badgeMarkdown } from '../attestation/badge.ts';
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { KeyFileError } from '../attestation/signing-key.ts';
@@ -102,6 +103,8 @@ export default class ConformanceReporter implements Reporter {
   /** What each shard's tests reached and saw, by shard ('' unsharded): a merge judges shards by it. */
   readonly #seenByShard = new Map<string, { origins: Set<string>; tls?: TlsEvidence[] }>();
   #maxFailures = 0;
+  /** How many different targets the rule projects declare: one, or the run is not one target's. */
+  #targetsChecked = 1;
   readonly #exchanges: RunExchange[] = [];
   readonly #secondsByRule = new Map<string, number>();
   readonly #runErrors: string[] = [];
@@ -130,6 +133,15 @@ export default class ConformanceReporter implements Reporter {
       (project) => declaredTargetOf(project) !== undefined && kitProjectRole(project) === undefined,
     );
     this.#declaredTarget = declaredTargetOf(ruleProjects[0]);
+    // One report is one target's: rule projects of several targets (a team's config with two
+    // conformanceProjects) would mix their outcomes under the first one's name.
+    this.#targetsChecked = new Set(
+      ruleProjects.map((project) => JSON.stringify(declaredTargetOf(project))),
+    ).size;
+    if (this.#targetsChecked > 1)
+      this.#runErrors.push(
+        `the rule projects check ${this.#targetsChecked} different targets, but a report (and its certificate) is one target's: run each target with a reporter of its own`,
+      );
     // A team's config hands the run's settings to its rule projects (conformanceProjects), not to
     // this process: the report states those, as the workers used them.
     this.#runEnvironment =
@@ -492,6 +504,12 @@ export default class ConformanceReporter implements Reporter {
       return;
     }
     if (!settings.wanted) return;
+    if (this.#targetsChecked > 1) {
+      // Not even an earlier run's bundle may stay beside these reports.
+      rmSync(join(this.#outputDir, BUNDLE_DIRECTORY), { recursive: true, force: true });
+      console.error(`No bundle written: the rules of ${this.#targetsChecked} targets were run as one.`);
+      return;
+    }
     const bundle = writeBundle(report, this.#outputDir, settings.signingKey);
     console.log(
       [

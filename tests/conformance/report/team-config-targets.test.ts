@@ -1,0 +1,61 @@
+// One report is one target's. A team's config with two sets of conformanceProjects — the
+// deployment with a failing rule left out (grepInvert), and a clean copy running that rule alone —
+// gave one report under the first one's name, every rule passed, signed and VERIFIED as strict
+// CONFORMANT. Rule projects of different targets (another file, or the same one under another
+// profile) write no bundle, and the run says it did not complete.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { REPO_ROOT, runBounded, type BoundedRun } from '../../support/conformance-run.ts';
+import { cleanEnv } from '../../support/reference-cli.ts';
+
+const PLAYWRIGHT = join(REPO_ROOT, 'node_modules', '.bin', 'playwright');
+let work: string;
+let reports: string;
+let run: BoundedRun;
+
+before(async () => {
+  mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
+  work = mkdtempSync(join(REPO_ROOT, 'reports', 'team-targets-'));
+  reports = join(work, 'conformance');
+  // A bundle an earlier run left must not stay beside these reports either.
+  mkdirSync(join(reports, 'bundle'), { recursive: true });
+  writeFileSync(join(reports, 'bundle', 'SHA256SUMS'), '');
+  const library = relative(work, join(REPO_ROOT, 'library', 'playwright.ts'));
+  const config = join(work, 'playwright.config.ts');
+  writeFileSync(
+    config,
+    `import { defineConfig } from '@playwright/test';
+import { conformanceProjects, conformanceReporter } from '${library}';
+
+export default defineConfig({
+  reporter: [conformanceReporter({ outputDir: ${JSON.stringify(reports)} })],
+  outputDir: ${JSON.stringify(join(work, 'test-results'))},
+  workers: 1,
+  projects: [
+    ...conformanceProjects({ protocols: ['h1'], profile: 'strict', name: 'deployment' }),
+    ...conformanceProjects({ protocols: ['h1'], profile: 'default', name: 'copy' }),
+  ],
+});
+`,
+  );
+  run = await runBounded(
+    PLAYWRIGHT,
+    ['test', '--config', config, '--grep', 'KEY-VALID-SERVED:'],
+    cleanEnv({ CONFORMANCE_BUNDLE: '1' }),
+    180_000,
+  );
+});
+
+after(() => rmSync(work, { recursive: true, force: true }));
+
+test('rule projects of two targets write no bundle, and the run says why', () => {
+  assert.ok(existsSync(join(reports, 'conformance.json')), `${run.stdout}${run.stderr}`);
+  assert.equal(existsSync(join(reports, 'bundle')), false, 'no bundle, not even an earlier one');
+  assert.match(run.stderr, /No bundle written: the rules of 2 targets were run as one\./);
+  assert.match(
+    run.stderr,
+    /The run did not complete: the rule projects check 2 different targets, but a report \(and its certificate\) is one target's/,
+  );
+});
