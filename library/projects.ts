@@ -195,9 +195,13 @@ export function kitProjects(options: ConformanceProjectsOptions): Project[] {
  * The kit's own reports of the conformance projects (verdict table, conformance.json/.md/.html,
  * junit.xml, exchanges.har; bundle/ under strict), as a reporter to list in the config. List it
  * first: it also masks keys in the results before the other reporters see them. It never changes
- * the run's status: the team's tests and the rules' tests decide it.
+ * the run's status: the team's tests and the rules' tests decide it. With `--list`, it lists the
+ * rules selected and writes nothing.
  */
 export function conformanceReporter(options: ConformanceReporterOptions = {}): ReporterDescription {
+  // `npx playwright test --list` runs no rule: it prints the rules selected and writes no report,
+  // so the last run's stay as they were (as the `run` command's --list does).
+  if (process.argv.includes('--list')) return [codeFile('conformance/run/list-reporter')];
   return [
     codeFile('conformance/run/reporter'),
     { outputDir: resolve(options.outputDir ?? reportDirectory()), decidesStatus: false },
