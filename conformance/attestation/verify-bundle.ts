@@ -335,6 +335,7 @@ function checkReport(report: ConformanceReport, problems: string[]): void {
   }
   problems.push(...protocolVerdictDifferences(report));
   problems.push(...warningsUnderProfile(report));
+  problems.push(...baseUrlCertificateDifferences(report));
   problems.push(...settingsDifferences(report));
   problems.push(...catalogDifferences(report));
   problems.push(...selectionDifferences(report));
@@ -406,6 +407,30 @@ function warningsUnderProfile(report: ConformanceReport): string[] {
     .map(
       (rule) =>
         `${REPORT_FILES.json} says ${rule.id} warning, but a failure of a ${rule.level} rule fails the run under profile ${report.profile}: it was judged under a milder profile.`,
+    );
+}
+
+/**
+ * The certificate the report gives for its base URL was seen at the base URL's host and port (the
+ * embedded reference's port, chosen when it starts, aside): another host's certificate says the
+ * rules ran against another target than the one the report names.
+ */
+function baseUrlCertificateDifferences(report: ConformanceReport): string[] {
+  const { baseUrl } = report.target;
+  const free = baseUrl.includes('{free port}');
+  let expected: string;
+  try {
+    const url = new URL(baseUrl.replace('{free port}', '1'));
+    expected = free ? url.hostname : `${url.hostname}:${url.port || '443'}`;
+  } catch {
+    return [];
+  }
+  const seen = (host: string): string => (free ? host.replace(/:\d+$/, '') : host).toLowerCase();
+  return (report.tls ?? [])
+    .filter((entry) => entry.field === 'baseUrl' && seen(entry.host) !== expected.toLowerCase())
+    .map(
+      (entry) =>
+        `${REPORT_FILES.json} names the base URL ${baseUrl}, but its base URL's certificate was seen at ${entry.host}: the rules ran against another target than the one it names.`,
     );
 }
 

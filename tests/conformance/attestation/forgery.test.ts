@@ -719,14 +719,18 @@ test('--check-live compares the certificate a host presents now with the bundleâ
   const live = new X509Certificate(readFileSync(join(work, 'c.pem'))).fingerprint256;
   const host = `localhost:${port}`;
   const key = publicKeyFile(vendor.publicKey);
-  const matching = bundleOf(report({ certificate: { ...tls(['HTTP/1.1'], host), fingerprint256: live } }));
+  // The report's base URL is the host whose certificate it records (verify checks they agree).
+  const target = { name: 'acme staging', mode: 'file' as const, baseUrl: `https://${host}/v1` };
+  const matching = bundleOf(
+    report({ target, certificate: { ...tls(['HTTP/1.1'], host), fingerprint256: live } }),
+  );
   const ok = await verifyCli(t, [matching, '--public-key', key, '--check-live']);
   assert.equal(ok.code, 0, ok.err);
   assert.match(
     ok.out,
     /^Live check: +every recorded host presents the bundle's certificate and protocols now$/m,
   );
-  const other = bundleOf(report({ certificate: tls(['HTTP/1.1', 'HTTP/2'], host) }));
+  const other = bundleOf(report({ target, certificate: tls(['HTTP/1.1', 'HTTP/2'], host) }));
   const differs = await verifyCli(t, [other, '--public-key', key, '--check-live']);
   assert.equal(differs.code, 1);
   assert.ok(
@@ -749,7 +753,7 @@ test('--check-live compares the certificate a host presents now with the bundleâ
       target: {
         name: 'acme staging',
         mode: 'file',
-        baseUrl: 'https://api.acme.invalid/v1',
+        baseUrl: `https://${mappedHost}/v1`,
         hosts: { '*.acme.invalid': '127.0.0.1' },
       },
     }),
