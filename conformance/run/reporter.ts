@@ -135,12 +135,19 @@ export default class ConformanceReporter implements Reporter {
     this.#declaredTarget = declaredTargetOf(ruleProjects[0]);
     // One report is one target's: rule projects of several targets (a team's config with two
     // conformanceProjects) would mix their outcomes under the first one's name.
+    // The settings each rule project hands its workers are part of what it checks: the report
+    // states the first one's, so projects of other settings are another run.
     this.#targetsChecked = new Set(
-      ruleProjects.map((project) => JSON.stringify(declaredTargetOf(project))),
+      ruleProjects.map((project) =>
+        JSON.stringify([
+          declaredTargetOf(project),
+          (project.use as { runEnvironment?: unknown } | undefined)?.runEnvironment ?? {},
+        ]),
+      ),
     ).size;
     if (this.#targetsChecked > 1)
       this.#runErrors.push(
-        `the rule projects check ${this.#targetsChecked} different targets, but a report (and its certificate) is one target's: run each target with a reporter of its own`,
+        `the rule projects check ${this.#targetsChecked} different targets (or one with different settings), but a report (and its certificate) is one target's under one set of settings: run each with a reporter of its own`,
       );
     // A team's config hands the run's settings to its rule projects (conformanceProjects), not to
     // this process: the report states those, as the workers used them.
@@ -507,7 +514,9 @@ export default class ConformanceReporter implements Reporter {
     if (this.#targetsChecked > 1) {
       // Not even an earlier run's bundle may stay beside these reports.
       rmSync(join(this.#outputDir, BUNDLE_DIRECTORY), { recursive: true, force: true });
-      console.error(`No bundle written: the rules of ${this.#targetsChecked} targets were run as one.`);
+      console.error(
+        `No bundle written: the rules of ${this.#targetsChecked} targets (or settings) were run as one.`,
+      );
       return;
     }
     const bundle = writeBundle(report, this.#outputDir, settings.signingKey);

@@ -2,7 +2,7 @@
 // deployment with a failing rule left out (grepInvert), and a clean copy running that rule alone —
 // gave one report under the first one's name, every rule passed, signed and VERIFIED as strict
 // CONFORMANT. Rule projects of different targets (another file, or the same one under another
-// profile) write no bundle, and the run says it did not complete.
+// profile, or under other settings) write no bundle, and the run says it did not complete.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,14 +11,14 @@ import { REPO_ROOT, runBounded, type BoundedRun } from '../../support/conformanc
 import { cleanEnv } from '../../support/reference-cli.ts';
 
 const PLAYWRIGHT = join(REPO_ROOT, 'node_modules', '.bin', 'playwright');
-let work: string;
-let reports: string;
-let run: BoundedRun;
+const works: string[] = [];
 
-before(async () => {
+/** A team's config whose rule projects are `projects` (source text), run on one rule. */
+async function teamRun(projects: string): Promise<{ reports: string; run: BoundedRun }> {
   mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
-  work = mkdtempSync(join(REPO_ROOT, 'reports', 'team-targets-'));
-  reports = join(work, 'conformance');
+  const work = mkdtempSync(join(REPO_ROOT, 'reports', 'team-targets-'));
+  works.push(work);
+  const reports = join(work, 'conformance');
   // A bundle an earlier run left must not stay beside these reports either.
   mkdirSync(join(reports, 'bundle'), { recursive: true });
   writeFileSync(join(reports, 'bundle', 'SHA256SUMS'), '');
@@ -33,29 +33,44 @@ export default defineConfig({
   reporter: [conformanceReporter({ outputDir: ${JSON.stringify(reports)} })],
   outputDir: ${JSON.stringify(join(work, 'test-results'))},
   workers: 1,
-  projects: [
-    ...conformanceProjects({ protocols: ['h1'], profile: 'strict', name: 'deployment' }),
-    ...conformanceProjects({ protocols: ['h1'], profile: 'default', name: 'copy' }),
-  ],
+  projects: [${projects}],
 });
 `,
   );
-  run = await runBounded(
+  const run = await runBounded(
     PLAYWRIGHT,
     ['test', '--config', config, '--grep', 'KEY-VALID-SERVED:'],
     cleanEnv({ CONFORMANCE_BUNDLE: '1' }),
     180_000,
   );
+  return { reports, run };
+}
+
+let profiles: { reports: string; run: BoundedRun };
+let settings: { reports: string; run: BoundedRun };
+
+before(async () => {
+  profiles = await teamRun(`
+    ...conformanceProjects({ protocols: ['h1'], profile: 'strict', name: 'deployment' }),
+    ...conformanceProjects({ protocols: ['h1'], profile: 'default', name: 'copy' }),`);
+  settings = await teamRun(`
+    ...conformanceProjects({ protocols: ['h1'], name: 'deployment' }),
+    ...conformanceProjects({ protocols: ['h2'], maxRetries: 20, name: 'retried' }),`);
 });
 
-after(() => rmSync(work, { recursive: true, force: true }));
+after(() => works.forEach((work) => rmSync(work, { recursive: true, force: true })));
 
-test('rule projects of two targets write no bundle, and the run says why', () => {
-  assert.ok(existsSync(join(reports, 'conformance.json')), `${run.stdout}${run.stderr}`);
-  assert.equal(existsSync(join(reports, 'bundle')), false, 'no bundle, not even an earlier one');
-  assert.match(run.stderr, /No bundle written: the rules of 2 targets were run as one\./);
-  assert.match(
-    run.stderr,
-    /The run did not complete: the rule projects check 2 different targets, but a report \(and its certificate\) is one target's/,
-  );
-});
+for (const [what, made] of [
+  ['two targets (one under two profiles)', () => profiles],
+  ['one target under two sets of settings', () => settings],
+] as const)
+  test(`rule projects of ${what} write no bundle, and the run says why`, () => {
+    const { reports, run } = made();
+    assert.ok(existsSync(join(reports, 'conformance.json')), `${run.stdout}${run.stderr}`);
+    assert.equal(existsSync(join(reports, 'bundle')), false, 'no bundle, not even an earlier one');
+    assert.match(run.stderr, /No bundle written: the rules of 2 targets \(or settings\) were run as one\./);
+    assert.match(
+      run.stderr,
+      /The run did not complete: the rule projects check 2 different targets \(or one with different settings\), but a report \(and its certificate\) is one target's under one set of settings/,
+    );
+  });
