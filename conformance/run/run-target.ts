@@ -25,7 +25,14 @@ export function declaredTargetOf(project: { use?: object } | undefined): TargetD
 }
 
 /** What the reports say of the run's target and settings (the config's metadata). */
-export function runMetadataOf(declared: TargetDeclaration, failOnIncomplete: boolean): RunMetadata {
+export function runMetadataOf(
+  declared: TargetDeclaration,
+  failOnIncomplete: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): RunMetadata {
+  // Without a CA file of the target's, a CA the user added to Node is trusted all the same: the
+  // report names it, so that verify warns of a private CA rather than print "the system's CAs".
+  const caFile = declared.caFile ?? (env.NODE_EXTRA_CA_CERTS || undefined);
   return {
     target: {
       name: declared.name,
@@ -34,7 +41,7 @@ export function runMetadataOf(declared: TargetDeclaration, failOnIncomplete: boo
       baseUrl:
         declared.mode === 'embedded' ? declared.baseUrl.replace(/:\d+\//, ':{free port}/') : declared.baseUrl,
       // For the curl commands of the reports (--cacert, --resolve).
-      ...(declared.caFile ? { caFile: declared.caFile } : {}),
+      ...(caFile ? { caFile } : {}),
       ...(Object.keys(declared.hosts).length > 0 ? { hosts: { ...declared.hosts } } : {}),
     },
     profile: declared.profile,
