@@ -418,10 +418,13 @@ function warningsUnderProfile(report: ConformanceReport): string[] {
 function baseUrlCertificateDifferences(report: ConformanceReport): string[] {
   const { baseUrl } = report.target;
   const free = baseUrl.includes('{free port}');
+  // As the preflight writes a host (deployment/preflight.ts): URL's host, with :443 added when it
+  // has no colon (an IPv6 address keeps its brackets, and no default port).
+  const authority = (host: string): string => (host.includes(':') ? host : `${host}:443`);
   let expected: string;
   try {
     const url = new URL(baseUrl.replace('{free port}', '1'));
-    expected = free ? url.hostname : `${url.hostname}:${url.port || '443'}`;
+    expected = free ? url.hostname : authority(url.host);
   } catch {
     return [];
   }

@@ -59,6 +59,9 @@ test("verify refuses a report whose base URL's certificate was seen at another h
     ],
   );
   assert.equal((await problemsOf(file('https://api.acme.example/v1'), 'api.other.example:443')).length, 1);
+  // An IPv6 address as the preflight writes it: brackets, no default port.
+  assert.deepEqual(await problemsOf(file('https://[2001:db8::1]/v1'), '[2001:db8::1]'), []);
+  assert.deepEqual(await problemsOf(file('https://[2001:db8::1]:8443/v1'), '[2001:db8::1]:8443'), []);
   // The embedded reference: its port is chosen when it starts.
   const embedded: ConformanceReport['target'] = {
     name: 'reference server',
