@@ -454,7 +454,16 @@ test("a scope whose settings were edited away from the report's options (a list 
   };
   const honest: ConformanceReport = {
     ...built,
-    options: { ...built.options, failOnIncomplete: false, maxListPages: 1, maxRetries: 4 },
+    options: {
+      ...(built.options ?? {
+        failOnIncomplete: false,
+        requestTimeoutSeconds: 10,
+        selectedRules: RULES.length,
+      }),
+      failOnIncomplete: false,
+      maxListPages: 1,
+      maxRetries: 4,
+    },
     ...(built.scope ? { scope: { ...built.scope, settings } } : {}),
   };
   const directory = bundleOf(honest);
@@ -509,7 +518,7 @@ test('a failing MUST rule relabelled ADVISORY (verdict, counts, renderings, badg
 });
 
 test('a run of some rules (the ADVISORY ones left out) whose scope and options claim every rule, re-signed, is refused', async () => {
-  const advisory = new Set(RULES.filter((rule) => rule.level === 'ADVISORY').map((rule) => rule.id));
+  const advisory = new Set<string>(RULES.filter((rule) => rule.level === 'ADVISORY').map((rule) => rule.id));
   const outcomes = new Map<string, TestOutcome[]>(
     RULES.filter((rule) => !advisory.has(rule.id)).map((rule) => [rule.id, [{ status: 'passed' }]]),
   );
