@@ -175,6 +175,7 @@ function describe(report: ConformanceReport, verification: Verification, checked
     `Scope:        ${scopeLine(report) ?? 'not recorded'}`,
     `Target:       ${report.target.name} (${report.target.mode === 'embedded' ? 'the embedded reference server' : 'a target file'})`,
     `Base URL:     ${report.target.baseUrl}`,
+    `Plain HTTP:   ${report.target.plainHttpBaseUrl ? `${report.target.plainHttpBaseUrl} (where the plain-HTTP rules probed)` : 'not recorded (a report of an earlier kit)'}`,
     `Host map:     ${hosts.length > 0 ? hosts.map(([pattern, address]) => `${pattern} → ${address}`).join(', ') : 'none (names resolved by DNS)'}`,
     `CA file:      ${report.target.caFile ?? "none (the system's CAs)"}`,
     'Certificates:',

@@ -1,6 +1,7 @@
 // What a customer should weigh before taking a bundle's claim for their deployment: a run whose
 // hosts were mapped to loopback or private addresses, a target at such an address, trust that
-// came from a private CA, a self-signed certificate, or the embedded reference server. None of
+// came from a private CA, a self-signed certificate, plain HTTP probed elsewhere than the base
+// URL's host on port 80, or the embedded reference server. None of
 // these makes a bundle invalid — a vendor may well test a staging copy — but each says the
 // signature alone does not tie the result to the deployment the customer uses.
 import ipaddr from 'ipaddr.js';
@@ -25,6 +26,12 @@ export function claimWarnings(report: ConformanceReport): string[] {
       ...(isPrivateHost(urlHost(target.baseUrl))
         ? [`The base URL ${target.baseUrl} is a loopback or private address (or another that is not public).`]
         : []),
+      ...(target.plainHttpBaseUrl !== undefined &&
+      !isDefaultPlainHttp(target.plainHttpBaseUrl, target.baseUrl)
+        ? [
+            `Plain HTTP was probed at ${target.plainHttpBaseUrl}, not at the base URL's host on port 80 (${defaultPlainHttpOrigin(target.baseUrl)}): the plain-HTTP rules pass on a refused connection, so they say nothing of plain HTTP where the base URL is.`,
+          ]
+        : []),
       ...(target.caFile
         ? [
             `Trust came from a private CA (${target.caFile}) besides the system's: the certificates below need not be ones a public client accepts.`,
@@ -47,6 +54,36 @@ function urlHost(url: string): string {
     return new URL(url.replace('{free port}', '1')).hostname.replace(/^\[|\]$/g, '');
   } catch {
     return '';
+  }
+}
+
+/**
+ * Whether the plain-HTTP probes went where they go by default: http:// to the base URL's host on
+ * port 80 (the path aside). A refused connection passes those rules, so a probe sent anywhere else
+ * (another host, a closed port) can pass them for a host that serves keys over plain HTTP.
+ */
+function isDefaultPlainHttp(plainHttpBaseUrl: string, baseUrl: string): boolean {
+  const probed = parsedUrl(plainHttpBaseUrl);
+  const base = parsedUrl(baseUrl);
+  return (
+    probed !== undefined &&
+    base !== undefined &&
+    probed.protocol === 'http:' &&
+    probed.port === '' &&
+    probed.hostname.toLowerCase() === base.hostname.toLowerCase()
+  );
+}
+
+function defaultPlainHttpOrigin(baseUrl: string): string {
+  const base = parsedUrl(baseUrl);
+  return base ? `http://${base.hostname}` : `the host of ${baseUrl}`;
+}
+
+function parsedUrl(url: string): URL | undefined {
+  try {
+    return new URL(url.replace('{free port}', '1'));
+  } catch {
+    return undefined;
   }
 }
 

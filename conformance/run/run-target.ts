@@ -38,8 +38,10 @@ export function runMetadataOf(
       name: declared.name,
       mode: declared.mode,
       // The embedded server's port is chosen when it starts, after the config is read.
-      baseUrl:
-        declared.mode === 'embedded' ? declared.baseUrl.replace(/:\d+\//, ':{free port}/') : declared.baseUrl,
+      baseUrl: onFreePort(declared, declared.baseUrl),
+      // Where the plain-HTTP rules probed, declared or by default: a refused connection passes
+      // them, so a certifier must see it (verify warns when it is not the base URL's host, port 80).
+      plainHttpBaseUrl: onFreePort(declared, declared.plainHttpBaseUrl),
       // For the curl commands of the reports (--cacert, --resolve).
       ...(caFile ? { caFile } : {}),
       ...(Object.keys(declared.hosts).length > 0 ? { hosts: { ...declared.hosts } } : {}),
@@ -48,4 +50,8 @@ export function runMetadataOf(
     failOnIncomplete,
     protocols: protocolsOfRun().map((protocol) => PROTOCOL_NAME[protocol]),
   };
+}
+
+function onFreePort(declared: TargetDeclaration, url: string): string {
+  return declared.mode === 'embedded' ? url.replace(/:\d+\//, ':{free port}/') : url;
 }

@@ -131,6 +131,10 @@ export interface Target {
   mode: 'embedded' | 'file';
   baseUrl: string;
   /**
+   * Where the plain-HTTP rules (TRANSPORT-PLAIN-HTTP-*) sent their probes, as the run used it: the target file's plainHttpBaseUrl, or its default (the base URL's host over http://, port 80). verify shows it beside the base URL and warns when it is not that default. Absent in reports of kits before it was recorded.
+   */
+  plainHttpBaseUrl?: string;
+  /**
    * The CA file the run trusted besides the system's (absolute path), for curl --cacert.
    */
   caFile?: string;

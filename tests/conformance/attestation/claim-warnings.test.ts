@@ -100,3 +100,34 @@ test('verify warns on a host map to any such form', () => {
     ['a.acme.example', 'b.acme.example', 'c.acme.example'],
   );
 });
+
+describe('where plain HTTP was probed', () => {
+  const plainHttpWarnings = (baseUrl: string, plainHttpBaseUrl: string | undefined): string[] =>
+    claimWarnings({
+      target: { name: 'acme', mode: 'file', baseUrl, ...(plainHttpBaseUrl ? { plainHttpBaseUrl } : {}) },
+    } as unknown as ConformanceReport).filter((warning) => warning.startsWith('Plain HTTP was probed'));
+
+  test("the default (the base URL's host over http://, port 80), however written, is not warned of", () => {
+    for (const plain of [
+      'http://api.acme.example/v1',
+      'http://API.Acme.Example:80/v1',
+      'http://api.acme.example/',
+      undefined,
+    ])
+      assert.deepEqual(plainHttpWarnings('https://api.acme.example:8443/v1', plain), [], String(plain));
+  });
+
+  test('another port, another host or another scheme is warned of, naming both', () => {
+    assert.deepEqual(plainHttpWarnings('https://api.acme.example/v1', 'http://api.acme.example:9/v1'), [
+      "Plain HTTP was probed at http://api.acme.example:9/v1, not at the base URL's host on port 80 (http://api.acme.example): the plain-HTTP rules pass on a refused connection, so they say nothing of plain HTTP where the base URL is.",
+    ]);
+    for (const plain of [
+      'http://www.acme.example/v1',
+      'http://api.acme.example.evil.example/v1',
+      'https://api.acme.example/v1',
+      'http://api.acme.example:8080/v1',
+      'not a URL',
+    ])
+      assert.equal(plainHttpWarnings('https://api.acme.example/v1', plain).length, 1, plain);
+  });
+});

@@ -696,6 +696,41 @@ test('a run relabelled as a production deployment shows its host map and CA file
   assert.equal(same.code, 0, same.err);
 });
 
+test('a run whose plain-HTTP probes went to a closed port shows where, and warns; that place edited to the default, re-signed, is refused', async (t) => {
+  const directory = bundleOf(
+    report({
+      target: {
+        name: 'acme staging',
+        mode: 'file',
+        baseUrl: 'https://api.acme.example/v1',
+        plainHttpBaseUrl: 'http://api.acme.example:9/v1',
+      },
+    }),
+  );
+  const key = publicKeyFile(vendor.publicKey);
+  const shown = await verifyCli(t, [directory, '--public-key', key]);
+  assert.equal(shown.code, 0, shown.err);
+  assert.match(
+    shown.out,
+    /^Base URL: +https:\/\/api\.acme\.example\/v1\nPlain HTTP: +http:\/\/api\.acme\.example:9\/v1 \(where the plain-HTTP rules probed\)$/m,
+  );
+  assert.match(
+    shown.out,
+    /^ {2}! Plain HTTP was probed at http:\/\/api\.acme\.example:9\/v1, not at the base URL's host on port 80 \(http:\/\/api\.acme\.example\)/m,
+  );
+
+  // The forger makes the report say the default, to lose the warning, and re-signs.
+  const forged = JSON.parse(read(directory, 'conformance.json')) as ConformanceReport;
+  forged.target.plainHttpBaseUrl = 'http://api.acme.example/v1';
+  rerender(directory, forged);
+  reseal(directory, vendor.privateKey);
+  const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
+  assert.deepEqual(problems, ["statement.json's predicate does not match conformance.json in: target."]);
+  const refused = await verifyCli(t, [directory, '--public-key', key]);
+  assert.equal(refused.code, 1);
+  assert.match(refused.err, /^NOT VERIFIED: .*\n.*predicate does not match conformance\.json in: target\./m);
+});
+
 test('--check-live compares the certificate a host presents now with the bundle’s', async (t) => {
   const work = mkdtempSync(join(tmpdir(), 'live-check-'));
   execFileSync(
