@@ -130,6 +130,17 @@ describe('certify: keygen, a signed run, verify', () => {
     assert.match(result.stdout, /^Target: +reference, certified \(a target file\)$/m);
     assert.match(result.stdout, /^Base URL: +https:\/\/acme\.api\.localhost:\d+\/v1$/m);
     assert.match(result.stdout, /^Host map: +\*\.localhost → 127\.0\.0\.1$/m);
+    // Where the plain-HTTP rules probed, as the run used it: the server's plain-HTTP port, not 80.
+    const plainHttp = `http://acme.api.localhost:${server.server.httpPort}/v1`;
+    assert.ok(
+      result.stdout.includes(`\nPlain HTTP:   ${plainHttp} (where the plain-HTTP rules probed)\n`),
+      result.stdout,
+    );
+    assert.ok(
+      result.stdout.includes(
+        `  ! Plain HTTP was probed at ${plainHttp}, not at the base URL's host on port 80 (http://acme.api.localhost)`,
+      ),
+    );
     // The run went to this machine, trusting a CA of its own: a customer is told.
     assert.match(
       result.stdout,
