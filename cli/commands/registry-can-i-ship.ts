@@ -4,7 +4,7 @@ import { parseProtocols } from '../../conformance/settings.ts';
 import { RegistryUnreachable, errorMessage, readToken, registryClient } from '../../registry/client.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
-import { REGISTRY_CLIENT_OPTIONS } from './registry-publish.ts';
+import { REGISTRY_CLIENT_FLAGS, REGISTRY_CLIENT_OPTIONS, registryProblems } from './registry-publish.ts';
 
 const HELP = `Usage: tenant-auth-conformance registry can-i-ship --registry URL --deployment NAME --version V
                                                    [--profile default|strict] [--protocols h1,h2] [--json]
@@ -31,24 +31,19 @@ export async function main(argv: string[]): Promise<number> {
   const parsed = commandArguments(
     argv,
     {
-      registry: { type: 'string' },
+      ...REGISTRY_CLIENT_FLAGS,
       deployment: { type: 'string' },
       version: { type: 'string' },
       profile: { type: 'string' },
       protocols: { type: 'string' },
       json: { type: 'boolean' },
-      'token-file': { type: 'string' },
-      'ca-file': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
     HELP,
   );
   if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
   const problems = [
-    ...(values.registry === undefined || !URL.canParse(values.registry)
-      ? ['Give the registry: --registry https://…']
-      : []),
+    ...registryProblems(values.registry),
     ...(values.deployment === undefined ? ['Give --deployment NAME.'] : []),
     ...(values.version === undefined ? ['Give --version V.'] : []),
     ...(values.profile !== undefined && values.profile !== 'default' && values.profile !== 'strict'

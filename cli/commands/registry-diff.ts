@@ -5,7 +5,7 @@ import type { VersionDiff } from '../../registry/ask/diff.ts';
 import { RegistryUnreachable, errorMessage, readToken, registryClient } from '../../registry/client.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
-import { REGISTRY_CLIENT_OPTIONS } from './registry-publish.ts';
+import { REGISTRY_CLIENT_FLAGS, REGISTRY_CLIENT_OPTIONS, registryProblems } from './registry-publish.ts';
 
 const HELP = `Usage: tenant-auth-conformance registry diff --registry URL --deployment NAME --from V1 --to V2 [--json]
 
@@ -72,23 +72,18 @@ export async function main(argv: string[]): Promise<number> {
   const parsed = commandArguments(
     argv,
     {
-      registry: { type: 'string' },
+      ...REGISTRY_CLIENT_FLAGS,
       deployment: { type: 'string' },
       from: { type: 'string' },
       to: { type: 'string' },
       json: { type: 'boolean' },
-      'token-file': { type: 'string' },
-      'ca-file': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
     HELP,
   );
   if (typeof parsed === 'number') return parsed;
   const { values } = parsed;
   const problems = [
-    ...(values.registry === undefined || !URL.canParse(values.registry)
-      ? ['Give the registry: --registry https://…']
-      : []),
+    ...registryProblems(values.registry),
     ...(['deployment', 'from', 'to'] as const)
       .filter((name) => values[name] === undefined)
       .map((name) => `Give --${name}.`),

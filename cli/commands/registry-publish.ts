@@ -17,6 +17,19 @@ export const REGISTRY_CLIENT_OPTIONS = `  --registry URL        the registry (ht
   --token-file FILE     the publisher's token (default: $${TOKEN_VARIABLE})
   --ca-file FILE        a CA to trust besides the system's (the kit's local CA: .certs/ca.crt)`;
 
+/** The flags every command that talks to a registry takes, and --help. */
+export const REGISTRY_CLIENT_FLAGS = {
+  registry: { type: 'string' },
+  'token-file': { type: 'string' },
+  'ca-file': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** What is wrong with the --registry given, if anything. */
+export function registryProblems(registry: string | undefined): string[] {
+  return registry === undefined || !URL.canParse(registry) ? ['Give the registry: --registry https://…'] : [];
+}
+
 const HELP = `Usage: tenant-auth-conformance registry publish DIR --registry URL --deployment NAME
                                                 --version V [--token-file FILE] [--ca-file FILE]
 
@@ -39,14 +52,7 @@ Exit codes:
 export async function main(argv: string[]): Promise<number> {
   const parsed = commandArguments(
     argv,
-    {
-      registry: { type: 'string' },
-      deployment: { type: 'string' },
-      version: { type: 'string' },
-      'token-file': { type: 'string' },
-      'ca-file': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
+    { ...REGISTRY_CLIENT_FLAGS, deployment: { type: 'string' }, version: { type: 'string' } },
     HELP,
   );
   if (typeof parsed === 'number') return parsed;
@@ -57,9 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     ...(directory !== undefined && !(existsSync(directory) && statSync(directory).isDirectory())
       ? [`${directory} is not a directory: give the bundle a signed run wrote (REPORTS/${BUNDLE_DIRECTORY}).`]
       : []),
-    ...(values.registry === undefined || !URL.canParse(values.registry)
-      ? ['Give the registry: --registry https://…']
-      : []),
+    ...registryProblems(values.registry),
     ...(values.deployment === undefined
       ? ['Give --deployment NAME.']
       : [deploymentProblem(values.deployment) ?? []].flat()),
