@@ -4,38 +4,23 @@
 // no report.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { REPO_ROOT, runBounded, type BoundedRun } from '../support/conformance-run.ts';
+import { runBounded, type BoundedRun } from '../support/conformance-run.ts';
+import { PLAYWRIGHT, writeTeamConfig } from '../support/team-config.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
 
-const PLAYWRIGHT = join(REPO_ROOT, 'node_modules', '.bin', 'playwright');
 let work: string;
 let config: string;
 let reports: string;
 let run: BoundedRun;
 
 before(async () => {
-  // Inside the repository, so that the config resolves @playwright/test as a team's would.
-  mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
-  work = mkdtempSync(join(REPO_ROOT, 'reports', 'team-config-'));
-  reports = join(work, 'conformance');
-  config = join(work, 'playwright.config.ts');
-  const library = relative(work, join(REPO_ROOT, 'library', 'playwright.ts'));
-  writeFileSync(
-    config,
-    `import { defineConfig } from '@playwright/test';
-import { conformanceProjects, conformanceReporter } from '${library}';
-
-export default defineConfig({
-  reporter: [conformanceReporter({ outputDir: ${JSON.stringify(reports)} })],
-  outputDir: ${JSON.stringify(join(work, 'test-results'))},
-  workers: 1,
-  projects: [...conformanceProjects({ protocols: ['h2'] })],
-});
-`,
-  );
+  ({ work, reports, config } = writeTeamConfig(
+    'team-config',
+    `...conformanceProjects({ protocols: ['h2'] })`,
+  ));
   run = await runBounded(
     PLAYWRIGHT,
     ['test', '--config', config, '--grep', 'KEY-VALID-SERVED:|TRANSPORT-HTTPS-CERT:'],

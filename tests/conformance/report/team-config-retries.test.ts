@@ -4,45 +4,30 @@
 // retries the rule projects ran under.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
-import { REPO_ROOT, runBounded, type BoundedRun } from '../../support/conformance-run.ts';
+import { runBounded, type BoundedRun } from '../../support/conformance-run.ts';
+import { PLAYWRIGHT, writeTeamConfig } from '../../support/team-config.ts';
 import { cleanEnv } from '../../support/reference-cli.ts';
 import { verdictWithScope } from '../../../conformance/report/scope.ts';
 
-const PLAYWRIGHT = join(REPO_ROOT, 'node_modules', '.bin', 'playwright');
 let work: string;
 let reports: string;
 let run: BoundedRun;
 
 before(async () => {
-  // Inside the repository, so that the config resolves @playwright/test as a team's would.
-  mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
-  work = mkdtempSync(join(REPO_ROOT, 'reports', 'team-retries-'));
-  reports = join(work, 'conformance');
+  let config: string;
+  ({ work, reports, config } = writeTeamConfig(
+    'team-retries',
+    `
+    { name: 'api', testDir: './api', retries: 0 },
+    ...conformanceProjects({ protocols: ['h1'] }).map((project) => ({ ...project, retries: 3 })),`,
+  ));
   mkdirSync(join(work, 'api'));
   writeFileSync(
     join(work, 'api', 'team.spec.ts'),
     "import { test } from '@playwright/test';\ntest('a team test', () => {});\n",
-  );
-  const library = relative(work, join(REPO_ROOT, 'library', 'playwright.ts'));
-  const config = join(work, 'playwright.config.ts');
-  writeFileSync(
-    config,
-    `import { defineConfig } from '@playwright/test';
-import { conformanceProjects, conformanceReporter } from '${library}';
-
-export default defineConfig({
-  reporter: [conformanceReporter({ outputDir: ${JSON.stringify(reports)} })],
-  outputDir: ${JSON.stringify(join(work, 'test-results'))},
-  workers: 1,
-  projects: [
-    { name: 'api', testDir: ${JSON.stringify(join(work, 'api'))}, retries: 0 },
-    ...conformanceProjects({ protocols: ['h1'] }).map((project) => ({ ...project, retries: 3 })),
-  ],
-});
-`,
   );
   run = await runBounded(
     PLAYWRIGHT,

@@ -5,38 +5,21 @@
 // profile, or under other settings) write no bundle, and the run says it did not complete.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { REPO_ROOT, runBounded, type BoundedRun } from '../../support/conformance-run.ts';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runBounded, type BoundedRun } from '../../support/conformance-run.ts';
+import { PLAYWRIGHT, writeTeamConfig } from '../../support/team-config.ts';
 import { cleanEnv } from '../../support/reference-cli.ts';
 
-const PLAYWRIGHT = join(REPO_ROOT, 'node_modules', '.bin', 'playwright');
 const works: string[] = [];
 
 /** A team's config whose rule projects are `projects` (source text), run on one rule. */
 async function teamRun(projects: string): Promise<{ reports: string; run: BoundedRun }> {
-  mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
-  const work = mkdtempSync(join(REPO_ROOT, 'reports', 'team-targets-'));
+  const { work, reports, config } = writeTeamConfig('team-targets', projects);
   works.push(work);
-  const reports = join(work, 'conformance');
   // A bundle an earlier run left must not stay beside these reports either.
   mkdirSync(join(reports, 'bundle'), { recursive: true });
   writeFileSync(join(reports, 'bundle', 'SHA256SUMS'), '');
-  const library = relative(work, join(REPO_ROOT, 'library', 'playwright.ts'));
-  const config = join(work, 'playwright.config.ts');
-  writeFileSync(
-    config,
-    `import { defineConfig } from '@playwright/test';
-import { conformanceProjects, conformanceReporter } from '${library}';
-
-export default defineConfig({
-  reporter: [conformanceReporter({ outputDir: ${JSON.stringify(reports)} })],
-  outputDir: ${JSON.stringify(join(work, 'test-results'))},
-  workers: 1,
-  projects: [${projects}],
-});
-`,
-  );
   const run = await runBounded(
     PLAYWRIGHT,
     ['test', '--config', config, '--grep', 'KEY-VALID-SERVED:'],
