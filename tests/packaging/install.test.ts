@@ -15,8 +15,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { copyFileSync, symlinkSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { copyFileSync, cpSync, symlinkSync } from 'node:fs';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
@@ -112,6 +112,36 @@ function killGroup(child: ChildProcess): void {
   }
 }
 
+/** What a copy of the repository to pack leaves out: installed, generated and run-time folders. */
+const NOT_PACKED_FROM = new Set([
+  'node_modules',
+  '.git',
+  'reports',
+  'dist',
+  'tests',
+  'test-results',
+  'playwright-report',
+  '.certs',
+  '.reference-data',
+  '.registry-data',
+]);
+
+/**
+ * `npm pack`, as a user runs it, in a copy of the repository (its node_modules linked): the pack's
+ * prepack rebuilds dist/ and writes the published manifest over package.json until postpack, and
+ * the test files running beside this one read the repository's (`npm run fixture-key` needs its
+ * scripts).
+ */
+async function packInACopy(destination: string): Promise<Finished> {
+  const copy = join(destination, 'repository');
+  cpSync(REPO_ROOT, copy, {
+    recursive: true,
+    filter: (source) => !NOT_PACKED_FROM.has(relative(REPO_ROOT, source).split(sep)[0] ?? ''),
+  });
+  symlinkSync(join(REPO_ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+  return run('npm', ['pack', '--silent', '--pack-destination', destination], copy);
+}
+
 describe('the packed kit, installed into an empty project', () => {
   let work: string;
   let project: string;
@@ -127,7 +157,7 @@ describe('the packed kit, installed into an empty project', () => {
     work = mkdtempSync(join(tmpdir(), 'conformance-package-'));
     project = join(work, 'project');
     mkdirSync(project);
-    const packed = await run('npm', ['pack', '--silent', '--pack-destination', work], REPO_ROOT);
+    const packed = await packInACopy(work);
     assert.equal(packed.code, 0, packed.stderr);
     const tarball = readdirSync(work).find((name) => name.endsWith('.tgz'));
     assert.ok(tarball, `npm pack left no tarball in ${work}: ${packed.stdout}`);
