@@ -1,10 +1,15 @@
 // `registry can-i-ship --deployment NAME --version V [--profile P] [--protocols h1,h2]`: a release
 // gate. Exit 0 only when the registry answers yes; otherwise 1 and the sentence that says why not.
 import { parseProtocols } from '../../conformance/settings.ts';
-import { RegistryUnreachable, errorMessage, readToken, registryClient } from '../../registry/client.ts';
+import { errorMessage, readToken } from '../../registry/client.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
-import { REGISTRY_CLIENT_FLAGS, REGISTRY_CLIENT_OPTIONS, registryProblems } from './registry-publish.ts';
+import {
+  REGISTRY_CLIENT_FLAGS,
+  REGISTRY_CLIENT_OPTIONS,
+  registryProblems,
+  withRegistry,
+} from './registry-publish.ts';
 
 const HELP = `Usage: tenant-auth-conformance registry can-i-ship --registry URL --deployment NAME --version V
                                                    [--profile default|strict] [--protocols h1,h2] [--json]
@@ -61,12 +66,7 @@ export async function main(argv: string[]): Promise<number> {
   const query = new URLSearchParams({ deployment: values.deployment ?? '', version: values.version ?? '' });
   if (values.profile !== undefined) query.set('profile', values.profile);
   if (values.protocols !== undefined) query.set('protocols', values.protocols);
-  const token = readToken(values['token-file']);
-  const client = registryClient(values.registry ?? '', {
-    ...(token !== undefined ? { token } : {}),
-    ...(values['ca-file'] !== undefined ? { caFile: values['ca-file'] } : {}),
-  });
-  try {
+  return withRegistry(values, readToken(values['token-file']), async (client) => {
     const answer = await client.get(`/api/v1/can-i-ship?${query.toString()}`);
     if (answer.status !== 200) {
       console.error(errorMessage(answer));
@@ -76,11 +76,5 @@ export async function main(argv: string[]): Promise<number> {
     if (values.json === true) console.log(JSON.stringify(answer.json, null, 2));
     else (ship ? console.log : console.error)(reason);
     return ship ? EXIT.ok : EXIT.notConformant;
-  } catch (error) {
-    if (!(error instanceof RegistryUnreachable)) throw error;
-    console.error(error.message);
-    return EXIT.setup;
-  } finally {
-    await client.close();
-  }
+  });
 }

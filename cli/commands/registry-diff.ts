@@ -2,10 +2,15 @@
 // level between two versions, and which flip between runs of one version (unstable). Exit 1 when a
 // rule regressed, so that a pipeline can stop on it.
 import type { VersionDiff } from '../../registry/ask/diff.ts';
-import { RegistryUnreachable, errorMessage, readToken, registryClient } from '../../registry/client.ts';
+import { errorMessage, readToken } from '../../registry/client.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
-import { REGISTRY_CLIENT_FLAGS, REGISTRY_CLIENT_OPTIONS, registryProblems } from './registry-publish.ts';
+import {
+  REGISTRY_CLIENT_FLAGS,
+  REGISTRY_CLIENT_OPTIONS,
+  registryProblems,
+  withRegistry,
+} from './registry-publish.ts';
 
 const HELP = `Usage: tenant-auth-conformance registry diff --registry URL --deployment NAME --from V1 --to V2 [--json]
 
@@ -97,12 +102,7 @@ export async function main(argv: string[]): Promise<number> {
     from: values.from ?? '',
     to: values.to ?? '',
   });
-  const token = readToken(values['token-file']);
-  const client = registryClient(values.registry ?? '', {
-    ...(token !== undefined ? { token } : {}),
-    ...(values['ca-file'] !== undefined ? { caFile: values['ca-file'] } : {}),
-  });
-  try {
+  return withRegistry(values, readToken(values['token-file']), async (client) => {
     const answer = await client.get(`/api/v1/diff?${query.toString()}`);
     if (answer.status !== 200) {
       console.error(errorMessage(answer));
@@ -111,11 +111,5 @@ export async function main(argv: string[]): Promise<number> {
     const diff = answer.json as VersionDiff;
     console.log(values.json === true ? JSON.stringify(diff, null, 2) : renderDiff(diff));
     return diff.regressed.length > 0 ? EXIT.notConformant : EXIT.ok;
-  } catch (error) {
-    if (!(error instanceof RegistryUnreachable)) throw error;
-    console.error(error.message);
-    return EXIT.setup;
-  } finally {
-    await client.close();
-  }
+  });
 }

@@ -30,6 +30,30 @@ export function registryProblems(registry: string | undefined): string[] {
   return registry === undefined || !URL.canParse(registry) ? ['Give the registry: --registry https://…'] : [];
 }
 
+/**
+ * Talks to the registry the flags name, with `token` if any, and closes the connection after:
+ * a registry that cannot be reached is exit 3 with its reason, whatever the command asked.
+ */
+export async function withRegistry(
+  values: { registry?: string | undefined; 'ca-file'?: string | undefined },
+  token: string | undefined,
+  talk: (client: ReturnType<typeof registryClient>) => Promise<number>,
+): Promise<number> {
+  const client = registryClient(values.registry ?? '', {
+    ...(token !== undefined ? { token } : {}),
+    ...(values['ca-file'] !== undefined ? { caFile: values['ca-file'] } : {}),
+  });
+  try {
+    return await talk(client);
+  } catch (error) {
+    if (!(error instanceof RegistryUnreachable)) throw error;
+    console.error(error.message);
+    return EXIT.setup;
+  } finally {
+    await client.close();
+  }
+}
+
 const HELP = `Usage: tenant-auth-conformance registry publish DIR --registry URL --deployment NAME
                                                 --version V [--token-file FILE] [--ca-file FILE]
 
@@ -76,11 +100,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`${problems.join('\n')}\n\n${HELP}`);
     return EXIT.usage;
   }
-  const client = registryClient(values.registry ?? '', {
-    token,
-    ...(values['ca-file'] !== undefined ? { caFile: values['ca-file'] } : {}),
-  });
-  try {
+  return withRegistry(values, token, async (client) => {
     const answer = await client.post(
       '/api/v1/runs',
       uploadOf(directory ?? '', values.deployment ?? '', values.version ?? ''),
@@ -94,11 +114,5 @@ export async function main(argv: string[]): Promise<number> {
     }
     console.error(`Refused: ${errorMessage(answer)}`);
     return answer.status >= 500 ? EXIT.setup : EXIT.notConformant;
-  } catch (error) {
-    if (!(error instanceof RegistryUnreachable)) throw error;
-    console.error(error.message);
-    return EXIT.setup;
-  } finally {
-    await client.close();
-  }
+  });
 }
