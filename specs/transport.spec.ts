@@ -1,6 +1,6 @@
 // Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
 import { conformanceRule } from '../conformance/run/test.ts';
-import { alpnOffered, reach } from '../conformance/deployment/preflight.ts';
+import { alpnOffered, reach } from '../conformance/deployment/reach.ts';
 import { protocolsOfRun } from '../conformance/requests/protocols.ts';
 import { trustedCas } from '../conformance/requests/ca-trust.ts';
 import { Inconclusive } from '../conformance/judging/checks.ts';

@@ -62,3 +62,17 @@ export function isEnvelope(value: unknown): value is DsseEnvelope {
     )
   );
 }
+
+/**
+ * DSSE's base64 (standard, or URL-safe, as its protocol allows) read strictly: the text must be
+ * exactly what encoding its bytes gives, so nothing can ride after the payload or the signature.
+ */
+export function canonicalBase64(text: string): Buffer | undefined {
+  const bytes = Buffer.from(text, /[-_]/.test(text) ? 'base64url' : 'base64');
+  const encodings = [
+    bytes.toString('base64'),
+    bytes.toString('base64url'),
+    bytes.toString('base64url').padEnd(Math.ceil(bytes.toString('base64url').length / 4) * 4, '='),
+  ];
+  return encodings.includes(text) ? bytes : undefined;
+}

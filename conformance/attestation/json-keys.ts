@@ -84,3 +84,23 @@ export function duplicateKeys(text: string): string[] {
   readValue('$');
   return found;
 }
+
+/**
+ * A JSON file that names a member twice in one object: which one a reader keeps is the reader's
+ * choice, so the file says two things. Refused, naming the first such member.
+ */
+export function namesTwice(name: string, bytes: Buffer, problems: string[]): boolean {
+  let twice: string[];
+  try {
+    twice = duplicateKeys(bytes.toString('utf8'));
+  } catch (error) {
+    if (!(error instanceof TooDeepError)) throw error;
+    problems.push(`${name} is ${error.message}: no bundle's file is (refused).`);
+    return true;
+  }
+  if (twice.length === 0) return false;
+  problems.push(
+    `${name} names ${twice.join(', ')} twice in one object: a reader may keep either value (refused).`,
+  );
+  return true;
+}

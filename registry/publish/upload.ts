@@ -3,7 +3,7 @@
 // anything is written: a file of a bundle is a plain name in the bundle's own directory.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalBase64 } from '../../conformance/attestation/verify-bundle.ts';
+import { canonicalBase64 } from '../../conformance/attestation/dsse.ts';
 
 export interface Upload {
   deployment: string;

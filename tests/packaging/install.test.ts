@@ -544,7 +544,7 @@ describe('the packed kit, installed into an empty project', () => {
       };
       // ajv's compiler is not loaded; its small runtime helpers are (the start-up validators, precompiled).
       const lazy =
-        /node_modules\/(undici|selfsigned|@playwright)\/|node_modules\/ajv\/(?!dist\/runtime\/)|client-report|verify-bundle/;
+        /node_modules\/(undici|selfsigned|@playwright)\/|node_modules\/ajv\/(?!dist\/runtime\/)|client-report|attestation\/verify-/;
       const atImport = await loaded(`await import('tenant-auth-conformance');`);
       assert.ok(
         atImport.some((url) => url.includes('/dist/library/mock.js')),

@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
 import { createSecureServer, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
-import { reach } from '../../../conformance/deployment/preflight.ts';
+import { reach } from '../../../conformance/deployment/reach.ts';
 import { http1Head } from '../../../conformance/deployment/preflight-exchange.ts';
 import { buildHar, PREFLIGHT } from '../../../conformance/report/har.ts';
 import type { NameValue, RecordedExchange } from '../../../conformance/requests/exchange-record.ts';

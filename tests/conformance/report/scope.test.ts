@@ -2,7 +2,7 @@
 // runVerdict): a partial run keeps under the default profile the verdict its rules give, labelled;
 // under --profile strict it is never CONFORMANT but INCOMPLETE, with the reason and the fix in
 // every report's scope line, and the exit code of an INCOMPLETE run. How each report and `verify`
-// show it: tests/conformance/attestation/forgery.test.ts.
+// show it: tests/conformance/attestation/partial-runs.test.ts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
