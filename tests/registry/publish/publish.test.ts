@@ -2,109 +2,26 @@
 // bundle verified on arrival by the code of `verify` with the publisher's own keys is stored with
 // its facts; the same bundle twice is one run; concurrent publishes lose nothing; every bad input
 // is a 4xx naming the problem, nothing is stored, and the registry goes on serving; a publish cut
-// off mid-upload leaves nothing; no token is ever in a log line, a page or an answer.
+// off mid-upload leaves nothing; no token is ever in a log line, a page or an answer. The bad inputs
+// are the table of refusals.ts; the bundles, made once for both backends, publish-bundles.ts's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:tls';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { signEnvelope } from '../../../conformance/attestation/dsse.ts';
 import { keyFingerprint } from '../../../conformance/attestation/signing-key.ts';
 import { storedCounts } from '../../../registry/store/runs.ts';
 import { tokenDigest } from '../../../registry/publish/publishers.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
-import { HTTP_RULES, MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
+import { HTTP_RULES, MUST_RULES, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
+import { conformant, distinct, failingHttp, other, vendor } from './publish-bundles.ts';
+import { refusalsOf, type Json } from './refusals.ts';
 
 after(() => removeBundles());
-const vendor = keyPair();
-const other = keyPair();
-const stranger = keyPair();
 const sha256 = (bytes: Buffer | string): string => createHash('sha256').update(bytes).digest('hex');
-
-// Made once for both backends.
-const conformant = makeBundle({ key: vendor.privateKey });
-const distinct = Array.from({ length: 8 }, (_, index) =>
-  makeBundle({ key: vendor.privateKey, startedAt: new Date(Date.UTC(2026, 10, 1, index)) }),
-);
-const failingHttp = makeBundle({ key: vendor.privateKey, failing: [HTTP_RULES[0] ?? ''] });
-const unsigned = makeBundle({});
-const byStranger = makeBundle({ key: stranger.privateKey });
-const byOtherPublisher = makeBundle({ key: other.privateKey });
-const forSecrets = makeBundle({ key: vendor.privateKey, startedAt: new Date('2026-10-01T00:00:00Z') });
-
-function copy(directory: string): string {
-  const target = join(mkdtempSync(join(tmpdir(), 'registry-forged-')), 'bundle');
-  cpSync(directory, target, { recursive: true });
-  return target;
-}
-
-/** A forged report: the verdict flipped, every digest and the signature made again with the vendor's key. */
-function forged(): string {
-  const directory = copy(makeBundle({ key: vendor.privateKey, failing: [MUST_RULES[0] ?? ''] }));
-  const report = JSON.parse(readFileSync(join(directory, 'conformance.json'), 'utf8')) as { verdict: string };
-  report.verdict = 'CONFORMANT';
-  writeFileSync(join(directory, 'conformance.json'), JSON.stringify(report));
-  return reseal(directory);
-}
-
-/** The statement names conformance.json twice; re-signed and re-digested: only the subject check refuses it. */
-function duplicatedSubject(): string {
-  const directory = copy(conformant);
-  const statement = JSON.parse(readFileSync(join(directory, 'statement.json'), 'utf8')) as {
-    subject: unknown[];
-  };
-  statement.subject.push(statement.subject[0]);
-  writeFileSync(join(directory, 'statement.json'), `${JSON.stringify(statement, null, 2)}\n`);
-  return reseal(directory);
-}
-
-function reseal(directory: string): string {
-  const statementPath = join(directory, 'statement.json');
-  const statement = JSON.parse(readFileSync(statementPath, 'utf8')) as {
-    subject: { name: string; digest: { sha256: string } }[];
-  };
-  for (const subject of statement.subject)
-    subject.digest.sha256 = sha256(readFileSync(join(directory, subject.name)));
-  const bytes = Buffer.from(`${JSON.stringify(statement, null, 2)}\n`);
-  writeFileSync(statementPath, bytes);
-  writeFileSync(
-    join(directory, 'statement.dsse.json'),
-    JSON.stringify(signEnvelope(bytes, vendor.privateKey), null, 2),
-  );
-  const names = [
-    'conformance.json',
-    'conformance.md',
-    'conformance.html',
-    'junit.xml',
-    'exchanges.har',
-    'badge.svg',
-    'statement.json',
-    'signer.pub.pem',
-    'statement.dsse.json',
-  ];
-  writeFileSync(
-    join(directory, 'SHA256SUMS'),
-    names.map((name) => `${sha256(readFileSync(join(directory, name)))}  ${name}\n`).join(''),
-  );
-  return directory;
-}
-
-function truncated(): string {
-  const directory = copy(conformant);
-  truncateSync(join(directory, 'conformance.json'), 100);
-  return directory;
-}
-
-interface Json {
-  stored?: string;
-  run?: Record<string, unknown> & { id: number };
-  rules?: { ruleId: string; protocol: string; verdict: string; level: string }[];
-  error?: { code: string; message: string };
-}
 
 for (const backend of BACKENDS) {
   describe(`publish on the ${backend} database`, () => {
@@ -195,184 +112,7 @@ for (const backend of BACKENDS) {
       assert.equal(history.runs.length, distinct.length);
     });
 
-    const refusals: {
-      name: string;
-      send: () => Promise<{ status: number; json: Json }>;
-      status: number;
-      code: string;
-      message: RegExp;
-    }[] = [
-      {
-        name: 'a forged report (verdict flipped, re-digested, re-signed by the vendor)',
-        send: () => publish(forged(), 'acme-prod', '9.0.0'),
-        status: 422,
-        code: 'bundle_not_verified',
-        message: /NOT VERIFIED.*conformance\.json says CONFORMANT, but its rules come to NOT CONFORMANT/,
-      },
-      {
-        name: 'a truncated file',
-        send: () => publish(truncated(), 'acme-prod', '9.0.1'),
-        status: 422,
-        code: 'bundle_not_verified',
-        message: /conformance\.json was changed/,
-      },
-      {
-        name: 'a duplicated subject',
-        send: () => publish(duplicatedSubject(), 'acme-prod', '9.0.2'),
-        status: 422,
-        code: 'bundle_not_verified',
-        message: /names conformance\.json twice/,
-      },
-      {
-        name: 'an unknown signer',
-        send: () => publish(byStranger, 'acme-prod', '9.0.3'),
-        status: 403,
-        code: 'signer_not_trusted',
-        message: new RegExp(`signed by ${keyFingerprint(stranger.publicKey)}, which is not a key of acme`),
-      },
-      {
-        name: "another publisher's key (a token is bound to its own keys)",
-        send: () => publish(byOtherPublisher, 'acme-prod', '9.0.4'),
-        status: 403,
-        code: 'signer_not_trusted',
-        message: /not a key of acme/,
-      },
-      {
-        name: 'an unsigned bundle',
-        send: () => publish(unsigned, 'acme-prod', '9.0.5'),
-        status: 422,
-        code: 'bundle_unsigned',
-        message: /not signed: run with --sign-key/,
-      },
-      {
-        name: 'an oversized bundle',
-        send: async () => {
-          const body = JSON.parse(uploadOf(conformant, 'acme-prod', '9.0.6')) as {
-            files: Record<string, string>;
-          };
-          body.files['exchanges.har'] = Buffer.alloc(600 * 1024, 'x').toString('base64');
-          const answer = await registry.request('/api/v1/runs', {
-            method: 'POST',
-            body: JSON.stringify(body),
-            token,
-          });
-          return { status: answer.status, json: answer.json as Json };
-        },
-        status: 413,
-        code: 'bundle_too_large',
-        message: /larger than this registry's bound of 524288 bytes/,
-      },
-      {
-        name: 'a body cut short',
-        send: async () => {
-          const body = uploadOf(conformant, 'acme-prod', '9.0.7');
-          const answer = await registry.request('/api/v1/runs', {
-            method: 'POST',
-            body: body.slice(0, body.length / 2),
-            token,
-          });
-          return { status: answer.status, json: answer.json as Json };
-        },
-        status: 400,
-        code: 'bad_upload',
-        message: /not JSON \(cut short\?\)/,
-      },
-      {
-        name: 'a SQL-looking deployment name',
-        send: () => publish(conformant, "acme'; DROP TABLE runs;--", '9.0.8'),
-        status: 400,
-        code: 'bad_upload',
-        message: /"deployment" must be a name of lower-case letters/,
-      },
-      {
-        name: 'a SQL-looking version',
-        send: () => publish(conformant, 'acme-prod', "1' OR '1'='1"),
-        status: 400,
-        code: 'bad_upload',
-        message: /"version" must be a version label/,
-      },
-      {
-        name: 'a file name that is a path',
-        send: async () => {
-          const body = JSON.parse(uploadOf(conformant, 'acme-prod', '9.0.9')) as {
-            files: Record<string, string>;
-          };
-          body.files['../escape'] = 'AAAA';
-          const answer = await registry.request('/api/v1/runs', {
-            method: 'POST',
-            body: JSON.stringify(body),
-            token,
-          });
-          return { status: answer.status, json: answer.json as Json };
-        },
-        status: 400,
-        code: 'bad_upload',
-        message: /"\.\.\/escape", which is not a file name of a bundle/,
-      },
-      {
-        name: 'a private key inside the bundle',
-        send: () => {
-          const directory = copy(forSecrets);
-          writeFileSync(
-            join(directory, 'notes.txt'),
-            '-----BEGIN PRIVATE KEY-----\nMC4CAQAwBQYDK2VwBCIEI\n-----END PRIVATE KEY-----\n',
-          );
-          return publish(directory, 'acme-prod', '9.1.0');
-        },
-        status: 422,
-        code: 'secret_in_bundle',
-        message: /notes\.txt holds a secret/,
-      },
-      {
-        name: 'a registry token inside the bundle (anyone’s)',
-        send: () => {
-          const directory = copy(forSecrets);
-          writeFileSync(join(directory, 'token.txt'), `tacr_${'C'.repeat(43)}\n`);
-          return publish(directory, 'acme-prod', '9.1.0');
-        },
-        status: 422,
-        code: 'secret_in_bundle',
-        message: /token\.txt holds a secret \(a private key or a registry token\)/,
-      },
-      {
-        name: 'a path with a malformed percent-encoding',
-        send: async () => {
-          const answer = await registry.request('/deployments/%E0%A4%A');
-          return { status: answer.status, json: answer.json as Json };
-        },
-        status: 400,
-        code: 'bad_path',
-        message: /malformed percent-encoding/,
-      },
-      {
-        name: 'a malformed token',
-        send: () => publish(conformant, 'acme-prod', '9.1.1', 'not a token'),
-        status: 401,
-        code: 'malformed_token',
-        message: /is not "Bearer tacr_"/,
-      },
-      {
-        name: 'an unknown token',
-        send: () => publish(conformant, 'acme-prod', '9.1.2', `tacr_${'A'.repeat(43)}`),
-        status: 401,
-        code: 'unknown_token',
-        message: /not one of this registry's publishers/,
-      },
-      {
-        name: 'a reader’s token (no signing key)',
-        send: () => publish(conformant, 'acme-prod', '9.1.3', registry.tokens.get('auditor')),
-        status: 403,
-        code: 'not_a_publisher',
-        message: /auditor may read but not publish/,
-      },
-      {
-        name: "another publisher's deployment",
-        send: () => publish(byOtherPublisher, 'acme-prod', '9.1.4', registry.tokens.get('globex')),
-        status: 403,
-        code: 'deployment_owned',
-        message: /"acme-prod" is published by another publisher/,
-      },
-    ];
+    const refusals = refusalsOf({ publish, registry: () => registry, token: () => token });
 
     for (const refusal of refusals)
       test(`refused, nothing stored, still serving: ${refusal.name}`, async () => {

@@ -1,0 +1,238 @@
+// A team's Playwright project running the kit's rules beside its own test, as CI would: its config
+// passes against the embedded reference, --project, --grep and --shard select rules as for any
+// project, a target by URL lacking a key is INCOMPLETE, shards' blob reports merge, and a faulty
+// variant fails its rule.
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { type ChildProcess } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RULES } from '../../conformance/catalog/rules.ts';
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
+import { referenceTargetOn } from '../support/conformance-run.ts';
+import { cleanEnv } from '../support/reference-cli.ts';
+import { BIN, run, installed, kit, startServe, type InstalledKit } from './installed-kit.ts';
+import { stopped } from '../support/process-group.ts';
+
+/** The team's own playwright.config.ts, with the kit's projects: selected, sharded, merged, failing. */
+export function teamPlaywrightTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
+  let faulty: ChildProcess | undefined;
+  after(async () => {
+    if (faulty) await stopped(faulty);
+  });
+
+  test('its own playwright.config.ts: its test and every rule pass against the embedded reference (exit 0)', async () => {
+    const team = teamFolder();
+    const result = await run('npx', ['playwright', 'test'], team);
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    const json = readFileSync(join(team, 'results.json'), 'utf8');
+    assert.match(json, /our API lists customers/);
+    assert.match(json, /TRANSPORT-HTTPS-CERT/);
+    assert.match(result.stdout, /VERDICT: CONFORMANT/);
+    // The kit's report states the options the team gave conformanceProjects (maxRetries: 2).
+    const kitReport = JSON.parse(
+      readFileSync(join(team, 'conformance-reports', 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    assert.equal(kitReport.options?.maxRetries, 2);
+  });
+
+  test('--project and --grep select the rules as for any project: the team’s own test left out', async () => {
+    const team = teamFolder();
+    const result = await installed(team, 'playwright', [
+      'test',
+      '--project',
+      'conformance',
+      '--grep',
+      'AUTH-MISSING-HEADER:',
+    ]);
+    assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
+    const ran = ranTitles(JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson);
+    const rules = ran.filter((title) => /^(MUST|HTTP|ADVISORY) /.test(title));
+    assert.deepEqual(
+      rules.map((title) => title.split(':')[0]),
+      ['MUST AUTH-MISSING-HEADER'],
+      ran.join('\n'),
+    );
+    assert.ok(!ran.some((title) => title.includes('our API lists customers')), ran.join('\n'));
+  });
+
+  test('--shard splits the rules between machines: each shard runs a part, together all of them', async () => {
+    const team = teamFolder();
+    const shards = [];
+    for (const shard of ['1/2', '2/2']) {
+      const result = await installed(team, 'playwright', ['test', '--shard', shard]);
+      assert.equal(result.code, 0, `${shard}: ${result.stdout}\n${result.stderr}`);
+      // A rule skipped as not applicable (AUTH-COOKIE-NOT-CREDENTIAL: the reference sets no cookie)
+      // was still this shard's.
+      const json = JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson;
+      const ran = titlesWhere(json, (status) => status !== 'interrupted');
+      shards.push(ran.filter((title) => /^(MUST|HTTP|ADVISORY) /.test(title)));
+    }
+    const [first = [], second = []] = shards;
+    assert.ok(
+      first.length > 0 && second.length > 0,
+      `both shards ran rules: ${first.length}, ${second.length}`,
+    );
+    assert.deepEqual(
+      first.filter((title) => second.includes(title)),
+      [],
+      'no rule ran in both shards',
+    );
+    assert.equal(new Set([...first, ...second]).size, RULES.length, 'together, every rule of the catalog');
+  });
+
+  test('a { baseUrl } target lacking a key: INCOMPLETE, exit 0; with failOnIncomplete exit 1', async () => {
+    const { project, ports, keys } = installedKit();
+    const team = teamFolder();
+    const byUrl = {
+      URL_TARGET: `https://acme.api.localhost:${ports.https}/v1`,
+      URL_TARGET_CA: join(project, '.certs', 'ca.crt'),
+      CONFORMANCE_KEY_FULL_ACCESS: keys.REFERENCE_KEY_ACME_PROD_FULL ?? '',
+    };
+    // A rule its one key lets it check, and one it needs a Read Only key for.
+    const selected = [
+      'test',
+      '--project',
+      'conformance',
+      '--grep',
+      'KEY-VALID-SERVED:|PERM-READ-ONLY-READS:',
+    ];
+    for (const [fail, expected] of [
+      [false, 0],
+      [true, 1],
+    ] as const) {
+      const env = cleanEnv({ ...byUrl, ...(fail ? { FAIL_ON_INCOMPLETE: '1' } : {}) });
+      const result = await installed(team, 'playwright', [...selected], env);
+      assert.equal(result.code, expected, `failOnIncomplete ${fail}: ${result.stdout}\n${result.stderr}`);
+      const report = JSON.parse(
+        readFileSync(join(team, 'conformance-reports', 'conformance.json'), 'utf8'),
+      ) as ConformanceReport;
+      assert.equal(report.verdict, 'INCOMPLETE');
+      assert.equal(report.options?.failOnIncomplete, fail);
+      const verdicts = Object.fromEntries(report.rules.map((rule) => [rule.id, rule]));
+      assert.equal(verdicts['KEY-VALID-SERVED']?.verdict, 'pass');
+      const notEvaluated = verdicts['PERM-READ-ONLY-READS'];
+      assert.equal(notEvaluated?.verdict, 'not-evaluated');
+      // What the team configured: a target by URL, whose keys are variables.
+      assert.match(notEvaluated?.message ?? '', /CONFORMANCE_KEY_READ_ONLY is not set/);
+      assert.doesNotMatch(notEvaluated?.message ?? '', /target file/);
+    }
+  });
+
+  test("merge: the blob reports the team's own config wrote, one folder per shard as CI downloads them", async () => {
+    const team = teamFolder();
+    // Each shard as a CI job runs it, and its artifact: the blob reporter's folder and the shard's
+    // record, which conformanceReporter leaves in its outputDir's blob/.
+    for (const shard of ['1/2', '2/2']) {
+      // A machine of its own per shard: nothing of the other shard's run left in the project.
+      for (const folder of ['blob-report', 'conformance-reports'])
+        rmSync(join(team, folder), { recursive: true, force: true });
+      const ran = await installed(
+        team,
+        'playwright',
+        [
+          'test',
+          '--project',
+          'conformance',
+          '--grep',
+          'AUTH-MISSING-HEADER:|KEY-UNKNOWN-REJECTED:',
+          '--shard',
+          shard,
+        ],
+        cleanEnv({ BLOB_REPORT: '1' }),
+      );
+      assert.equal(ran.code, 0, `${shard}: ${ran.stdout}\n${ran.stderr}`);
+      const artifact = join(team, 'artifacts', `shard-${shard.replace('/', '-of-')}`);
+      for (const folder of ['blob-report', join('conformance-reports', 'blob')]) {
+        mkdirSync(join(artifact, folder), { recursive: true });
+        for (const name of readdirSync(join(team, folder)))
+          copyFileSync(join(team, folder, name), join(artifact, folder, name));
+      }
+    }
+    const merged = await kit(team, ['merge', '--reports', 'merged', 'artifacts']);
+    assert.equal(merged.code, 0, `${merged.stdout}\n${merged.stderr}`);
+    assert.doesNotMatch(merged.stderr, /\n\s+at /);
+    const report = JSON.parse(
+      readFileSync(join(team, 'merged', 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    const verdicts = Object.fromEntries(report.rules.map((rule) => [rule.id, rule.verdict]));
+    assert.equal(verdicts['AUTH-MISSING-HEADER'], 'pass');
+    assert.equal(verdicts['KEY-UNKNOWN-REJECTED'], 'pass');
+
+    // A folder without any blob report: what to pass, not Playwright's stack trace.
+    mkdirSync(join(team, 'no-blobs'));
+    const empty = await kit(team, ['merge', 'no-blobs']);
+    assert.equal(empty.code, 2, empty.stderr);
+    assert.match(empty.stderr, /No blob report \(a \.zip file\) in no-blobs/);
+    assert.match(empty.stderr, /blob-report\//);
+    assert.doesNotMatch(empty.stderr, /\n\s+at /);
+  });
+
+  test('against a faulty variant: exit 1, the failing rule in its own JSON report', async () => {
+    const { keys } = installedKit();
+    const team = teamFolder();
+    const started = await startServe(
+      [
+        BIN,
+        'serve',
+        '--fault',
+        'missing-header-answered-invalid-key',
+        '--port',
+        '0',
+        '--http-port',
+        '0',
+        '--access-log',
+        'off',
+        '--data-dir',
+        'off',
+      ],
+      team,
+    );
+    faulty = started.child;
+    const target = referenceTargetOn(started.ports, {
+      name: 'faulty variant',
+      caFile: '.certs/ca.crt',
+      hosts: { '*.localhost': '127.0.0.1' },
+    });
+    writeFileSync(join(team, 'faulty.json'), JSON.stringify(target, null, 2));
+    const result = await installed(
+      team,
+      'playwright',
+      ['test'],
+      cleanEnv({ ...keys, FAULTY_TARGET: 'faulty.json' }),
+    );
+    assert.equal(result.code, 1, `${result.stdout}\n${result.stderr}`);
+    const report = JSON.parse(readFileSync(join(team, 'results.json'), 'utf8')) as PlaywrightJson;
+    const failed = failedTitles(report);
+    assert.ok(
+      failed.some((title) => title.includes('AUTH-MISSING-HEADER:')),
+      failed.join('\n'),
+    );
+    assert.ok(!failed.some((title) => title.includes('our API lists customers')));
+  });
+}
+
+interface PlaywrightJsonSuite {
+  specs?: { title: string; tests: { status: string }[] }[];
+  suites?: PlaywrightJsonSuite[];
+}
+type PlaywrightJson = PlaywrightJsonSuite;
+
+/** The titles of the tests Playwright's JSON reporter counts as unexpected (failed). */
+function failedTitles(suite: PlaywrightJsonSuite): string[] {
+  return titlesWhere(suite, (status) => status === 'unexpected');
+}
+
+/** The titles of the tests that ran (passed or failed), not skipped. */
+function ranTitles(suite: PlaywrightJsonSuite): string[] {
+  return titlesWhere(suite, (status) => status === 'expected' || status === 'unexpected');
+}
+
+function titlesWhere(suite: PlaywrightJsonSuite, wanted: (status: string) => boolean): string[] {
+  return [
+    ...(suite.specs ?? [])
+      .filter((spec) => spec.tests.some((test) => wanted(test.status)))
+      .map((spec) => spec.title),
+    ...(suite.suites ?? []).flatMap((child) => titlesWhere(child, wanted)),
+  ];
+}

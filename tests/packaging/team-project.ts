@@ -1,0 +1,184 @@
+// A team's project using the kit from code, type-checked against the declarations it emits: its own
+// TypeScript (strict, against Node 20's and Node 22's types), an SDK test file with the in-process
+// mock, what importing the package loads, and the README's snippets as printed.
+import { before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT } from '../support/conformance-run.ts';
+import { cleanEnv } from '../support/reference-cli.ts';
+import { run, installed, type InstalledKit } from './installed-kit.ts';
+
+/**
+ * A team's own project for the tests of the enclosing `describe`: the consumer files
+ * (tests/packaging/consumer/) copied in, and the tarball installed beside the team's own tools.
+ * Its tests read its folder through the function returned.
+ */
+export function teamProjectPerSuite(installedKit: () => InstalledKit): () => string {
+  let folder: string | undefined;
+  before(async () => {
+    const { work, tarballPath } = installedKit();
+    const team = join(work, 'team');
+    mkdirSync(join(team, 'api-tests'), { recursive: true });
+    writeFileSync(join(team, 'package.json'), '{ "name": "our-sdk", "private": true, "type": "module" }\n');
+    const consumer = join(REPO_ROOT, 'tests', 'packaging', 'consumer');
+    copyFileSync(join(consumer, 'sdk-against-mock.ts'), join(team, 'sdk.test.ts'));
+    copyFileSync(join(consumer, 'playwright.config.ts'), join(team, 'playwright.config.ts'));
+    copyFileSync(join(consumer, 'own-api.ts'), join(team, 'api-tests', 'own.spec.ts'));
+    copyFileSync(join(consumer, 'tsconfig.json'), join(team, 'tsconfig.json'));
+    copyFileSync(join(consumer, 'global-fetch.ts'), join(team, 'global-fetch.test.ts'));
+    // The team's own tools, at the versions the repository uses (in the npm cache).
+    const tools = ['typescript', 'tsx', '@types/node'].map((name) => {
+      const manifest = JSON.parse(
+        readFileSync(join(REPO_ROOT, 'node_modules', name, 'package.json'), 'utf8'),
+      ) as { version: string };
+      return `${name}@${manifest.version}`;
+    });
+    const installed = await run(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', tarballPath, ...tools],
+      team,
+    );
+    assert.equal(installed.code, 0, installed.stderr);
+    folder = team;
+  });
+  return () => {
+    if (!folder) throw new Error('The team project is read before its before hook ran.');
+    return folder;
+  };
+}
+
+/** The kit from a team's TypeScript: its declarations type-check, its mock runs, its import stays small. */
+export function teamTypeScriptTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
+  test('tsc --noEmit (strict) accepts the test file and the config against the emitted declarations', async () => {
+    const team = teamFolder();
+    const checked = await installed(team, 'tsc', ['--noEmit', '-p', '.']);
+    assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
+  });
+
+  test("the same against Node 22's types: the mock's dispatcher fits its global fetch too", async () => {
+    const team = teamFolder();
+    // Node 22's declarations (@types/node 22, a development dependency of the repository under
+    // another name) as the only type root called `node`.
+    const roots = join(team, 'node22-types');
+    mkdirSync(roots, { recursive: true });
+    symlinkSync(join(REPO_ROOT, 'node_modules', 'types-node-22'), join(roots, 'node'), 'dir');
+    const config = { extends: './tsconfig.json', compilerOptions: { typeRoots: ['./node22-types'] } };
+    writeFileSync(join(team, 'tsconfig.node22.json'), `${JSON.stringify(config)}\n`);
+    const checked = await installed(team, 'tsc', ['--noEmit', '--listFiles', '-p', 'tsconfig.node22.json']);
+    assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
+    const files = checked.stdout.split('\n');
+    assert.ok(
+      files.some((file) => /types-node-22\/globals\.d\.ts$/.test(file)),
+      'Node 22 types read',
+    );
+    assert.ok(!files.some((file) => /@types\/node\/globals\.d\.ts$/.test(file)), 'and not Node 20 types');
+  });
+
+  test('an SDK test file with the in-process mock passes and exits on its own', async () => {
+    const team = teamFolder();
+    // Outside this test runner's own context: a child of `node --test` reports to it otherwise.
+    const env = cleanEnv();
+    delete env.NODE_TEST_CONTEXT;
+    const tested = await run(process.execPath, ['--import', 'tsx', '--test', 'sdk.test.ts'], team, env);
+    assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
+    assert.match(tested.stdout, /# pass 2/);
+    assert.match(tested.stdout, /# fail 0/);
+  });
+
+  test("Node's global fetch with the mock's dispatcher: type-checked above, and it runs", async () => {
+    const team = teamFolder();
+    const env = cleanEnv();
+    delete env.NODE_TEST_CONTEXT;
+    const tested = await run(
+      process.execPath,
+      ['--import', 'tsx', '--test', 'global-fetch.test.ts'],
+      team,
+      env,
+    );
+    assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
+    assert.match(tested.stdout, /# pass 1/);
+  });
+
+  test('importing the package loads the mock, not undici, the client report or bundle verification', async () => {
+    const team = teamFolder();
+    // Every module the import loads, ES modules by a loader hook and CommonJS ones by require.cache.
+    writeFileSync(
+      join(team, 'record-loads.mjs'),
+      `import { register } from 'node:module';\n` +
+        `register('data:text/javascript,' + encodeURIComponent('export async function load(url, context, next) { process.stderr.write("loaded " + url + "\\\\n"); return next(url, context); }'));\n`,
+    );
+    const loaded = async (body: string): Promise<string[]> => {
+      const script = `${body}\nconst { createRequire } = await import('node:module');\nfor (const file of Object.keys(createRequire(import.meta.url).cache)) process.stderr.write('loaded ' + file + '\\n');`;
+      const result = await run(
+        process.execPath,
+        ['--import', './record-loads.mjs', '--input-type=module', '-e', script],
+        team,
+      );
+      assert.equal(result.code, 0, result.stderr);
+      return [...result.stderr.matchAll(/^loaded (.+)$/gm)].map((match) => match[1] ?? '');
+    };
+    // ajv's compiler is not loaded; its small runtime helpers are (the start-up validators, precompiled).
+    const lazy =
+      /node_modules\/(undici|selfsigned|@playwright)\/|node_modules\/ajv\/(?!dist\/runtime\/)|client-report|attestation\/verify-/;
+    const atImport = await loaded(`await import('tenant-auth-conformance');`);
+    assert.ok(
+      atImport.some((url) => url.includes('/dist/library/mock.js')),
+      atImport.join('\n'),
+    );
+    assert.deepEqual(
+      atImport.filter((url) => lazy.test(url)),
+      [],
+    );
+    // The record sees them when they are used: undici once the mock's dispatcher is read.
+    const afterFetch = await loaded(
+      `const { startReferenceMock } = await import('tenant-auth-conformance'); const mock = await startReferenceMock(); void mock.dispatcher; await mock.close();`,
+    );
+    assert.ok(
+      afterFetch.some((url) => /node_modules\/undici\//.test(url)),
+      afterFetch.join('\n'),
+    );
+  });
+
+  test("the README's TypeScript snippets, as printed: each compiles (strict, the tsconfig it states), the mock's runs", async () => {
+    const team = teamFolder();
+    const readme = readFileSync(join(team, 'node_modules', 'tenant-auth-conformance', 'README.md'), 'utf8');
+    const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+    assert.ok(snippets.length >= 2, `${snippets.length} TypeScript snippets`);
+    // The lib the README says `await using` needs, read from the README itself.
+    const lib = JSON.parse(/"lib": (\[[^\]]*\])/.exec(readme)?.[1] ?? 'null') as string[] | null;
+    assert.ok(lib, 'the README states the tsconfig lib');
+    const folder = join(team, 'readme-snippets');
+    mkdirSync(folder, { recursive: true });
+    snippets.forEach((code, index) => writeFileSync(join(folder, `snippet-${index + 1}.ts`), code));
+    writeFileSync(
+      join(folder, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          lib,
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+          types: ['node'],
+        },
+        include: ['*.ts'],
+      }),
+    );
+    const checked = await installed(team, 'tsc', ['-p', 'readme-snippets']);
+    assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
+    const mock = snippets.findIndex((code) => code.includes('startReferenceMock'));
+    assert.ok(mock >= 0);
+    const env = cleanEnv();
+    delete env.NODE_TEST_CONTEXT;
+    const ran = await run(
+      process.execPath,
+      ['--import', 'tsx', join(folder, `snippet-${mock + 1}.ts`)],
+      team,
+      env,
+    );
+    assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
+  });
+}
