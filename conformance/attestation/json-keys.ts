@@ -104,3 +104,18 @@ export function namesTwice(name: string, bytes: Buffer, problems: string[]): boo
   );
   return true;
 }
+
+/**
+ * A bundle's JSON file parsed, once it is known to say one thing: undefined, with the problem, when
+ * it is not JSON or names a member twice.
+ */
+export function parsedOnce(name: string, bytes: Buffer, problems: string[]): { value: unknown } | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(bytes.toString('utf8'));
+  } catch {
+    problems.push(`${name} is not JSON.`);
+    return undefined;
+  }
+  return namesTwice(name, bytes, problems) ? undefined : { value };
+}

@@ -14,7 +14,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { REPORT_FILES } from '../report/write-reports.ts';
-import { namesTwice } from './json-keys.ts';
+import { parsedOnce } from './json-keys.ts';
 import { renderingDifferences } from './renderings.ts';
 import { ATTESTATION_FILES, BADGE_FILE, SUBJECT_FILES } from './bundle-files.ts';
 import { renderBadge } from './badge.ts';
@@ -89,14 +89,9 @@ export async function verifyBundle(directory: string, options: VerifyOptions = {
 }
 
 function parseStatement(bytes: Buffer, problems: string[]): Statement | undefined {
-  let value: unknown;
-  try {
-    value = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    problems.push(`${ATTESTATION_FILES.statement} is not JSON.`);
-    return undefined;
-  }
-  if (namesTwice(ATTESTATION_FILES.statement, bytes, problems)) return undefined;
+  const parsed = parsedOnce(ATTESTATION_FILES.statement, bytes, problems);
+  if (!parsed) return undefined;
+  const value = parsed.value;
   const type = (value as { predicateType?: unknown } | null)?.predicateType;
   if (typeof type === 'string' && type !== PREDICATE_TYPE) {
     problems.push(

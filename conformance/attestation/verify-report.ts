@@ -12,18 +12,13 @@ import { verdictOverProtocol } from '../report/build-report.ts';
 import { catalogDigestOf } from '../report/provenance.ts';
 import { scopeInputsOf, scopeOf } from '../report/scope.ts';
 import { mergedSettingsDifferences, shardDisagreements } from '../report/shard-records.ts';
-import { namesTwice } from './json-keys.ts';
+import { parsedOnce } from './json-keys.ts';
 
 export function readReport(bytes: Buffer | undefined, problems: string[]): ConformanceReport | undefined {
   if (bytes === undefined) return undefined; // named missing or refused above
-  let data: unknown;
-  try {
-    data = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    problems.push(`${REPORT_FILES.json} is not JSON.`);
-    return undefined;
-  }
-  if (namesTwice(REPORT_FILES.json, bytes, problems)) return undefined;
+  const parsed = parsedOnce(REPORT_FILES.json, bytes, problems);
+  if (!parsed) return undefined;
+  const data = parsed.value;
   const validate = validatorFor<ConformanceReport>('conformance-report.schema.json');
   if (!validate(data)) {
     problems.push(

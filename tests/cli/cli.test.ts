@@ -9,20 +9,7 @@ import { RULES } from '../../conformance/catalog/rules.ts';
 import { readTargetFile, resolveTarget, TargetError } from '../../conformance/deployment/target.ts';
 import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/deployment/url-target.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
-import { cleanEnv, runMain, type CliExit } from '../support/reference-cli.ts';
-
-const SUBCOMMANDS = [
-  'run',
-  'serve',
-  'rules',
-  'init',
-  'keys',
-  'compare',
-  'merge',
-  'verify',
-  'keygen',
-  'client-report',
-];
+import { cleanEnv, KIT_SUBCOMMANDS, runMain, type CliExit } from '../support/reference-cli.ts';
 
 const cli = (args: string[], cwd = REPO_ROOT): Promise<CliExit> => runMain(args, cleanEnv(), { cwd });
 
@@ -34,7 +21,7 @@ describe('tenant-auth-conformance: commands, help and exit codes', () => {
   test('--help lists every subcommand and the exit codes', async () => {
     const result = await cli(['--help']);
     assert.equal(result.code, 0, result.stderr);
-    for (const name of SUBCOMMANDS) assert.match(result.stdout, new RegExp(`^  ${name} `, 'm'));
+    for (const name of KIT_SUBCOMMANDS) assert.match(result.stdout, new RegExp(`^  ${name} `, 'm'));
     assert.match(result.stdout, /^ {2}3 {2}setup error/m);
   });
 
@@ -53,7 +40,7 @@ describe('tenant-auth-conformance: commands, help and exit codes', () => {
     assert.equal((await cli(['--version'])).stdout.trim(), manifest.version);
   });
 
-  for (const name of SUBCOMMANDS) {
+  for (const name of KIT_SUBCOMMANDS) {
     test(`${name} --help explains the command and exits 0`, async () => {
       const result = await cli([name, '--help']);
       assert.equal(result.code, 0, result.stderr);

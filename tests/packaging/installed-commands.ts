@@ -9,10 +9,10 @@ import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { REPO_ROOT, referenceTargetOn } from '../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../support/artifact-scan.ts';
-import { cleanEnv } from '../support/reference-cli.ts';
+import { cleanEnv, KIT_SUBCOMMANDS } from '../support/reference-cli.ts';
 import { CREDENTIAL_VARIABLES } from '../../conformance/deployment/url-target.ts';
 import type { CredentialName } from '../../conformance/deployment/target.ts';
-import { BIN, run, kit, type InstalledKit } from './installed-kit.ts';
+import { BIN, exportedKeys, run, kit, type InstalledKit } from './installed-kit.ts';
 
 export function installedCommandTests(installedKit: () => InstalledKit): void {
   test('serve keeps its certificates and data under the project, not in the package', () => {
@@ -60,12 +60,7 @@ export function installedCommandTests(installedKit: () => InstalledKit): void {
     // The variables a target by URL reads, as the served kit's keys command prints them.
     const exported = await kit(project, ['keys', '--export', '--names', 'conformance']);
     assert.equal(exported.code, 0, exported.stderr);
-    const urlKeys = Object.fromEntries(
-      [...exported.stdout.matchAll(/^export (CONFORMANCE_KEY_\w+)=(\S+)$/gm)].map((match) => [
-        match[1],
-        match[2],
-      ]),
-    ) as Record<string, string>;
+    const urlKeys = exportedKeys(exported.stdout, 'CONFORMANCE_KEY_');
     assert.equal(urlKeys.CONFORMANCE_KEY_FULL_ACCESS, keys.REFERENCE_KEY_ACME_PROD_FULL);
     assert.equal(urlKeys.CONFORMANCE_KEY_OTHER_TENANT, keys.REFERENCE_KEY_GLOBEX_PROD_FULL);
     // No probe: a target by URL alone does not know the served plain-HTTP port.
@@ -147,18 +142,7 @@ export function installedCommandTests(installedKit: () => InstalledKit): void {
     const merge = await kit(project, ['merge', 'no-such-directory']);
     assert.notEqual(merge.code, 0);
     assert.doesNotMatch(merge.stderr, /\n\s+at /);
-    for (const command of [
-      'run',
-      'serve',
-      'rules',
-      'init',
-      'keys',
-      'compare',
-      'merge',
-      'verify',
-      'keygen',
-      'client-report',
-    ]) {
+    for (const command of KIT_SUBCOMMANDS) {
       const help = await kit(project, [command, '--help']);
       assert.equal(help.code, 0, `${command} --help: ${help.stderr}`);
     }

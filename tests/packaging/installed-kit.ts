@@ -87,29 +87,12 @@ export function installedKitPerSuite(): () => InstalledKit {
     const installOutput = `${installed.stdout}\n${installed.stderr}`;
 
     // Its list paged two a page, as the embedded target's: every rule is exercised, the page-cursor one too.
-    const serve = [
-      BIN,
-      'serve',
-      '--port',
-      '0',
-      '--http-port',
-      '0',
-      '--access-log',
-      'off',
-      '--page-size',
-      '2',
-    ];
-    const started = await startServe(serve, project);
+    const started = await startServe(project, ['--page-size', '2']);
     server = started.child;
 
     const exported = await run('npx', [BIN, 'keys', '--export'], project);
     assert.equal(exported.code, 0, exported.stderr);
-    const keys = Object.fromEntries(
-      [...exported.stdout.matchAll(/^export (REFERENCE_KEY_\w+)=(\S+)$/gm)].map((match) => [
-        match[1],
-        match[2],
-      ]),
-    ) as Record<string, string>;
+    const keys = exportedKeys(exported.stdout, 'REFERENCE_KEY_');
     kit = {
       work,
       project,
@@ -164,11 +147,15 @@ async function packInACopy(destination: string): Promise<Finished> {
   return run('npm', ['pack', '--silent', '--pack-destination', destination], copy);
 }
 
-/** `npx ARGS` (the installed kit's serve) in `cwd`, once it says where it listens; all it has printed. */
+/**
+ * `npx tenant-auth-conformance serve` in `cwd` on free ports, without an access log, with `options`
+ * added; once it says where it listens. `output` is all it has printed.
+ */
 export async function startServe(
-  args: readonly string[],
   cwd: string,
+  options: readonly string[],
 ): Promise<{ child: ChildProcess; ports: { https: number; http: number }; output: () => string }> {
+  const args = [BIN, 'serve', '--port', '0', '--http-port', '0', '--access-log', 'off', ...options];
   const child = spawn('npx', args, {
     cwd,
     env: cleanEnv(),
@@ -191,4 +178,13 @@ export async function startServe(
     child.on('close', () => reject(new Error(`serve exited:\n${output}`)));
   });
   return { child, ports: { https: Number(listening[1]), http: Number(listening[2]) }, output: () => output };
+}
+
+/** The variables `keys --export` printed whose names start with `prefix`, by name. */
+export function exportedKeys(stdout: string, prefix: string): Record<string, string> {
+  const line = new RegExp(`^export (${prefix}\\w+)=(\\S+)$`, 'gm');
+  return Object.fromEntries([...stdout.matchAll(line)].map((match) => [match[1], match[2]])) as Record<
+    string,
+    string
+  >;
 }

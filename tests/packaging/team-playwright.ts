@@ -11,7 +11,7 @@ import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { referenceTargetOn } from '../support/conformance-run.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
-import { BIN, run, installed, kit, startServe, type InstalledKit } from './installed-kit.ts';
+import { run, installed, kit, startServe, type InstalledKit } from './installed-kit.ts';
 import { stopped } from '../support/process-group.ts';
 
 /** The team's own playwright.config.ts, with the kit's projects: selected, sharded, merged, failing. */
@@ -171,23 +171,12 @@ export function teamPlaywrightTests(installedKit: () => InstalledKit, teamFolder
   test('against a faulty variant: exit 1, the failing rule in its own JSON report', async () => {
     const { keys } = installedKit();
     const team = teamFolder();
-    const started = await startServe(
-      [
-        BIN,
-        'serve',
-        '--fault',
-        'missing-header-answered-invalid-key',
-        '--port',
-        '0',
-        '--http-port',
-        '0',
-        '--access-log',
-        'off',
-        '--data-dir',
-        'off',
-      ],
-      team,
-    );
+    const started = await startServe(team, [
+      '--fault',
+      'missing-header-answered-invalid-key',
+      '--data-dir',
+      'off',
+    ]);
     faulty = started.child;
     const target = referenceTargetOn(started.ports, {
       name: 'faulty variant',

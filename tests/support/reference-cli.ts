@@ -9,6 +9,22 @@ import { REPO_ROOT } from './reference-client.ts';
 export const CLI_PATH = join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts');
 /** The kit's one executable, `tenant-auth-conformance`. */
 export const MAIN_PATH = join(REPO_ROOT, 'cli', 'main.ts');
+/**
+ * The subcommands of `tenant-auth-conformance`, written out here rather than read from cli/main.ts,
+ * so that a subcommand lost from its table fails the tests that ask each for its --help.
+ */
+export const KIT_SUBCOMMANDS = [
+  'run',
+  'serve',
+  'rules',
+  'init',
+  'keys',
+  'compare',
+  'merge',
+  'verify',
+  'keygen',
+  'client-report',
+] as const;
 /** By URL: a command run in another directory, where `tsx` alone would not resolve. */
 const TSX = import.meta.resolve('tsx');
 /**
