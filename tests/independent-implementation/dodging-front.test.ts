@@ -3,14 +3,12 @@
 // healthy, so the rules the gateway refused are ERROR saying that a front refused exactly the
 // requests the rules need and that the deployment cannot be certified through it — not that the
 // deployment may be down. The verdict is INCOMPLETE (exit 3); the rules it let through are judged.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
+import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
 import { dodgingGate } from './dodging-front.ts';
-import { startGateFront, type GateFront } from './gate-front.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { assertNoKeyInReports } from './run-support.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
 
 /**
  * Plain requests, served by the gateway. TRANSPORT-HSTS is in the last spec file to run: the
@@ -28,23 +26,11 @@ const REFUSED = [
 ];
 
 describe('behind a gateway that answers 503 only to the unusual requests', () => {
-  let server: IndependentServer;
-  let front: GateFront;
-  let target: WrittenTarget;
-  let gate: ReturnType<typeof dodgingGate>;
-
-  before(async () => {
-    server = await startIndependentServer();
-    gate = dodgingGate();
-    front = await startGateFront({ upstreamPort: server.port, upstreamCa: server.caPem, gate: gate.gate });
-    target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-  });
-  after(async () => {
-    await front.close();
-    await server.close();
-  });
+  const gate = dodgingGate();
+  const deployment = gatedDeploymentPerSuite({ gate: gate.gate });
 
   test('INCOMPLETE: each refused rule is an ERROR naming the front that refused it, not the deployment’s health', async () => {
+    const { target } = deployment();
     const run = await runConformance(
       ['--target', target.file, '--max-retries', '1', '--grep', [...SERVED, ...REFUSED].join('|')],
       target.env,

@@ -1,15 +1,14 @@
 // A front that closes idle keep-alive connections after 1 s, as load balancers do with short idle
 // time-outs: a request sent on such a connection as it closes gets no byte of an answer, and the
 // suite sends it again once on a new connection (decision 0022). CONFORMANT under both profiles.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
 import { runConformance } from '../support/conformance-run.ts';
-import { startGateFront, type GateFront } from './gate-front.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
+import type { GateFront } from './gate-front.ts';
 import { assertConformant, assertNoKeyInReports } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const IDLE_TIMEOUT_MS = 1_000;
 
@@ -35,36 +34,23 @@ function closedAfterIdle(front: GateFront): Promise<number> {
 }
 
 describe(`behind a front that closes idle keep-alive connections after ${IDLE_TIMEOUT_MS / 1000} s`, () => {
-  let server: IndependentServer;
-  let front: GateFront;
-  let target: WrittenTarget;
-
-  before(async () => {
-    server = await startIndependentServer();
-    front = await startGateFront({
-      upstreamPort: server.port,
-      upstreamCa: server.caPem,
-      gate: () => ({ pass: true }),
-      idleTimeoutMs: IDLE_TIMEOUT_MS,
-    });
-    target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-  });
-  after(async () => {
-    await front.close();
-    await server.close();
+  const deployment = gatedDeploymentPerSuite({
+    gate: () => ({ pass: true }),
+    idleTimeoutMs: IDLE_TIMEOUT_MS,
   });
 
   test('the front keeps a connection open after its answer, then closes it once idle', async () => {
-    const idle = await closedAfterIdle(front);
+    const idle = await closedAfterIdle(deployment().front);
     assert.ok(idle >= IDLE_TIMEOUT_MS / 2 && idle < 5_000, `closed ${idle} ms after the answer`);
   });
 
   testUnderBothProfiles(
     (profile) => `--profile ${profile}: CONFORMANT, every rule passed, no key in any report`,
-    () => runConformance(['--target', target.file, '--profile', 'strict'], target.env),
+    () =>
+      runConformance(['--target', deployment().target.file, '--profile', 'strict'], deployment().target.env),
     (run) => {
       assertConformant(run);
-      assertNoKeyInReports(run, target.env);
+      assertNoKeyInReports(run, deployment().target.env);
     },
   );
 });

@@ -2,14 +2,12 @@
 // retry budget (120 s, 999999 s, a date in 9999) or one RFC 9110 does not allow ("1.5", "-5",
 // "May 3"), and serves the rest: the run ends within its budget, the rules the gateway let through
 // are judged, the others are ERROR naming the front — INCOMPLETE, exit 3, never a stall.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
-import { startGateFront, type GateFront } from './gate-front.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
 import { quotaGate } from './quota-front.ts';
 import { assertNoKeyInReports } from './run-support.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
 
 /** Served by the gateway (a plain keyed GET); refused by it (odd Authorization, a forwarding header). */
 const SERVED = ['KEY-VALID-SERVED', 'AUTH-MISSING-HEADER-401'];
@@ -21,24 +19,12 @@ const REFUSED = [
 const BUDGET_SECONDS = 5;
 
 describe('behind a gateway whose quota answers the unusual requests 429 with a long or unreadable Retry-After', () => {
-  let server: IndependentServer;
-  let front: GateFront;
-  let target: WrittenTarget;
-  let refused: () => number;
-
-  before(async () => {
-    server = await startIndependentServer();
-    const quota = quotaGate();
-    refused = quota.refused;
-    front = await startGateFront({ upstreamPort: server.port, upstreamCa: server.caPem, gate: quota.gate });
-    target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-  });
-  after(async () => {
-    await front.close();
-    await server.close();
-  });
+  const quota = quotaGate();
+  const refused = quota.refused;
+  const deployment = gatedDeploymentPerSuite({ gate: quota.gate });
 
   test('INCOMPLETE (exit 3) within the budget: served rules judged, refused ones ERROR naming the front', async () => {
+    const { target } = deployment();
     const run = await runConformance(
       [
         '--target',

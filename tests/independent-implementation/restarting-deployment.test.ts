@@ -3,14 +3,13 @@
 // after was served. The rule is ERROR with the advice to check the deployment's health — one
 // stretch of refusals is what an outage looks like — never that a front refused exactly the
 // requests the rules need and that the deployment cannot be certified through it.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEALTH_ADVICE } from '../../conformance/requests/transient.ts';
 import { runConformance } from '../support/conformance-run.ts';
-import { startGateFront, type Gate, type GateFront } from './gate-front.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
+import type { Gate } from './gate-front.ts';
 import { assertNoKeyInReports } from './run-support.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const SERVED = ['AUTH-MISSING-HEADER-401', 'KEY-VALID-SERVED', 'TRANSPORT-HSTS'];
 /** Its first request (a key in quotation marks) is the one the outage meets. */
@@ -33,23 +32,11 @@ function restartingGate(): { gate: Gate; refused: () => number } {
 }
 
 describe('a deployment down for a moment during one rule', () => {
-  let server: IndependentServer;
-  let front: GateFront;
-  let target: WrittenTarget;
-  let gate: ReturnType<typeof restartingGate>;
-
-  before(async () => {
-    server = await startIndependentServer();
-    gate = restartingGate();
-    front = await startGateFront({ upstreamPort: server.port, upstreamCa: server.caPem, gate: gate.gate });
-    target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-  });
-  after(async () => {
-    await front.close();
-    await server.close();
-  });
+  const gate = restartingGate();
+  const deployment = gatedDeploymentPerSuite({ gate: gate.gate });
 
   test('INCOMPLETE: the rule it met is ERROR with the advice to check the deployment’s health, not a front’s refusal', async () => {
+    const { target } = deployment();
     const run = await runConformance(
       ['--target', target.file, '--max-retries', '1', '--grep', [...SERVED, MET].join('|')],
       target.env,

@@ -2,49 +2,30 @@
 // evidence that it is (404, 410). An application whose 401 is an HTML or plain-text page, as
 // passport-http-bearer's default is, answers there: VERSION-PATH passes, and the rules about the
 // error's code and body are the ones that fail.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
-import { startGateFront, type GateFront } from '../independent-implementation/gate-front.ts';
-import {
-  writeIndependentTarget,
-  type WrittenTarget,
-} from '../independent-implementation/independent-target.ts';
-import { startIndependentServer, type IndependentServer } from '../independent-implementation/server.ts';
+import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
 
-let server: IndependentServer;
-let front: GateFront;
-let target: WrittenTarget;
-
-before(async () => {
-  server = await startIndependentServer();
-  // passport-http-bearer without a custom error handler: a keyless request gets a plain 401.
-  front = await startGateFront({
-    upstreamPort: server.port,
-    upstreamCa: server.caPem,
-    gate: (request) =>
-      request.headers.authorization === undefined
-        ? {
-            answer: {
-              status: 401,
-              headers: {
-                'Content-Type': 'text/html; charset=utf-8',
-                'WWW-Authenticate': 'Bearer realm="Users"',
-              },
-              body: '<html><body><h1>Unauthorized</h1></body></html>',
+// passport-http-bearer without a custom error handler: a keyless request gets a plain 401.
+const deployment = gatedDeploymentPerSuite({
+  gate: (request) =>
+    request.headers.authorization === undefined
+      ? {
+          answer: {
+            status: 401,
+            headers: {
+              'Content-Type': 'text/html; charset=utf-8',
+              'WWW-Authenticate': 'Bearer realm="Users"',
             },
-          }
-        : { pass: true },
-  });
-  target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-});
-
-after(async () => {
-  await front.close();
-  await server.close();
+            body: '<html><body><h1>Unauthorized</h1></body></html>',
+          },
+        }
+      : { pass: true },
 });
 
 test('a 401 with an HTML body at {base_url}/customers: VERSION-PATH passes, the error-code rule fails', async () => {
+  const { target } = deployment();
   const run = await runConformance(
     ['--target', target.file, '--grep', '@VERSION-PATH|@AUTH-MISSING-HEADER$'],
     target.env,
