@@ -2,34 +2,24 @@
 // written correct implementation (./server.ts: Fastify, its own key format, response shape,
 // sandbox host and certificates, plain HTTP not listening) must be CONFORMANT under both
 // profiles, with every rule passed — none warned, none left not evaluated.
-import { after, before, describe } from 'node:test';
+import { describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
+import { independentDeploymentPerSuite } from '../support/independent-deployment.ts';
 import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { assertConformant } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
 
 describe('an independent implementation of the spec (Fastify)', () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
-
-  before(async () => {
-    server = await startIndependentServer();
-    target = await writeIndependentTarget(server);
-  });
-
-  after(async () => {
-    await server.close();
-  });
+  const deployment = independentDeploymentPerSuite();
 
   testUnderBothProfiles(
     (profile) => `--profile ${profile}: CONFORMANT, every rule passed, no key in any report`,
-    () => runConformance(['--target', target.file, '--profile', 'strict'], target.env),
+    () =>
+      runConformance(['--target', deployment().target.file, '--profile', 'strict'], deployment().target.env),
     (run) => {
       assertConformant(run);
-      const { findings, filesScanned } = scanDirectory(run.reportDir, secretForms(target.env));
+      const { findings, filesScanned } = scanDirectory(run.reportDir, secretForms(deployment().target.env));
       assert.ok(filesScanned > 0, 'the run wrote reports');
       assert.deepEqual(findings, []);
     },

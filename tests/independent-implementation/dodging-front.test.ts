@@ -6,7 +6,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
-import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
+import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
 import { dodgingGate } from './dodging-front.ts';
 import { assertNoKeyInReports } from './run-support.ts';
 

@@ -4,15 +4,14 @@
 // Each must be CONFORMANT under both profiles: the first over HTTP/2 with HTTP/1.1 reported as not
 // offered, the second (HTTP/1.1 allowed too, both checked) with the refused streams sent again and
 // counted in the traffic line.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
+import { independentDeploymentPerSuite } from '../support/independent-deployment.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { assertConformant, assertNoKeyInReports, probeH2 } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
 
 const ACME = 'acme.api.localhost';
 
@@ -38,16 +37,10 @@ function alpnAgreed(port: number, ca: string, offered: string[]): Promise<string
 }
 
 describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
-
-  before(async () => {
-    server = await startIndependentServer({ http2: true, http1: false });
-    target = await writeIndependentTarget(server);
-  });
-  after(() => server.close());
+  const deployment = independentDeploymentPerSuite({ http2: true, http1: false });
 
   test('the port agrees to h2 and ends a handshake that offers http/1.1 alone', async () => {
+    const { server } = deployment();
     assert.equal(await alpnAgreed(server.port, server.caPem, ['h2', 'http/1.1']), 'h2');
     assert.match(
       await alpnAgreed(server.port, server.caPem, ['http/1.1']),
@@ -66,8 +59,8 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
     (profile) =>
       `--profile ${profile}: CONFORMANT over HTTP/2, HTTP/1.1 reported as not offered by the target`,
     () =>
-      runConformance(['--target', target.file, '--profile', 'strict'], {
-        ...target.env,
+      runConformance(['--target', deployment().target.file, '--profile', 'strict'], {
+        ...deployment().target.env,
         ...OVER_OFFERED_PROTOCOLS,
       }),
     (run) => {
@@ -84,11 +77,12 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
       );
       const versions = exchangeVersions(run.reportDir);
       assert.ok((versions['HTTP/2'] ?? 0) >= 30, `the catalog went over HTTP/2: ${JSON.stringify(versions)}`);
-      assertNoKeyInReports(run, target.env);
+      assertNoKeyInReports(run, deployment().target.env);
     },
   );
 
   test('--protocols h1 against it: SETUP ERROR that says no protocol is in common and what to pass', async () => {
+    const { target } = deployment();
     const run = await runConformance(['--target', target.file, '--protocols', 'h1'], target.env);
     assert.equal(run.report?.verdict, 'SETUP ERROR');
     assert.equal(run.exitCode, 3);
@@ -99,23 +93,16 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
 });
 
 describe('an HTTP/2 front that refuses one stream in five with REFUSED_STREAM', () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
-
-  before(async () => {
-    // HTTP/1.1 allowed beside HTTP/2, as at most such fronts: the run checks both (a run that left
-    // one out would be partial, never CONFORMANT under strict); the refused streams are HTTP/2's.
-    server = await startIndependentServer({ http2: true, refuseStreamEvery: 5 });
-    target = await writeIndependentTarget(server);
-  });
-  after(() => server.close());
+  // HTTP/1.1 allowed beside HTTP/2, as at most such fronts: the run checks both (a run that left
+  // one out would be partial, never CONFORMANT under strict); the refused streams are HTTP/2's.
+  const deployment = independentDeploymentPerSuite({ http2: true, refuseStreamEvery: 5 });
 
   testUnderBothProfiles(
     (profile) =>
       `--profile ${profile}: CONFORMANT over both protocols, the refused streams sent again and counted`,
     () =>
-      runConformance(['--target', target.file, '--profile', 'strict'], {
-        ...target.env,
+      runConformance(['--target', deployment().target.file, '--profile', 'strict'], {
+        ...deployment().target.env,
         ...OVER_OFFERED_PROTOCOLS,
       }),
     (run) => {
@@ -125,7 +112,7 @@ describe('an HTTP/2 front that refuses one stream in five with REFUSED_STREAM', 
       assert.ok(refused > 0, `refused streams were met: ${JSON.stringify(run.report?.traffic)}`);
       assert.ok((run.report?.traffic?.retries ?? 0) >= refused, 'each refused stream was sent again');
       assert.match(run.stdout, /unanswered \(RST_STREAM REFUSED_STREAM \d+\)/);
-      assertNoKeyInReports(run, target.env);
+      assertNoKeyInReports(run, deployment().target.env);
     },
   );
 });

@@ -2,40 +2,33 @@
 // suite learns it from the handshake and checks every rule over both protocols, CONFORMANT with
 // each; and the same implementation with a defect only its HTTP/2 path has is NOT CONFORMANT over
 // HTTP/2 alone, which the report says protocol by protocol.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
+import { independentDeploymentPerSuite } from '../support/independent-deployment.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { assertConformant, assertNoKeyInReports, COOKIE_RULE } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
 
 describe('an implementation that offers HTTP/2 by ALPN', () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
-
-  before(async () => {
-    server = await startIndependentServer({ http2: true });
-    target = await writeIndependentTarget(server);
-  });
-  after(() => server.close());
+  const deployment = independentDeploymentPerSuite({ http2: true });
 
   testUnderBothProfiles(
     (profile) => `--profile ${profile}: every rule checked over HTTP/1.1 and HTTP/2, CONFORMANT over each`,
     () =>
-      runConformance(['--target', target.file, '--profile', 'strict'], {
-        ...target.env,
+      runConformance(['--target', deployment().target.file, '--profile', 'strict'], {
+        ...deployment().target.env,
         ...OVER_OFFERED_PROTOCOLS,
       }),
     (run) => {
       assertConformant(run);
       assertConformantOverBothProtocols(run);
-      assertNoKeyInReports(run, target.env);
+      assertNoKeyInReports(run, deployment().target.env);
     },
   );
 
   test("--protocols h1: the catalog over HTTP/1.1, the rules of HTTP/2's own still over HTTP/2", async () => {
+    const { target } = deployment();
     const run = await runConformance(['--target', target.file, '--protocols', 'h1'], target.env);
     assertConformant(run);
     assert.equal(run.report?.protocols, undefined);
@@ -51,16 +44,10 @@ describe('an implementation that offers HTTP/2 by ALPN', () => {
 });
 
 describe('an implementation that reads only the :authority over HTTP/2', () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
-
-  before(async () => {
-    server = await startIndependentServer({ http2: 'authority-only' });
-    target = await writeIndependentTarget(server);
-  });
-  after(() => server.close());
+  const deployment = independentDeploymentPerSuite({ http2: 'authority-only' });
 
   test('CONFORMANT under the default profile: a host field beside it is ignored, never followed', async () => {
+    const { target } = deployment();
     const run = await runConformance(['--target', target.file], { ...target.env, ...OVER_OFFERED_PROTOCOLS });
     assert.equal(run.report?.verdict, 'CONFORMANT');
     const byId = new Map(run.report?.rules.map((rule) => [rule.id, rule.verdict]));
@@ -75,16 +62,10 @@ describe('an implementation that reads only the :authority over HTTP/2', () => {
 });
 
 describe('an implementation whose HTTP/2 path looks for a host field HTTP/2 does not send', () => {
-  let server: IndependentServer;
-  let target: WrittenTarget;
-
-  before(async () => {
-    server = await startIndependentServer({ http2: 'reads-host-field' });
-    target = await writeIndependentTarget(server);
-  });
-  after(() => server.close());
+  const deployment = independentDeploymentPerSuite({ http2: 'reads-host-field' });
 
   test('NOT CONFORMANT over HTTP/2, CONFORMANT over HTTP/1.1; each failure says over which', async () => {
+    const { target } = deployment();
     const run = await runConformance(['--target', target.file], { ...target.env, ...OVER_OFFERED_PROTOCOLS });
     assert.equal(run.report?.verdict, 'NOT CONFORMANT');
     assert.equal(run.exitCode, 1);

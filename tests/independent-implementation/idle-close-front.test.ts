@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
 import { runConformance } from '../support/conformance-run.ts';
-import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
+import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
 import type { GateFront } from './gate-front.ts';
 import { assertConformant, assertNoKeyInReports } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';

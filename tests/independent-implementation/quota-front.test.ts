@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
-import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
+import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
 import { quotaGate } from './quota-front.ts';
 import { assertNoKeyInReports } from './run-support.ts';
 

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { HEALTH_ADVICE } from '../../conformance/requests/transient.ts';
 import { runConformance } from '../support/conformance-run.ts';
-import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
+import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
 import type { Gate } from './gate-front.ts';
 import { assertNoKeyInReports } from './run-support.ts';
 

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
-import { gatedDeploymentPerSuite } from '../support/gated-deployment.ts';
+import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
 
 // passport-http-bearer without a custom error handler: a keyless request gets a plain 401.
 const deployment = gatedDeploymentPerSuite({

@@ -2,6 +2,7 @@
 // admin token, and talks to its panel, admin API and tenant API hosts over real TLS. Node does not
 // resolve `*.localhost`, so every request connects to 127.0.0.1 and names its host in SNI and
 // `Host`, trusting only the server's own CA.
+import { after, before } from 'node:test';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,6 +67,23 @@ export interface StartOptions {
   fixtures?: Fixtures;
   /** Also start the plain-HTTP listener (on a free port). */
   plainHttp?: boolean;
+}
+
+/**
+ * A key-management server for the tests of the enclosing `describe` (or of the file, called at its
+ * top): started before them, closed after them — close() also checks that no key and not the admin
+ * token reached the access log. Its tests read it through the function returned.
+ */
+export function keyManagementServerPerSuite(options: StartOptions = {}): () => KeyManagementServer {
+  let started: KeyManagementServer | undefined;
+  before(async () => {
+    started = await startKeyManagementServer(options);
+  });
+  after(() => started?.close());
+  return () => {
+    if (!started) throw new Error('The suite’s key-management server is read before its before hook ran.');
+    return started;
+  };
 }
 
 export async function startKeyManagementServer(options: StartOptions = {}): Promise<KeyManagementServer> {

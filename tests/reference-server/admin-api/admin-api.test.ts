@@ -1,6 +1,6 @@
 // The admin JSON API: authenticated by its own token only, and each operation visible at once on
 // the tenant API (a created key works, a revoked one is rejected with invalid_api_key).
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type {
   ApiKeyList,
@@ -15,11 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/store/fixtures.ts';
 import { startReferenceServer } from '../../../reference-server/server.ts';
-import {
-  send,
-  startKeyManagementServer,
-  type KeyManagementServer,
-} from '../../support/key-management-client.ts';
+import { send, keyManagementServerPerSuite } from '../../support/key-management-client.ts';
 
 const KEY_FORMAT = {
   production: /^mbk_prod_[A-Za-z0-9]{32}$/,
@@ -32,14 +28,11 @@ function errorCode(json: unknown): string | undefined {
 }
 
 describe('admin API', () => {
-  let km: KeyManagementServer;
-  before(async () => {
-    km = await startKeyManagementServer();
-  });
   // close() also proves that no key handed out, and not the admin token, reached the access log.
-  after(() => km.close());
+  const kmServer = keyManagementServerPerSuite();
 
   async function create(tenant: string, body: unknown): Promise<CreatedKey> {
+    const km = kmServer();
     const reply = await km.admin('POST', `/tenants/${tenant}/keys`, body);
     assert.equal(reply.status, 201, reply.body);
     const created = reply.json as CreatedKey;
@@ -48,6 +41,7 @@ describe('admin API', () => {
   }
 
   test('refuses a request without the admin token, with a Bearer challenge of realm admin', async () => {
+    const km = kmServer();
     const reply = await km.send({ hostname: 'admin.localhost', path: '/v1/tenants/acme/keys' });
     assert.equal(reply.status, 401);
     assert.equal(errorCode(JSON.parse(reply.body)), 'admin_unauthorized');
@@ -55,6 +49,7 @@ describe('admin API', () => {
   });
 
   test('never accepts an API key, or a wrong token, as the admin token', async () => {
+    const km = kmServer();
     for (const token of [FIXTURE_KEY, `${km.adminToken}x`, km.adminToken.slice(0, -1)]) {
       const reply = await km.admin('GET', '/tenants/acme/keys', undefined, token);
       assert.equal(reply.status, 401);
@@ -64,6 +59,7 @@ describe('admin API', () => {
   });
 
   test('lists the tenants, and each tenant’s keys as metadata without any secret', async () => {
+    const km = kmServer();
     const tenants = await km.admin('GET', '/tenants');
     assert.equal(tenants.status, 200);
     assert.deepEqual(
@@ -85,6 +81,7 @@ describe('admin API', () => {
   });
 
   test('creates a production Read Only key that works at once on the production API only', async () => {
+    const km = kmServer();
     const created = await create('acme', { name: 'CI read', environment: 'production', access: 'read_only' });
     assert.match(created.secret, KEY_FORMAT.production);
     assert.ok(validatorFor('api-key-management.schema.json#/definitions/CreatedKey')(created));
@@ -102,6 +99,7 @@ describe('admin API', () => {
   });
 
   test('creates a development key with chosen permissions, enforced by the sandbox API', async () => {
+    const km = kmServer();
     const created = await create('acme', {
       name: 'invoices only',
       environment: 'sandbox',
@@ -115,6 +113,7 @@ describe('admin API', () => {
   });
 
   test('records the last use of a key', async () => {
+    const km = kmServer();
     const created = await create('acme', {
       name: 'last use',
       environment: 'production',
@@ -128,6 +127,7 @@ describe('admin API', () => {
   });
 
   test('revokes a key: the API rejects it at once with invalid_api_key; revoking again changes nothing', async () => {
+    const km = kmServer();
     const created = await create('acme', {
       name: 'to revoke',
       environment: 'production',
@@ -146,6 +146,7 @@ describe('admin API', () => {
   });
 
   test('rotates a key: a new key with the same permissions works, the old one is rejected', async () => {
+    const km = kmServer();
     const created = await create('acme', {
       name: 'to rotate',
       environment: 'production',
@@ -172,6 +173,7 @@ describe('admin API', () => {
   });
 
   test('keeps tenants apart: a key id of one tenant is not found under another', async () => {
+    const km = kmServer();
     const created = await create('globex', {
       name: 'globex key',
       environment: 'production',
@@ -190,6 +192,7 @@ describe('admin API', () => {
   });
 
   test('answers a tenant whose feature is disabled, and an unknown tenant, with no keys', async () => {
+    const km = kmServer();
     const disabled = await km.admin('POST', '/tenants/initech/keys', {
       name: 'x',
       environment: 'production',
@@ -204,6 +207,7 @@ describe('admin API', () => {
   });
 
   test('refuses a bad request with what is wrong, and creates nothing', async () => {
+    const km = kmServer();
     const countBefore = ((await km.admin('GET', '/tenants/acme/keys')).json as ApiKeyList).data.length;
     const cases: [unknown, string][] = [
       [{ environment: 'production', access: 'read_only' }, 'name'],
@@ -249,6 +253,7 @@ describe('admin API', () => {
   });
 
   test('answers unknown paths 404 and wrong methods 405 with Allow', async () => {
+    const km = kmServer();
     assert.equal((await km.admin('GET', '/nothing')).status, 404);
     const wrong = await km.admin('DELETE', '/tenants/acme/keys');
     assert.equal(wrong.status, 405);
@@ -256,6 +261,7 @@ describe('admin API', () => {
   });
 
   test('answers 421 when the TLS SNI and Host name different sites', async () => {
+    const km = kmServer();
     for (const [hostname, servername] of [
       ['admin.localhost', 'acme.localhost'],
       ['acme.localhost', 'admin.localhost'],

@@ -1,14 +1,13 @@
 // A key sent over plain HTTP is shown as exposed in the panel's key list, with rotation advised,
 // until it is rotated (the replacement is not exposed, the old key is revoked).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import {
   fixtureUser,
   panelHost,
   PanelClient,
-  startKeyManagementServer,
-  type KeyManagementServer,
+  keyManagementServerPerSuite,
 } from '../../support/key-management-client.ts';
 import { apiHostname } from '../../../reference-server/http/hosts.ts';
 import { secretOf } from '../../support/reference-client.ts';
@@ -17,13 +16,10 @@ const KEYS_PAGE = '/settings/api/keys';
 const EXPOSED_ROW =
   /<tr class="" data-key-id="([^"]+)">(?:(?!<\/tr>)[\s\S])*Exposed(?:(?!<\/tr>)[\s\S])*rotate it/g;
 
-let km: KeyManagementServer;
-before(async () => {
-  km = await startKeyManagementServer({ plainHttp: true });
-});
-after(() => km.close());
+const kmServer = keyManagementServerPerSuite({ plainHttp: true });
 
 function sendOverPlainHttp(key: string): Promise<number> {
+  const km = kmServer();
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -48,6 +44,7 @@ function exposedIn(page: string): string[] {
 }
 
 test('the panel shows a key sent over plain HTTP as exposed, until it is rotated', async () => {
+  const km = kmServer();
   const client = new PanelClient(km, panelHost('acme'));
   const user = fixtureUser(km.fixtures, 'acme', 'admin');
   assert.equal((await client.signIn(user.email, user.password)).status, 303);

@@ -1,7 +1,7 @@
 // The tenant panel over real TLS, as a browser would use it: sign-in and its cookie, CSRF on
 // every change, Settings → API → API Keys only for an admin of an account with the feature, and
 // each change visible at once on the tenant API.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiKeyList } from '../../../schemas/generated/api-key-management.ts';
 import {
@@ -9,8 +9,7 @@ import {
   fixtureUser,
   panelHost,
   PanelClient,
-  startKeyManagementServer,
-  type KeyManagementServer,
+  keyManagementServerPerSuite,
   type Reply,
 } from '../../support/key-management-client.ts';
 
@@ -28,18 +27,15 @@ function setCookie(reply: Reply): string {
 }
 
 describe('panel', () => {
-  let km: KeyManagementServer;
-  before(async () => {
-    km = await startKeyManagementServer();
-  });
   // close() also proves that no key shown in a page reached the access log.
-  after(() => km.close());
+  const kmServer = keyManagementServerPerSuite();
 
   async function signedIn(
     tenant: string,
     role: 'admin' | 'member',
     environment: 'production' | 'sandbox' = 'production',
   ) {
+    const km = kmServer();
     const client = new PanelClient(km, panelHost(tenant, environment));
     const user = fixtureUser(km.fixtures, tenant, role);
     const reply = await client.signIn(user.email, user.password);
@@ -49,6 +45,7 @@ describe('panel', () => {
   }
 
   async function createKey(client: PanelClient, fields: Record<string, string | string[]>): Promise<string> {
+    const km = kmServer();
     await client.get(KEYS_PAGE);
     const reply = await client.post(KEYS_PAGE, fields);
     assert.equal(reply.status, 201, reply.body);
@@ -59,6 +56,7 @@ describe('panel', () => {
   }
 
   test('over HTTP/2, as browsers speak it: sign-in, the keys page, and a form too large for it (413, the server stays up)', async () => {
+    const km = kmServer();
     const client = new PanelClient(km, panelHost('acme'), true);
     const admin = fixtureUser(km.fixtures, 'acme', 'admin');
     const signedIn = await client.signIn(admin.email, admin.password);
@@ -83,6 +81,7 @@ describe('panel', () => {
   });
 
   test('the sign-in form makes no session; sign-in sets a __Host-, Secure, HttpOnly, SameSite=Strict session cookie, new each time', async () => {
+    const km = kmServer();
     const client = new PanelClient(km, panelHost('acme'));
     const form = await client.get('/sign-in');
     assert.equal(form.status, 200);
@@ -106,6 +105,7 @@ describe('panel', () => {
   });
 
   test('a wrong password and an unknown e-mail get the same answer', async () => {
+    const km = kmServer();
     const client = new PanelClient(km, panelHost('acme'));
     const admin = fixtureUser(km.fixtures, 'acme', 'admin');
     await client.get('/sign-in');
@@ -124,6 +124,7 @@ describe('panel', () => {
   });
 
   test('every change without the session’s CSRF token, or from another origin, is refused', async () => {
+    const km = kmServer();
     const signInForm = new PanelClient(km, panelHost('acme'));
     await signInForm.get('/sign-in');
     const admin = fixtureUser(km.fixtures, 'acme', 'admin');
@@ -174,6 +175,7 @@ describe('panel', () => {
   });
 
   test('creates each kind of key; the secret is shown once and works on the API of its environment', async () => {
+    const km = kmServer();
     const production = await signedIn('acme', 'admin');
     const readOnly = await createKey(production, { name: 'panel read', access: 'read_only' });
     const full = await createKey(production, { name: 'panel full', access: 'full_access' });
@@ -223,6 +225,7 @@ describe('panel', () => {
   });
 
   test('revoke: the API rejects the key at once; rotate: a new key, the old one rejected', async () => {
+    const km = kmServer();
     const client = await signedIn('acme', 'admin');
     const key = await createKey(client, { name: 'panel revoke', access: 'full_access' });
     const id = /data-key-id="(key_[a-z0-9_]+)"/.exec(client.lastPage)?.[1];
@@ -247,6 +250,7 @@ describe('panel', () => {
   });
 
   test('a production panel cannot revoke a sandbox key', async () => {
+    const km = kmServer();
     const client = await signedIn('acme', 'admin');
     await client.get(KEYS_PAGE);
     const reply = await client.post(`${KEYS_PAGE}/key_acme_dev_full/revoke`, {});
@@ -280,6 +284,7 @@ describe('panel', () => {
   });
 
   test('a session belongs to its host, and ends at sign-out', async () => {
+    const km = kmServer();
     const client = await signedIn('acme', 'admin');
     const elsewhere = new PanelClient(km, panelHost('acme', 'sandbox'));
     elsewhere.cookie = client.cookie;
@@ -297,6 +302,7 @@ describe('panel', () => {
   });
 
   test('without a session, pages send the browser to sign in and changes are refused', async () => {
+    const km = kmServer();
     const client = new PanelClient(km, panelHost('acme'));
     const page = await client.get(KEYS_PAGE);
     assert.equal(page.status, 303);

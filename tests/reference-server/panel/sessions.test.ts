@@ -1,7 +1,7 @@
 // Panel sessions under anonymous traffic: the sign-in form makes no session (its CSRF token is a
 // signed double-submit cookie), so no amount of traffic that has not signed in can push a signed-in
 // session out; sessions are held per tenant and bounded, and only that tenant's sign-ins evict.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Agent, request } from 'node:https';
 import type { IncomingMessage } from 'node:http';
@@ -11,7 +11,7 @@ import {
   fixtureUser,
   panelHost,
   PanelClient,
-  startKeyManagementServer,
+  keyManagementServerPerSuite,
   type KeyManagementServer,
 } from '../../support/key-management-client.ts';
 
@@ -59,13 +59,10 @@ async function anonymousGets(km: KeyManagementServer, hostname: string, path: st
 }
 
 describe('panel sessions under anonymous traffic', () => {
-  let km: KeyManagementServer;
-  before(async () => {
-    km = await startKeyManagementServer();
-  });
-  after(() => km.close());
+  const kmServer = keyManagementServerPerSuite();
 
   test('10 050 anonymous GETs of sign-in pages (another tenant’s and its own) leave a signed-in admin signed in', async () => {
+    const km = kmServer();
     const acme = new PanelClient(km, panelHost('acme'));
     const admin = fixtureUser(km.fixtures, 'acme', 'admin');
     assert.equal((await acme.signIn(admin.email, admin.password)).status, 303);
@@ -82,6 +79,7 @@ describe('panel sessions under anonymous traffic', () => {
   });
 
   test('the sign-in form needs its own cookie and token: missing, swapped or from another host, it is refused', async () => {
+    const km = kmServer();
     const admin = fixtureUser(km.fixtures, 'acme', 'admin');
     const alice = new PanelClient(km, panelHost('acme'));
     await alice.get('/sign-in');

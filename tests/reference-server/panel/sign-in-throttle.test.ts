@@ -1,7 +1,7 @@
 // Sign-in throttling: past a few failures an account, or an address, must wait before its next
 // attempt (429 with Retry-After, the password unchecked); the wait doubles up to a bound, and once
 // it is over the real password signs in — the real user is slowed, never locked out for good.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
@@ -15,8 +15,7 @@ import {
   fixtureUser,
   panelHost,
   PanelClient,
-  startKeyManagementServer,
-  type KeyManagementServer,
+  keyManagementServerPerSuite,
   type Reply,
 } from '../../support/key-management-client.ts';
 
@@ -26,13 +25,10 @@ async function attempt(client: PanelClient, email: string, password: string): Pr
 }
 
 describe('sign-in throttle over the panel', () => {
-  let km: KeyManagementServer;
-  before(async () => {
-    km = await startKeyManagementServer();
-  });
-  after(() => km.close());
+  const kmServer = keyManagementServerPerSuite();
 
   test('a guessed account gets 429 with Retry-After, even for the right password; after the wait, the right password signs in', async () => {
+    const km = kmServer();
     const admin = fixtureUser(km.fixtures, 'globex', 'admin');
     const client = new PanelClient(km, panelHost('globex'));
     const statuses: number[] = [];
@@ -60,6 +56,7 @@ describe('sign-in throttle over the panel', () => {
   });
 
   test('one address guessing many accounts gets 429 too, for an account it never tried', async () => {
+    const km = kmServer();
     // On this server the address has failed only in the test above, whose account then signed in.
     const client = new PanelClient(km, panelHost('acme'));
     const statuses: number[] = [];

@@ -2,11 +2,11 @@
 // with or without the admin API, and that weakens nothing: the tenant API hosts still answer 401
 // without a key (also for that path), and the admin API still needs its token.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { adminHostname } from '../../../reference-server/http/hosts.ts';
 import { OPENAPI_PATH, openApiUrl } from '../../../reference-server/admin-api/openapi-document.ts';
 import { assertErrorReply } from '../../support/reference-assertions.ts';
-import { startKeyManagementServer, type KeyManagementServer } from '../../support/key-management-client.ts';
+import { keyManagementServerPerSuite } from '../../support/key-management-client.ts';
 import { readOpenApiDocument } from '../../support/openapi-validator.ts';
 import { DOMAIN, hostOf, send, testServerPerSuite } from '../../support/reference-client.ts';
 
@@ -88,13 +88,10 @@ describe('the OpenAPI document, served on the admin host', () => {
 });
 
 describe('the OpenAPI document, with the admin API on', () => {
-  let km: KeyManagementServer;
-  before(async () => {
-    km = await startKeyManagementServer();
-  });
-  after(() => km.close());
+  const kmServer = keyManagementServerPerSuite();
 
   test('is served without the admin token, while every admin endpoint still needs it', async () => {
+    const km = kmServer();
     const document = await km.send({ hostname: ADMIN_HOST, path: OPENAPI_PATH });
     assert.equal(document.status, 200);
     assert.deepEqual(JSON.parse(document.body), servedAs(`${DOMAIN}:${km.server.httpsPort}`));
