@@ -4,8 +4,7 @@
 // profiles, with every rule passed — none warned, none left not evaluated.
 import { describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { runConformance } from '../support/conformance-run.ts';
-import { independentDeploymentPerSuite } from '../support/independent-deployment.ts';
+import { independentDeploymentPerSuite, runAgainst } from '../support/independent-deployment.ts';
 import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
 import { assertConformant } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
@@ -15,8 +14,7 @@ describe('an independent implementation of the spec (Fastify)', () => {
 
   testUnderBothProfiles(
     (profile) => `--profile ${profile}: CONFORMANT, every rule passed, no key in any report`,
-    () =>
-      runConformance(['--target', deployment().target.file, '--profile', 'strict'], deployment().target.env),
+    () => runAgainst(deployment(), ['--profile', 'strict']),
     (run) => {
       assertConformant(run);
       const { findings, filesScanned } = scanDirectory(run.reportDir, secretForms(deployment().target.env));

@@ -12,6 +12,7 @@ import { writeIndependentTarget, type WrittenTarget } from './independent-target
 import { restartingPodGate, UNAVAILABLE_EVERY } from './restarting-pod.ts';
 import { assertConformant, assertNoKeyInReports, probe, type ProbeAnswer } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
+import { independentServerPerSuite } from '../support/independent-deployment.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 import { PAGE_SIZE } from './customer-pages.ts';
 import type { ServerChoices } from './choices.ts';
@@ -53,15 +54,7 @@ function asAcme(server: IndependentServer, path?: string): Promise<ProbeAnswer> 
 }
 
 describe('behind a load balancer whose pod restarts: every fifth request 503, no Retry-After', () => {
-  let server: IndependentServer;
-
-  before(async () => {
-    server = await startIndependentServer();
-  });
-
-  after(async () => {
-    await server.close();
-  });
+  const independentServer = independentServerPerSuite();
 
   /** A front of its own for each run, so that its count starts at the run. */
   async function startFront(): Promise<{
@@ -69,6 +62,7 @@ describe('behind a load balancer whose pod restarts: every fifth request 503, no
     counters: ReturnType<typeof restartingPodGate>['counters'];
     target: WrittenTarget;
   }> {
+    const server = independentServer();
     const { gate, counters } = restartingPodGate();
     const front = await startGateFront({ upstreamPort: server.port, upstreamCa: server.caPem, gate });
     const target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
@@ -76,6 +70,7 @@ describe('behind a load balancer whose pod restarts: every fifth request 503, no
   }
 
   test(`the front answers every ${UNAVAILABLE_EVERY}th request 503 before authentication, without Retry-After`, async () => {
+    const server = independentServer();
     const { front } = await startFront();
     try {
       const answers = [];

@@ -8,7 +8,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
-import { independentDeploymentPerSuite } from '../support/independent-deployment.ts';
+import { independentDeploymentPerSuite, runAgainst } from '../support/independent-deployment.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { assertConformant, assertNoKeyInReports, probeH2 } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
@@ -58,11 +58,7 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
   testUnderBothProfiles(
     (profile) =>
       `--profile ${profile}: CONFORMANT over HTTP/2, HTTP/1.1 reported as not offered by the target`,
-    () =>
-      runConformance(['--target', deployment().target.file, '--profile', 'strict'], {
-        ...deployment().target.env,
-        ...OVER_OFFERED_PROTOCOLS,
-      }),
+    () => runAgainst(deployment(), ['--profile', 'strict'], OVER_OFFERED_PROTOCOLS),
     (run) => {
       assertConformant(run);
       assert.deepEqual(run.report?.protocols, [
@@ -100,11 +96,7 @@ describe('an HTTP/2 front that refuses one stream in five with REFUSED_STREAM', 
   testUnderBothProfiles(
     (profile) =>
       `--profile ${profile}: CONFORMANT over both protocols, the refused streams sent again and counted`,
-    () =>
-      runConformance(['--target', deployment().target.file, '--profile', 'strict'], {
-        ...deployment().target.env,
-        ...OVER_OFFERED_PROTOCOLS,
-      }),
+    () => runAgainst(deployment(), ['--profile', 'strict'], OVER_OFFERED_PROTOCOLS),
     (run) => {
       assertConformant(run);
       assertConformantOverBothProtocols(run);

@@ -5,7 +5,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
-import { independentDeploymentPerSuite } from '../support/independent-deployment.ts';
+import { independentDeploymentPerSuite, runAgainst } from '../support/independent-deployment.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { assertConformant, assertNoKeyInReports, COOKIE_RULE } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
@@ -15,11 +15,7 @@ describe('an implementation that offers HTTP/2 by ALPN', () => {
 
   testUnderBothProfiles(
     (profile) => `--profile ${profile}: every rule checked over HTTP/1.1 and HTTP/2, CONFORMANT over each`,
-    () =>
-      runConformance(['--target', deployment().target.file, '--profile', 'strict'], {
-        ...deployment().target.env,
-        ...OVER_OFFERED_PROTOCOLS,
-      }),
+    () => runAgainst(deployment(), ['--profile', 'strict'], OVER_OFFERED_PROTOCOLS),
     (run) => {
       assertConformant(run);
       assertConformantOverBothProtocols(run);

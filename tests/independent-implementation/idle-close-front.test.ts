@@ -4,8 +4,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
-import { runConformance } from '../support/conformance-run.ts';
-import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
+import { gatedDeploymentPerSuite, runAgainst } from '../support/independent-deployment.ts';
 import type { GateFront } from './gate-front.ts';
 import { assertConformant, assertNoKeyInReports } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
@@ -46,8 +45,7 @@ describe(`behind a front that closes idle keep-alive connections after ${IDLE_TI
 
   testUnderBothProfiles(
     (profile) => `--profile ${profile}: CONFORMANT, every rule passed, no key in any report`,
-    () =>
-      runConformance(['--target', deployment().target.file, '--profile', 'strict'], deployment().target.env),
+    () => runAgainst(deployment(), ['--profile', 'strict']),
     (run) => {
       assertConformant(run);
       assertNoKeyInReports(run, deployment().target.env);

@@ -3,12 +3,12 @@
 // the rule that saw the leak is re-run and passes, and the verdict is still NOT CONFORMANT with
 // the leaking try's evidence. The same leak landing on the keyless request the suite sends to
 // learn the tenants' data fails AUTH-MISSING-HEADER, though no rule's test sent it.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
 import { startLeakingFront } from './leaking-front.ts';
 import { writeIndependentTarget } from './independent-target.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
+import { independentServerPerSuite } from '../support/independent-deployment.ts';
 import { assertNotConformant, probe } from './run-support.ts';
 
 const ACME = 'acme.api.localhost';
@@ -18,17 +18,10 @@ const KEYLESS = [
 ] as const;
 
 describe('a front that leaks another tenant’s data to one keyless request', () => {
-  let server: IndependentServer;
-
-  before(async () => {
-    server = await startIndependentServer();
-  });
-
-  after(async () => {
-    await server.close();
-  });
+  const independentServer = independentServerPerSuite();
 
   test('shown by direct requests: the first keyless request gets globex’s list, the next 401', async () => {
+    const server = independentServer();
     const front = await startLeakingFront(server, 1);
     try {
       const first = await probe({ port: front.port, ca: front.caPem, host: ACME, headers: KEYLESS });
@@ -48,6 +41,7 @@ describe('a front that leaks another tenant’s data to one keyless request', ()
   });
 
   test('--retries 1, the leak on a rule’s request: NOT CONFORMANT, the leaking try’s evidence reported', async () => {
+    const server = independentServer();
     const front = await startLeakingFront(server, 2);
     try {
       const target = await writeIndependentTarget(server, { ...front, name: 'leaking front' });
@@ -63,6 +57,7 @@ describe('a front that leaks another tenant’s data to one keyless request', ()
   });
 
   test('the leak on a keyless request of a rule that does not judge data (ERROR-BODY-SHAPE skips a success): that rule fails', async () => {
+    const server = independentServer();
     const front = await startLeakingFront(server, 2);
     try {
       const target = await writeIndependentTarget(server, { ...front, name: 'leaking front' });
@@ -81,6 +76,7 @@ describe('a front that leaks another tenant’s data to one keyless request', ()
   });
 
   test('the leak on the keyless request that learns the tenants’ data: NOT CONFORMANT by AUTH-MISSING-HEADER', async () => {
+    const server = independentServer();
     const front = await startLeakingFront(server, 1);
     try {
       const target = await writeIndependentTarget(server, { ...front, name: 'leaking front' });

@@ -3,14 +3,14 @@
 // deployment: the suite must wait and resend, never judge a 429, and slow down once told to —
 // CONFORMANT under both profiles with every rule passed. The front counts what it saw; each run
 // reports the counts (t.diagnostic) and must keep within the bounds below.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { runConformance } from '../support/conformance-run.ts';
 import type { RateLimit } from './rate-limit.ts';
 import { ACCEPTANCE_LIMIT, startRateLimitedFront, type RateLimitedFront } from './rate-limited-front.ts';
 import { assertConformant, assertNoKeyInReports, probe } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
+import { independentServerPerSuite } from '../support/independent-deployment.ts';
 
 /** Requests sent at once to show the limit: more than any limit here lets through in a second. */
 const BURST_PROBES = 40;
@@ -68,17 +68,10 @@ const SHAPES: Shape[] = [
 
 for (const shape of SHAPES) {
   describe(`behind a rate-limiting front: ${shape.name}`, () => {
-    let server: IndependentServer;
-
-    before(async () => {
-      server = await startIndependentServer();
-    });
-
-    after(async () => {
-      await server.close();
-    });
+    const independentServer = independentServerPerSuite();
 
     test('the front answers 429 rate_limited before authentication once the limit is reached', async () => {
+      const server = independentServer();
       const front = await startRateLimitedFront(server, shape.limit);
       try {
         // No key: what the implementation answers is 401; what the front answers is 429.
@@ -108,7 +101,7 @@ for (const shape of SHAPES) {
       (profile) =>
         `--profile ${profile}: CONFORMANT, every rule passed, within the front's bounds after its first 429`,
       async () => {
-        const front = await startRateLimitedFront(server, shape.limit);
+        const front = await startRateLimitedFront(independentServer(), shape.limit);
         try {
           targetEnv = front.target.env;
           // Two workers, whatever the machine: they share one pace (requests/shared-pacing.ts).

@@ -1,8 +1,9 @@
 // The independent implementation as a deployment a test runs the suite against: started with the
 // choices the test makes, alone or reached through a gate front (a gateway, a quota, a load balancer
 // restarting or closing idle connections), with the target file naming where it is reached, as its
-// operator would write it. Started before the tests of a `describe` and stopped after them.
+// operator would write it. Each is started before the tests of a `describe` and stopped after them.
 import { after, before } from 'node:test';
+import { runConformance, type ConformanceRun } from './conformance-run.ts';
 import {
   startGateFront,
   type GateFront,
@@ -29,51 +30,72 @@ export interface GatedDeployment extends IndependentDeployment {
 export type FrontOptions = Omit<GateFrontOptions, 'upstreamPort' | 'upstreamCa'>;
 
 /**
- * The implementation for the tests of the enclosing `describe` (or of the file, called at its top):
- * started before them, closed after them. Its tests read it through the function returned.
+ * What `start` makes, for the tests of the enclosing `describe` (or of the file, called at its
+ * top): made before them, given to `stop` after them. Its tests read it through the function
+ * returned.
  */
-export function independentDeploymentPerSuite(
-  choices: Partial<ServerChoices> = {},
-): () => IndependentDeployment {
-  let started: IndependentDeployment | undefined;
-  let server: IndependentServer | undefined;
+function perSuite<T>(what: string, start: () => Promise<T>, stop: (started: T) => Promise<void>): () => T {
+  let started: T | undefined;
   before(async () => {
-    server = await startIndependentServer(choices);
-    started = { server, target: await writeIndependentTarget(server) };
+    started = await start();
   });
   after(async () => {
-    await server?.close();
+    if (started !== undefined) await stop(started);
   });
   return () => {
-    if (!started) throw new Error('The independent deployment is read before its before hook ran.');
+    if (started === undefined) throw new Error(`The ${what} is read before its before hook ran.`);
     return started;
   };
 }
 
-/**
- * The implementation behind a gate front, for the tests of the enclosing `describe` (or of the
- * file): started before them, front and implementation closed after them; the target file names
- * the front.
- */
+/** The implementation alone, for a test that puts fronts of its own before it. */
+export function independentServerPerSuite(choices: Partial<ServerChoices> = {}): () => IndependentServer {
+  return perSuite(
+    'independent implementation',
+    () => startIndependentServer(choices),
+    (server) => server.close(),
+  );
+}
+
+/** The implementation and a target file naming it. */
+export function independentDeploymentPerSuite(
+  choices: Partial<ServerChoices> = {},
+): () => IndependentDeployment {
+  return perSuite(
+    'independent deployment',
+    async () => {
+      const server = await startIndependentServer(choices);
+      return { server, target: await writeIndependentTarget(server) };
+    },
+    ({ server }) => server.close(),
+  );
+}
+
+/** The implementation behind a gate front, and a target file naming the front. */
 export function gatedDeploymentPerSuite(
   front: FrontOptions,
   choices: Partial<ServerChoices> = {},
 ): () => GatedDeployment {
-  let started: GatedDeployment | undefined;
-  let server: IndependentServer | undefined;
-  let gateFront: GateFront | undefined;
-  before(async () => {
-    server = await startIndependentServer(choices);
-    gateFront = await startGateFront({ ...front, upstreamPort: server.port, upstreamCa: server.caPem });
-    const target = await writeIndependentTarget({ ...server, port: gateFront.port, caPem: gateFront.caPem });
-    started = { server, front: gateFront, target };
-  });
-  after(async () => {
-    await gateFront?.close();
-    await server?.close();
-  });
-  return () => {
-    if (!started) throw new Error('The gated deployment is read before its before hook ran.');
-    return started;
-  };
+  return perSuite(
+    'gated deployment',
+    async () => {
+      const server = await startIndependentServer(choices);
+      const gate = await startGateFront({ ...front, upstreamPort: server.port, upstreamCa: server.caPem });
+      const target = await writeIndependentTarget({ ...server, port: gate.port, caPem: gate.caPem });
+      return { server, front: gate, target };
+    },
+    async (deployment) => {
+      await deployment.front.close();
+      await deployment.server.close();
+    },
+  );
+}
+
+/** The suite run against a deployment: its target file, `args`, the variables of its keys and `env`. */
+export function runAgainst(
+  deployment: IndependentDeployment,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<ConformanceRun> {
+  return runConformance(['--target', deployment.target.file, ...args], { ...deployment.target.env, ...env });
 }
