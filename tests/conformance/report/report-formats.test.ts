@@ -76,9 +76,9 @@ test('JUnit: a failed rule is a <failure>, one that could not run an <error>, a 
   assert.deepEqual(Object.keys(passed).sort(), ['classname', 'name', 'time']);
 });
 
-test('JUnit of a SETUP ERROR: one error case saying what to fix, every rule skipped', () => {
-  const { report } = sampleRun();
-  const setupReport: ConformanceReport = {
+/** `report` as a run that could not reach its base URL makes it: SETUP ERROR, with what to fix. */
+function setupErrorOf(report: ConformanceReport): ConformanceReport {
+  return {
     ...report,
     verdict: 'SETUP ERROR',
     setupProblems: [
@@ -91,6 +91,11 @@ test('JUnit of a SETUP ERROR: one error case saying what to fix, every rule skip
       },
     ],
   };
+}
+
+test('JUnit of a SETUP ERROR: one error case saying what to fix, every rule skipped', () => {
+  const { report } = sampleRun();
+  const setupReport = setupErrorOf(report);
   const { xml, root } = parsedJunit(setupReport);
   assert.deepEqual([root.errors, root.skipped, root.failures].map(Number), [1, report.rules.length, 0]);
   assert.match(xml, /<error message="connect: ECONNREFUSED" type="SETUP ERROR">/);
@@ -120,20 +125,7 @@ test('conformance.html stands alone: verdict banner, every rule, evidence with c
 });
 
 test('a SETUP ERROR report says so in the HTML banner, with what failed and what to fix', () => {
-  const { report } = sampleRun();
-  const html = renderHtml({
-    ...report,
-    verdict: 'SETUP ERROR',
-    setupProblems: [
-      {
-        url: report.target.baseUrl,
-        field: 'baseUrl',
-        stage: 'connect',
-        problem: 'ECONNREFUSED',
-        fix: 'Start the server.',
-      },
-    ],
-  });
+  const html = renderHtml(setupErrorOf(sampleRun().report));
   assert.match(html, /<header class="banner v-setup-error"/);
   assert.match(html, /<div class="verdict" id="verdict">SETUP ERROR<\/div>/);
   assert.match(
