@@ -1,12 +1,13 @@
 // Runs the conformance suite the way a user does (`npm run conformance -- …`, the CLI's `run`) and reads back
 // what happened to each rule from Playwright's JSON report.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readTargetFile } from '../../conformance/deployment/target.ts';
 import { EMBEDDED_TARGET_FILE } from '../../conformance/deployment/embedded-target.ts';
 import { runSuite, type SuiteRun } from '../../mutation/suite-run.ts';
 import { ENV } from '../../conformance/env.ts';
+import type { TestServer } from './reference-client.ts';
 
 export { REPO_ROOT, runBounded, type BoundedRun } from '../../mutation/suite-run.ts';
 
@@ -127,4 +128,21 @@ export function referenceTargetOn(
     credentials: embedded.credentials,
     ...extra,
   };
+}
+
+/**
+ * The target file of a test server this process started (reference-client.ts), in a folder of its
+ * own: the embedded target's URLs on the server's ports, its CA, and *.localhost sent to loopback.
+ * Returns the file's path.
+ */
+export function writeTargetOf(server: TestServer, name: string): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'test-server-target-')), 'target.json');
+  const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
+  const target = referenceTargetOn(ports, {
+    name,
+    caFile: join(server.certDir, 'ca.crt'),
+    hosts: { '*.localhost': '127.0.0.1' },
+  });
+  writeFileSync(file, JSON.stringify(target));
+  return file;
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import {
   OVER_OFFERED_PROTOCOLS,
-  referenceTargetOn,
+  writeTargetOf,
   runConformance,
   type ConformanceRun,
 } from '../../support/conformance-run.ts';
@@ -32,19 +32,7 @@ before(async () => {
   keys = mkdtempSync(join(tmpdir(), 'signing-keys-'));
   keygen = await cli(['keygen', '--out', join(keys, 'vendor')]);
   await cli(['keygen', '--out', join(keys, 'stranger')]);
-  const work = mkdtempSync(join(tmpdir(), 'certify-target-'));
-  const target = join(work, 'target.json');
-  const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
-  writeFileSync(
-    target,
-    JSON.stringify(
-      referenceTargetOn(ports, {
-        name: 'reference, certified',
-        caFile: join(server.certDir, 'ca.crt'),
-        hosts: { '*.localhost': '127.0.0.1' },
-      }),
-    ),
-  );
+  const target = writeTargetOf(server, 'reference, certified');
   // Over every protocol the server offers, as a certification should be.
   run = await runConformance(
     // A list bound given: it can change a verdict (a leak on a later page), so the certificate says it.
@@ -187,19 +175,7 @@ describe('certify: keygen, a signed run, verify', () => {
   });
 
   test('an HTTP/1.1-only strict run of the HTTP/2-capable server is partial, so INCOMPLETE: labelled in the console, the reports, the badge and verify', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'certify-h1-'));
-    const target = join(work, 'target.json');
-    const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
-    writeFileSync(
-      target,
-      JSON.stringify(
-        referenceTargetOn(ports, {
-          name: 'reference, h1 only',
-          caFile: join(server.certDir, 'ca.crt'),
-          hosts: { '*.localhost': '127.0.0.1' },
-        }),
-      ),
-    );
+    const target = writeTargetOf(server, 'reference, h1 only');
     const partial = await runConformance(
       [
         '--target',

@@ -5,11 +5,10 @@
 // beside the verdict wherever it is shown.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
-import { referenceTargetOn, runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { runConformance, writeTargetOf, type ConformanceRun } from '../../support/conformance-run.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
 
 let server: TestServer;
@@ -23,18 +22,7 @@ before(async () => {
     customersPageSize: 2,
     http2: false,
   });
-  const target = join(mkdtempSync(join(tmpdir(), 'list-bounds-')), 'target.json');
-  const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
-  writeFileSync(
-    target,
-    JSON.stringify(
-      referenceTargetOn(ports, {
-        name: 'leaks past page one',
-        caFile: join(server.certDir, 'ca.crt'),
-        hosts: { '*.localhost': '127.0.0.1' },
-      }),
-    ),
-  );
+  const target = writeTargetOf(server, 'leaks past page one');
   const args = ['--target', target, '--profile', 'strict'];
   [onePage, tenPages] = await Promise.all([
     runConformance([...args, '--max-list-pages', '1', '--retries', '1', '--bundle'], fixtureKeyEnvironment()),
