@@ -250,6 +250,31 @@ function sendOverHttp2(target: TestServer, options: SendOptions): Promise<Reply>
 }
 
 /**
+ * A new connection to the test server, plain or TLS (with `servername`, or none at all when it is
+ * null: no SNI, and the certificate's name unchecked), that writes `bytes` once open.
+ */
+export function rawConnection(
+  target: TestServer,
+  options: { plain?: boolean; servername: string | null },
+  bytes: string,
+): Socket {
+  const socket: Socket = options.plain
+    ? netConnect({ host: LOOPBACK, port: target.server.httpPort ?? 0 }, () => socket.write(bytes))
+    : tlsConnect(
+        {
+          host: LOOPBACK,
+          port: target.server.httpsPort,
+          ca: target.ca,
+          ...(options.servername === null
+            ? { checkServerIdentity: () => undefined }
+            : { servername: options.servername }),
+        },
+        () => socket.write(bytes),
+      );
+  return socket;
+}
+
+/**
  * Writes `text` as-is on a new connection (TLS with `servername` as SNI, or plain TCP to the
  * plain-HTTP port) and parses the response, for requests an HTTP client refuses to send.
  */
@@ -259,17 +284,11 @@ export function sendRaw(
   options: { servername?: string; plain?: boolean } = {},
 ): Promise<Reply> {
   return new Promise<Reply>((resolvePromise, reject) => {
-    const socket: Socket = options.plain
-      ? netConnect({ host: LOOPBACK, port: target.server.httpPort ?? 0 }, () => socket.write(text))
-      : tlsConnect(
-          {
-            host: LOOPBACK,
-            port: target.server.httpsPort,
-            ca: target.ca,
-            servername: options.servername ?? hostOf('acme'),
-          },
-          () => socket.write(text),
-        );
+    const socket = rawConnection(
+      target,
+      { ...options, servername: options.servername ?? hostOf('acme') },
+      text,
+    );
     const chunks: Buffer[] = [];
     let settled = false;
     const finish = (result: Reply | Error): void => {

@@ -9,15 +9,13 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
 import { randomBytes } from 'node:crypto';
 import {
   HANG_TIMEOUT_MS,
   hostOf,
-  LOOPBACK,
   secretOf,
   send,
+  rawConnection,
   testServerPerSuite,
   type TestServer,
 } from '../../support/reference-client.ts';
@@ -199,17 +197,7 @@ function maskedJournal(body: string): unknown {
 function exchange(target: TestServer, scenario: Scenario, bytes: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const servername = scenario.servername === undefined ? ACME : scenario.servername;
-    const socket: Socket = scenario.plain
-      ? netConnect({ host: LOOPBACK, port: target.server.httpPort ?? 0 }, () => socket.write(bytes))
-      : tlsConnect(
-          {
-            host: LOOPBACK,
-            port: target.server.httpsPort,
-            ca: target.ca,
-            ...(servername === null ? { checkServerIdentity: () => undefined } : { servername }),
-          },
-          () => socket.write(bytes),
-        );
+    const socket = rawConnection(target, { plain: scenario.plain === true, servername }, bytes);
     const chunks: Buffer[] = [];
     const expected = scenario.closes ? 1 : 2;
     const finish = (): void => {
