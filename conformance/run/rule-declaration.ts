@@ -7,25 +7,30 @@
 import type { Rule } from '../catalog/rule.ts';
 import type { RuleContext } from './rule-context.ts';
 
-/** Which answers of the target a rule's verdict reads. */
-export type Reading =
-  /** The TLS handshake: the certificate. */
-  | 'tls'
-  /** The plain-HTTP listener's answers. */
-  | 'plain-http'
-  /** The answers of the host checks (which tenant, which connection), before authentication. */
-  | 'host-check'
-  /**
-   * The spec's own answer (its status, error code or data) to a request that got past the host
-   * checks: authentication, permission and the resource.
-   */
-  | 'authenticated-path'
-  /** Only that a request is refused without data: any refusal passes. */
-  | 'refusal'
-  /** A header field or the body's shape of whatever is answered. */
-  | 'any-answer'
-  /** A comparison with the tenants' data or with a baseline answer; without data, not evaluated. */
-  | 'tenant-comparison';
+/**
+ * Which answers of the target a rule's verdict reads:
+ * - `tls`: the TLS handshake, the certificate;
+ * - `plain-http`: the plain-HTTP listener's answers;
+ * - `host-check`: the answers of the host checks (which tenant, which connection), before
+ *   authentication;
+ * - `authenticated-path`: the spec's own answer (its status, error code or data) to a request that
+ *   got past the host checks: authentication, permission and the resource;
+ * - `refusal`: only that a request is refused without data: any refusal passes;
+ * - `any-answer`: a header field or the body's shape of whatever is answered;
+ * - `tenant-comparison`: a comparison with the tenants' data or with a baseline answer; without
+ *   data, not evaluated.
+ */
+export const READINGS = [
+  'tls',
+  'plain-http',
+  'host-check',
+  'authenticated-path',
+  'refusal',
+  'any-answer',
+  'tenant-comparison',
+] as const;
+
+export type Reading = (typeof READINGS)[number];
 
 export interface RuleDeclaration<Id extends string = string> extends Rule {
   readonly id: Id;

@@ -258,6 +258,8 @@ export const AUTHORIZATION_HEADER_RULES = [
     needs: ['credentials.fullAccess', 'otherTenantBaseUrl'],
     // Without the tenant's own data to look for, not evaluated.
     reads: 'tenant-comparison',
+    // The reference sets no cookie on a served answer: there is none to send back.
+    notApplicableOnReference: 'set no cookie on a served answer',
     check: async ({ api, check, customersUrl, bearer, knowledge, otherTenant }) => {
       requireOwnValues(knowledge);
       const served = check.served(
