@@ -1,7 +1,6 @@
 // Spec §7 Error body and §9 Versioning, and how answers may be cached (RFC 9111).
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
 import type { ErrorBody } from '../../schemas/generated/error.ts';
-import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import { isJsonContentType, jsonBody, type Exchange } from '../../conformance/requests/exchange.ts';
 import { unknownKeyLike } from '../../conformance/judging/key-variants.ts';
 import { notEvaluated } from '../../conformance/run/rule-end.ts';
@@ -58,6 +57,9 @@ export const ERRORS_AND_VERSIONING_RULES = [
     reads: 'any-answer',
     check: async (context) => {
       const { check } = context;
+      // Loaded here, not with the module: the catalog (and the package's entry point) loads every
+      // declaration, and ajv would be most of its import time (bench/import-cost.ts).
+      const { describeSchemaErrors, validatorFor } = await import('../../schemas/validators.ts');
       const validate = validatorFor<ErrorBody>('error.schema.json');
       await check.each(await errorResponses(context), (exchange) => {
         const response = check.response(exchange, 'An error');
