@@ -2,7 +2,8 @@
 // field beside the :authority, one connection used for two tenants. Each rule speaks HTTP/2
 // whenever the target offers it (`overHttp2`), and is not applicable when it does not.
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
-import { Inconclusive, type Checks } from '../../conformance/judging/checks.ts';
+import type { Checks } from '../../conformance/judging/checks.ts';
+import { Inconclusive } from '../../conformance/judging/failures.ts';
 import { isRefusal, type Exchange } from '../../conformance/requests/exchange.ts';
 import type { TenantValues } from '../../conformance/judging/tenant-knowledge.ts';
 import { requireOtherTenantValues, requireOwnValues } from '../tenant-data.ts';

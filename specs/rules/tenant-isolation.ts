@@ -4,7 +4,7 @@
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
 import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../../conformance/judging/key-variants.ts';
-import { Inconclusive } from '../../conformance/judging/checks.ts';
+import { Inconclusive } from '../../conformance/judging/failures.ts';
 import { notApplicable } from '../../conformance/run/rule-end.ts';
 import { followPages } from '../../conformance/judging/pages.ts';
 import { withoutShared } from '../../conformance/judging/tenant-knowledge.ts';

@@ -1,9 +1,8 @@
 // Spec §5 Scheme 4: HTTPS only; plain HTTP requests are rejected.
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
-import { alpnOffered, reach } from '../../conformance/deployment/preflight.ts';
 import { protocolsOfRun } from '../../conformance/requests/protocols.ts';
 import { trustedCas } from '../../conformance/requests/ca-trust.ts';
-import { Inconclusive } from '../../conformance/judging/checks.ts';
+import { Inconclusive } from '../../conformance/judging/failures.ts';
 import { isRefusal } from '../../conformance/requests/exchange.ts';
 
 /**
@@ -44,6 +43,9 @@ export const TRANSPORT_RULES = [
     needs: [],
     reads: 'tls',
     check: async ({ target, check, settings }) => {
+      // Loaded here, not with the module: the catalog (and the package's entry point) loads every
+      // declaration, and the preflight brings TLS, HTTP/2 and X.509 with it.
+      const { alpnOffered, reach } = await import('../../conformance/deployment/preflight.ts');
       const problem = await reach(
         target.baseUrl,
         {
