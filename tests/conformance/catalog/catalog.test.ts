@@ -10,6 +10,7 @@ import type { RuleDeclaration } from '../../../conformance/run/rule-declaration.
 import { REPO_ROOT } from '../../support/conformance-run.ts';
 import { assertPublishedRules, assertWellFormedRules } from '../../support/rule-snapshot.ts';
 import { declarationProblems, rulesNoFaultCatches } from '../../support/rule-declarations.ts';
+import { loadedBy } from '../../support/layers.ts';
 
 const SNAPSHOT = join(import.meta.dirname, 'rule-ids.snapshot.json');
 const ID_PATTERN = /^[A-Z]+(-[A-Z0-9]+)+$/;
@@ -36,6 +37,22 @@ test('the catalog is the declarations, their metadata alone, in the same order',
       Object.keys(rule).filter((key) => key === 'check' || key === 'reads'),
       [],
     );
+});
+
+test('reading the catalog loads no Playwright, no run and no schema validator, though it holds the checks', () => {
+  // The package's entry point and every report read the catalog (bench/import-cost.ts measures
+  // it): a check's heavy import is loaded when the check runs (`await import(…)`).
+  const { files, packages } = loadedBy(join(REPO_ROOT, 'conformance', 'catalog', 'rules.ts'));
+  assert.ok(files.some((file) => file.endsWith(join('specs', 'rules', 'keys.ts'))));
+  assert.deepEqual(
+    packages.filter((name) => /^(@playwright\/|playwright|ajv)/.test(name)),
+    [],
+  );
+  const heavy = ['conformance/run/test.ts', 'schemas/validators.ts', 'conformance/deployment/preflight.ts'];
+  assert.deepEqual(
+    files.filter((file) => heavy.some((path) => file.endsWith(join(...path.split('/'))))),
+    [],
+  );
 });
 
 test('an incomplete declaration is named, with what it lacks', () => {
