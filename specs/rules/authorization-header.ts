@@ -4,6 +4,7 @@
 // header block with two authorization fields. It speaks HTTP/2 whenever the target offers it
 // (`overHttp2`), is not applicable when it does not, and is registered by specs/http2.spec.ts.
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
+import type { RuleContext } from '../../conformance/run/rule-context.ts';
 import { notApplicable } from '../../conformance/run/rule-end.ts';
 import { cookieField, cookiesSetBy } from '../../conformance/judging/set-cookie.ts';
 import { requireOwnValues } from '../tenant-data.ts';
@@ -11,6 +12,21 @@ import { requireOwnValues } from '../tenant-data.ts';
 const AUTH_CODES = ['missing_authorization_header', 'invalid_api_key'] as const;
 
 const INVALID_BEARER = 'Bearer not-a-valid-key-0000000000000000';
+
+/** Each Authorization value of `variants` (named by how it is written) is sent and must be rejected. */
+async function eachRejected(
+  { api, check, customersUrl }: RuleContext,
+  variants: Readonly<Record<string, string>>,
+  words: { note: (how: string) => string; what: (how: string) => string; codes?: readonly string[] },
+): Promise<void> {
+  await check.each(Object.entries(variants), async ([how, value]) => {
+    const exchange = await api.get(customersUrl(), {
+      headers: { Authorization: value },
+      note: words.note(how),
+    });
+    check.rejected(exchange, words.what(how), words.codes ? { codes: words.codes } : {});
+  });
+}
 
 export const AUTHORIZATION_HEADER_RULES = [
   defineRule({
@@ -48,21 +64,18 @@ export const AUTHORIZATION_HEADER_RULES = [
       'A key sent with another scheme (Basic, Token) or without a scheme is rejected with missing_authorization_header or invalid_api_key, with no data.',
     needs: ['credentials.fullAccess'],
     reads: 'authenticated-path',
-    check: async ({ api, check, customersUrl, credential }) => {
+    check: async (context) => {
+      const { credential } = context;
       const key = credential('fullAccess');
       const variants = {
         Basic: `Basic ${Buffer.from(`${key}:`).toString('base64')}`,
         Token: `Token ${key}`,
         'no scheme': key,
       };
-      await check.each(Object.entries(variants), async ([how, value]) => {
-        const exchange = await api.get(customersUrl(), {
-          headers: { Authorization: value },
-          note: `the key with ${how}`,
-        });
-        check.rejected(exchange, `A valid key with ${how}`, {
-          codes: AUTH_CODES,
-        });
+      await eachRejected(context, variants, {
+        note: (how) => `the key with ${how}`,
+        what: (how) => `A valid key with ${how}`,
+        codes: AUTH_CODES,
       });
     },
   }),
@@ -112,19 +125,17 @@ export const AUTHORIZATION_HEADER_RULES = [
       'Bearer with an empty token, or with a space inside the key (the key cut in two), is rejected, with no data: neither carries the key.',
     needs: ['credentials.fullAccess'],
     reads: 'refusal',
-    check: async ({ api, check, customersUrl, credential }) => {
+    check: async (context) => {
+      const { credential } = context;
       const key = credential('fullAccess');
       const middle = Math.floor(key.length / 2);
       const variants = {
         'an empty token': 'Bearer',
         'a space inside the key': `Bearer ${key.slice(0, middle)} ${key.slice(middle)}`,
       };
-      await check.each(Object.entries(variants), async ([how, value]) => {
-        const exchange = await api.get(customersUrl(), {
-          headers: { Authorization: value },
-          note: `Bearer with ${how}`,
-        });
-        check.rejected(exchange, `Bearer with ${how}`);
+      await eachRejected(context, variants, {
+        note: (how) => `Bearer with ${how}`,
+        what: (how) => `Bearer with ${how}`,
       });
     },
   }),
@@ -137,19 +148,17 @@ export const AUTHORIZATION_HEADER_RULES = [
       'Bearer followed by a tab instead of a space, by the key and extra parameters, or by the key twice is rejected, with no data: the syntax is exactly one space and one token68.',
     needs: ['credentials.fullAccess'],
     reads: 'refusal',
-    check: async ({ api, check, customersUrl, credential }) => {
+    check: async (context) => {
+      const { credential } = context;
       const key = credential('fullAccess');
       const variants = {
         'a tab instead of a space': `Bearer\t${key}`,
         'an extra parameter': `Bearer ${key}, realm="api"`,
         'a second token': `Bearer ${key} ${key}`,
       };
-      await check.each(Object.entries(variants), async ([how, value]) => {
-        const exchange = await api.get(customersUrl(), {
-          headers: { Authorization: value },
-          note: `Bearer with ${how}`,
-        });
-        check.rejected(exchange, `Bearer with ${how}`);
+      await eachRejected(context, variants, {
+        note: (how) => `Bearer with ${how}`,
+        what: (how) => `Bearer with ${how}`,
       });
     },
   }),
@@ -163,8 +172,7 @@ export const AUTHORIZATION_HEADER_RULES = [
     reads: 'refusal',
     check: async ({ raw, check, customersUrl, bearer }) => {
       const valid = bearer('fullAccess');
-      const invalid = 'Bearer not-a-valid-key-0000000000000000';
-      const orders = { 'valid first': [valid, invalid], 'valid second': [invalid, valid] };
+      const orders = { 'valid first': [valid, INVALID_BEARER], 'valid second': [INVALID_BEARER, valid] };
       await check.each(Object.entries(orders), async ([how, [first, second]]) => {
         const exchange = await raw.send({
           url: customersUrl(),
