@@ -6,7 +6,8 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { RULE_DECLARATIONS, RULES, ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
+import { RULES, ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
+import { NOT_APPLICABLE_ON_REFERENCE } from '../support/rule-declarations.ts';
 import { FAULT_NAMES, FAULTS, type FaultName } from '../../mutation/catalog.ts';
 import {
   RUNNER_CHECKED_FAULT,
@@ -43,8 +44,8 @@ describe('mutation campaign: the suite against the clean server and every faulty
     const run = runOf('clean');
     // A rule the reference leaves not applicable says so in its declaration, with why: the clean
     // run's message gives that reason (AUTH-COOKIE-NOT-CREDENTIAL: the reference sets no cookie).
-    const notApplicable = RULE_DECLARATIONS.filter((rule) => rule.notApplicableOnReference !== undefined);
-    for (const { id, notApplicableOnReference: why = '' } of notApplicable) {
+    const notApplicable = NOT_APPLICABLE_ON_REFERENCE;
+    for (const { id, why } of notApplicable) {
       assert.equal(run.results[id], 'not-applicable', id);
       assert.ok(run.messages[id]?.includes(why), `${id}: ${run.messages[id]} does not say ${why}`);
     }

@@ -1,5 +1,6 @@
 // What makes a rule's declaration complete (conformance/run/rule-declaration.ts), as lists of
 // problems a test can assert empty, and a test of the checks themselves can feed a bad declaration.
+import { RULE_DECLARATIONS, type RuleId } from '../../conformance/catalog/rules.ts';
 import { READINGS, type RuleDeclaration } from '../../conformance/run/rule-declaration.ts';
 
 const LEVELS: readonly string[] = ['MUST', 'HTTP', 'ADVISORY'];
@@ -38,3 +39,13 @@ export function rulesNoFaultCatches(
     .filter((rule) => !caught.has(rule.id) && rule.notApplicableOnReference === undefined)
     .map((rule) => `${rule.level} ${rule.id}`);
 }
+
+/**
+ * The rules the reference server, correct as it is, leaves not applicable, each with the phrase
+ * its reason gives (their declarations' `notApplicableOnReference`): what a test expecting the
+ * reference to pass every rule allows instead.
+ */
+export const NOT_APPLICABLE_ON_REFERENCE: readonly { id: RuleId; why: string }[] = RULE_DECLARATIONS.flatMap(
+  (rule) =>
+    rule.notApplicableOnReference === undefined ? [] : [{ id: rule.id, why: rule.notApplicableOnReference }],
+);
