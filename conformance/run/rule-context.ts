@@ -25,7 +25,7 @@ export interface RuleContext {
   /** The other tenant's base URL; reading it without declaring the input is a defect. */
   readonly otherTenant: { baseUrl: string };
   /**
-   * For a rule of HTTP/2's own (`http2Only` in the catalog): the raw client over HTTP/2 when the
+   * For a rule of HTTP/2's own (`http2Only` in its declaration): the raw client over HTTP/2 when the
    * target agrees to it by ALPN, whatever protocol the run's other rules speak. When it does not,
    * the rule ends as "not applicable" (no HTTP/2 request can reach it: never a pass). In a run
    * with an HTTP/2 project, the HTTP/1.1 project leaves the rule to that one (not evaluated there).
