@@ -2,6 +2,16 @@
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
 import { alteredKeys, unknownKeyLike } from '../../conformance/judging/key-variants.ts';
 import { Redactor } from '../../conformance/redaction/secrets.ts';
+import type { RuleContext } from '../../conformance/run/rule-context.ts';
+import type { Exchange } from '../../conformance/requests/exchange.ts';
+
+/** GET {base_url}/customers with a key shaped like the Full Access key that no tenant has. */
+function withUnknownKey({ api, customersUrl, target }: RuleContext): Promise<Exchange> {
+  return api.get(customersUrl(), {
+    headers: { Authorization: `Bearer ${unknownKeyLike(target.credentials.fullAccess)}` },
+    note: 'an unknown key',
+  });
+}
 
 export const KEYS_RULES = [
   defineRule({
@@ -26,11 +36,9 @@ export const KEYS_RULES = [
     statement: 'An unknown key is rejected with invalid_api_key.',
     needs: [],
     reads: 'authenticated-path',
-    check: async ({ api, check, customersUrl, target }) => {
-      const exchange = await api.get(customersUrl(), {
-        headers: { Authorization: `Bearer ${unknownKeyLike(target.credentials.fullAccess)}` },
-        note: 'an unknown key',
-      });
+    check: async (context) => {
+      const { check } = context;
+      const exchange = await withUnknownKey(context);
       check.rejected(exchange, 'An unknown key', {
         codes: ['invalid_api_key'],
       });
@@ -80,11 +88,9 @@ export const KEYS_RULES = [
     statement: 'An invalid key is answered 401 with a WWW-Authenticate: Bearer challenge.',
     needs: [],
     reads: 'authenticated-path',
-    check: async ({ api, check, customersUrl, target }) => {
-      const exchange = await api.get(customersUrl(), {
-        headers: { Authorization: `Bearer ${unknownKeyLike(target.credentials.fullAccess)}` },
-        note: 'an unknown key',
-      });
+    check: async (context) => {
+      const { check } = context;
+      const exchange = await withUnknownKey(context);
       check.status(exchange, [401], 'An unknown key');
       check.header(exchange, 'WWW-Authenticate', /^\s*Bearer\b/i, 'An unknown key');
     },

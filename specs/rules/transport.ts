@@ -3,7 +3,8 @@ import { defineRule } from '../../conformance/run/rule-declaration.ts';
 import { protocolsOfRun } from '../../conformance/requests/protocols.ts';
 import { trustedCas } from '../../conformance/requests/ca-trust.ts';
 import { Inconclusive } from '../../conformance/judging/failures.ts';
-import { isRefusal } from '../../conformance/requests/exchange.ts';
+import { isRefusal, type Exchange } from '../../conformance/requests/exchange.ts';
+import type { RuleContext } from '../../conformance/run/rule-context.ts';
 
 /**
  * The headers by which a front tells an app "this request arrived over HTTPS": an app written to
@@ -31,6 +32,15 @@ const ASKS_H2C: readonly [string, string][] = [
   ['Upgrade', 'h2c'],
   ['HTTP2-Settings', ''],
 ];
+
+/** GET {plain-HTTP base}/customers without a key: a probe safe against any deployment. */
+function plainHttpWithoutKey({ raw, target }: RuleContext): Promise<Exchange> {
+  return raw.send({
+    url: `${target.plainHttpBaseUrl}/customers`,
+    headers: [['Accept', 'application/json']],
+    refusalExpected: true,
+  });
+}
 
 export const TRANSPORT_RULES = [
   // The preflight has already made this handshake before any rule ran (a certificate that does not
@@ -75,13 +85,9 @@ export const TRANSPORT_RULES = [
       'A plain-HTTP request is not served: it is refused, reset or answered with an error status (4xx), never redirected and never with data.',
     needs: [],
     reads: 'plain-http',
-    check: async ({ raw, check, target }) => {
-      // No key is sent: this probe is safe against any deployment.
-      const exchange = await raw.send({
-        url: `${target.plainHttpBaseUrl}/customers`,
-        headers: [['Accept', 'application/json']],
-        refusalExpected: true,
-      });
+    check: async (context) => {
+      const { check } = context;
+      const exchange = await plainHttpWithoutKey(context);
       check.rejected(exchange, 'Plain HTTP without a key', {
         allowNoResponse: true,
       });
@@ -208,12 +214,9 @@ export const TRANSPORT_RULES = [
       'Plain HTTP is not redirected to HTTPS, which would teach clients that sending a key over HTTP works.',
     needs: [],
     reads: 'plain-http',
-    check: async ({ raw, check, target }) => {
-      const exchange = await raw.send({
-        url: `${target.plainHttpBaseUrl}/customers`,
-        headers: [['Accept', 'application/json']],
-        refusalExpected: true,
-      });
+    check: async (context) => {
+      const { check } = context;
+      const exchange = await plainHttpWithoutKey(context);
       // A refusal is no redirect; an exchange never sent says nothing.
       if (exchange.kind === 'failure' && !isRefusal(exchange)) check.noAnswer(exchange, 'Plain HTTP');
       if (exchange.kind === 'response' && exchange.status >= 300 && exchange.status < 400) {
