@@ -1,7 +1,7 @@
 // What the rules that look for a tenant's data in an answer need first: that data, learned before
 // any rule ran (conformance/judging/knowledge.ts). Without it they can say nothing.
-import { Inconclusive } from '../conformance/judging/checks.ts';
-import { notEvaluated } from '../conformance/run/test.ts';
+import { Inconclusive } from '../conformance/judging/failures.ts';
+import { notEvaluated } from '../conformance/run/rule-end.ts';
 import type { Knowledge } from '../conformance/judging/knowledge.ts';
 
 /** A rule that looks for the other tenant's data cannot say anything if that tenant has none. */

@@ -39,6 +39,7 @@ import './hostile/fuzz-host.test.ts';
 import './hostile/fuzz-request-line.test.ts';
 import './independent-implementation/front-counters.test.ts';
 import './library/api-report.test.ts';
+import './mutation/fault-catalog.test.ts';
 import './reference-server/admin-api/admin-api.test.ts';
 import './reference-server/admin-api/admin-token.test.ts';
 import './reference-server/api/answer-bytes.test.ts';

@@ -12,31 +12,9 @@ import type { Evidence } from '../../schemas/generated/conformance-report.ts';
 /** What a report shows of one exchange (schemas/conformance-report.schema.json): enough to reproduce, nothing secret. */
 export type { Evidence };
 
-export class ConformanceFailure extends Error {
-  readonly evidence: Evidence[];
-  /**
-   * The target served a value it must never serve there (a tenant's data to a request that must
-   * get none): a failure no later try undoes (`--retries` re-runs the rule, the failure stays).
-   */
-  readonly leak: boolean;
-  constructor(message: string, evidence: Evidence[], leak = false) {
-    super(message);
-    this.name = 'ConformanceFailure';
-    this.evidence = evidence;
-    this.leak = leak;
-  }
-}
+import { ConformanceFailure, Inconclusive } from './failures.ts';
 
-/**
- * The check could not decide — above all, the target gave no HTTP answer (refused, reset, timed
- * out, not sent): nothing is known of the rule, so it ends as an ERROR, never as a failure.
- */
-export class Inconclusive extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'Inconclusive';
-  }
-}
+export { ConformanceFailure, Inconclusive };
 
 const RELEVANT_HEADERS = [
   'content-type',

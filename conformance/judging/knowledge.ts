@@ -35,7 +35,7 @@ export interface Knowledge {
   otherNextPage?: NextPage;
   /**
    * The request sent without a key to learn what an error body holds was served a tenant's data:
-   * a failure wherever the suite sees it (conformance/run/test.ts hands it to the reporter).
+   * a failure wherever the suite sees it (conformance/run/rule-attachments.ts hands it to the reporter).
    */
   servedWithoutKey?: { exchange: ResponseExchange; tenant: string; values: string[] };
   /**

@@ -9,12 +9,12 @@ export interface TestOutcome {
   status: string;
   warning?: string;
   notEvaluated?: string;
-  /** The rule needs a protocol the target does not offer (conformance/run/test.ts). */
+  /** The rule needs a protocol the target does not offer (conformance/run/conformance-rule.ts). */
   notApplicable?: string;
   /** The rule was never started: the target had stopped answering. An ERROR, not a failure. */
   notSent?: string;
   /**
-   * What a ConformanceFailure recorded (see conformance/run/test.ts): a failure when the test failed,
+   * What a ConformanceFailure recorded (see conformance/run/conformance-rule.ts): a failure when the test failed,
    * the evidence of the warning when the rule's level let the test pass.
    */
   failure?: { message: string; evidence: Evidence[] };
@@ -57,7 +57,7 @@ export function ruleVerdict(outcomes: readonly TestOutcome[]): RuleVerdictDetail
 
 /**
  * A rule's verdict as `profile` judges it. A failure of a rule whose level does not fail the run
- * under the profile the test ran under ends as a warning (conformance/run/test.ts); judged under
+ * under the profile the test ran under ends as a warning (conformance/run/conformance-rule.ts); judged under
  * a profile where that level does fail the run — a shard run under `default` merged with one run
  * under `strict`, whose profile the merged report takes — it is the failure it was.
  */

@@ -1,5 +1,5 @@
 // The annotation and attachment names through which a rule's test tells the reporter what
-// happened (conformance/run/test.ts writes them, conformance/run/reporter.ts reads them).
+// happened (conformance/run/conformance-rule.ts writes them, conformance/run/reporter.ts reads them).
 export const ANNOTATION = {
   rule: 'rule',
   level: 'level',

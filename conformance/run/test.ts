@@ -1,55 +1,25 @@
-// The Playwright fixtures of the conformance suite and `conformanceRule`, the only way a spec
-// declares a check: it ties the test to a catalog rule (title, tag, annotations), skips it as
-// "not evaluated" when the target lacks an input, and applies the rule's level — a failed MUST
-// fails the run, a failed HTTP rule fails it under `strict`, anything else becomes a warning.
-import { test as base, type TestInfo } from '@playwright/test';
+// The Playwright fixtures of the conformance suite: the target, the run's settings, the clients and
+// what the workers learn of the tenants. Each rule's test uses them through `registerRules`
+// (conformance-rule.ts), which makes a rule's declaration its test.
+import { test as base } from '@playwright/test';
 import { ApiClient, type Api } from '../requests/api-client.ts';
 import { RawApi } from '../requests/raw-api.ts';
-import { PROTOCOL_NAME, protocolsOfRun, type Protocol } from '../requests/protocols.ts';
+import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import { runSettings, type RunSettings } from '../settings.ts';
-import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
-import { missingInputs, notEvaluatedReason } from '../deployment/inputs.ts';
 import { RawClient } from '../requests/raw-client.ts';
-import { ruleById, type Input, type RuleId } from '../catalog/rules.ts';
+import type { RuleId } from '../catalog/rules.ts';
 import { keyNamerFor, type KeyNamer } from '../redaction/shown-keys.ts';
 import type { Exchange } from '../requests/exchange.ts';
-import { recordExchange } from '../requests/exchange-record.ts';
 import { bindTarget } from './run-target.ts';
-import type { CredentialName, ResolvedTarget, TargetDeclaration } from '../deployment/target.ts';
-import { failsRun } from '../report/verdict.ts';
+import type { ResolvedTarget, TargetDeclaration } from '../deployment/target.ts';
 import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
 import { stoppedReason } from '../requests/answer-watch.ts';
 import { preflightFromEnvironment } from './preflight-state.ts';
 import { readProjectState } from './project-state.ts';
 import { startEmbeddedInThisWorker } from './projects.ts';
-import { describeProblem, type DeclaredUrl, type PreflightProblem } from '../deployment/preflight.ts';
-
-export interface RuleContext {
-  api: Api;
-  raw: RawClient;
-  check: Checks;
-  target: ResolvedTarget;
-  knowledge: Knowledge;
-  /** The run's settings (conformance/settings.ts): its time-out, its protocols, … */
-  settings: Readonly<RunSettings>;
-  /** The value of a credential the rule declared in `needs`. */
-  credential: (name: CredentialName) => string;
-  /** `Bearer <that credential>`: the Authorization value of a well-formed request. */
-  bearer: (name: CredentialName) => string;
-  /** `{base_url}/customers` of the tenant under test, or of another declared base URL. */
-  customersUrl: (base?: 'otherTenantBaseUrl' | 'sandboxBaseUrl') => string;
-  /** The other tenant's base URL; reading it without declaring the input is a defect. */
-  readonly otherTenant: { baseUrl: string };
-  /**
-   * For a rule of HTTP/2's own (`http2Only` in the catalog): the raw client over HTTP/2 when the
-   * target agrees to it by ALPN, whatever protocol the run's other rules speak. When it does not,
-   * the rule ends as "not applicable" (no HTTP/2 request can reach it: never a pass). In a run
-   * with an HTTP/2 project, the HTTP/1.1 project leaves the rule to that one (not evaluated there).
-   */
-  readonly overHttp2: () => Promise<RawClient>;
-}
+import type { DeclaredUrl, PreflightProblem } from '../deployment/preflight.ts';
 
 interface WorkerFixtures {
   /**
@@ -240,217 +210,5 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await context.dispose();
   },
 });
-
-export function conformanceRule(id: RuleId, body: (context: RuleContext) => Promise<void>): void {
-  const rule = ruleById(id);
-  test(
-    `${rule.level} ${rule.id}: ${rule.statement}`,
-    {
-      tag: `@${rule.id}`,
-      annotation: [
-        { type: ANNOTATION.rule, description: rule.id },
-        { type: ANNOTATION.level, description: rule.level },
-        { type: ANNOTATION.source, description: rule.source },
-      ],
-    },
-    async (
-      {
-        api,
-        raw,
-        target,
-        settings,
-        knowledge,
-        namer,
-        exchanges,
-        learningExchanges,
-        unreachable,
-        expectedToFail,
-      },
-      testInfo,
-    ) => {
-      if (expectedToFail.includes(id)) test.fail();
-      await attachLearningOnce(testInfo, learningExchanges, namer, knowledge);
-      // A list learned in part: whatever this rule finds, the records past the bound were not seen.
-      for (const cut of knowledge.listsCut ?? [])
-        testInfo.annotations.push({ type: ANNOTATION.listCut, description: cut });
-      const missing = missingInputs(target, rule.needs);
-      if (missing.length > 0) notEvaluated(notEvaluatedReason(missing, target.file));
-      const unreached = rule.needs.flatMap((input) => {
-        const problem = unreachable.get(input as DeclaredUrl);
-        return problem ? [problem] : [];
-      });
-      if (unreached.length > 0)
-        notEvaluated(
-          `not evaluated: the preflight could not reach ${unreached.map(describeProblem).join(' ')}`,
-        );
-      const check = new Checks(namer, knowledge);
-      const context: RuleContext = {
-        api,
-        raw: raw.listening((exchange) => exchanges.push(exchange)),
-        check,
-        target,
-        settings,
-        knowledge,
-        credential: (name) => declaredCredential(target, rule.needs, name),
-        bearer: (name) => `Bearer ${declaredCredential(target, rule.needs, name)}`,
-        customersUrl: (baseName) =>
-          `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
-        get otherTenant() {
-          return { baseUrl: declaredUrl(target, rule.needs, 'otherTenantBaseUrl') };
-        },
-        overHttp2: () => http2ClientFor(context.raw, target.baseUrl, protocolsOfRun(settings)),
-      };
-      try {
-        await body(context);
-        // A keyless request that gets data is a failure wherever the suite sees it, whatever the
-        // rule that sent it asks of the answer (an error body's shape, a path not missing, …).
-        check.noDataWithoutKey(exchanges);
-      } catch (thrown) {
-        // The same when the rule ended otherwise (an ERROR, not applicable): a leak outweighs it.
-        const error =
-          thrown instanceof ConformanceFailure ? thrown : (keylessLeak(check, exchanges) ?? thrown);
-        if (!(error instanceof ConformanceFailure)) throw redacted(error, namer);
-        await recordEvidence(testInfo, error);
-        if (failsRun(rule.level, target.profile)) throw error;
-        testInfo.annotations.push({ type: ANNOTATION.warning, description: error.message });
-      } finally {
-        await attachExchanges(testInfo, ANNOTATION.exchanges, exchanges, namer);
-      }
-    },
-  );
-}
-
-async function http2ClientFor(
-  raw: RawClient,
-  baseUrl: string,
-  runProtocols: readonly Protocol[],
-): Promise<RawClient> {
-  if (raw.protocol === 'h1' && runProtocols.includes('h2'))
-    notEvaluated(
-      "not evaluated over HTTP/1.1: a rule of HTTP/2's own, checked in this run's HTTP/2 project.",
-    );
-  const agrees = await raw.agreesToHttp2(baseUrl);
-  if (agrees === undefined)
-    throw new Error(
-      `The TLS handshake with ${baseUrl} offering h2 and http/1.1 did not complete: whether the target speaks HTTP/2 is not known.`,
-    );
-  if (!agrees)
-    notApplicable(
-      "not applicable: a rule of HTTP/2's own, and the target does not offer HTTP/2 by ALPN — no HTTP/2 request can reach it, so it was not exercised.",
-    );
-  return raw.withProtocol('h2');
-}
-
-/** The failure of a keyless request answered with a tenant's data among `exchanges`, if any. */
-function keylessLeak(check: Checks, exchanges: readonly Exchange[]): ConformanceFailure | undefined {
-  try {
-    check.noDataWithoutKey(exchanges);
-    return undefined;
-  } catch (error) {
-    if (error instanceof ConformanceFailure) return error;
-    throw error;
-  }
-}
-
-/** Ends the current rule as "not applicable": it needs what the target does not offer. Never a pass. */
-export function notApplicable(reason: string): never {
-  test.info().annotations.push({ type: ANNOTATION.notApplicable, description: reason });
-  test.skip(true, reason);
-  throw new Error('unreachable: test.skip throws');
-}
-
-/** Ends the current rule as "not evaluated": never a pass, always with the reason. */
-export function notEvaluated(reason: string): never {
-  test.info().annotations.push({ type: ANNOTATION.notEvaluated, description: reason });
-  test.skip(true, reason);
-  throw new Error('unreachable: test.skip throws');
-}
-
-/**
- * An error that is not a verdict (a network failure, a defect) goes to every report as it is:
- * if its message holds a key, it is replaced by a redacted copy first.
- */
-function redacted(error: unknown, namer: KeyNamer): unknown {
-  if (!(error instanceof Error)) return error;
-  const message = namer.show(error.message);
-  if (message === error.message && namer.show(error.stack ?? '') === error.stack) return error;
-  const copy = new Error(message);
-  copy.stack = namer.show(error.stack ?? '');
-  return copy;
-}
-
-async function attachExchanges(
-  testInfo: TestInfo,
-  name: string,
-  exchanges: readonly Exchange[],
-  namer: KeyNamer,
-): Promise<void> {
-  if (exchanges.length === 0) return;
-  await testInfo.attach(name, {
-    body: JSON.stringify(exchanges.map((exchange) => recordExchange(exchange, namer))),
-    contentType: 'application/json',
-  });
-}
-
-/** A worker's learning exchanges belong to no rule: the first test of the worker carries them. */
-const learningAttached = new WeakSet<Exchange[]>();
-async function attachLearningOnce(
-  testInfo: TestInfo,
-  learningExchanges: Exchange[],
-  namer: KeyNamer,
-  knowledge: Knowledge,
-): Promise<void> {
-  if (learningAttached.has(learningExchanges)) return;
-  learningAttached.add(learningExchanges);
-  await attachExchanges(testInfo, ANNOTATION.learningExchanges, learningExchanges, namer);
-  // A keyless request that got data is a failure wherever the suite sees it: the reporter fails
-  // AUTH-MISSING-HEADER with it, though no rule's test sent that request.
-  const leak = knowledge.servedWithoutKey;
-  if (leak)
-    await testInfo.attach(ANNOTATION.learningLeak, {
-      body: JSON.stringify({
-        message: namer.show(
-          `A request without Authorization, sent to learn the tenants' data, was served ${leak.tenant}'s data: ${leak.values.map((value) => JSON.stringify(value)).join(', ')}. A keyless request that gets data is a failure wherever the suite sees it.`,
-        ),
-        evidence: [new Checks(namer).evidence(leak.exchange)],
-        leak: true,
-      }),
-      contentType: 'application/json',
-    });
-}
-
-async function recordEvidence(testInfo: TestInfo, failure: ConformanceFailure): Promise<void> {
-  // The evidence was redacted when it was made (Checks.evidence); it is attached as it is.
-  await testInfo.attach(ANNOTATION.evidence, {
-    body: JSON.stringify(
-      { message: failure.message, evidence: failure.evidence, ...(failure.leak ? { leak: true } : {}) },
-      null,
-      2,
-    ),
-    contentType: 'application/json',
-  });
-}
-
-function declaredCredential(target: ResolvedTarget, needs: readonly Input[], name: CredentialName): string {
-  const value = target.credentials[name];
-  if (!needs.includes(`credentials.${name}`) || value === undefined) {
-    throw new Error(
-      `Defect in the suite: a rule used credentials.${name} without declaring it in its needs.`,
-    );
-  }
-  return value;
-}
-
-function declaredUrl(
-  target: ResolvedTarget,
-  needs: readonly Input[],
-  name: 'otherTenantBaseUrl' | 'sandboxBaseUrl',
-): string {
-  const value = target[name];
-  if (!needs.includes(name) || value === undefined) {
-    throw new Error(`Defect in the suite: a rule used ${name} without declaring it in its needs.`);
-  }
-  return value;
-}
 
 export { expect } from '@playwright/test';

@@ -238,6 +238,7 @@ test('the lint rule applies everywhere but the settings module, the table of nam
     'conformance/run/reporter.ts',
     'library/projects.ts',
     'specs/transport.spec.ts',
+    'specs/rules/transport.ts',
     'playwright.config.ts',
     'mutation/campaign.ts',
     'cli/commands/run.ts',

@@ -1,6 +1,6 @@
 // The layer checks of a source folder whose folders are layers (conformance/, reference-server/):
 // each layer names the layers it may import, and an import of any other is a crossing.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 /** Every `.ts` module below `dir`. */
@@ -41,4 +41,31 @@ export function crossings(
     if (to === from || (mayImport[from] ?? []).includes(to)) return [];
     return [`${relative(root, file)} imports ${relative(root, imported)}`];
   });
+}
+
+/**
+ * The imports of a module's text that load code when it is imported: every static `import` or
+ * `export … from` but `import type` (a dynamic `import()` loads later, when it runs).
+ */
+export function loadingImports(source: string): string[] {
+  const statements = source.matchAll(
+    /^\s*(?:import|export)\s+(?!type\b)[^'";]*?\bfrom\s+['"]([^'"]+)['"]|^\s*import\s+['"]([^'"]+)['"]/gm,
+  );
+  return [...statements].map((match) => match[1] ?? match[2] ?? '');
+}
+
+/** What importing `entry` loads: its modules of this repository and the packages they import. */
+export function loadedBy(entry: string): { files: string[]; packages: string[] } {
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string): void => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const specifier of loadingImports(readFileSync(file, 'utf8'))) {
+      if (specifier.startsWith('.')) visit(resolve(dirname(file), specifier));
+      else packages.add(specifier);
+    }
+  };
+  visit(entry);
+  return { files: [...files], packages: [...packages] };
 }

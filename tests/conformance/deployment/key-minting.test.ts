@@ -10,6 +10,7 @@ import { MADE_UP_MARK } from '../../../conformance/judging/key-variants.ts';
 import { REPO_ROOT, runBounded, runConformance } from '../../support/conformance-run.ts';
 import { cleanEnv, startCli, type CliProcess } from '../../support/reference-cli.ts';
 import { scanDirectory, scanText } from '../../support/artifact-scan.ts';
+import { NOT_APPLICABLE_ON_REFERENCE } from '../../support/rule-declarations.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghijklmnop';
 const work = mkdtempSync(join(tmpdir(), 'conformance-minting-'));
@@ -84,8 +85,9 @@ test('a run with only minted keys evaluates every rule, passes, and leaves every
   assert.equal(run.report?.verdict, 'CONFORMANT');
   assert.deepEqual(
     run.report?.rules.filter((rule) => rule.verdict !== 'pass').map((rule) => rule.id),
-    // The reference sets no cookie on a served answer: that rule is not applicable, never passed.
-    ['AUTH-COOKIE-NOT-CREDENTIAL'],
+    // The reference sets no cookie on a served answer: that rule is not applicable, never passed
+    // (AUTH-COOKIE-NOT-CREDENTIAL's declaration says so).
+    NOT_APPLICABLE_ON_REFERENCE.map(({ id }) => id),
   );
 
   const minted = [

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { RULES, ruleById } from '../../../conformance/catalog/rules.ts';
 import { runConformance } from '../../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
+import { NOT_APPLICABLE_ON_REFERENCE } from '../../support/rule-declarations.ts';
 import { startGateFront, type GateFront } from '../../independent-implementation/gate-front.ts';
 import {
   writeIndependentTarget,
@@ -61,7 +62,7 @@ test('a request answered 429 at every try: its rule is ERROR naming the fix, the
     byVerdict('not-applicable').sort(),
     [
       ...RULES.filter((each) => ruleById(each.id).http2Only).map((each) => each.id),
-      'AUTH-COOKIE-NOT-CREDENTIAL',
+      ...NOT_APPLICABLE_ON_REFERENCE.map(({ id }) => id),
     ].sort(),
   );
   assert.equal(

@@ -1,0 +1,189 @@
+// How a rule's declaration (conformance/run/rule-declaration.ts) becomes its Playwright test, the
+// only way a spec checks a rule: `registerRules` makes one test per rule, titled, tagged and
+// annotated from the catalog entry; the test skips the rule as "not evaluated" when the target
+// lacks an input, builds the check's context, and applies the rule's level — a failed MUST fails
+// the run, a failed HTTP rule fails it under `strict`, anything else becomes a warning.
+import type { TestInfo } from '@playwright/test';
+import type { RawClient } from '../requests/raw-client.ts';
+import { protocolsOfRun, type Protocol } from '../requests/protocols.ts';
+import { Checks, ConformanceFailure } from '../judging/checks.ts';
+import { missingInputs, notEvaluatedReason } from '../deployment/inputs.ts';
+import type { Input } from '../catalog/rule.ts';
+import type { RuleId } from '../catalog/rules.ts';
+import type { KeyNamer } from '../redaction/shown-keys.ts';
+import type { Exchange } from '../requests/exchange.ts';
+import type { CredentialName, ResolvedTarget } from '../deployment/target.ts';
+import { failsRun } from '../report/verdict.ts';
+import { describeProblem, type DeclaredUrl } from '../deployment/preflight.ts';
+import { ANNOTATION } from './annotations.ts';
+import { test } from './test.ts';
+import type { RuleContext } from './rule-context.ts';
+import type { RuleDeclaration } from './rule-declaration.ts';
+import { notApplicable, notEvaluated, RuleEnd } from './rule-end.ts';
+import { attachExchanges, attachLearningOnce, recordEvidence } from './rule-attachments.ts';
+
+/** One test per rule, in the order given: a spec file registers its group's declarations. */
+export function registerRules(declarations: readonly RuleDeclaration<RuleId>[]): void {
+  for (const declaration of declarations) conformanceRule(declaration);
+}
+
+function conformanceRule(rule: RuleDeclaration<RuleId>): void {
+  test(
+    `${rule.level} ${rule.id}: ${rule.statement}`,
+    {
+      tag: `@${rule.id}`,
+      annotation: [
+        { type: ANNOTATION.rule, description: rule.id },
+        { type: ANNOTATION.level, description: rule.level },
+        { type: ANNOTATION.source, description: rule.source },
+      ],
+    },
+    async (
+      {
+        api,
+        raw,
+        target,
+        settings,
+        knowledge,
+        namer,
+        exchanges,
+        learningExchanges,
+        unreachable,
+        expectedToFail,
+      },
+      testInfo,
+    ) => {
+      if (expectedToFail.includes(rule.id)) test.fail();
+      await attachLearningOnce(testInfo, learningExchanges, namer, knowledge);
+      // A list learned in part: whatever this rule finds, the records past the bound were not seen.
+      for (const cut of knowledge.listsCut ?? [])
+        testInfo.annotations.push({ type: ANNOTATION.listCut, description: cut });
+      const missing = missingInputs(target, rule.needs);
+      if (missing.length > 0)
+        skipRule(testInfo, new RuleEnd(ANNOTATION.notEvaluated, notEvaluatedReason(missing, target.file)));
+      const unreached = rule.needs.flatMap((input) => {
+        const problem = unreachable.get(input as DeclaredUrl);
+        return problem ? [problem] : [];
+      });
+      if (unreached.length > 0)
+        skipRule(
+          testInfo,
+          new RuleEnd(
+            ANNOTATION.notEvaluated,
+            `not evaluated: the preflight could not reach ${unreached.map(describeProblem).join(' ')}`,
+          ),
+        );
+      const check = new Checks(namer, knowledge);
+      const context: RuleContext = {
+        api,
+        raw: raw.listening((exchange) => exchanges.push(exchange)),
+        check,
+        target,
+        settings,
+        knowledge,
+        credential: (name) => declaredCredential(target, rule.needs, name),
+        bearer: (name) => `Bearer ${declaredCredential(target, rule.needs, name)}`,
+        customersUrl: (baseName) =>
+          `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
+        get otherTenant() {
+          return { baseUrl: declaredUrl(target, rule.needs, 'otherTenantBaseUrl') };
+        },
+        overHttp2: () => http2ClientFor(context.raw, target.baseUrl, protocolsOfRun(settings)),
+      };
+      try {
+        await rule.check(context);
+        // A keyless request that gets data is a failure wherever the suite sees it, whatever the
+        // rule that sent it asks of the answer (an error body's shape, a path not missing, …).
+        check.noDataWithoutKey(exchanges);
+      } catch (thrown) {
+        // A rule that ended without a verdict says so first, as when it ended (rule-end.ts).
+        if (thrown instanceof RuleEnd)
+          testInfo.annotations.push({ type: thrown.annotation, description: thrown.reason });
+        // The same when the rule ended otherwise (an ERROR, not applicable): a leak outweighs it.
+        const error =
+          thrown instanceof ConformanceFailure ? thrown : (keylessLeak(check, exchanges) ?? thrown);
+        if (error instanceof RuleEnd) testInfo.skip(true, error.reason);
+        if (!(error instanceof ConformanceFailure)) throw redacted(error, namer);
+        await recordEvidence(testInfo, error);
+        if (failsRun(rule.level, target.profile)) throw error;
+        testInfo.annotations.push({ type: ANNOTATION.warning, description: error.message });
+      } finally {
+        await attachExchanges(testInfo, ANNOTATION.exchanges, exchanges, namer);
+      }
+    },
+  );
+}
+
+/** Skips the rule before its check runs, with the annotation the reporter reads its verdict from. */
+function skipRule(testInfo: TestInfo, end: RuleEnd): never {
+  testInfo.annotations.push({ type: end.annotation, description: end.reason });
+  testInfo.skip(true, end.reason);
+  throw end;
+}
+
+async function http2ClientFor(
+  raw: RawClient,
+  baseUrl: string,
+  runProtocols: readonly Protocol[],
+): Promise<RawClient> {
+  if (raw.protocol === 'h1' && runProtocols.includes('h2'))
+    notEvaluated(
+      "not evaluated over HTTP/1.1: a rule of HTTP/2's own, checked in this run's HTTP/2 project.",
+    );
+  const agrees = await raw.agreesToHttp2(baseUrl);
+  if (agrees === undefined)
+    throw new Error(
+      `The TLS handshake with ${baseUrl} offering h2 and http/1.1 did not complete: whether the target speaks HTTP/2 is not known.`,
+    );
+  if (!agrees)
+    notApplicable(
+      "not applicable: a rule of HTTP/2's own, and the target does not offer HTTP/2 by ALPN — no HTTP/2 request can reach it, so it was not exercised.",
+    );
+  return raw.withProtocol('h2');
+}
+
+/** The failure of a keyless request answered with a tenant's data among `exchanges`, if any. */
+function keylessLeak(check: Checks, exchanges: readonly Exchange[]): ConformanceFailure | undefined {
+  try {
+    check.noDataWithoutKey(exchanges);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConformanceFailure) return error;
+    throw error;
+  }
+}
+
+/**
+ * An error that is not a verdict (a network failure, a defect) goes to every report as it is:
+ * if its message holds a key, it is replaced by a redacted copy first.
+ */
+function redacted(error: unknown, namer: KeyNamer): unknown {
+  if (!(error instanceof Error)) return error;
+  const message = namer.show(error.message);
+  if (message === error.message && namer.show(error.stack ?? '') === error.stack) return error;
+  const copy = new Error(message);
+  copy.stack = namer.show(error.stack ?? '');
+  return copy;
+}
+
+function declaredCredential(target: ResolvedTarget, needs: readonly Input[], name: CredentialName): string {
+  const value = target.credentials[name];
+  if (!needs.includes(`credentials.${name}`) || value === undefined) {
+    throw new Error(
+      `Defect in the suite: a rule used credentials.${name} without declaring it in its needs.`,
+    );
+  }
+  return value;
+}
+
+function declaredUrl(
+  target: ResolvedTarget,
+  needs: readonly Input[],
+  name: 'otherTenantBaseUrl' | 'sandboxBaseUrl',
+): string {
+  const value = target[name];
+  if (!needs.includes(name) || value === undefined) {
+    throw new Error(`Defect in the suite: a rule used ${name} without declaring it in its needs.`);
+  }
+  return value;
+}

@@ -1,0 +1,61 @@
+// What a rule's test attaches for the reporter: its exchanges, a worker's learning exchanges (once,
+// on the worker's first rule) and a failure's evidence (conformance/run/annotations.ts names them).
+import type { TestInfo } from '@playwright/test';
+import { Checks, type ConformanceFailure } from '../judging/checks.ts';
+import type { Knowledge } from '../judging/knowledge.ts';
+import type { KeyNamer } from '../redaction/shown-keys.ts';
+import type { Exchange } from '../requests/exchange.ts';
+import { recordExchange } from '../requests/exchange-record.ts';
+import { ANNOTATION } from './annotations.ts';
+
+export async function attachExchanges(
+  testInfo: TestInfo,
+  name: string,
+  exchanges: readonly Exchange[],
+  namer: KeyNamer,
+): Promise<void> {
+  if (exchanges.length === 0) return;
+  await testInfo.attach(name, {
+    body: JSON.stringify(exchanges.map((exchange) => recordExchange(exchange, namer))),
+    contentType: 'application/json',
+  });
+}
+
+/** A worker's learning exchanges belong to no rule: the first test of the worker carries them. */
+const learningAttached = new WeakSet<Exchange[]>();
+export async function attachLearningOnce(
+  testInfo: TestInfo,
+  learningExchanges: Exchange[],
+  namer: KeyNamer,
+  knowledge: Knowledge,
+): Promise<void> {
+  if (learningAttached.has(learningExchanges)) return;
+  learningAttached.add(learningExchanges);
+  await attachExchanges(testInfo, ANNOTATION.learningExchanges, learningExchanges, namer);
+  // A keyless request that got data is a failure wherever the suite sees it: the reporter fails
+  // AUTH-MISSING-HEADER with it, though no rule's test sent that request.
+  const leak = knowledge.servedWithoutKey;
+  if (leak)
+    await testInfo.attach(ANNOTATION.learningLeak, {
+      body: JSON.stringify({
+        message: namer.show(
+          `A request without Authorization, sent to learn the tenants' data, was served ${leak.tenant}'s data: ${leak.values.map((value) => JSON.stringify(value)).join(', ')}. A keyless request that gets data is a failure wherever the suite sees it.`,
+        ),
+        evidence: [new Checks(namer).evidence(leak.exchange)],
+        leak: true,
+      }),
+      contentType: 'application/json',
+    });
+}
+
+export async function recordEvidence(testInfo: TestInfo, failure: ConformanceFailure): Promise<void> {
+  // The evidence was redacted when it was made (Checks.evidence); it is attached as it is.
+  await testInfo.attach(ANNOTATION.evidence, {
+    body: JSON.stringify(
+      { message: failure.message, evidence: failure.evidence, ...(failure.leak ? { leak: true } : {}) },
+      null,
+      2,
+    ),
+    contentType: 'application/json',
+  });
+}
