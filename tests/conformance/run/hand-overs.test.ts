@@ -25,7 +25,7 @@ import {
   runConformance,
   type ConformanceRun,
 } from '../../support/conformance-run.ts';
-import { cleanEnv } from '../../support/reference-cli.ts';
+import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 
 const FORGED_FINGERPRINT = Array.from({ length: 32 }, () => 'AB').join(':');
@@ -132,22 +132,17 @@ describe('`run` with every hand-over variable set in its environment', () => {
   });
 });
 
-test('`merge` ignores shard records and an outcome file from its environment', () => {
+test('`merge` ignores shard records and an outcome file from its environment', async () => {
   const work = mkdtempSync(join(tmpdir(), 'hand-overs-merge-'));
   try {
     const shards = join(work, 'shards.json');
     writeFileSync(shards, '[]');
     const empty = join(work, 'empty');
     mkdirSync(empty);
-    const refused = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'cli', 'main.ts'), 'merge', '--reports', join(work, 'r'), empty],
-      {
-        cwd: REPO_ROOT,
-        env: cleanEnv({ [ENV.shardRecords]: shards, [ENV.outcomeFile]: join(work, 'outcome.json') }),
-        encoding: 'utf8',
-        timeout: 120_000,
-      },
+    const refused = await runMain(
+      ['merge', '--reports', join(work, 'r'), empty],
+      cleanEnv({ [ENV.shardRecords]: shards, [ENV.outcomeFile]: join(work, 'outcome.json') }),
+      { timeoutMs: 120_000 },
     );
     assert.match(refused.stderr, new RegExp(`Warning: ignored ${ENV.outcomeFile}, ${ENV.shardRecords} `));
     assert.equal(existsSync(join(work, 'outcome.json')), false);
