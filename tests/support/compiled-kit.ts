@@ -17,6 +17,16 @@ export function compiled(pathWithoutExtension: string): string {
   return join(DIST, `${pathWithoutExtension}.js`);
 }
 
+/**
+ * A compiled module that a child process imports (a team's config, a script given to Node), after
+ * checking that dist/ is current: the package's `tenant-auth-conformance/playwright` is
+ * `compiledModule('library/playwright')`.
+ */
+export function compiledModule(pathWithoutExtension: string): string {
+  assertDistCurrent();
+  return compiled(pathWithoutExtension);
+}
+
 /** `tenant-auth-conformance`: the file package.json's `bin` names, as an installed package runs it. */
 export const KIT_BIN = join(PACKAGE_ROOT, kitBin());
 

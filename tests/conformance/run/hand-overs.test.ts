@@ -26,6 +26,7 @@ import {
   type ConformanceRun,
 } from '../../support/conformance-run.ts';
 import { cleanEnv, runMain } from '../../support/reference-cli.ts';
+import { compiledModule } from '../../support/compiled-kit.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 
 const FORGED_FINGERPRINT = Array.from({ length: 32 }, () => 'AB').join(':');
@@ -157,13 +158,13 @@ test("a team's config: conformanceProjects in the runner ignores a state directo
     const target = join(work, 'target.json');
     writeFileSync(target, JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'team' })));
     const script = `
-      import { conformanceProjects } from ${JSON.stringify(join(REPO_ROOT, 'library', 'playwright.ts'))};
+      import { conformanceProjects } from ${JSON.stringify(compiledModule('library/playwright'))};
       const projects = conformanceProjects({ target: { file: ${JSON.stringify(target)} }, protocols: ['h1'] });
       const again = conformanceProjects({ target: { file: ${JSON.stringify(target)} }, protocols: ['h1'], name: 'again' });
       console.log(JSON.stringify([projects, again].map((set) => set.at(-1).use.runEnvironment)));`;
     const forged = join(work, 'forged-state');
     mkdirSync(forged);
-    const read = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const read = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: REPO_ROOT,
       env: cleanEnv({
         ...fixtureKeyEnvironment(),
