@@ -1,16 +1,22 @@
 // The test files of `npm run test:unit`, in the order node:test starts them, one per line:
 //   node --import tsx scripts/unit-test-files.ts > reports/unit-test-files.txt
 //   node --import tsx --test … $(cat reports/unit-test-files.txt)
-// The mutation campaign first (the longest file, started while the others run beside it), then
-// tests/shared-process.test.ts, which runs the files it imports in one process, then every other
-// `*.test.ts` under tests/, sorted. A file the shared process imports is not listed again.
+// The two longest files first, the mutation campaign and the packaging test, so that each runs
+// while the others run beside it: listed in sorted order, the packaging test started about 350 s
+// into a run and ran alone at its end for about a minute, one core of two idle (bench/
+// test-time-results.md). Then tests/shared-process.test.ts, which runs the files it imports in one
+// process, then every other `*.test.ts` under tests/, sorted. A file the shared process imports is
+// not listed again.
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { isMainModule } from '../kit/package-root.ts';
 import { modules } from '../tests/support/layers.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
-export const CAMPAIGN_FILE = 'tests/mutation/mutation.test.ts';
+const CAMPAIGN_FILE = 'tests/mutation/mutation.test.ts';
+const PACKAGING_FILE = 'tests/packaging/install.test.ts';
+/** The files that take longest, longest first: started first, they never end a run alone. */
+export const LONGEST_FILES = [CAMPAIGN_FILE, PACKAGING_FILE];
 export const SHARED_PROCESS_FILE = 'tests/shared-process.test.ts';
 
 /** Every `*.test.ts` under tests/, relative to the repository root, sorted. */
@@ -40,10 +46,9 @@ export function sharedProcessMembers(): string[] {
 
 export function unitTestFiles(): string[] {
   const shared = new Set(sharedProcessMembers());
-  const rest = allTestFiles().filter(
-    (file) => file !== CAMPAIGN_FILE && file !== SHARED_PROCESS_FILE && !shared.has(file),
-  );
-  return [CAMPAIGN_FILE, SHARED_PROCESS_FILE, ...rest];
+  const first = [...LONGEST_FILES, SHARED_PROCESS_FILE];
+  const rest = allTestFiles().filter((file) => !first.includes(file) && !shared.has(file));
+  return [...first, ...rest];
 }
 
 if (isMainModule(import.meta.url)) console.log(unitTestFiles().join('\n'));

@@ -7,12 +7,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IncomingMessage } from 'node:http';
+import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 import { hostLines } from '../http/field-lines.ts';
 import { ADMIN_HOST_LABEL, adminHostname, hostnameOf } from '../http/hosts.ts';
 import { adminError, type AdminResponse } from '../http/errors.ts';
 
 export const OPENAPI_PATH = '/openapi.json';
-const OPENAPI_FILE = join(import.meta.dirname, '..', '..', 'docs', 'openapi.json');
+// From the package root: compiled, this module sits in dist/, and docs/ does not.
+const OPENAPI_FILE = join(PACKAGE_ROOT, 'docs', 'openapi.json');
 const METHODS = ['GET', 'HEAD'];
 
 interface ServerObject {

@@ -1,10 +1,13 @@
 // The reference server in a process of its own (bench/server-process.ts), for the tests and the
 // soak that judge its memory: the resident set read there is the server's alone, not the attack's
-// or the checker's. Also the probe of a well-behaved client, over HTTP/2 and over HTTP/1.1.
+// or the checker's. The server's code is the compiled one, as the package ships it (its memory is
+// what a user's server holds, without tsx's). Also the probe of a well-behaved client, over
+// HTTP/2 and over HTTP/1.1.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ServerChild } from '../../bench/children.ts';
+import { assertDistCurrent } from '../support/compiled-kit.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { DEFAULT_LIMITS, type ServerLimits } from '../../reference-server/server.ts';
 import { FixtureKnowledge, hostOf, requestBytes, type FuzzRequest } from './fuzz-model.ts';
@@ -28,9 +31,10 @@ export interface ChildServer {
 }
 
 export async function startChildServer(limits: Partial<ServerLimits> = {}): Promise<ChildServer> {
+  assertDistCurrent();
   const certDir = mkdtempSync(join(tmpdir(), 'hostile-certs-'));
   const child = await ServerChild.start(
-    { kind: 'reference', certDir, build: 'tsx', limits },
+    { kind: 'reference', certDir, build: 'compiled', limits },
     'reference server (child process)',
   );
   return {

@@ -8,6 +8,7 @@ import { get } from 'node:https';
 import { fetch as undiciFetch, request } from 'undici';
 import { startReferenceMock } from '../../library/mock.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
+import { compiledModule } from '../support/compiled-kit.ts';
 
 const JSON_READ = { Accept: 'application/json', 'User-Agent': 'mock-test-client' };
 
@@ -103,14 +104,14 @@ describe('the reference server in-process', () => {
 
   test('a process that starts and closes it exits on its own', () => {
     const script = [
-      "import { startReferenceMock } from './library/mock.ts';",
+      `import { startReferenceMock } from ${JSON.stringify(compiledModule('library/mock'))};`,
       'const mock = await startReferenceMock();',
       "const response = await mock.fetch(mock.baseUrl('acme') + '/customers');",
       'await response.text();',
       'await mock.close();',
       "console.log('closed', response.status);",
     ].join('\n');
-    const result = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: REPO_ROOT,
       encoding: 'utf8',
       timeout: 60_000,

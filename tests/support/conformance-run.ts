@@ -1,11 +1,13 @@
-// Runs the conformance suite the way a user does (`npm run conformance -- …`, the CLI's `run`) and reads back
-// what happened to each rule from Playwright's JSON report.
+// Runs the conformance suite the way a user does (`tenant-auth-conformance run`, compiled as the
+// package installs it: compiled-kit.ts) and reads back what happened to each rule from
+// Playwright's JSON report.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { readTargetFile } from '../../conformance/deployment/target.ts';
 import { EMBEDDED_TARGET_FILE } from '../../conformance/deployment/embedded-target.ts';
-import { runSuite, type SuiteRun } from '../../mutation/suite-run.ts';
+import { readReport, runBounded, type SuiteRun } from '../../mutation/suite-run.ts';
+import { KIT_BIN, nodeArguments } from './compiled-kit.ts';
 import { ENV } from '../../conformance/env.ts';
 import type { TestServer } from './reference-client.ts';
 
@@ -44,7 +46,7 @@ interface JsonSuite {
 export const OVER_OFFERED_PROTOCOLS: NodeJS.ProcessEnv = { [ENV.protocols]: undefined };
 
 /**
- * Runs `tenant-auth-conformance run` (cli/main.ts) with `args`; bounded by `timeoutMs`. With one
+ * Runs `tenant-auth-conformance run` (compiled) with `args`; bounded by `timeoutMs`. With one
  * Playwright worker unless `args` name `--workers`. Over
  * HTTP/1.1 alone unless `args` name `--protocols` or `env` names `CONFORMANCE_PROTOCOLS` (even as
  * undefined: OVER_OFFERED_PROTOCOLS): the reference offers HTTP/2 too, and most tests are about
@@ -77,6 +79,21 @@ export async function runConformance(
   }
   rmSync(dirname(jsonReport), { recursive: true, force: true });
   return { ...run, outcomes };
+}
+
+/**
+ * The compiled kit's `run` with `args`, its reports in a fresh directory; bounded by `timeoutMs`.
+ * The campaign's runSuite (mutation/suite-run.ts) runs the command the same way from the sources.
+ */
+async function runSuite(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<SuiteRun> {
+  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const run = await runBounded(
+    process.execPath,
+    [...nodeArguments(KIT_BIN), 'run', ...args],
+    { CONFORMANCE_REPORT_DIR: reportDir, ...env },
+    timeoutMs,
+  );
+  return { ...run, reportDir, report: readReport(join(reportDir, 'conformance.json')) };
 }
 
 function outcomesOf(report: JsonReport): RuleOutcome[] {

@@ -1,14 +1,16 @@
-// The tests' one runner of a command line: the reference server's (`node --import tsx
-// reference-server/cli/cli.ts`, the way `npm start` does), the kit's (`tenant-auth-conformance`,
-// cli/main.ts) or any other script, as a child process, collecting what it prints. Every wait is
-// bounded. A run of the suite itself goes through runConformance (conformance-run.ts).
+// The tests' one runner of a command line: the reference server's (`serve`'s own command,
+// reference-server/cli/cli.ts), the kit's (`tenant-auth-conformance`, cli/main.ts) or any other
+// script, as a child process, collecting what it prints. The kit's commands run compiled, as the
+// package installs them (compiled-kit.ts); a TypeScript script through tsx. Every wait is bounded.
+// A run of the suite itself goes through runConformance (conformance-run.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import { compiled, KIT_BIN, nodeArguments } from './compiled-kit.ts';
 import { REPO_ROOT } from './reference-client.ts';
 
-export const CLI_PATH = join(REPO_ROOT, 'reference-server', 'cli', 'cli.ts');
-/** The kit's one executable, `tenant-auth-conformance`. */
-export const MAIN_PATH = join(REPO_ROOT, 'cli', 'main.ts');
+/** The reference server's command, compiled. */
+export const CLI_PATH = compiled('reference-server/cli/cli');
+/** The kit's one executable, `tenant-auth-conformance`: the bin of package.json. */
+export const MAIN_PATH = KIT_BIN;
 /**
  * The subcommands of `tenant-auth-conformance`, written out here rather than read from cli/main.ts,
  * so that a subcommand lost from its table fails the tests that ask each for its --help.
@@ -25,11 +27,9 @@ export const KIT_SUBCOMMANDS = [
   'keygen',
   'client-report',
 ] as const;
-/** By URL: a command run in another directory, where `tsx` alone would not resolve. */
-const TSX = import.meta.resolve('tsx');
 /**
  * How long a start-up or an exit may take before the test fails: a guard against hangs, generous
- * because tsx compiles on first use and the machine may be busy.
+ * because the machine may be busy.
  */
 export const CLI_TIMEOUT_MS = 60_000;
 
@@ -80,7 +80,7 @@ export function startCli(
   env: NodeJS.ProcessEnv = cleanEnv(),
   { script = CLI_PATH, cwd = REPO_ROOT, timeoutMs = CLI_TIMEOUT_MS }: CliPlace = {},
 ): CliProcess {
-  const child = spawn(process.execPath, ['--import', TSX, script, ...args], {
+  const child = spawn(process.execPath, [...nodeArguments(script), ...args], {
     cwd,
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -148,7 +148,7 @@ export async function runCli(args: string[], env?: NodeJS.ProcessEnv, place?: Cl
   }
 }
 
-/** Runs `tenant-auth-conformance` (cli/main.ts) to its end, in the repository unless said. */
+/** Runs `tenant-auth-conformance` (compiled) to its end, in the repository unless said. */
 export function runMain(
   args: string[],
   env: NodeJS.ProcessEnv = cleanEnv(),
@@ -157,7 +157,7 @@ export function runMain(
   return runCli(args, env, { ...place, script: MAIN_PATH });
 }
 
-/** Starts `tenant-auth-conformance` (cli/main.ts), for a command that runs until stopped. */
+/** Starts `tenant-auth-conformance` (compiled), for a command that runs until stopped. */
 export function startMain(args: string[], env: NodeJS.ProcessEnv = cleanEnv()): CliProcess {
   return startCli(args, env, { script: MAIN_PATH });
 }

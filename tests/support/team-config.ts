@@ -4,6 +4,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { REPO_ROOT } from './conformance-run.ts';
+import { compiledModule } from './compiled-kit.ts';
 
 /** The Playwright command of the repository's own installation. */
 export const PLAYWRIGHT = join(REPO_ROOT, 'node_modules', '.bin', 'playwright');
@@ -26,7 +27,8 @@ export function writeTeamConfig(prefix: string, projects: string): TeamConfig {
   mkdirSync(join(REPO_ROOT, 'reports'), { recursive: true });
   const work = mkdtempSync(join(REPO_ROOT, 'reports', `${prefix}-`));
   const reports = join(work, 'conformance');
-  const library = relative(work, join(REPO_ROOT, 'library', 'playwright.ts'));
+  // The kit's Playwright entry point as the package exports it (compiled), as a team imports it.
+  const library = relative(work, compiledModule('library/playwright'));
   const config = join(work, 'playwright.config.ts');
   writeFileSync(
     config,

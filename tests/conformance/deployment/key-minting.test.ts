@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { MADE_UP_MARK } from '../../../conformance/judging/key-variants.ts';
 import { REPO_ROOT, runBounded, runConformance } from '../../support/conformance-run.ts';
 import { cleanEnv, startCli, type CliProcess } from '../../support/reference-cli.ts';
+import { compiledModule } from '../../support/compiled-kit.ts';
 import { scanDirectory, scanText } from '../../support/artifact-scan.ts';
 import { NOT_APPLICABLE_ON_REFERENCE } from '../../support/rule-declarations.ts';
 
@@ -139,7 +140,7 @@ test("a team's config: its set-up project mints the keys, the rule uses them, it
     join(team, 'playwright.config.ts'),
     [
       "import { defineConfig } from '@playwright/test';",
-      `import { conformanceProjects, conformanceReporter } from ${JSON.stringify(join(REPO_ROOT, 'library', 'playwright.ts'))};`,
+      `import { conformanceProjects, conformanceReporter } from ${JSON.stringify(compiledModule('library/playwright'))};`,
       'export default defineConfig({',
       `  reporter: [conformanceReporter({ outputDir: ${JSON.stringify(join(team, 'reports'))} }), ['list']],`,
       `  projects: conformanceProjects({ target: { file: ${JSON.stringify(target)} }, protocols: ['h1'] }),`,

@@ -4,7 +4,6 @@
 // to, the certificates its set-up saw), never by the record left beside the blob.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,11 +13,10 @@ import type { Har } from '../../../conformance/report/har.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import {
   OVER_OFFERED_PROTOCOLS,
-  REPO_ROOT,
   runConformance,
   type ConformanceRun,
 } from '../../support/conformance-run.ts';
-import { cleanEnv } from '../../support/reference-cli.ts';
+import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import { generateKeyPair } from '../../../conformance/attestation/signing-key.ts';
 import type { ShardRecord } from '../../../conformance/report/shard-records.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
@@ -33,41 +31,23 @@ function gather(shards: readonly ConformanceRun[]): string {
 }
 
 /** `merge --sign-key` of `blobs`: its exit, output and report. */
-function merge(blobs: string, key: string): { code: number | null; output: string; reports: string } {
+async function merge(
+  blobs: string,
+  key: string,
+): Promise<{ code: number | null; output: string; reports: string }> {
   const reports = join(mkdtempSync(join(tmpdir(), 'conformance-merged-')), 'reports');
-  const merged = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'cli', 'main.ts'),
-      'merge',
-      '--reports',
-      reports,
-      '--sign-key',
-      key,
-      blobs,
-    ],
-    { cwd: REPO_ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 120_000 },
-  );
-  return { code: merged.status, output: `${merged.stdout}${merged.stderr}`, reports };
+  const merged = await runMain(['merge', '--reports', reports, '--sign-key', key, blobs], cleanEnv(), {
+    timeoutMs: 120_000,
+  });
+  return { code: merged.code, output: `${merged.stdout}${merged.stderr}`, reports };
 }
 
-function verifyBundleOf(reports: string, publicKey: string): { code: number | null; output: string } {
-  const verified = spawnSync(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      join(REPO_ROOT, 'cli', 'main.ts'),
-      'verify',
-      join(reports, 'bundle'),
-      '--public-key',
-      publicKey,
-    ],
-    { cwd: REPO_ROOT, env: cleanEnv(), encoding: 'utf8', timeout: 60_000 },
-  );
-  return { code: verified.status, output: `${verified.stdout}${verified.stderr}` };
+async function verifyBundleOf(
+  reports: string,
+  publicKey: string,
+): Promise<{ code: number | null; output: string }> {
+  const verified = await runMain(['verify', join(reports, 'bundle'), '--public-key', publicKey]);
+  return { code: verified.code, output: `${verified.stdout}${verified.stderr}` };
 }
 
 describe('an honest sharded run over both protocols, strict', () => {
@@ -103,8 +83,8 @@ describe('an honest sharded run over both protocols, strict', () => {
     assert.deepEqual(scanDirectory(blobs, secretForms(fixtureKeyEnvironment())).findings, []);
   });
 
-  test('merged, they are one complete run: CONFORMANT over both protocols, verified', () => {
-    const merged = merge(blobs, join(keys, 'vendor'));
+  test('merged, they are one complete run: CONFORMANT over both protocols, verified', async () => {
+    const merged = await merge(blobs, join(keys, 'vendor'));
     assert.equal(merged.code, 0, merged.output);
     assert.doesNotMatch(merged.output, /Warning/);
     const report = JSON.parse(
@@ -139,12 +119,12 @@ describe('an honest sharded run over both protocols, strict', () => {
       readFileSync(join(merged.reports, 'junit.xml'), 'utf8'),
       new RegExp(`<testsuites [^>]*tests="${RULES.length}"`),
     );
-    const verified = verifyBundleOf(merged.reports, join(keys, 'vendor.pub'));
+    const verified = await verifyBundleOf(merged.reports, join(keys, 'vendor.pub'));
     assert.equal(verified.code, 0, verified.output);
     assert.match(verified.output, /^VERIFIED: CONFORMANT — /);
   });
 
-  test("a shard's record edited to name other certificates and another base URL is refused by its own evidence", () => {
+  test("a shard's record edited to name other certificates and another base URL is refused by its own evidence", async () => {
     const edited = gather(shards);
     const file = join(edited, 'conformance-shard-2-of-2.json');
     const record = JSON.parse(readFileSync(file, 'utf8')) as ShardRecord;
@@ -156,7 +136,7 @@ describe('an honest sharded run over both protocols, strict', () => {
     }));
     record.target = { ...record.target, baseUrl: 'https://api.acme.example/v1' };
     writeFileSync(file, JSON.stringify(record));
-    const merged = merge(edited, join(keys, 'vendor'));
+    const merged = await merge(edited, join(keys, 'vendor'));
     assert.match(
       merged.output,
       /Warning: shard 2\/2's record names certificates .* that are not those its set-up saw/,
@@ -180,7 +160,7 @@ describe('an honest sharded run over both protocols, strict', () => {
       ),
     );
     assert.match(merged.output, /^VERDICT: INCOMPLETE · shards disagree \(/m);
-    const verified = verifyBundleOf(merged.reports, join(keys, 'vendor.pub'));
+    const verified = await verifyBundleOf(merged.reports, join(keys, 'vendor.pub'));
     assert.equal(verified.code, 1, verified.output);
     assert.match(
       verified.output,
@@ -226,7 +206,7 @@ test('shards of one protocol each (every rule over one protocol only), merged: p
   );
   const keys = mkdtempSync(join(tmpdir(), 'sharding-keys-'));
   writeFileSync(join(keys, 'vendor'), generateKeyPair().privatePem, { mode: 0o600 });
-  const merged = merge(gather(shards), join(keys, 'vendor'));
+  const merged = await merge(gather(shards), join(keys, 'vendor'));
   const report = JSON.parse(
     readFileSync(join(merged.reports, 'conformance.json'), 'utf8'),
   ) as ConformanceReport;

@@ -25,7 +25,8 @@ import {
   runConformance,
   type ConformanceRun,
 } from '../../support/conformance-run.ts';
-import { cleanEnv } from '../../support/reference-cli.ts';
+import { cleanEnv, runMain } from '../../support/reference-cli.ts';
+import { compiledModule } from '../../support/compiled-kit.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 
 const FORGED_FINGERPRINT = Array.from({ length: 32 }, () => 'AB').join(':');
@@ -132,22 +133,17 @@ describe('`run` with every hand-over variable set in its environment', () => {
   });
 });
 
-test('`merge` ignores shard records and an outcome file from its environment', () => {
+test('`merge` ignores shard records and an outcome file from its environment', async () => {
   const work = mkdtempSync(join(tmpdir(), 'hand-overs-merge-'));
   try {
     const shards = join(work, 'shards.json');
     writeFileSync(shards, '[]');
     const empty = join(work, 'empty');
     mkdirSync(empty);
-    const refused = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', join(REPO_ROOT, 'cli', 'main.ts'), 'merge', '--reports', join(work, 'r'), empty],
-      {
-        cwd: REPO_ROOT,
-        env: cleanEnv({ [ENV.shardRecords]: shards, [ENV.outcomeFile]: join(work, 'outcome.json') }),
-        encoding: 'utf8',
-        timeout: 120_000,
-      },
+    const refused = await runMain(
+      ['merge', '--reports', join(work, 'r'), empty],
+      cleanEnv({ [ENV.shardRecords]: shards, [ENV.outcomeFile]: join(work, 'outcome.json') }),
+      { timeoutMs: 120_000 },
     );
     assert.match(refused.stderr, new RegExp(`Warning: ignored ${ENV.outcomeFile}, ${ENV.shardRecords} `));
     assert.equal(existsSync(join(work, 'outcome.json')), false);
@@ -162,13 +158,13 @@ test("a team's config: conformanceProjects in the runner ignores a state directo
     const target = join(work, 'target.json');
     writeFileSync(target, JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'team' })));
     const script = `
-      import { conformanceProjects } from ${JSON.stringify(join(REPO_ROOT, 'library', 'playwright.ts'))};
+      import { conformanceProjects } from ${JSON.stringify(compiledModule('library/playwright'))};
       const projects = conformanceProjects({ target: { file: ${JSON.stringify(target)} }, protocols: ['h1'] });
       const again = conformanceProjects({ target: { file: ${JSON.stringify(target)} }, protocols: ['h1'], name: 'again' });
       console.log(JSON.stringify([projects, again].map((set) => set.at(-1).use.runEnvironment)));`;
     const forged = join(work, 'forged-state');
     mkdirSync(forged);
-    const read = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    const read = spawnSync(process.execPath, ['--input-type=module', '-e', script], {
       cwd: REPO_ROOT,
       env: cleanEnv({
         ...fixtureKeyEnvironment(),
