@@ -1,8 +1,8 @@
 // The reporter of a batch run (batch-plan.ts): each project gets the suite's own conformance
 // reporter (conformance/run/reporter.ts), fed only that project's tests, writing to that variant's
 // report directory and outcome file — what a run of its own, `npm run conformance`, would write.
-// The conformance reporter reads the project's declared target from the config (for redaction)
-// and the run's CONFORMANCE_* variables (the preflight's result, the outcome file) when it is
+// The conformance reporter reads the project's declared target and settings from the config, and
+// the run's hand-overs (the preflight's result, the outcome file) from the environment when it is
 // called: each call is made with the project's variables in place, and the runner's put back after it. Reporter calls are
 // synchronous, so no other project's call can see them.
 import type {

@@ -45,9 +45,9 @@ import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { ANNOTATION } from './annotations.ts';
 import { KEYLESS_RULE, LeaksSeen } from './leaks-seen.ts';
 import { protocolsOfRun } from '../requests/protocols.ts';
-import { readRunSettings, type RunSettings } from '../settings.ts';
+import { runSettings, type RunSettings } from '../settings.ts';
 import type { RecordedExchange } from '../requests/exchange-record.ts';
-import { reportDirectory, type RunMetadata } from '../report/run-metadata.ts';
+import type { RunMetadata } from '../report/run-metadata.ts';
 import { writeBundle } from '../attestation/bundle.ts';
 import { BUNDLE_DIRECTORY } from '../attestation/bundle-files.ts';
 import { badgeMarkdown } from '../attestation/badge.ts';
@@ -85,8 +85,13 @@ export default class ConformanceReporter implements Reporter {
   readonly #outcomes = new OutcomesByProtocol();
   readonly #leaks = new LeaksSeen();
   readonly #selected = new Set<string>();
-  /** The rule projects' own settings (a team's config), over this process's environment. */
+  /** What the rule projects' processes hand each other (their shared files); never a setting. */
   #runEnvironment: Readonly<Record<string, string>> = {};
+  /**
+   * The run's settings, as the entry point resolved them: the rule projects' (`runSettings`), as
+   * their workers used them; with no rule project (a merge), the config's, given as an option.
+   */
+  #runSettings: Readonly<RunSettings>;
   /**
    * The rules selected over each protocol (by the project their tests are in): a protocol was
    * checked only if every selected rule was selected over it. A shard or a --grep that takes one
@@ -118,8 +123,11 @@ export default class ConformanceReporter implements Reporter {
    * (the `run` command). In a team's config (library/playwright.ts) it is false: the team's own
    * tests count as much as the rules.
    */
-  constructor(options: { outputDir?: string; decidesStatus?: boolean } = {}) {
-    this.#outputDir = resolve(options.outputDir ?? reportDirectory());
+  constructor(
+    options: { outputDir?: string; decidesStatus?: boolean; settings?: Readonly<RunSettings> } = {},
+  ) {
+    this.#runSettings = options.settings ?? runSettings();
+    this.#outputDir = resolve(options.outputDir ?? this.#runSettings.reportDirectory);
     this.#decidesStatus = options.decidesStatus ?? true;
   }
 
@@ -141,7 +149,7 @@ export default class ConformanceReporter implements Reporter {
       ruleProjects.map((project) =>
         JSON.stringify([
           declaredTargetOf(project),
-          (project.use as { runEnvironment?: unknown } | undefined)?.runEnvironment ?? {},
+          (project.use as { runSettings?: unknown } | undefined)?.runSettings ?? {},
         ]),
       ),
     ).size;
@@ -149,14 +157,18 @@ export default class ConformanceReporter implements Reporter {
       this.#runErrors.push(
         `the rule projects check ${this.#targetsChecked} different targets (or one with different settings), but a report (and its certificate) is one target's under one set of settings: run each with a reporter of its own`,
       );
-    // A team's config hands the run's settings to its rule projects (conformanceProjects), not to
-    // this process: the report states those, as the workers used them.
+    // A config hands the run's settings to its rule projects (conformanceProjects): the report
+    // states those, as the workers used them.
+    this.#runSettings =
+      (ruleProjects[0]?.use as { runSettings?: Readonly<RunSettings> } | undefined)?.runSettings ??
+      this.#runSettings;
     this.#runEnvironment =
       (ruleProjects[0]?.use as { runEnvironment?: Readonly<Record<string, string>> } | undefined)
         ?.runEnvironment ?? {};
     this.#metadata =
       (config.metadata as { conformance?: RunMetadata }).conformance ??
-      (this.#declaredTarget && runMetadataOf(this.#declaredTarget, false));
+      (this.#declaredTarget &&
+        runMetadataOf(this.#declaredTarget, false, process.env, this.#runSettings));
     for (const project of ruleProjects) {
       const protocol = (project.use as { protocol?: Protocol }).protocol ?? 'h1';
       this.#labels.set(project.name, ruleProjects.length > 1 ? PROTOCOL_NAME[protocol] : '');
@@ -395,7 +407,7 @@ export default class ConformanceReporter implements Reporter {
   /** bundle/ (conformance/attestation/): with --bundle or --sign-key, and by default under strict. */
   /** The run's settings as its rules ran under them. */
   #settings(): Readonly<RunSettings> {
-    return readRunSettings({ ...process.env, ...this.#runEnvironment });
+    return this.#runSettings;
   }
 
   /**
@@ -503,7 +515,7 @@ export default class ConformanceReporter implements Reporter {
   #writeBundleIfWanted(report: ConformanceReport): void {
     let settings: ReturnType<typeof bundleSettings>;
     try {
-      settings = bundleSettings(report.profile);
+      settings = bundleSettings(report.profile, this.#settings());
     } catch (error) {
       // The runner checked the key before the run; merge, or a key file gone since, ends here.
       if (!(error instanceof KeyFileError)) throw error;
