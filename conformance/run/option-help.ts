@@ -7,6 +7,9 @@ const WIDTH = 100;
 /** Where a flag's explanation starts. */
 const INDENT = 21;
 
+/** A space no line is broken at (`env NAME` stays on one line). */
+const KEPT_TOGETHER = '\u00a0';
+
 /** `text` in lines of at most WIDTH, the first after `lead`, every one indented to INDENT. */
 function wrapped(lead: string, text: string): string[] {
   const lines: string[] = [];
@@ -21,7 +24,7 @@ function wrapped(lead: string, text: string): string[] {
     line = line.trim() === '' ? `${' '.repeat(INDENT)}${word}` : `${line} ${word}`;
   }
   lines.push(line);
-  return lines.map((each) => each.trimEnd());
+  return lines.map((each) => each.trimEnd().replaceAll(KEPT_TOGETHER, ' '));
 }
 
 /** How the variable of a row is given: `=1` for a switch, as a flag turns it on. */
@@ -39,9 +42,9 @@ export function optionHelp(section: RunOptionRow['section']): string {
     .flatMap((row) => [
       ...wrapped(
         `  --${row.flag}${row.argument !== undefined ? ` ${row.argument}` : ''}`,
-        `${helpText(row)}; env ${variableAsGiven(row)}`,
+        `${helpText(row)}; env${KEPT_TOGETHER}${variableAsGiven(row)}`,
       ),
-      ...(row.offFlag !== undefined ? wrapped(`  --${row.offFlag}`, `${row.offHelp}; env ${variableAsGiven(row, false)}`) : []),
+      ...(row.offFlag !== undefined ? wrapped(`  --${row.offFlag}`, `${row.offHelp}; env${KEPT_TOGETHER}${variableAsGiven(row, false)}`) : []),
     ])
     .join('\n');
 }
@@ -54,9 +57,14 @@ export function optionsTableMarkdown(): string {
       .map((flag) => `\`--${flag}${row.argument !== undefined && flag === row.flag ? ` ${row.argument}` : ''}\``)
       .join(', ');
     const fallback = row.kind === 'switch' || row.defaultText === undefined ? '' : `\`${row.defaultText}\``;
-    return `| ${flags} | \`${row.variable}\` | ${fallback} | ${row.doc} |`;
+    const team = 'option' in row.team ? `\`${row.team.option}\`` : '—';
+    return `| ${flags} | \`${row.variable}\` | ${fallback} | ${team} | ${row.doc} |`;
   });
-  return ['| option | variable | default | what it does |', '| --- | --- | --- | --- |', ...rows].join('\n');
+  return [
+    "| option | variable | default | in a team's config | what it does |",
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ].join('\n');
 }
 
 /** Where the generated table sits in docs/running-the-suite.md. */
