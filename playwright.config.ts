@@ -4,7 +4,12 @@
 // --help` explains the options.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { handedOverSettings, handOverOf, resolveRunSettings, RUN_SETTINGS_VARIABLE } from './conformance/settings.ts';
+import {
+  handedOverSettings,
+  handOverOf,
+  resolveRunSettings,
+  RUN_SETTINGS_VARIABLE,
+} from './conformance/settings.ts';
 import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { declaredTargetOf, runMetadataOf } from './conformance/run/run-target.ts';
 import type { SuiteOptions } from './conformance/run/projects.ts';

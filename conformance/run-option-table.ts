@@ -241,7 +241,7 @@ export const RUN_OPTIONS = [
     variable: 'CONFORMANCE_BUNDLE',
     kind: 'switch',
     parse: checkSwitch,
-    help: "also write DIR/bundle/: the reports, SHA256SUMS, an in-toto statement of the verdict and badge.svg (default under --profile strict)",
+    help: 'also write DIR/bundle/: the reports, SHA256SUMS, an in-toto statement of the verdict and badge.svg (default under --profile strict)',
     offHelp: 'no bundle, even under --profile strict',
     section: 'certificate',
     doc: '`1`: write `bundle/` (`--bundle`); `0`: do not, even under strict (`--no-bundle`); none: by the profile',
@@ -254,10 +254,12 @@ export const RUN_OPTIONS = [
     variable: 'CONFORMANCE_SIGN_KEY',
     kind: 'path',
     parse: path,
-    help: 'sign the bundle\'s statement (DSSE) with this Ed25519 private key (PEM, from `keygen`); implies --bundle',
+    help: "sign the bundle's statement (DSSE) with this Ed25519 private key (PEM, from `keygen`); implies --bundle",
     section: 'certificate',
     doc: "the Ed25519 private key file (PEM) that signs the bundle's statement; implies `--bundle`",
-    team: { none: 'a team sets CONFORMANCE_SIGN_KEY in the environment its config runs in: a path, never the key' },
+    team: {
+      none: 'a team sets CONFORMANCE_SIGN_KEY in the environment its config runs in: a path, never the key',
+    },
   }),
   option<'protocolsNotOffered', readonly Protocol[]>({
     key: 'protocolsNotOffered',

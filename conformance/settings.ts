@@ -113,7 +113,7 @@ let inForce: Readonly<RunSettings> | undefined;
  * Makes `settings` this process's: a worker does it with its project's `runSettings` option
  * before any rule runs (a worker serves one project only), as does the set-up project.
  */
-export function useRunSettings(settings: Readonly<RunSettings>): void {
+export function useRunSettings(settings: Readonly<RunSettings> | undefined): void {
   inForce = settings;
 }
 

@@ -10,12 +10,7 @@ import { spawnSync } from 'node:child_process';
 import type { Project, ReporterDescription } from '@playwright/test';
 import { codeFile, nodeCommand } from '../kit/package-root.ts';
 import { ENV, handOversIgnoredWarning, withoutHandOvers } from '../conformance/env.ts';
-import {
-  resolveRunSettings,
-  RUN_OPTIONS,
-  UsageError,
-  type RunSettings,
-} from '../conformance/settings.ts';
+import { resolveRunSettings, RUN_OPTIONS, UsageError, type RunSettings } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
 import { declareTarget, type Profile, type TargetDeclaration } from '../conformance/deployment/target.ts';

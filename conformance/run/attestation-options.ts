@@ -45,7 +45,8 @@ export function attestationFlagsProblem(values: AttestationValues): string | und
 export function attestationSettingsProblem(settings: Readonly<RunSettings>): string | undefined {
   const { signKeyFile: keyFile, bundle } = settings;
   if (!keyFile) return undefined;
-  if (bundle === false) return `--no-bundle (${ATTESTATION_ENV.bundle}=0) cannot be given with a signing key.`;
+  if (bundle === false)
+    return `--no-bundle (${ATTESTATION_ENV.bundle}=0) cannot be given with a signing key.`;
   try {
     loadPrivateKey(keyFile);
   } catch (error) {

@@ -44,7 +44,9 @@ export function optionHelp(section: RunOptionRow['section']): string {
         `  --${row.flag}${row.argument !== undefined ? ` ${row.argument}` : ''}`,
         `${helpText(row)}; env${KEPT_TOGETHER}${variableAsGiven(row)}`,
       ),
-      ...(row.offFlag !== undefined ? wrapped(`  --${row.offFlag}`, `${row.offHelp}; env${KEPT_TOGETHER}${variableAsGiven(row, false)}`) : []),
+      ...(row.offFlag !== undefined
+        ? wrapped(`  --${row.offFlag}`, `${row.offHelp}; env${KEPT_TOGETHER}${variableAsGiven(row, false)}`)
+        : []),
     ])
     .join('\n');
 }
@@ -54,7 +56,9 @@ export function optionsTableMarkdown(): string {
   const rows = RUN_OPTIONS.filter((row) => row.internal === undefined).map((row) => {
     const flags = [row.flag, row.offFlag]
       .filter((flag) => flag !== undefined)
-      .map((flag) => `\`--${flag}${row.argument !== undefined && flag === row.flag ? ` ${row.argument}` : ''}\``)
+      .map(
+        (flag) => `\`--${flag}${row.argument !== undefined && flag === row.flag ? ` ${row.argument}` : ''}\``,
+      )
       .join(', ');
     const fallback = row.kind === 'switch' || row.defaultText === undefined ? '' : `\`${row.defaultText}\``;
     const team = 'option' in row.team ? `\`${row.team.option}\`` : '—';
@@ -68,7 +72,8 @@ export function optionsTableMarkdown(): string {
 }
 
 /** Where the generated table sits in docs/running-the-suite.md. */
-export const OPTIONS_TABLE_START = '<!-- run options: generated from conformance/run-option-table.ts (npm run docs) -->';
+export const OPTIONS_TABLE_START =
+  '<!-- run options: generated from conformance/run-option-table.ts (npm run docs) -->';
 export const OPTIONS_TABLE_END = '<!-- end of run options -->';
 
 /** `document` with its options table (between the markers) rendered from the table. */

@@ -17,7 +17,11 @@ import { startEmbeddedInThisWorker, type SuiteOptions } from './projects.ts';
 
 // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
 test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
-  const { declaredTarget, runEnvironment, runSettings: settings } = testInfo.project.use as Partial<SuiteOptions>;
+  const {
+    declaredTarget,
+    runEnvironment,
+    runSettings: settings,
+  } = testInfo.project.use as Partial<SuiteOptions>;
   // Hand-overs, not settings: the run's state directory, where what the set-up found is left.
   Object.assign(process.env, runEnvironment);
   if (!declaredTarget || !settings)

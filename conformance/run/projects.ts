@@ -120,10 +120,7 @@ export function standaloneProjects(
   };
   if (settings.declaredTarget.mode === 'embedded') runEnvironment[ENV.embeddedInWorker] = '1';
   if (created)
-    writeFileSync(
-      join(state, 'traffic.json'),
-      JSON.stringify(initialTraffic(settings.settings.maxRps)),
-    );
+    writeFileSync(join(state, 'traffic.json'), JSON.stringify(initialTraffic(settings.settings.maxRps)));
   const setupName = kitProjectName(settings.prefix, 'set-up');
   const teardownName = kitProjectName(settings.prefix, 'teardown');
   const minting = settings.declaredTarget.keyMinting !== undefined;

@@ -77,6 +77,11 @@ test('the lint rule refuses resolving the settings again below the entry points'
   ])
     assert.equal(lint(`const env = {};\n${resolving}`), 1, resolving);
   assert.equal(lint('const a = runSettings().maxRps;'), 0);
-  for (const entry of ['conformance/run/run.ts', 'cli/commands/merge.ts', 'playwright.config.ts', 'library/projects.ts'])
+  for (const entry of [
+    'conformance/run/run.ts',
+    'cli/commands/merge.ts',
+    'playwright.config.ts',
+    'library/projects.ts',
+  ])
     assert.ok(SETTINGS_ENTRY_POINTS.includes(entry), entry);
 });
