@@ -1,6 +1,8 @@
 // The keys a run's results may hold, shown as their variables' names before any reporter writes
 // them (conformance/redaction/shown-keys.ts): the target's keys, from the environment, and the
 // keys the set-up project minted, from the run's state file — a hand-over of the run's processes.
+// It knows the rule projects' hand-overs (their `runEnvironment` option), and so does the
+// reporter through it: the preflight's result, the outcome and traffic files are read there.
 import type { TestError } from '@playwright/test/reporter';
 import { KeyNamer, keyNamerFor } from '../redaction/shown-keys.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
@@ -34,8 +36,7 @@ export class RunRedaction {
    */
   namer(): KeyNamer {
     if (!this.#namerOfRun) {
-      // The keys themselves are read where they are: the environment (not a setting of the run).
-      const env = { ...process.env, ...this.#runEnvironment };
+      const env = this.environment();
       // merge-reports declares no target (the machine merging may not have its variables): the
       // evidence was redacted when it was recorded, and nothing new is sent.
       this.#namerOfRun = this.#declaredTarget
@@ -43,6 +44,14 @@ export class RunRedaction {
         : new KeyNamer([]);
     }
     return this.#namerOfRun;
+  }
+
+  /**
+   * The environment of the run's processes: this one's, with the rule projects' hand-overs over
+   * it (a batch's variant names its own outcome file). Keys and hand-overs, never a setting.
+   */
+  environment(): NodeJS.ProcessEnv {
+    return { ...process.env, ...this.#runEnvironment };
   }
 
   /** `text` with every key shown as its variable's name. */

@@ -140,13 +140,16 @@ export function targetsChecked(ruleProjects: readonly FullProject[]): number {
  * The end of a run with --preflight-only: the preflight has printed what it found, and the reports
  * of an earlier run stay as they are.
  */
-export function preflightOnlyEnded(reached: boolean): { status: FullResult['status'] } {
+export function preflightOnlyEnded(
+  reached: boolean,
+  env: NodeJS.ProcessEnv = process.env,
+): { status: FullResult['status'] } {
   console.log(
     reached
       ? 'Preflight passed: the target can be reached. No rule was run (--preflight-only).'
       : 'Preflight failed (see above): fix the set-up, then run again. No rule was run (--preflight-only).',
   );
-  writeOutcome(reached ? 'PREFLIGHT PASSED' : 'SETUP ERROR', reached ? EXIT_CODE.ok : EXIT_CODE.setup);
+  writeOutcome(reached ? 'PREFLIGHT PASSED' : 'SETUP ERROR', reached ? EXIT_CODE.ok : EXIT_CODE.setup, env);
   return { status: reached ? 'passed' : 'failed' };
 }
 

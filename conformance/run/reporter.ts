@@ -291,13 +291,13 @@ export default class ConformanceReporter implements Reporter {
       profile: 'default' as Profile,
       failOnIncomplete: false,
     };
-    const preflight = preflightFromEnvironment();
+    const preflight = preflightFromEnvironment(this.#redaction.environment());
     if (this.#runSettings.preflightOnly) {
-      return Promise.resolve(preflightOnlyEnded(preflight?.ok === true));
+      return Promise.resolve(preflightOnlyEnded(preflight?.ok === true, this.#redaction.environment()));
     }
     // Set for the run, or for the merge of its shards.
     const failOnIncomplete = metadata.failOnIncomplete || this.#runSettings.failOnIncomplete;
-    const records = shardRecordsOfMerge();
+    const records = shardRecordsOfMerge(this.#redaction.environment());
     // A shard's own run is judged when its blob is merged.
     const shards = this.#shard
       ? records
@@ -319,7 +319,7 @@ export default class ConformanceReporter implements Reporter {
       setupProblems: preflight ? [...preflight.blocking, ...preflight.unavailable] : [],
       setupError: preflight !== undefined && !preflight.ok,
       retriesByRule: retriesByRule(this.#evidence.exchanges),
-      traffic: trafficOf(this.#evidence.exchanges, pacedRateOfRun()),
+      traffic: trafficOf(this.#evidence.exchanges, pacedRateOfRun(this.#redaction.environment())),
       ...(this.#outcomes.protocols().length > 1 ? { byProtocol: this.#outcomes.byProtocol() } : {}),
       runProtocols: protocolsOfRun(this.#runSettings).map((protocol) => PROTOCOL_NAME[protocol]),
       notOffered: this.#runSettings.protocolsNotOffered.map((protocol) => PROTOCOL_NAME[protocol]),
@@ -372,7 +372,7 @@ export default class ConformanceReporter implements Reporter {
     const broken =
       this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
     const exitCode = broken ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
-    writeOutcome(report.verdict, exitCode);
+    writeOutcome(report.verdict, exitCode, this.#redaction.environment());
     this.#incompleteFails = report.verdict === 'INCOMPLETE' && exitCode !== EXIT_CODE.ok;
     const status =
       result.status === 'interrupted' || result.status === 'timedout'
@@ -393,7 +393,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   #preflightStopped(): boolean {
-    const preflight = preflightFromEnvironment();
+    const preflight = preflightFromEnvironment(this.#redaction.environment());
     return preflight !== undefined && (!preflight.ok || this.#runSettings.preflightOnly);
   }
 }
