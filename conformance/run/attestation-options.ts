@@ -5,13 +5,13 @@ import type { KeyObject } from 'node:crypto';
 import { ATTESTATION_ENV } from '../env.ts';
 import { KeyFileError, loadPrivateKey } from '../attestation/signing-key.ts';
 import type { Profile, RunSettings } from '../settings.ts';
-import { flaggedRows, flagOptions } from './option-flags.ts';
+import { flaggedRows, flagOptions, type FlagOptions } from './option-flags.ts';
 import { optionHelp } from './option-help.ts';
 
 /** The rows of the certificate's options. */
 export const ATTESTATION_ROWS = flaggedRows('certificate');
 
-export const ATTESTATION_OPTIONS = flagOptions(ATTESTATION_ROWS);
+export const ATTESTATION_OPTIONS: FlagOptions = flagOptions(ATTESTATION_ROWS);
 
 export const ATTESTATION_OPTIONS_HELP = optionHelp('certificate');
 

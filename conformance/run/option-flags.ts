@@ -5,7 +5,8 @@ import type { ParseArgsConfig } from 'node:util';
 import { RUN_OPTIONS, type RunOptionRow } from '../run-option-table.ts';
 import type { FlagValues } from '../settings.ts';
 
-type FlagOptions = NonNullable<ParseArgsConfig['options']>;
+/** parseArgs' options, by flag. */
+export type FlagOptions = NonNullable<ParseArgsConfig['options']>;
 
 /** The rows of `section` that have a flag (of every section when none is named). */
 export function flaggedRows(section?: RunOptionRow['section']): RunOptionRow[] {

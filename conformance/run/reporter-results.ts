@@ -83,7 +83,7 @@ export function selectionOf(config: FullConfig): { grep?: string; grepInvert?: s
  * In `merge`: the shards' records it read (ENV.shardRecords, a JSON array); none in a run. A
  * hand-over of the merge command, not a setting: the file it wrote for this process.
  */
-export function shardRecordsOfMerge(env: NodeJS.ProcessEnv = process.env): ShardRecord[] {
+export function shardRecordsOfMerge(env: NodeJS.ProcessEnv): ShardRecord[] {
   const file = env[ENV.shardRecords];
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as ShardRecord[]) : [];
 }
@@ -92,7 +92,7 @@ export function shardRecordsOfMerge(env: NodeJS.ProcessEnv = process.env): Shard
  * For the runner (conformance/run/run.ts), which exits with the code: Playwright has only 0 and 1.
  * The outcome file is a hand-over of the runner, not a setting.
  */
-export function writeOutcome(verdict: string, exitCode: number, env: NodeJS.ProcessEnv = process.env): void {
+export function writeOutcome(verdict: string, exitCode: number, env: NodeJS.ProcessEnv): void {
   const file = env[ENV.outcomeFile];
   if (file) writeFileSync(file, JSON.stringify({ verdict, exitCode }));
 }
@@ -142,7 +142,7 @@ export function targetsChecked(ruleProjects: readonly FullProject[]): number {
  */
 export function preflightOnlyEnded(
   reached: boolean,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv,
 ): { status: FullResult['status'] } {
   console.log(
     reached
