@@ -57,7 +57,10 @@ export function initialTraffic(maxRps: number | undefined): TrafficState {
 
 let ownState: TrafficState | undefined;
 
-/** The run's traffic file, named by the config (ENV.trafficFile, in the run's state directory); none outside a run. */
+/**
+ * The run's traffic file, named by the config (ENV.trafficFile, in the run's state directory); none
+ * outside a run. A hand-over between the run's processes (a file they share), not a setting.
+ */
 export function trafficFileOfRun(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env[ENV.trafficFile];
 }
