@@ -3,52 +3,28 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+import { tsImport } from 'tsx/esm/api';
+
 /**
- * The run's settings are read in one place, conformance/settings.ts (`runSettings()`), from the
- * variables env.ts names: reading one anywhere else, from `process.env` or an `env` passed on,
- * is refused. Writing one (the runner handing its flags on) is not a read. These lists are those
- * of SETTING_VARIABLES; tests/conformance/settings.test.ts holds them to it.
+ * A run's settings are resolved once, at an entry point, from the variables the rows of
+ * conformance/run-option-table.ts name, and handed down as a value: reading one anywhere else,
+ * from `process.env` or an `env` passed on, is refused, and so is resolving them again
+ * (`readRunSettings`, `resolveRunSettings`) below the entry points. Writing one (a test, an entry
+ * point handing its flags on) is not a read. The lists are made from the table.
  */
-export const SETTING_KEYS = [
-  'targetFile',
-  'profile',
-  'protocols',
-  'protocolsNotOffered',
-  'preflightOnly',
-  'requestTimeout',
-  'maxRetries',
-  'retryBudget',
-  'maxRps',
-  'maxListPages',
-  'maxListRecords',
-  'directory',
-  'failOnIncomplete',
-  'bundle',
-  'signKey',
-];
-export const SETTING_VARIABLE_NAMES = [
-  'CONFORMANCE_TARGET',
-  'CONFORMANCE_PROFILE',
-  'CONFORMANCE_PROTOCOLS',
-  'CONFORMANCE_PROTOCOLS_NOT_OFFERED',
-  'CONFORMANCE_PREFLIGHT_ONLY',
-  'CONFORMANCE_REQUEST_TIMEOUT',
-  'CONFORMANCE_MAX_RETRIES',
-  'CONFORMANCE_RETRY_BUDGET',
-  'CONFORMANCE_MAX_RPS',
-  'CONFORMANCE_MAX_LIST_PAGES',
-  'CONFORMANCE_MAX_LIST_RECORDS',
-  'CONFORMANCE_REPORT_DIR',
-  'CONFORMANCE_FAIL_ON_INCOMPLETE',
-  'CONFORMANCE_BUNDLE',
-  'CONFORMANCE_SIGN_KEY',
-];
+const { RUN_OPTIONS } = await tsImport('./conformance/run-option-table.ts', import.meta.url);
+/** The keys of env.ts's ENV, REPORT_ENV and ATTESTATION_ENV that name a setting's variable. */
+const { ENV, REPORT_ENV, ATTESTATION_ENV } = await tsImport('./conformance/env.ts', import.meta.url);
+export const SETTING_VARIABLE_NAMES = RUN_OPTIONS.map((row) => row.variable);
+export const SETTING_KEYS = [ENV, REPORT_ENV, ATTESTATION_ENV].flatMap((table) =>
+  Object.entries(table).flatMap(([key, name]) => (SETTING_VARIABLE_NAMES.includes(name) ? [key] : [])),
+);
 const anyOf = (names) => `/^(${names.join('|')})$/`;
 /** Not a read: the target of an assignment, or of `delete`. */
 const READ =
   ':not(AssignmentExpression > MemberExpression.left):not(UnaryExpression[operator="delete"] > MemberExpression)';
 const SETTING_MESSAGE =
-  'A run setting is read only in conformance/settings.ts: use runSettings() (or readRunSettings(env)) and its typed fields.';
+  "A run setting is resolved once, at an entry point: take the RunSettings value handed down (a fixture's `settings`, a project's `runSettings`, or runSettings() in the request layer).";
 export const SETTINGS_READ_ONCE = {
   'no-restricted-syntax': [
     'error',
@@ -66,6 +42,30 @@ export const SETTINGS_READ_ONCE = {
       // const { CONFORMANCE_MAX_RPS } = process.env
       selector: `VariableDeclarator[init.property.name="env"] > ObjectPattern > Property[key.name=${anyOf(SETTING_VARIABLE_NAMES)}]`,
       message: SETTING_MESSAGE,
+    },
+  ],
+};
+
+/** Where a run's settings may be resolved from flags and variables: the entry points, and the tests. */
+export const SETTINGS_ENTRY_POINTS = [
+  'conformance/settings.ts',
+  'conformance/env.ts',
+  'conformance/run/run.ts',
+  'cli/commands/merge.ts',
+  'cli/commands/registry-run-publish.ts',
+  'playwright.config.ts',
+  'library/projects.ts',
+  'mutation/campaign.ts',
+  'mutation/batch.config.ts',
+  'tests/**',
+];
+export const SETTINGS_RESOLVED_ONCE = {
+  'no-restricted-syntax': [
+    ...SETTINGS_READ_ONCE['no-restricted-syntax'],
+    {
+      selector: 'CallExpression[callee.name=/^(readRunSettings|resolveRunSettings|handedOverSettings)$/]',
+      message:
+        'Settings are resolved once, at an entry point (eslint.config.js, SETTINGS_ENTRY_POINTS): take the value it handed down.',
     },
   ],
 };
@@ -110,6 +110,11 @@ export default tseslint.config(
     // Tests set and inspect the variables on purpose; the settings module and the table of names are where they live.
     ignores: ['tests/**', 'conformance/settings.ts', 'conformance/env.ts'],
     rules: SETTINGS_READ_ONCE,
+  },
+  {
+    // Below the entry points, no setting is resolved again: one value is handed down.
+    ignores: SETTINGS_ENTRY_POINTS,
+    rules: SETTINGS_RESOLVED_ONCE,
   },
   {
     files: ['eslint.config.js', 'bench/test-file-times.mjs', 'bench/process-cpu.mjs'],

@@ -4,35 +4,54 @@
 // --help` explains the options.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import { runSettings } from './conformance/settings.ts';
+import {
+  handedOverSettings,
+  handOverOf,
+  resolveRunSettings,
+  RUN_SETTINGS_VARIABLE,
+} from './conformance/settings.ts';
 import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { declaredTargetOf, runMetadataOf } from './conformance/run/run-target.ts';
 import type { SuiteOptions } from './conformance/run/projects.ts';
 import { kitProjects } from './library/projects.ts';
 import { codeFile } from './kit/package-root.ts';
-import { reportDirectory, type RunMetadata } from './conformance/report/run-metadata.ts';
+import type { RunMetadata } from './conformance/report/run-metadata.ts';
 
 // `merge-reports` only renders results recorded elsewhere (their metadata travels in the blobs):
 // it needs no target, and the machine merging may not have the target's variables.
 const merging = process.argv.includes('merge-reports');
 // A shard also writes a blob report, for `npm run merge-reports` (see the README).
 const sharded = process.argv.some((argument) => argument === '--shard' || argument.startsWith('--shard='));
-const settings = runSettings();
+// The run's settings, as the `run` or `merge` command resolved them (one variable, JSON). Started
+// directly (`npx playwright test`), this config is the entry point: it resolves them from the
+// environment itself and hands them on the same way, so that the workers, which read this config
+// again, find the runner's value rather than resolve their own.
+const settings =
+  handedOverSettings(process.env) ??
+  (() => {
+    const resolved = resolveRunSettings({}, process.env);
+    process.env[RUN_SETTINGS_VARIABLE] = handOverOf(resolved);
+    return resolved;
+  })();
 // The projects a team's config gets from conformanceProjects(), named by protocol only: the target
-// file the runner named (CONFORMANCE_TARGET) or the embedded reference server, which each worker
-// starts in-process; the run's other settings are in the environment every process inherits.
+// file the runner named or the embedded reference server, which each worker starts in-process;
+// each project hands the settings to its workers (the `runSettings` option).
 // Declared here and only here: every other part of the run gets the target from these projects
 // (the `declaredTarget` option) and reads its keys from the environment it runs in.
 const projects = merging
   ? []
-  : kitProjects({
-      target: settings.targetFile ? { file: settings.targetFile } : { embedded: true },
-      protocols: protocolsOfRun(),
-      name: '',
-    });
+  : kitProjects(
+      {
+        target: settings.targetFile ? { file: settings.targetFile } : { embedded: true },
+        protocols: protocolsOfRun(settings),
+        name: '',
+      },
+      settings,
+    );
 const target = declaredTargetOf(projects.at(-1));
-const reports = reportDirectory();
-const metadata: RunMetadata | undefined = target && runMetadataOf(target, settings.failOnIncomplete);
+const reports = settings.reportDirectory;
+const metadata: RunMetadata | undefined =
+  target && runMetadataOf(target, settings.failOnIncomplete, process.env, settings);
 
 export default defineConfig<object, SuiteOptions>({
   testDir: './specs',
@@ -45,7 +64,8 @@ export default defineConfig<object, SuiteOptions>({
   // The conformance reporter comes first: it redacts results in place before the others see them.
   // It writes junit.xml itself (one case per rule, warnings visible), not Playwright's reporter.
   reporter: [
-    [codeFile('conformance/run/reporter')],
+    // Its settings, for a merge, which has no projects to read them from.
+    [codeFile('conformance/run/reporter'), { settings }],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // The project's own tests read Playwright's JSON report too (tests/support/conformance-run.ts).
     ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),

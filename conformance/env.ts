@@ -1,46 +1,59 @@
-// Every fixed-name environment variable of the conformance run, in one table: how the runner hands
-// its options to Playwright's processes, and how the set-up project and the reporter hand what
-// they found to the workers and back to the runner. A user may set the documented ones directly. The
-// settings among them (the runner's options) are read and checked in settings.ts, and nowhere else.
-// Families of names made from a key's name live with what makes them: CONFORMANCE_KEY_* of
-// `run --base-url` (url-target.ts), CONFORMANCE_MINTED_* (key-minting.ts) and REFERENCE_KEY_* of
-// the reference fixtures (embedded-target.ts); the mutation batch's own MUTATION_BATCH_PLAN is in
-// mutation/batch-plan.ts.
+// Every fixed-name environment variable of the conformance run, in one table. The settings' own
+// (a user may set the documented ones) are the rows of run-option-table.ts, named here by their
+// old keys too; the others are how Playwright's processes hand each other what they made or
+// found: the resolved settings themselves (runSettings), the run's shared files, what the set-up
+// project found. Families of names made from a key's name live with what makes them:
+// CONFORMANCE_KEY_* of `run --base-url` (url-target.ts), CONFORMANCE_MINTED_* (key-minting.ts) and
+// REFERENCE_KEY_* of the reference fixtures (embedded-target.ts); the mutation batch's own
+// MUTATION_BATCH_PLAN is in mutation/batch-plan.ts.
+import { RUN_OPTIONS, type RunSettings } from './run-option-table.ts';
+
+/** The variable of a setting, as its row of run-option-table.ts names it. */
+function variableOf(key: keyof RunSettings): string {
+  const row = RUN_OPTIONS.find((candidate) => candidate.key === key);
+  if (!row) throw new Error(`No run option ${key}.`);
+  return row.variable;
+}
 
 /** The target and the run's settings. */
 export const ENV = {
-  targetFile: 'CONFORMANCE_TARGET',
-  profile: 'CONFORMANCE_PROFILE',
+  targetFile: variableOf('targetFile'),
+  profile: variableOf('profile'),
+  /**
+   * The run's settings as the entry point resolved them (JSON, conformance/settings.ts): the one
+   * variable by which `run`, `merge` or the config hands them to Playwright's processes.
+   */
+  runSettings: 'CONFORMANCE_RUN_SETTINGS',
   /** The embedded reference server's ports, set by the worker that started it (embedded-in-worker.ts). */
   referenceHttpsPort: 'REFERENCE_HTTPS_PORT',
   referenceHttpPort: 'REFERENCE_HTTP_PORT',
   /** Seconds an exchange (TLS handshake included) may take: `--request-timeout`. */
-  requestTimeout: 'CONFORMANCE_REQUEST_TIMEOUT',
+  requestTimeout: variableOf('requestTimeoutMs'),
   /**
    * What the preflight found (JSON): in the run's state file (project-state.ts), where the set-up
    * project leaves it; the mutation campaign's batch sets it per variant (a project option).
    */
   preflight: 'CONFORMANCE_PREFLIGHT',
   /** `--preflight-only`: the preflight runs, no rule does, no report is written. */
-  preflightOnly: 'CONFORMANCE_PREFLIGHT_ONLY',
+  preflightOnly: variableOf('preflightOnly'),
   /** The count of consecutive exchanges without an answer, shared by the workers (answer-watch.ts). */
   answerWatchFile: 'CONFORMANCE_ANSWER_WATCH_FILE',
   /** The run's shared pace, retry budget and counts of transient answers (requests/shared-pacing.ts). */
   trafficFile: 'CONFORMANCE_TRAFFIC_FILE',
   /** `--max-rps`: requests per second the run never exceeds. */
-  maxRps: 'CONFORMANCE_MAX_RPS',
+  maxRps: variableOf('maxRps'),
   /** `--max-retries`: how often one request is sent again after a transient answer. */
-  maxRetries: 'CONFORMANCE_MAX_RETRIES',
+  maxRetries: variableOf('maxRetries'),
   /** `--retry-budget`: seconds of waiting before retries, for the whole run. */
-  retryBudget: 'CONFORMANCE_RETRY_BUDGET',
+  retryBudget: variableOf('retryBudgetMs'),
   /** `--max-list-pages`: pages of one tenant's list the run follows, at most. */
-  maxListPages: 'CONFORMANCE_MAX_LIST_PAGES',
+  maxListPages: variableOf('maxListPages'),
   /** `--max-list-records`: records of one tenant's list after which the run follows no more pages. */
-  maxListRecords: 'CONFORMANCE_MAX_LIST_RECORDS',
+  maxListRecords: variableOf('maxListRecords'),
   /** The protocols the run speaks over TLS (`--protocols`, or what the target offers): h1,h2. */
-  protocols: 'CONFORMANCE_PROTOCOLS',
+  protocols: variableOf('protocols'),
   /** The protocols the target's ALPN showed it does not offer (h1, h2), set by the runner for the reports. */
-  protocolsNotOffered: 'CONFORMANCE_PROTOCOLS_NOT_OFFERED',
+  protocolsNotOffered: variableOf('protocolsNotOffered'),
   /** `merge`: the shards' own records (JSON files each shard's reporter left beside its blob). */
   shardRecords: 'CONFORMANCE_SHARD_RECORDS',
   /** Where the reporter writes the run's outcome for the runner's exit code (JSON). */
@@ -55,16 +68,16 @@ export const ENV = {
 
 /** Where reports go, and whether INCOMPLETE fails the run. */
 export const REPORT_ENV = {
-  directory: 'CONFORMANCE_REPORT_DIR',
-  failOnIncomplete: 'CONFORMANCE_FAIL_ON_INCOMPLETE',
+  directory: variableOf('reportDirectory'),
+  failOnIncomplete: variableOf('failOnIncomplete'),
 } as const;
 
 /** The run's certificate (conformance/attestation/): whether to write bundle/, and the key to sign it. */
 export const ATTESTATION_ENV = {
   /** `1`: write bundle/ (`--bundle`); `0`: do not, even under strict (`--no-bundle`). */
-  bundle: 'CONFORMANCE_BUNDLE',
+  bundle: variableOf('bundle'),
   /** The path of the Ed25519 private key file (`--sign-key`); never the key itself. */
-  signKey: 'CONFORMANCE_SIGN_KEY',
+  signKey: variableOf('signKeyFile'),
 } as const;
 
 /**
@@ -76,6 +89,7 @@ export const ATTESTATION_ENV = {
  * ATTESTATION_ENV.
  */
 export const HAND_OVER_VARIABLES: readonly string[] = [
+  ENV.runSettings,
   ENV.referenceHttpsPort,
   ENV.referenceHttpPort,
   ENV.preflight,

@@ -1,18 +1,18 @@
 // The conformance suite inside a team's own playwright.config.ts: `conformanceProjects()` returns
 // the projects that check a target (a target file, a base URL, or the embedded reference server)
 // beside the team's own, and `conformanceReporter()` the kit's reports as one more reporter.
-// Everything is decided when the config is read, in the Playwright runner; the workers, which read
-// the config again, find the same settings in the environment the runner hands them.
+// Everything is decided when the config is read: the options over the environment's variables
+// resolve to the run's settings once (the rows of conformance/run-option-table.ts), which each
+// project hands its workers as the `runSettings` option, and the reporter reads from the projects.
 import { existsSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Project, ReporterDescription } from '@playwright/test';
 import { codeFile, nodeCommand } from '../kit/package-root.ts';
-import { ENV, REPORT_ENV, handOversIgnoredWarning, withoutHandOvers } from '../conformance/env.ts';
-import { checkNumber, UsageError, type NumberSetting } from '../conformance/settings.ts';
+import { ENV, handOversIgnoredWarning, withoutHandOvers } from '../conformance/env.ts';
+import { resolveRunSettings, RUN_OPTIONS, UsageError, type RunSettings } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
-import { reportDirectory } from '../conformance/report/run-metadata.ts';
 import { declareTarget, type Profile, type TargetDeclaration } from '../conformance/deployment/target.ts';
 import {
   declareEmbeddedTarget,
@@ -46,6 +46,10 @@ export interface ConformanceProjectsOptions {
   maxRps?: number;
   /** The longest one exchange may take, in seconds; default 10, at most 600. */
   requestTimeoutSeconds?: number;
+  /** Pages of one tenant's list the run follows to learn its data, at most; default 10, 1 to 1000. */
+  maxListPages?: number;
+  /** Records of one tenant's list after which no further page is asked for; default 1000, 1 to 100000. */
+  maxListRecords?: number;
   /** The projects' names: `conformance` (default), `conformance HTTP/2`, `conformance set-up`, … */
   name?: string;
   /**
@@ -61,21 +65,43 @@ export interface ConformanceReporterOptions {
   outputDir?: string;
 }
 
-/** An option's value as its variable, checked against the bounds every run's settings have. */
-function numberSetting(
-  setting: NumberSetting,
-  option: string,
-  value: number | undefined,
-): string | undefined {
-  if (value === undefined) return undefined;
+/** A row-checked option's value as the flag's text it stands for; a TypeError naming the option. */
+function rowChecked(row: (typeof RUN_OPTIONS)[number], option: string, value: unknown): string {
   try {
-    checkNumber(setting, String(value), option);
+    row.parse(String(value), option, '');
   } catch (error) {
     if (error instanceof UsageError)
       throw new TypeError(`conformanceProjects: ${error.message}`, { cause: error });
     throw error;
   }
   return String(value);
+}
+
+/**
+ * The run's settings of a team's config: its options over the variables of `env` (an option wins,
+ * as a flag does), each checked by its row of the table.
+ */
+function teamSettings(options: ConformanceProjectsOptions, env: NodeJS.ProcessEnv): Readonly<RunSettings> {
+  if (options.profile !== undefined && options.profile !== 'default' && options.profile !== 'strict')
+    throw new TypeError(
+      `conformanceProjects: profile must be default or strict, not ${String(options.profile)}.`,
+    );
+  if (options.failOnIncomplete !== undefined && typeof options.failOnIncomplete !== 'boolean')
+    throw new TypeError(
+      `conformanceProjects: failOnIncomplete must be true or false, not ${String(options.failOnIncomplete)}.`,
+    );
+  const flags: Partial<Record<keyof RunSettings, string | boolean>> = {
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    ...(options.failOnIncomplete === true ? { failOnIncomplete: true } : {}),
+  };
+  for (const row of RUN_OPTIONS) {
+    if (!('checked' in row.team) || row.team.checked !== 'by the row') continue;
+    const option = row.team.option as keyof ConformanceProjectsOptions;
+    const value = options[option];
+    if (value !== undefined) flags[row.key] = rowChecked(row, option, value);
+  }
+  // An option's text is resolved as `run` resolves a flag's: it wins over the variable.
+  return resolveRunSettings(flags, env);
 }
 
 /** The CA of the embedded reference must exist before any worker starts: Node reads its trust at start-up. */
@@ -92,16 +118,16 @@ function ensureEmbeddedCertificates(certDir: string): void {
     );
 }
 
-function declared(target: ConformanceTarget, env: NodeJS.ProcessEnv): TargetDeclaration {
+function declared(target: ConformanceTarget, profile: RunSettings['profile']): TargetDeclaration {
   if ('embedded' in target) {
     // The embedded target names its keys by variable, like any target: the fixtures' public test keys.
     for (const [name, value] of Object.entries(fixtureKeyEnvironment())) process.env[name] ??= value;
     const certDir = target.certDir ? resolve(target.certDir) : embeddedCertDir();
     process.env[ENV.referenceCertDir] = certDir;
     ensureEmbeddedCertificates(certDir);
-    return declareEmbeddedTarget({ ...process.env, ...env });
+    return declareEmbeddedTarget(process.env, profile);
   }
-  if ('file' in target) return declareTarget(resolve(target.file), { ...process.env, ...env });
+  if ('file' in target) return declareTarget(resolve(target.file), process.env, 'file', profile);
   for (const name of ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'] as const) {
     const value = target[name];
     if (value !== undefined && !isBaseUrl(value))
@@ -114,7 +140,7 @@ function declared(target: ConformanceTarget, env: NodeJS.ProcessEnv): TargetDecl
     const options = { ...target, ...(target.caFile ? { caFile: resolve(target.caFile) } : {}) };
     writeFileSync(file, `${JSON.stringify(urlTarget(options, process.env), null, 2)}\n`);
   }
-  return declareTarget(file, { ...process.env, ...env });
+  return declareTarget(file, process.env, 'file', profile);
 }
 
 /** Whether this process has removed the hand-overs of the environment it was started in. */
@@ -145,48 +171,29 @@ function forgetHandOversInTheRunner(): void {
  */
 export function conformanceProjects(options: ConformanceProjectsOptions = {}): Project[] {
   forgetHandOversInTheRunner();
-  return kitProjects(options);
+  // The team's config is its run's entry point: its options and the environment resolve here.
+  return kitProjects(options, teamSettings(options, process.env));
 }
 
 /**
  * conformanceProjects() for the kit's own config (playwright.config.ts), whose runner the `run`
- * command starts with the hand-overs it made itself (the outcome file, the protocols not offered),
- * having removed the user's.
+ * command starts with the settings it resolved and the hand-overs it made itself (the outcome
+ * file), having removed the user's.
  */
-export function kitProjects(options: ConformanceProjectsOptions): Project[] {
+export function kitProjects(options: ConformanceProjectsOptions, settings: Readonly<RunSettings>): Project[] {
   const target = options.target ?? { embedded: true };
-  const runEnvironment: Record<string, string> = {};
-  const set = (name: string, value: string | undefined): void => {
-    if (value !== undefined) runEnvironment[name] = value;
-  };
-  if (options.profile !== undefined && options.profile !== 'default' && options.profile !== 'strict')
-    throw new TypeError(
-      `conformanceProjects: profile must be default or strict, not ${String(options.profile)}.`,
-    );
-  set(ENV.profile, options.profile);
-  if (options.failOnIncomplete !== undefined && typeof options.failOnIncomplete !== 'boolean')
-    throw new TypeError(
-      `conformanceProjects: failOnIncomplete must be true or false, not ${String(options.failOnIncomplete)}.`,
-    );
-  if (options.failOnIncomplete === true) set(REPORT_ENV.failOnIncomplete, '1');
-  set(ENV.maxRetries, numberSetting('maxRetries', 'maxRetries', options.maxRetries));
-  set(ENV.retryBudget, numberSetting('retryBudget', 'retryBudgetSeconds', options.retryBudgetSeconds));
-  set(ENV.maxRps, numberSetting('maxRps', 'maxRps', options.maxRps));
-  set(
-    ENV.requestTimeout,
-    numberSetting('requestTimeout', 'requestTimeoutSeconds', options.requestTimeoutSeconds),
-  );
   const protocols = options.protocols ?? ('embedded' in target ? ['h1', 'h2'] : ['h1']);
   if (protocols.length === 0 || protocols.some((protocol) => protocol !== 'h1' && protocol !== 'h2'))
     throw new TypeError(`conformanceProjects: protocols must be h1, h2 or both, not ${protocols.join(',')}.`);
-  const declaredTarget = declared(target, runEnvironment);
-  // Read by Node once at start-up: set here, in the runner, it reaches the worker processes.
+  const declaredTarget = declared(target, settings.profile);
+  // Read by Node once at start-up, and not a setting of the run but the trust of the process: set
+  // here, in the runner, it reaches the worker processes.
   const caBundle = caBundleFor(declaredTarget.caFile);
   if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
   return standaloneProjects({
     declaredTarget,
     protocols: [...new Set(protocols)],
-    runEnvironment,
+    settings,
     prefix: options.name ?? 'conformance',
   });
 }
@@ -202,8 +209,16 @@ export function conformanceReporter(options: ConformanceReporterOptions = {}): R
   // `npx playwright test --list` runs no rule: it prints the rules selected and writes no report,
   // so the last run's stay as they were (as the `run` command's --list does).
   if (process.argv.includes('--list')) return [codeFile('conformance/run/list-reporter')];
+  // The team's config is the entry point: the environment's settings resolve here (the rule
+  // projects' own, with the team's options, win in a run).
+  const settings = resolveRunSettings({}, process.env);
   return [
     codeFile('conformance/run/reporter'),
-    { outputDir: resolve(options.outputDir ?? reportDirectory()), decidesStatus: false },
+    {
+      outputDir: resolve(options.outputDir ?? settings.reportDirectory),
+      decidesStatus: false,
+      // A merge of the team's shards has no rule projects to take the settings from.
+      settings,
+    },
   ];
 }

@@ -1,10 +1,9 @@
 // The reporter of a batch run (batch-plan.ts): each project gets the suite's own conformance
 // reporter (conformance/run/reporter.ts), fed only that project's tests, writing to that variant's
 // report directory and outcome file — what a run of its own, `npm run conformance`, would write.
-// The conformance reporter reads the project's declared target from the config (for redaction)
-// and the run's CONFORMANCE_* variables (the preflight's result, the outcome file) when it is
-// called: each call is made with the project's variables in place, and the runner's put back after it. Reporter calls are
-// synchronous, so no other project's call can see them.
+// The conformance reporter reads everything of the variant's run from its project: the declared
+// target, the settings (`runSettings`) and the hand-overs (`runEnvironment`: the preflight's
+// result, the outcome file), so no call needs the runner's environment changed under it.
 import type {
   FullConfig,
   FullResult,
@@ -46,13 +45,13 @@ export default class BatchReporter implements Reporter {
         projects: ownProjects,
         metadata: { conformance: project.variant.metadata },
       };
-      within(project, () => project.reporter.onBegin(ownConfig, projectSuite));
+      project.reporter.onBegin(ownConfig, projectSuite);
     }
   }
 
   /** An error outside any test: no variant's run can be trusted. */
   onError(error: TestError): void {
-    for (const project of this.#projects.values()) within(project, () => project.reporter.onError(error));
+    for (const project of this.#projects.values()) project.reporter.onError(error);
   }
 
   onStepEnd(test: TestCase, result: TestResult, step: TestStep): void {
@@ -64,26 +63,11 @@ export default class BatchReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<void> {
-    for (const project of this.#projects.values())
-      await within(project, () => project.reporter.onEnd(result));
+    for (const project of this.#projects.values()) await project.reporter.onEnd(result);
   }
 
   #forTest(test: TestCase, call: (project: ProjectReporter) => void): void {
     const project = this.#projects.get(test.parent.project()?.name ?? '');
-    if (project) within(project, () => call(project));
-  }
-}
-
-/** Runs `call` with the project's run environment in process.env, and restores the runner's. */
-function within<T>(project: ProjectReporter, call: () => T): T {
-  const saved = Object.keys(project.variant.environment).map((name) => [name, process.env[name]] as const);
-  Object.assign(process.env, project.variant.environment);
-  try {
-    return call();
-  } finally {
-    for (const [name, value] of saved) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    if (project) call(project);
   }
 }

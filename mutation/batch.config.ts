@@ -7,16 +7,19 @@ import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { RuleId } from '../conformance/catalog/rules.ts';
+import { readRunSettings, type RunSettings } from '../conformance/settings.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
 import { readBatchPlan } from './batch-plan.ts';
 
 const plan = readBatchPlan();
 // Read by Node once at start-up: set here, it reaches the worker processes (as in the suite's config).
 const caBundle = caBundleFor(plan.caFile);
+// Not a setting of the run but the trust of the processes.
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
 /** The suite's worker options (conformance/run/test.ts) that each project sets. */
 interface SuiteOptions {
+  runSettings: Readonly<RunSettings> | undefined;
   runEnvironment: Readonly<Record<string, string>> | undefined;
   declaredTarget: TargetDeclaration | undefined;
   expectedToFail: readonly RuleId[];
@@ -37,6 +40,8 @@ export default defineConfig<object, SuiteOptions>({
     // set up once, as in a run of its own with one worker.
     workers: 1,
     use: {
+      // This config is the batch's entry point: each variant's settings resolve here, once.
+      runSettings: readRunSettings(variant.environment),
       runEnvironment: variant.environment,
       declaredTarget: variant.declaredTarget,
       expectedToFail: variant.expectedToFail,

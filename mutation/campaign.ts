@@ -147,7 +147,13 @@ export async function runCampaign(
     // Each target file read and checked once: the preflight binds it to the keys, the batch hands
     // the declaration to its project.
     const declared = new Map(
-      variants.map((variant) => [variant, declareTarget(targetFileOf(work, variant), strictEnv)] as const),
+      variants.map(
+        (variant) =>
+          [
+            variant,
+            declareTarget(targetFileOf(work, variant), strictEnv, 'file', readRunSettings(strictEnv).profile),
+          ] as const,
+      ),
     );
     const preflights = new Map<VariantName, PreflightResult>();
     for (const [variant, target] of declared) preflights.set(variant, await preflightOf(target, strictEnv));

@@ -1,14 +1,17 @@
-// Writes the documents rendered from code: docs/rules.md from the rule catalog, and
-// docs/client-rules.md from the client rule catalog. tests/conformance/catalog/catalog.test.ts and
-// client-catalog.test.ts fail when a committed file is out of date.
-import { writeFileSync } from 'node:fs';
+// Writes the documents rendered from code: docs/rules.md from the rule catalog,
+// docs/client-rules.md from the client rule catalog, and the options table of
+// docs/running-the-suite.md from the table of run options. tests/conformance/catalog/catalog.test.ts,
+// client-catalog.test.ts and run-option-table.test.ts fail when a committed file is out of date.
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { renderRulesDoc } from '../conformance/report/rules-markdown.ts';
 import { renderClientRulesDoc } from '../conformance/client-report/client-rules-markdown.ts';
+import { withOptionsTable } from '../conformance/run/option-help.ts';
 
 export const RULES_DOC = join(import.meta.dirname, '..', 'docs', 'rules.md');
 export const CLIENT_RULES_DOC = join(import.meta.dirname, '..', 'docs', 'client-rules.md');
+export const RUNNING_DOC = join(import.meta.dirname, '..', 'docs', 'running-the-suite.md');
 
 /** A document as committed: rendered, then formatted like every Markdown file of the project. */
 async function formatted(markdown: string, file: string): Promise<string> {
@@ -23,8 +26,14 @@ export async function formattedClientRulesDoc(): Promise<string> {
   return formatted(renderClientRulesDoc(), CLIENT_RULES_DOC);
 }
 
+/** docs/running-the-suite.md with its options table as the table of run options makes it. */
+export async function formattedRunningDoc(): Promise<string> {
+  return formatted(withOptionsTable(readFileSync(RUNNING_DOC, 'utf8')), RUNNING_DOC);
+}
+
 if (process.argv[1] === import.meta.filename) {
   writeFileSync(RULES_DOC, await formattedRulesDoc());
   writeFileSync(CLIENT_RULES_DOC, await formattedClientRulesDoc());
-  console.log(`wrote ${RULES_DOC} and ${CLIENT_RULES_DOC}`);
+  writeFileSync(RUNNING_DOC, await formattedRunningDoc());
+  console.log(`wrote ${RULES_DOC}, ${CLIENT_RULES_DOC} and the options table of ${RUNNING_DOC}`);
 }

@@ -8,15 +8,27 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
 import { ENV, REPORT_ENV, handOversIgnoredWarning, withoutHandOvers } from '../../conformance/env.ts';
+import {
+  handOverOf,
+  resolveRunSettings,
+  RUN_SETTINGS_VARIABLE,
+  UsageError,
+  type RunSettings,
+} from '../../conformance/settings.ts';
+import { flagOptions, flagValuesOf, rowsOf } from '../../conformance/run/option-flags.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../../conformance/report/verdict.ts';
 import { exitCodeOf } from '../../conformance/run/exit-code.ts';
 import { codeFile } from '../../kit/package-root.ts';
 import {
-  ATTESTATION_OPTIONS,
   ATTESTATION_OPTIONS_HELP,
-  applyAttestationOptions,
+  ATTESTATION_ROWS,
+  attestationFlagsProblem,
+  attestationSettingsProblem,
   attestationValues,
 } from '../../conformance/run/attestation-options.ts';
+
+/** The settings a merge takes flags for: where its reports go, its exit code, its certificate. */
+const MERGE_ROWS = [...rowsOf(['reportDirectory', 'failOnIncomplete']), ...ATTESTATION_ROWS];
 import { readShardRecords, shardDisagreements } from '../../conformance/report/shard-records.ts';
 import { blobFilesUnder, gatheredFolder, noBlobsMessage } from './blob-folder.ts';
 
@@ -49,9 +61,7 @@ export function main(argv: string[]): number {
     parsed = parseArgs({
       args: argv,
       options: {
-        reports: { type: 'string' },
-        'fail-on-incomplete': { type: 'boolean' },
-        ...ATTESTATION_OPTIONS,
+        ...flagOptions(MERGE_ROWS),
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -78,13 +88,26 @@ export function main(argv: string[]): number {
   // from the user's environment.
   const { env, ignored } = withoutHandOvers(process.env);
   if (ignored.length > 0) console.error(handOversIgnoredWarning(ignored));
-  if (values.reports !== undefined) env[REPORT_ENV.directory] = resolve(values.reports);
-  if (values['fail-on-incomplete'] === true) env[REPORT_ENV.failOnIncomplete] = '1';
-  const attestationProblem = applyAttestationOptions(attestationValues(values), env, (path) => resolve(path));
+  const flagsProblem = attestationFlagsProblem(attestationValues(values));
+  if (flagsProblem !== undefined) {
+    console.error(flagsProblem);
+    return EXIT_CODE.usage;
+  }
+  // The merge's settings, resolved here once and handed to Playwright's merge-reports as one value.
+  let settings: Readonly<RunSettings>;
+  try {
+    settings = resolveRunSettings(flagValuesOf(MERGE_ROWS, values), env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(error.message);
+    return EXIT_CODE.usage;
+  }
+  const attestationProblem = attestationSettingsProblem(settings);
   if (attestationProblem !== undefined) {
     console.error(attestationProblem);
     return EXIT_CODE.usage;
   }
+  env[RUN_SETTINGS_VARIABLE] = handOverOf(settings);
   const found = blobFilesUnder(resolve(folder));
   if (found.blobs.length === 0) {
     console.error(noBlobsMessage(folder));

@@ -7,12 +7,18 @@ import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { ENV } from '../env.ts';
 import { declareTarget, type TargetDeclaration } from './target.ts';
+import type { Profile } from '../settings.ts';
 
 export const EMBEDDED_TARGET_FILE = resolve(PACKAGE_ROOT, 'fixtures', 'reference-target.json');
 
 /** The embedded target, its keys named by the variables of `fixtureKeyEnvironment`. */
-export function declareEmbeddedTarget(env: NodeJS.ProcessEnv): TargetDeclaration {
-  const declared = declareTarget(EMBEDDED_TARGET_FILE, { ...fixtureKeyEnvironment(), ...env }, 'embedded');
+export function declareEmbeddedTarget(env: NodeJS.ProcessEnv, runProfile?: Profile): TargetDeclaration {
+  const declared = declareTarget(
+    EMBEDDED_TARGET_FILE,
+    { ...fixtureKeyEnvironment(), ...env },
+    'embedded',
+    runProfile,
+  );
   return { ...declared, caFile: join(embeddedCertDir(env), 'ca.crt') };
 }
 

@@ -6,7 +6,7 @@ import { parse as parseJsonc, printParseErrorCode, type ParseError } from 'jsonc
 import { dirname, resolve } from 'node:path';
 import type { TargetFile } from '../../schemas/generated/target.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
-import { readRunSettings, type Profile } from '../settings.ts';
+import type { Profile } from '../settings.ts';
 import type { HostMap } from '../requests/host-map.ts';
 import { mintedVariable, plannedKeys, type CredentialName } from './key-minting.ts';
 
@@ -78,12 +78,14 @@ export function readTargetFile(file: string): TargetFile {
 
 /**
  * Reads and checks `file`: its schema, that every credential's variable is set in `env` (a
- * missing key is a usage error, not a failed rule) and the profile. Keys are not read here.
+ * missing key is a usage error, not a failed rule) and the profile: `runProfile`, the run's own
+ * (--profile), wins over the file's. Keys are not read here.
  */
 export function declareTarget(
   file: string,
   env: NodeJS.ProcessEnv,
   mode: TargetDeclaration['mode'] = 'file',
+  runProfile?: Profile,
 ): TargetDeclaration {
   const target = readTargetFile(file);
   const credentialVariables: TargetDeclaration['credentialVariables'] = {};
@@ -106,7 +108,7 @@ export function declareTarget(
   // Whether the CA file exists and holds a certificate is the preflight's first stage
   // (conformance/deployment/preflight.ts): a set-up error with its fix, not a schema error.
   // A profile given for the run (--profile) wins over the file's own.
-  const profile: string = readRunSettings(env).profile ?? target.profile ?? 'default';
+  const profile: string = runProfile ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);
   if (problems.length > 0) throw new TargetError(file, problems);
@@ -168,6 +170,6 @@ function lineAndColumn(text: string, offset: number): { line: number; column: nu
 }
 
 /** A target file checked and bound to the keys of `env` in one step, for a caller holding the file. */
-export function resolveTarget(file: string, env: NodeJS.ProcessEnv): ResolvedTarget {
-  return withCredentials(declareTarget(file, env), env);
+export function resolveTarget(file: string, env: NodeJS.ProcessEnv, runProfile?: Profile): ResolvedTarget {
+  return withCredentials(declareTarget(file, env, 'file', runProfile), env);
 }

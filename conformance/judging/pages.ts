@@ -10,7 +10,7 @@
 // A next page on another origin is never followed: the key would go to a host it was not given for.
 import type { Api } from '../requests/api-client.ts';
 import { jsonBody, type Exchange, type ResponseExchange } from '../requests/exchange.ts';
-import { readRunSettings } from '../settings.ts';
+import { runSettings, type RunSettings } from '../settings.ts';
 
 /** How far one tenant's list (in one environment) is followed: `--max-list-pages`, `--max-list-records`. */
 export interface ListBounds {
@@ -18,8 +18,9 @@ export interface ListBounds {
   maxRecords: number;
 }
 
-export function listBounds(env: NodeJS.ProcessEnv = process.env): ListBounds {
-  const settings = readRunSettings(env);
+export function listBounds(
+  settings: Pick<RunSettings, 'maxListPages' | 'maxListRecords'> = runSettings(),
+): ListBounds {
   return { maxPages: settings.maxListPages, maxRecords: settings.maxListRecords };
 }
 

@@ -16,6 +16,7 @@ export interface Paint {
   dim(text: string): string;
 }
 
+/** NO_COLOR and FORCE_COLOR are the terminal's convention, read where output is written: not run settings. */
 export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
   const force = env.FORCE_COLOR;
   if (force === '0' || force === 'false' || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;

@@ -1,7 +1,6 @@
 // What the config tells the reporter about the run (its metadata), and where reports go.
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { Profile } from '../deployment/target.ts';
-import { readRunSettings } from '../settings.ts';
 
 /** Carried in Playwright's config metadata, so that it survives blob reports and merge-reports. */
 export interface RunMetadata {
@@ -10,8 +9,4 @@ export interface RunMetadata {
   failOnIncomplete: boolean;
   /** The protocols every rule is checked over (HTTP/1.1, HTTP/2); older blobs have none. */
   protocols?: string[];
-}
-
-export function reportDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  return readRunSettings(env).reportDirectory;
 }

@@ -26,7 +26,10 @@ interface Counts {
   transientOnly: number;
 }
 
-/** The file the config named for the count (ENV.answerWatchFile); none outside a run. */
+/**
+ * The file the config named for the count (ENV.answerWatchFile); none outside a run. A hand-over
+ * between the run's processes (a file they share), not a setting.
+ */
 function watchFile(): string | undefined {
   return process.env[ENV.answerWatchFile];
 }

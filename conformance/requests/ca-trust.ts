@@ -8,6 +8,7 @@ import { createSecureContext, rootCertificates, type SecureContext } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+/** NODE_EXTRA_CA_CERTS is the trust Node reads at start-up, the process's own: not a run setting. */
 export function caBundleFor(
   targetCaFile: string | undefined,
   env: NodeJS.ProcessEnv = process.env,

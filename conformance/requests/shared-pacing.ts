@@ -15,7 +15,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { ENV } from '../env.ts';
-import { readRunSettings } from '../settings.ts';
+import { runSettings } from '../settings.ts';
 
 export interface TrafficState {
   /** Milliseconds between two requests of the run; 0: unpaced. */
@@ -57,7 +57,10 @@ export function initialTraffic(maxRps: number | undefined): TrafficState {
 
 let ownState: TrafficState | undefined;
 
-/** The run's traffic file, named by the config (ENV.trafficFile, in the run's state directory); none outside a run. */
+/**
+ * The run's traffic file, named by the config (ENV.trafficFile, in the run's state directory); none
+ * outside a run. A hand-over between the run's processes (a file they share), not a setting.
+ */
 export function trafficFileOfRun(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return env[ENV.trafficFile];
 }
@@ -66,11 +69,11 @@ export function trafficFileOfRun(env: NodeJS.ProcessEnv = process.env): string |
 export function withTraffic<T>(change: (state: TrafficState) => T, env: NodeJS.ProcessEnv = process.env): T {
   const file = trafficFileOfRun(env);
   if (!file) {
-    ownState ??= initialTraffic(readRunSettings(env).maxRps);
+    ownState ??= initialTraffic(runSettings().maxRps);
     return change(ownState);
   }
   return withLock(`${file}.lock`, () => {
-    const state = readTraffic(file) ?? initialTraffic(readRunSettings(env).maxRps);
+    const state = readTraffic(file) ?? initialTraffic(runSettings().maxRps);
     const result = change(state);
     rewrite(file, JSON.stringify(state));
     return result;

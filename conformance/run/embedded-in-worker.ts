@@ -22,6 +22,7 @@ export async function startEmbeddedReference(): Promise<RunningReferenceServer> 
     // fixtures' lists of three then page, and the page-cursor rule is exercised.
     customersPageSize: 2,
   });
+  // The ports this worker's server chose, for binding the target in this process: a hand-over, not a setting.
   process.env[ENV.referenceHttpsPort] = String(server.httpsPort);
   process.env[ENV.referenceHttpPort] = String(server.httpPort);
   return server;

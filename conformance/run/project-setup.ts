@@ -9,7 +9,7 @@ import { mintKeys } from '../deployment/key-minting.ts';
 import { runPreflight } from '../deployment/preflight.ts';
 import { ENV } from '../env.ts';
 import { ANNOTATION } from './annotations.ts';
-import { runSettings } from '../settings.ts';
+import { useRunSettings } from '../settings.ts';
 import { bindTarget } from './run-target.ts';
 import { preflightSummary } from './preflight-state.ts';
 import { writeProjectState } from './project-state.ts';
@@ -17,10 +17,17 @@ import { startEmbeddedInThisWorker, type SuiteOptions } from './projects.ts';
 
 // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
 test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
-  const { declaredTarget, runEnvironment } = testInfo.project.use as Partial<SuiteOptions>;
+  const {
+    declaredTarget,
+    runEnvironment,
+    runSettings: settings,
+  } = testInfo.project.use as Partial<SuiteOptions>;
+  // Hand-overs, not settings: the run's state directory, where what the set-up found is left.
   Object.assign(process.env, runEnvironment);
-  if (!declaredTarget) throw new Error('No declaredTarget option: use conformanceProjects() in the config.');
-  const settings = runSettings();
+  if (!declaredTarget || !settings)
+    throw new Error('No declaredTarget or runSettings option: use conformanceProjects() in the config.');
+  // For the request layer of the preflight, which reads them with runSettings().
+  useRunSettings(settings);
   // Bounded by the preflight's own time limits: a stage per declared URL, each one exchange long.
   testInfo.setTimeout(60_000 + 8 * settings.requestTimeoutMs);
   const server = await startEmbeddedInThisWorker();

@@ -8,6 +8,7 @@ import type { SuiteOptions } from './projects.ts';
 // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
 test('conformance teardown: minted keys revoked', async ({}, testInfo) => {
   const { declaredTarget, runEnvironment } = testInfo.project.use as Partial<SuiteOptions>;
+  // Hand-overs, not settings: the run's state directory, where the minted keys are listed.
   Object.assign(process.env, runEnvironment);
   const state = readProjectState();
   if (!declaredTarget?.keyMinting || !state || state.minted.length === 0) return;

@@ -12,11 +12,13 @@ import { CODE_ROOT } from '../../kit/package-root.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import { initialTraffic } from '../requests/shared-pacing.ts';
 import { ENV } from '../env.ts';
-import { readRunSettings } from '../settings.ts';
+import type { RunSettings } from '../settings.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 
 /** The worker options of the suite (conformance/run/test.ts) a project sets. */
 export interface SuiteOptions {
+  /** The run's settings, as the entry point resolved them. */
+  runSettings: Readonly<RunSettings> | undefined;
   runEnvironment: Readonly<Record<string, string>> | undefined;
   declaredTarget: TargetDeclaration | undefined;
   protocol: Protocol;
@@ -25,7 +27,12 @@ export interface SuiteOptions {
 export interface RuleProjectsSettings {
   declaredTarget: TargetDeclaration;
   protocols: readonly Protocol[];
-  /** The run's CONFORMANCE_* variables for each worker; unset, the process environment is the run's. */
+  /** The run's settings, resolved once by the entry point: each project hands them to its workers. */
+  settings: Readonly<RunSettings>;
+  /**
+   * What the run's processes hand each other (its shared files: conformance/env.ts,
+   * HAND_OVER_VARIABLES), for each worker; never a setting.
+   */
   runEnvironment?: Readonly<Record<string, string>>;
   /**
    * The projects' names: `{prefix} {protocol}` when there are several, `{prefix}` alone otherwise.
@@ -50,11 +57,12 @@ export function ruleProjects(settings: RuleProjectsSettings): Project<object, Su
     name: projectName(settings.prefix, protocol, several),
     testDir: SPECS,
     // A rule's time includes its share of the retry budget and of a paced run's waits.
-    timeout: 60_000 + readRunSettings({ ...process.env, ...settings.runEnvironment }).retryBudgetMs,
+    timeout: 60_000 + settings.settings.retryBudgetMs,
     ...(settings.dependencies ? { dependencies: settings.dependencies } : {}),
     use: {
       declaredTarget: settings.declaredTarget,
       protocol,
+      runSettings: settings.settings,
       runEnvironment: settings.runEnvironment,
     },
   }));
@@ -101,26 +109,27 @@ export function kitProjectRole(project: { metadata?: unknown } | undefined): Kit
  * take their projects from here.
  */
 export function standaloneProjects(
-  settings: Omit<RuleProjectsSettings, 'dependencies'> & { runEnvironment: Record<string, string> },
+  options: Omit<RuleProjectsSettings, 'dependencies' | 'runEnvironment'>,
 ): Project<object, SuiteOptions>[] {
   const { directory: state, created } = runStateDirectory();
+  const settings = { ...options, settings: { ...options.settings, protocols: options.protocols } };
   const runEnvironment: Record<string, string> = {
-    ...settings.runEnvironment,
     [ENV.projectState]: state,
     [ENV.answerWatchFile]: join(state, 'consecutive-no-answers'),
     [ENV.trafficFile]: join(state, 'traffic.json'),
-    [ENV.protocols]: settings.protocols.join(','),
   };
   if (settings.declaredTarget.mode === 'embedded') runEnvironment[ENV.embeddedInWorker] = '1';
   if (created)
-    writeFileSync(
-      join(state, 'traffic.json'),
-      JSON.stringify(initialTraffic(readRunSettings(runEnvironment).maxRps)),
-    );
+    writeFileSync(join(state, 'traffic.json'), JSON.stringify(initialTraffic(settings.settings.maxRps)));
   const setupName = kitProjectName(settings.prefix, 'set-up');
   const teardownName = kitProjectName(settings.prefix, 'teardown');
   const minting = settings.declaredTarget.keyMinting !== undefined;
-  const shared = { declaredTarget: settings.declaredTarget, protocol: 'h1' as const, runEnvironment };
+  const shared = {
+    declaredTarget: settings.declaredTarget,
+    protocol: 'h1' as const,
+    runSettings: settings.settings,
+    runEnvironment,
+  };
   const kitProject = (role: KitProjectRole, testMatch: RegExp): Project<object, SuiteOptions> => ({
     name: kitProjectName(settings.prefix, role),
     testDir: join(CODE_ROOT, 'conformance', 'run'),

@@ -8,6 +8,7 @@
 import { onReferencePorts } from '../deployment/embedded-target.ts';
 import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
 import type { RunMetadata } from '../report/run-metadata.ts';
+import { runSettings, type RunSettings } from '../settings.ts';
 import { withCredentials, type ResolvedTarget, type TargetDeclaration } from '../deployment/target.ts';
 
 /** The declared target with its keys and, for the embedded server, its ports, from `env`. */
@@ -29,6 +30,7 @@ export function runMetadataOf(
   declared: TargetDeclaration,
   failOnIncomplete: boolean,
   env: NodeJS.ProcessEnv = process.env,
+  settings: Pick<RunSettings, 'protocols'> = runSettings(),
 ): RunMetadata {
   // Without a CA file of the target's, a CA the user added to Node is trusted all the same: the
   // report names it, so that verify warns of a private CA rather than print "the system's CAs".
@@ -48,7 +50,7 @@ export function runMetadataOf(
     },
     profile: declared.profile,
     failOnIncomplete,
-    protocols: protocolsOfRun().map((protocol) => PROTOCOL_NAME[protocol]),
+    protocols: protocolsOfRun(settings).map((protocol) => PROTOCOL_NAME[protocol]),
   };
 }
 

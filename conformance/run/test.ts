@@ -5,7 +5,7 @@ import { test as base } from '@playwright/test';
 import { ApiClient, type Api } from '../requests/api-client.ts';
 import { RawApi } from '../requests/raw-api.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
-import { runSettings, type RunSettings } from '../settings.ts';
+import { useRunSettings, type RunSettings } from '../settings.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
 import { RawClient } from '../requests/raw-client.ts';
 import type { RuleId } from '../catalog/rules.ts';
@@ -22,10 +22,12 @@ import { startEmbeddedInThisWorker } from './projects.ts';
 import type { DeclaredUrl, PreflightProblem } from '../deployment/preflight.ts';
 
 interface WorkerFixtures {
+  /** Option: the run's settings, as the entry point resolved them (conformance/settings.ts). */
+  runSettings: Readonly<RunSettings> | undefined;
   /**
-   * Option: the CONFORMANCE_* variables of this project's run, for a config that checks several
-   * targets in one Playwright run, one project each (a worker serves one project only). Unset,
-   * the process environment, as `npm run conformance` sets it, is the run's.
+   * Option: what this project's processes hand each other (the run's shared files, env.ts
+   * HAND_OVER_VARIABLES), for a config that checks several targets in one Playwright run, one
+   * project each (a worker serves one project only). Never a setting.
    */
   runEnvironment: Readonly<Record<string, string>> | undefined;
   /**
@@ -45,8 +47,8 @@ interface WorkerFixtures {
   /** The declared target bound to its keys, in this worker's environment. */
   target: ResolvedTarget;
   /**
-   * The run's settings, read once per worker from the environment the runner (or, in a team's
-   * config, the project) handed it; the rules and the fixtures take them from here.
+   * The run's settings, as the project handed them (the `runSettings` option), made this worker's
+   * before any rule runs; the rules and the fixtures take them from here.
    */
   settings: Readonly<RunSettings>;
   /** Declared URLs the preflight could not reach: the rules that need them are not evaluated. */
@@ -79,13 +81,14 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // machinery test fails if it disappears, and with it this saving.)
   // @ts-expect-error -- not in Playwright's public fixture types.
   _combinedContextOptions: [{}, { box: true }],
+  runSettings: [undefined, { option: true, scope: 'worker' }],
   runEnvironment: [undefined, { option: true, scope: 'worker' }],
   expectedToFail: [[], { option: true, scope: 'worker' }],
   protocol: ['h1', { option: true, scope: 'worker' }],
   declaredTarget: [undefined, { option: true, scope: 'worker' }],
   target: [
-    async ({ runEnvironment, declaredTarget }, use) => {
-      // Set before anything reads it: the preflight's result and the answer watch are read from it.
+    async ({ runEnvironment, declaredTarget, settings: _settings }, use) => {
+      // Hand-overs, not settings: set before anything reads them (the preflight's result, the answer watch).
       Object.assign(process.env, runEnvironment);
       // What the set-up project found (conformance/run/project-setup.ts): the preflight, minted keys.
       Object.assign(process.env, readProjectState()?.env);
@@ -100,9 +103,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
   settings: [
-    // Read after the target: its project's environment is in place.
-    async ({ target: _target }, use) => {
-      await use(runSettings());
+    async ({ runSettings }, use) => {
+      if (!runSettings) throw new Error('No runSettings option: run the suite with its config.');
+      // For the request layer, which reads them with runSettings() (a worker serves one project).
+      useRunSettings(runSettings);
+      await use(runSettings);
     },
     { scope: 'worker' },
   ],

@@ -13,8 +13,10 @@ const CONFORMANCE = resolve(dirname(fileURLToPath(import.meta.url)), '../../conf
 
 /** What each folder may import from the others (its own modules are always allowed). */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-  'env.ts': [],
-  'settings.ts': ['env.ts'],
+  'setting-checks.ts': [],
+  'run-option-table.ts': ['setting-checks.ts'],
+  'env.ts': ['run-option-table.ts'],
+  'settings.ts': ['env.ts', 'run-option-table.ts', 'setting-checks.ts'],
   catalog: [],
   redaction: [],
   requests: ['redaction', 'env.ts', 'settings.ts'],
@@ -33,6 +35,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
     'attestation',
     'env.ts',
     'settings.ts',
+    // The table of options, which the flags and the help of the run are made from.
+    'run-option-table.ts',
   ],
 };
 

@@ -6,6 +6,7 @@ import type { Api } from '../../conformance/requests/api-client.ts';
 import type { ResponseExchange } from '../../conformance/requests/exchange.ts';
 import { followPages, linkNext, listBounds, nextPageOf } from '../../conformance/judging/pages.ts';
 import { splitOptions, UsageError } from '../../conformance/run/run-options.ts';
+import { readRunSettings } from '../../conformance/settings.ts';
 
 const URL_ = 'https://acme.api.example/v1/customers';
 
@@ -116,17 +117,19 @@ test('followPages ends at a next page that is not served, and says which and wha
   assert.equal(whole.unserved, undefined);
 });
 
-test('the bounds come from the run environment, defaults 10 pages and 1000 records', () => {
-  assert.deepEqual(listBounds({}), { maxPages: 10, maxRecords: 1000 });
-  assert.deepEqual(listBounds({ CONFORMANCE_MAX_LIST_PAGES: '3', CONFORMANCE_MAX_LIST_RECORDS: '200' }), {
+test("the bounds come from the run's settings, defaults 10 pages and 1000 records", () => {
+  assert.deepEqual(listBounds(), { maxPages: 10, maxRecords: 1000 });
+  assert.deepEqual(listBounds(readRunSettings({})), { maxPages: 10, maxRecords: 1000 });
+  const settings = readRunSettings({ CONFORMANCE_MAX_LIST_PAGES: '3', CONFORMANCE_MAX_LIST_RECORDS: '200' });
+  assert.deepEqual(listBounds(settings), {
     maxPages: 3,
     maxRecords: 200,
   });
 });
 
 test('--max-list-pages and --max-list-records: whole numbers in range, else a usage error naming the range', () => {
-  const values = splitOptions(['--max-list-pages', '3', '--max-list-records', '250']).values;
-  assert.deepEqual([values.maxListPages, values.maxListRecords], ['3', '250']);
+  const { flags } = splitOptions(['--max-list-pages', '3', '--max-list-records', '250']);
+  assert.deepEqual([flags.maxListPages, flags.maxListRecords], ['3', '250']);
   for (const [option, value] of [
     ['--max-list-pages', '0'],
     ['--max-list-pages', '2.5'],

@@ -11,8 +11,13 @@ import { ESLint, Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { ATTESTATION_ENV, ENV, REPORT_ENV } from '../../conformance/env.ts';
 import {
+  handedOverSettings,
+  handOverOf,
   readRunSettings,
+  resolveRunSettings,
+  RUN_SETTINGS_VARIABLE,
   runSettings,
+  useRunSettings,
   SETTING_VARIABLES,
   UsageError,
   type RunSettings,
@@ -152,17 +157,43 @@ test('read once for each set of values: the same object until a setting changes'
   assert.equal(readRunSettings({ [ENV.maxRps]: '5', UNRELATED: 'b' }), first);
   assert.ok(Object.isFrozen(first));
   assert.notEqual(readRunSettings({ [ENV.maxRps]: '6' }), first);
-  // A worker's environment may change under it (a team's project puts its variables in place).
+});
+
+test("a process's settings are the value handed to it, never its environment's variables", () => {
   const saved = process.env[ENV.maxRetries];
   try {
+    // No value handed over (a unit test): the defaults, whatever the environment says.
     process.env[ENV.maxRetries] = '7';
-    assert.equal(runSettings().maxRetries, 7);
-    process.env[ENV.maxRetries] = '8';
+    assert.equal(runSettings().maxRetries, 4);
+    // A worker installs its project's value; a variable set afterwards changes nothing.
+    useRunSettings(readRunSettings({ [ENV.maxRetries]: '8' }));
+    assert.equal(runSettings().maxRetries, 8);
+    process.env[ENV.maxRetries] = '9';
     assert.equal(runSettings().maxRetries, 8);
   } finally {
+    useRunSettings(readRunSettings({}));
     if (saved === undefined) delete process.env[ENV.maxRetries];
     else process.env[ENV.maxRetries] = saved;
   }
+});
+
+test('the hand-over is the resolved value, whole: flags win over variables, and undefined fields stay', () => {
+  const settings = resolveRunSettings(
+    { maxRps: '5', failOnIncomplete: true, bundle: false },
+    { [ENV.maxRps]: '2', [ENV.maxRetries]: '3' },
+  );
+  assert.equal(settings.maxRps, 5);
+  assert.equal(settings.maxRetries, 3);
+  assert.equal(settings.failOnIncomplete, true);
+  assert.equal(settings.bundle, false);
+  const handed = handedOverSettings({ [RUN_SETTINGS_VARIABLE]: handOverOf(settings) });
+  assert.deepEqual(handed, settings);
+  assert.ok(handed && 'profile' in handed, 'an undefined setting is still a key of the value');
+  assert.equal(handedOverSettings({}), undefined);
+  assert.throws(
+    () => resolveRunSettings({ maxRps: '0' }, {}),
+    (error: Error) => error instanceof UsageError && error.message.startsWith('Invalid --max-rps "0": '),
+  );
 });
 
 test('the run and merge commands refuse an invalid variable with exit 2 and the message, no stack trace', async () => {

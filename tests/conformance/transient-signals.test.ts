@@ -14,6 +14,7 @@ import { isRefusal, type Exchange } from '../../conformance/requests/exchange.ts
 import { initialTraffic, readTraffic } from '../../conformance/requests/shared-pacing.ts';
 import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { ENV } from '../../conformance/env.ts';
+import { readRunSettings, useRunSettings } from '../../conformance/settings.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'transient-signals-'));
 const certificates = await ensureCertificates(work, 'localhost');
@@ -47,7 +48,9 @@ async function sendOnce(
   const trafficFile = join(work, `traffic-${Math.random()}.json`);
   writeFileSync(trafficFile, JSON.stringify(initialTraffic(undefined)));
   const saved = { ...process.env };
-  Object.assign(process.env, { [ENV.trafficFile]: trafficFile, ...env });
+  // The traffic file is a hand-over of the run's processes; the settings are handed as one value.
+  Object.assign(process.env, { [ENV.trafficFile]: trafficFile });
+  useRunSettings(readRunSettings(env));
   try {
     const told: Exchange[] = [];
     const client = new RawClient({
@@ -59,7 +62,8 @@ async function sendOnce(
     const exchange = await send(client, `https://acme.api.localhost:${port}/v1/customers`);
     return { exchange, told, trafficFile };
   } finally {
-    for (const name of [ENV.trafficFile, ...Object.keys(env)]) {
+    useRunSettings(undefined);
+    for (const name of [ENV.trafficFile]) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];
     }

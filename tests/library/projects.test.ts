@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
 import ConformanceReporter from '../../conformance/run/reporter.ts';
-import { ENV, REPORT_ENV } from '../../conformance/env.ts';
+import { ENV } from '../../conformance/env.ts';
+import type { RunSettings } from '../../conformance/settings.ts';
 import type { FullConfig, FullResult, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { writeProjectState } from '../../conformance/run/project-state.ts';
 import { mintedVariable } from '../../conformance/deployment/key-minting.ts';
@@ -33,10 +34,10 @@ test('a target file: a set-up project, a rule project per protocol depending on 
     );
     assert.equal(projects[0]?.teardown, undefined, 'nothing minted, nothing to undo');
     for (const project of projects.slice(1)) assert.deepEqual(project.dependencies, ['rules set-up']);
-    const use = projects[1]?.use as { runEnvironment: Record<string, string>; protocol: string };
+    const use = projects[1]?.use as { runSettings: RunSettings; protocol: string };
     assert.equal(use.protocol, 'h1');
-    assert.equal(use.runEnvironment[ENV.maxRps], '5');
-    assert.equal(use.runEnvironment[ENV.protocols], 'h1,h2');
+    assert.equal(use.runSettings.maxRps, 5);
+    assert.deepEqual(use.runSettings.protocols, ['h1', 'h2']);
 
     const minting = join(work, 'minting.json');
     writeFileSync(
@@ -85,16 +86,11 @@ test('failOnIncomplete reaches the run settings of every rule project, as run --
     const rules = projects.filter((project) => project.dependencies !== undefined);
     assert.ok(rules.length > 0);
     for (const project of rules) {
-      const use = project.use as { runEnvironment: Record<string, string> };
-      assert.equal(use.runEnvironment[REPORT_ENV.failOnIncomplete], '1', project.name);
+      const use = project.use as { runSettings: RunSettings };
+      assert.equal(use.runSettings.failOnIncomplete, true, project.name);
     }
     const without = conformanceProjects({}).find((project) => project.dependencies !== undefined);
-    assert.equal(
-      (without?.use as { runEnvironment: Record<string, string> }).runEnvironment[
-        REPORT_ENV.failOnIncomplete
-      ],
-      undefined,
-    );
+    assert.equal((without?.use as { runSettings: RunSettings }).runSettings.failOnIncomplete, false);
     assert.throws(
       () => conformanceProjects({ failOnIncomplete: 'yes' as unknown as boolean }),
       /failOnIncomplete must be true or false, not yes/,

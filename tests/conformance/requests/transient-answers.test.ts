@@ -22,6 +22,7 @@ import {
 import { Checks, Inconclusive } from '../../../conformance/judging/checks.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
 import { ENV } from '../../../conformance/env.ts';
+import { readRunSettings, useRunSettings } from '../../../conformance/settings.ts';
 
 interface Step {
   status: number;
@@ -69,11 +70,14 @@ async function withRun<T>(limits: Record<string, string>, body: () => Promise<T>
   const saved = { ...process.env };
   const file = join(work, `traffic-${Math.random()}.json`);
   writeFileSync(file, JSON.stringify(initialTraffic(undefined)));
-  Object.assign(process.env, { [ENV.trafficFile]: file, ...limits });
+  // The traffic file is a hand-over of the run's processes; the limits are settings, handed as one value.
+  Object.assign(process.env, { [ENV.trafficFile]: file });
+  useRunSettings(readRunSettings(limits));
   try {
     return await body();
   } finally {
-    for (const name of [ENV.trafficFile, ENV.maxRetries, ENV.retryBudget, ENV.maxRps]) {
+    useRunSettings(undefined);
+    for (const name of [ENV.trafficFile]) {
       if (saved[name] === undefined) delete process.env[name];
       else process.env[name] = saved[name];
     }

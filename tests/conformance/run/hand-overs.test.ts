@@ -75,6 +75,8 @@ describe('`run` with every hand-over variable set in its environment', () => {
     const shards = join(work, 'shards.json');
     writeFileSync(shards, JSON.stringify([{ shard: '1/1', target: { name: 'forged' }, tls: [] }]));
     handOvers = {
+      // Settings of the forger's choosing, as if an entry point had resolved them: HTTP/2 alone, lenient.
+      [ENV.runSettings]: JSON.stringify({ protocols: ['h2'], profile: 'default', failOnIncomplete: false }),
       [ENV.preflight]: forgedPreflight,
       [ENV.protocolsNotOffered]: 'h2',
       [ENV.shardRecords]: shards,
