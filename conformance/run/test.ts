@@ -192,8 +192,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // never sent, and Playwright replaces its worker after every failed test: a process start per
     // remaining rule. Skipped with the reason instead, the rule's verdict is still ERROR (the
     // reporter reads the annotation), and the rules whose exchanges went unanswered have failed
-    // their tests already.
-    async ({ settings: _settings }, use, testInfo) => {
+    // their tests already. After the target: the answer watch's file is one of its project's
+    // hand-overs, in place only once the target fixture has set them (in a worker's first test too).
+    async ({ target: _target }, use, testInfo) => {
       const reason = stoppedReason();
       if (reason !== undefined) {
         testInfo.annotations.push({ type: ANNOTATION.notSent, description: reason });
