@@ -40,8 +40,10 @@ export default defineConfig<object, SuiteOptions>({
     // set up once, as in a run of its own with one worker.
     workers: 1,
     use: {
-      // This config is the batch's entry point: each variant's settings resolve here, once.
-      runSettings: readRunSettings(variant.environment),
+      // This config is the batch's entry point: each variant's settings resolve here, once, as
+      // the runner resolves a run's of its own — its variables over the environment the campaign
+      // was started in (a CONFORMANCE_MAX_RETRIES there holds for both ways of running a variant).
+      runSettings: readRunSettings({ ...process.env, ...variant.environment }),
       runEnvironment: variant.environment,
       declaredTarget: variant.declaredTarget,
       expectedToFail: variant.expectedToFail,
