@@ -52,7 +52,6 @@ export const SETTINGS_ENTRY_POINTS = [
   'conformance/env.ts',
   'conformance/run/run.ts',
   'cli/commands/merge.ts',
-  'cli/commands/registry-run-publish.ts',
   'playwright.config.ts',
   'library/projects.ts',
   'mutation/campaign.ts',

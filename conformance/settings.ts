@@ -12,6 +12,7 @@
 // (`useRunSettings`); the request layer reads it back with `runSettings()`. Nothing below the
 // entry points reads a setting from the environment (an eslint rule, in eslint.config.js, says so).
 import { ENV } from './env.ts';
+import { UsageError } from './setting-checks.ts';
 import { RUN_OPTIONS, SETTING_VARIABLES, type RunOptionRow, type RunSettings } from './run-option-table.ts';
 
 export {
@@ -97,11 +98,35 @@ export function handOverOf(settings: Readonly<RunSettings>): string {
 export function handedOverSettings(env: NodeJS.ProcessEnv): Readonly<RunSettings> | undefined {
   const text = env[RUN_SETTINGS_VARIABLE];
   if (text === undefined || text === '') return undefined;
-  const handed = JSON.parse(text) as Partial<RunSettings>;
+  const handed = parsedHandOver(text);
   // Every key, even one JSON leaves out because it is undefined.
   return Object.freeze(
     Object.fromEntries(RUN_OPTIONS.map((row) => [row.key, handed[row.key]])) as RunSettings,
   );
+}
+
+/**
+ * The hand-over's JSON, refused whole when it is not what an entry point writes: a value left in a
+ * shell by hand or by another tool would otherwise become a run's settings unchecked.
+ */
+function parsedHandOver(text: string): Partial<RunSettings> {
+  const refuse = (why: string): never => {
+    throw new UsageError(
+      `${RUN_SETTINGS_VARIABLE} is set, but ${why}. It is the kit's own hand-over between its processes, not an option: unset it, and give settings as flags of \`tenant-auth-conformance run\` or as the CONFORMANCE_* variables of the options table.`,
+    );
+  };
+  let handed: unknown;
+  try {
+    handed = JSON.parse(text);
+  } catch {
+    return refuse('it is not JSON');
+  }
+  if (typeof handed !== 'object' || handed === null || Array.isArray(handed))
+    return refuse('it is not a JSON object');
+  const known = new Set<string>(RUN_OPTIONS.map((row) => row.key));
+  const unknown = Object.keys(handed).filter((key) => !known.has(key));
+  if (unknown.length > 0) return refuse(`it names ${unknown.join(', ')}, which no option of a run is`);
+  return handed;
 }
 
 /** The settings of a process no entry point handed any to (a unit test): every default. */

@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { BUNDLE_DIRECTORY } from '../../conformance/attestation/bundle-files.ts';
-import { readRunSettings } from '../../conformance/settings.ts';
 import {
   RegistryUnreachable,
   errorMessage,
@@ -94,12 +93,18 @@ export function takePublishOptions(
 }
 
 /** Sends the run's bundle; returns the exit code the command ends with. */
-export async function publishAfterRun(request: PublishRequest, runExit: number): Promise<number> {
-  const bundle = join(readRunSettings(process.env).reportDirectory, BUNDLE_DIRECTORY);
+export async function publishAfterRun(
+  request: PublishRequest,
+  runExit: number,
+  reportDirectory: string | undefined,
+): Promise<number> {
   const failed = (message: string): number => {
     console.error(`Not published: ${message}`);
     return runExit === EXIT.ok ? EXIT.setup : runExit;
   };
+  // No directory: the run stopped before its settings were resolved (a usage error, printed above).
+  if (reportDirectory === undefined) return failed('the run did not start, so there is no bundle to send.');
+  const bundle = join(reportDirectory, BUNDLE_DIRECTORY);
   if (!existsSync(bundle))
     return failed(
       `the run wrote no bundle (${bundle}): sign it with --sign-key, and see why it stopped above.`,

@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { main as runConformance, runHelp } from '../../conformance/run/run.ts';
+import { main as runConformance, runHelp, type SettingsResolved } from '../../conformance/run/run.ts';
 import {
   CREDENTIAL_VARIABLES,
   URL_TARGET_FILE,
@@ -39,11 +39,16 @@ export async function main(argv: string[]): Promise<number> {
     console.error(publishing);
     return EXIT.usage;
   }
-  const code = await runWithoutPublishing(publishing.rest);
-  return publishing.publish && !argv.includes('--help') ? publishAfterRun(publishing.publish, code) : code;
+  // The report directory the run resolved (--reports over CONFORMANCE_REPORT_DIR): its bundle is sent.
+  let reportDirectory: string | undefined;
+  const code = await runWithoutPublishing(publishing.rest, (settings) => {
+    reportDirectory = settings.reportDirectory;
+  });
+  if (!publishing.publish || argv.includes('--help')) return code;
+  return publishAfterRun(publishing.publish, code, reportDirectory);
 }
 
-async function runWithoutPublishing(argv: string[]): Promise<number> {
+async function runWithoutPublishing(argv: string[], resolved: SettingsResolved): Promise<number> {
   const { values, tokens } = parseArgs({
     args: argv,
     options: Object.fromEntries(URL_OPTIONS.map((name) => [name, { type: 'string' as const }])),
@@ -57,7 +62,7 @@ async function runWithoutPublishing(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const urlOptionGiven = URL_OPTIONS.some((name) => values[name] !== undefined);
-  if (!urlOptionGiven) return runConformance(argv);
+  if (!urlOptionGiven) return runConformance(argv, resolved);
 
   const baseUrl = values['base-url'];
   if (typeof baseUrl !== 'string') {
@@ -103,7 +108,7 @@ async function runWithoutPublishing(argv: string[]): Promise<number> {
         ? []
         : [argv[token.index] ?? ''],
     );
-    return await runConformance(['--target', file, ...rest]);
+    return await runConformance(['--target', file, ...rest], resolved);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }

@@ -55,7 +55,10 @@ export function runHelp(extra = ''): string {
 }
 
 /** The run with command-line arguments `argv` (without node and the script); returns the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
+/** Told the settings a run resolved, once they are checked: `run --publish` sends that run's bundle. */
+export type SettingsResolved = (settings: Readonly<RunSettings>) => void;
+
+export async function main(argv: readonly string[], resolved?: SettingsResolved): Promise<number> {
   let options;
   try {
     options = splitOptions(argv);
@@ -92,6 +95,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     console.error(problem);
     return EXIT_CODE.usage;
   }
+  resolved?.(settings);
   let target: ResolvedTarget | undefined;
   if (settings.targetFile) {
     try {

@@ -196,6 +196,19 @@ test('the hand-over is the resolved value, whole: flags win over variables, and 
   );
 });
 
+test('a hand-over that no entry point wrote is refused by name, never taken as the settings', () => {
+  for (const text of ['{not json', '[1]', '"5"', 'null', '{"maxRps":5,"unlimited":true}']) {
+    assert.throws(
+      () => handedOverSettings({ [RUN_SETTINGS_VARIABLE]: text }),
+      (error: Error) =>
+        error instanceof UsageError &&
+        error.message.startsWith(`${RUN_SETTINGS_VARIABLE} is set, but `) &&
+        error.message.includes('unset it'),
+      text,
+    );
+  }
+});
+
 test('the run and merge commands refuse an invalid variable with exit 2 and the message, no stack trace', async () => {
   for (const value of ['abc', '700']) {
     const run = await runMain(['run'], cleanEnv({ [ENV.requestTimeout]: value }));
