@@ -5,7 +5,7 @@
 // deployment may be down. The verdict is INCOMPLETE (exit 3); the rules it let through are judged.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runConformance } from '../support/conformance-run.ts';
+import { runConformance, rulesAfterServed } from '../support/conformance-run.ts';
 import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
 import { dodgingGate } from './dodging-front.ts';
 import { assertNoKeyInReports } from './run-support.ts';
@@ -39,9 +39,7 @@ describe('behind a gateway that answers 503 only to the unusual requests', () =>
     assert.ok(gate.served() > 0, 'and served the plain ones');
     assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
     assert.equal(run.exitCode, 3);
-    const byId = new Map(run.report?.rules.map((rule) => [rule.id, rule]));
-    for (const id of SERVED)
-      assert.equal(byId.get(id)?.verdict, 'pass', `${id}: ${byId.get(id)?.message ?? ''}`);
+    const byId = rulesAfterServed(run, SERVED);
     for (const id of REFUSED) {
       const rule = byId.get(id);
       assert.equal(rule?.verdict, 'error', `${id}: ${rule?.message ?? ''}`);

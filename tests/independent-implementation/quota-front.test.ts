@@ -4,7 +4,7 @@
 // are judged, the others are ERROR naming the front — INCOMPLETE, exit 3, never a stall.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runConformance } from '../support/conformance-run.ts';
+import { runConformance, rulesAfterServed } from '../support/conformance-run.ts';
 import { gatedDeploymentPerSuite } from '../support/independent-deployment.ts';
 import { quotaGate } from './quota-front.ts';
 import { assertNoKeyInReports } from './run-support.ts';
@@ -39,9 +39,7 @@ describe('behind a gateway whose quota answers the unusual requests 429 with a l
     assert.ok(refused() >= REFUSED.length, 'the gateway refused requests: the shape was met');
     assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
     assert.equal(run.exitCode, 3);
-    const byId = new Map(run.report?.rules.map((rule) => [rule.id, rule]));
-    for (const id of SERVED)
-      assert.equal(byId.get(id)?.verdict, 'pass', `${id}: ${byId.get(id)?.message ?? ''}`);
+    const byId = rulesAfterServed(run, SERVED);
     for (const id of REFUSED) {
       const rule = byId.get(id);
       assert.equal(rule?.verdict, 'error', id);

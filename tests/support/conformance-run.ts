@@ -8,7 +8,9 @@ import { readTargetFile } from '../../conformance/deployment/target.ts';
 import { EMBEDDED_TARGET_FILE } from '../../conformance/deployment/embedded-target.ts';
 import { readReport, runBounded, type SuiteRun } from '../../mutation/suite-run.ts';
 import { KIT_BIN, nodeArguments } from './compiled-kit.ts';
+import assert from 'node:assert/strict';
 import { ENV } from '../../conformance/env.ts';
+import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { TestServer } from './reference-client.ts';
 
 export { REPO_ROOT, runBounded, type BoundedRun } from '../../mutation/suite-run.ts';
@@ -162,4 +164,17 @@ export function writeTargetOf(server: TestServer, name: string): string {
   });
   writeFileSync(file, JSON.stringify(target));
   return file;
+}
+
+type ReportedRule = ConformanceReport['rules'][number];
+
+/**
+ * The rules of a run by id, after asserting that each of `served` passed: the runs through a front
+ * that refuses some requests check that the rules it let through were judged on the deployment.
+ */
+export function rulesAfterServed(run: SuiteRun, served: readonly string[]): Map<string, ReportedRule> {
+  const byId = new Map(run.report?.rules.map((rule) => [rule.id, rule]));
+  for (const id of served)
+    assert.equal(byId.get(id)?.verdict, 'pass', `${id}: ${byId.get(id)?.message ?? ''}`);
+  return byId;
 }
