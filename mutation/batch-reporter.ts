@@ -90,6 +90,6 @@ function ownOptions(project: FullProject, name: string): Omit<BatchVariantOption
   const variants = (project.use as { batchVariants?: readonly BatchVariantOptions[] }).batchVariants;
   const found = variants?.find((variant) => variant.name === name);
   if (!found) return undefined;
-  const { name: _name, ...options } = found;
-  return options;
+  const { runSettings, runEnvironment, declaredTarget, expectedToFail } = found;
+  return { runSettings, runEnvironment, declaredTarget, expectedToFail };
 }

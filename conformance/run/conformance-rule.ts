@@ -52,22 +52,9 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
         { type: ANNOTATION.source, description: rule.source },
       ],
     },
-    async (
-      {
-        api,
-        raw,
-        target,
-        settings,
-        knowledge,
-        namer,
-        exchanges,
-        learningExchanges,
-        unreachable,
-        runExpectedToFail,
-      },
-      testInfo,
-    ) => {
-      if (runExpectedToFail.includes(rule.id)) test.fail();
+    async ({ api, variant, target, settings, knowledge, exchanges }, testInfo) => {
+      const { raw, namer, learningExchanges, unreachable } = variant;
+      if (variant.expectedToFail.includes(rule.id)) test.fail();
       await attachLearningOnce(testInfo, learningExchanges, namer, knowledge);
       // A list learned in part: whatever this rule finds, the records past the bound were not seen.
       for (const cut of knowledge.listsCut ?? [])

@@ -7,15 +7,12 @@ import { test as base } from '@playwright/test';
 import type { Api } from '../requests/api-client.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { RunSettings } from '../settings.ts';
-import type { RawClient } from '../requests/raw-client.ts';
 import type { RuleId } from '../catalog/rules.ts';
-import type { KeyNamer } from '../redaction/shown-keys.ts';
 import type { Exchange } from '../requests/exchange.ts';
 import type { ResolvedTarget, TargetDeclaration } from '../deployment/target.ts';
 import type { Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
 import { stoppedReason } from '../requests/answer-watch.ts';
-import type { DeclaredUrl, PreflightProblem } from '../deployment/preflight.ts';
 import { VariantWorlds, type VariantWorld } from './variant-world.ts';
 import type { BatchVariantOptions } from './batch-variants.ts';
 
@@ -25,7 +22,8 @@ interface WorkerFixtures {
   /**
    * Option: what this project's processes hand each other (the run's shared files, env.ts
    * HAND_OVER_VARIABLES), for a config that checks several targets in one Playwright run, one
-   * project each (a worker serves one project only). Never a setting.
+   * project each (a worker serves one project only; the mutation campaign's batch gives each
+   * variant's as a test option instead, `batchVariants`). Never a setting.
    */
   runEnvironment: Readonly<Record<string, string>> | undefined;
   /**
@@ -55,27 +53,20 @@ interface TestFixtures {
   batchVariants: readonly BatchVariantOptions[];
   /** Option: the variant of `batchVariants` this test checks (registerRules sets it); else none. */
   batchVariantName: string | undefined;
-  /** This test's run in this worker, entered (its hand-overs and settings the process's). */
+  /**
+   * This test's run in this worker, entered (its hand-overs and settings the process's): its
+   * clients, key namer, unreachable URLs, learning exchanges and rules expected to fail.
+   */
   variant: VariantWorld;
   /** The declared target bound to its keys, in this worker's environment. */
   target: ResolvedTarget;
   /**
-   * The run's settings, as the project handed them (the `runSettings` option), made this worker's
-   * before any rule runs; the rules and the fixtures take them from here.
+   * The run's settings, as the project handed them (the `runSettings` option), made this process's
+   * before the test runs (variant-world.ts); the rules and the fixtures take them from here.
    */
   settings: Readonly<RunSettings>;
-  /** Declared URLs the preflight could not reach: the rules that need them are not evaluated. */
-  unreachable: ReadonlyMap<DeclaredUrl, PreflightProblem>;
-  /** One per run in a worker: it reads the target's CA file once, not once per rule. */
-  raw: RawClient;
-  namer: KeyNamer;
-  proxyUrl: string | undefined;
-  /** The exchanges by which this worker learned the tenants' data (see knowledge.ts). */
-  learningExchanges: Exchange[];
-  apiWorker: Api;
+  /** The tenants' data, learned by this run's first test in the worker (see knowledge.ts). */
   knowledge: Knowledge;
-  /** The rules of this test's run expected to fail: its `batchVariant`'s, else `expectedToFail`. */
-  runExpectedToFail: readonly RuleId[];
   /** Every exchange of the current test, for exchanges.har. */
   exchanges: Exchange[];
   api: Api;
@@ -128,14 +119,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
   target: async ({ variant }, use) => use(variant.target),
   settings: async ({ variant }, use) => use(variant.settings),
-  unreachable: async ({ variant }, use) => use(variant.unreachable),
-  raw: async ({ variant }, use) => use(variant.raw),
-  namer: async ({ variant }, use) => use(variant.namer),
-  proxyUrl: async ({ variant }, use) => use(await variant.proxyUrl),
-  learningExchanges: async ({ variant }, use) => use(variant.learningExchanges),
-  apiWorker: async ({ variant }, use) => use(await variant.apiWorker),
   knowledge: async ({ variant }, use) => use(await variant.knowledge),
-  runExpectedToFail: async ({ variant }, use) => use(variant.expectedToFail),
   ranAs: [
     // Before any fixture that may skip the test: the reporter counts a protocol as checked for a
     // rule from this, in a run and in a merge of shards alike (their blobs keep no project option).
@@ -154,9 +138,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // never sent, and Playwright replaces its worker after every failed test: a process start per
     // remaining rule. Skipped with the reason instead, the rule's verdict is still ERROR (the
     // reporter reads the annotation), and the rules whose exchanges went unanswered have failed
-    // their tests already. After the target: the answer watch's file is one of its project's
-    // hand-overs, in place only once the target fixture has set them (in a worker's first test too).
-    async ({ target: _target }, use, testInfo) => {
+    // their tests already. After the variant: the answer watch's file is one of its run's
+    // hand-overs, in place only once the variant is entered (in a worker's first test too).
+    async ({ variant: _variant }, use, testInfo) => {
       const reason = stoppedReason();
       if (reason !== undefined) {
         testInfo.annotations.push({ type: ANNOTATION.notSent, description: reason });

@@ -2,10 +2,15 @@
 // the clients, the connect proxy and the tenants' data it learned. A conformance run's worker
 // serves one such run, given by its project's options. The mutation campaign's batch
 // (mutation/batch.config.ts) has a worker serve several variants, each a run of its own given to
-// its tests as the `batchVariants` and `batchVariantName` options (batch-variants.ts): Playwright starts a worker per project and per set of
-// worker options, and a process per variant cost more than the variants' checks. So a worker keeps
-// a world per run it serves, made when that run's first test needs it, and enters it before each
-// test: the process-wide hand-overs and settings are that run's while its test runs.
+// its tests as the `batchVariants` and `batchVariantName` options (batch-variants.ts): Playwright
+// starts a worker per project and per set of worker options, and a process per variant cost more
+// than the variants' checks. So a worker keeps a world per run it serves, made when that run's
+// first test needs it, and enters it before each test: the process-wide hand-overs and settings
+// are that run's while its test runs.
+//
+// A world's proxy, clients and learning, once failed, stay failed for the worker's life: such a
+// failure fails the test before its body can mark it expected to fail, and Playwright replaces a
+// worker after an unexpected failure — with its worlds, as it did the worker fixtures they replace.
 import type { APIRequest } from '@playwright/test';
 import { ApiClient, type Api } from '../requests/api-client.ts';
 import { RawApi } from '../requests/raw-api.ts';
@@ -109,6 +114,11 @@ export class VariantWorld {
     useRunSettings(this.settings);
   }
 
+  /** Takes back its hand-overs, so that none is read as another run's that does not set it. */
+  leave(): void {
+    for (const name of Object.keys(this.#environment)) delete process.env[name];
+  }
+
   get proxyUrl(): Promise<string | undefined> {
     this.#proxyUrl ??= this.#startProxy();
     return this.#proxyUrl;
@@ -126,7 +136,7 @@ export class VariantWorld {
   }
 
   /** A client for one test, its exchanges given to `listener`; closed with `close`'s result. */
-  async newApi(listener: (exchange: Exchange) => void): Promise<{ api: Api; close(): Promise<void> }> {
+  async newApi(listener: (exchange: Exchange) => void): Promise<{ api: Api; close: () => Promise<void> }> {
     if (this.raw.protocol === 'h2')
       return { api: new RawApi(this.raw.listening(listener)), close: async () => {} };
     const proxyUrl = await this.proxyUrl;
@@ -173,24 +183,27 @@ export class VariantWorld {
 /** The runs a worker serves: one for a conformance run, each batch variant it was given for the batch. */
 export class VariantWorlds {
   readonly #worlds = new Map<string, Promise<VariantWorld>>();
-  #entered: string | undefined;
+  #entered: { key: string; world: VariantWorld } | undefined;
 
   constructor(private readonly request: APIRequest) {}
 
   /** The run named `key`, opened on its first test, entered for this one. */
   async enter(key: string, options: RunOptions): Promise<VariantWorld> {
+    if (this.#entered?.key !== key) {
+      this.#entered?.world.leave();
+      this.#entered = undefined;
+    }
     let world = this.#worlds.get(key);
     if (!world) {
-      // Opening sets the process's hand-overs and settings: no run is entered until it is done.
-      this.#entered = undefined;
+      // Opening sets the process's hand-overs and settings (entering it).
       world = VariantWorld.open(options, this.request);
       this.#worlds.set(key, world);
       // A run that could not be opened is tried again by its next test, as by a new worker.
       world.catch(() => this.#worlds.delete(key));
     }
     const opened = await world;
-    if (this.#entered !== key) opened.enter();
-    this.#entered = key;
+    if (this.#entered === undefined) opened.enter();
+    this.#entered = { key, world: opened };
     return opened;
   }
 
