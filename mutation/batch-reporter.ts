@@ -34,16 +34,21 @@ export default class BatchReporter implements Reporter {
     ]),
   );
   readonly #names = [...this.#variants.keys()];
+  /** Each test's variant, by its id: read off its title path once, not at each step. */
+  readonly #byTest = new Map<string, VariantReporter>();
 
   printsToStdio(): boolean {
     return true;
   }
 
   onBegin(config: FullConfig, suite: Suite): void {
-    const tests = new Map<string, TestCase[]>();
+    const tests = new Map(this.#names.map((name): [string, TestCase[]] => [name, []]));
     for (const test of suite.allTests()) {
       const name = batchVariantOf(test, this.#names) ?? '';
-      tests.set(name, [...(tests.get(name) ?? []), test]);
+      const variant = this.#variants.get(name);
+      if (!variant) continue;
+      this.#byTest.set(test.id, variant);
+      tests.get(name)?.push(test);
     }
     for (const [name, { variant, reporter }] of this.#variants) {
       // As in a run of its own: its metadata, and one rule project, which declares its target and
@@ -57,6 +62,7 @@ export default class BatchReporter implements Reporter {
         }),
         metadata: { conformance: variant.metadata },
       };
+      // The conformance reporter reads the tests of the suite it is given, nothing else of it.
       const own = tests.get(name) ?? [];
       reporter.onBegin(ownConfig, { allTests: () => own } as Suite);
     }
@@ -80,7 +86,7 @@ export default class BatchReporter implements Reporter {
   }
 
   #forTest(test: TestCase, call: (reporter: ConformanceReporter) => void): void {
-    const variant = this.#variants.get(batchVariantOf(test, this.#names) ?? '');
+    const variant = this.#byTest.get(test.id);
     if (variant) call(variant.reporter);
   }
 }
