@@ -136,7 +136,8 @@ let inForce: Readonly<RunSettings> | undefined;
 
 /**
  * Makes `settings` this process's: a worker does it with its project's `runSettings` option
- * before any rule runs (a worker serves one project only), as does the set-up project.
+ * before any rule runs (run/variant-world.ts; the mutation campaign's batch, with each test's
+ * variant's), as does the set-up project.
  */
 export function useRunSettings(settings: Readonly<RunSettings> | undefined): void {
   inForce = settings;

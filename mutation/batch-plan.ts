@@ -1,5 +1,5 @@
-// The plan of a batch run: several variants checked in ONE Playwright run, one project each
-// (mutation/batch.config.ts), instead of one `npm run conformance` per variant. The campaign
+// The plan of a batch run: several variants checked in ONE Playwright run, a share of them per
+// project and worker (mutation/batch.config.ts), instead of one `npm run conformance` per variant. The campaign
 // writes it; the config and the batch reporter read it. Each variant carries what the runner and
 // the set-up project give a run of its own: its CONFORMANCE_* variables (target file, profile, the
 // preflight's result, the answer watch, the outcome file) and the report metadata the config
@@ -12,7 +12,7 @@ import type { TargetDeclaration } from '../conformance/deployment/target.ts';
 export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';
 
 export interface BatchVariant {
-  /** The Playwright project's name: the variant's. */
+  /** Names the describe its rules are registered under (conformance/run/batch-variants.ts). */
   name: string;
   /** The run's CONFORMANCE_* variables, as `npm run conformance` and its set-up project set them. */
   environment: Record<string, string>;

@@ -1,15 +1,19 @@
 // Playwright config of a batch run (batch-plan.ts): the conformance suite's own settings
-// (playwright.config.ts), one project per variant, each with its run's environment as an option,
-// and the batch reporter, which gives each project the conformance reporter of a run of its own.
+// (playwright.config.ts), one project per worker, each checking a share of the variants, each
+// variant's run (its environment, target, settings) given as a test option, and the batch
+// reporter, which gives each variant the conformance reporter of a run of its own.
 // There is no set-up project: the campaign has run each variant's preflight before, as the set-up
 // project does, and checks only variants whose preflight passed this way.
 import { resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
-import type { RuleId } from '../conformance/catalog/rules.ts';
-import { readRunSettings, type RunSettings } from '../conformance/settings.ts';
-import type { TargetDeclaration } from '../conformance/deployment/target.ts';
-import { readBatchPlan } from './batch-plan.ts';
+import { readRunSettings } from '../conformance/settings.ts';
+import {
+  BATCH_VARIANTS_ENV,
+  batchVariantsGrep,
+  type BatchVariantOptions,
+} from '../conformance/run/batch-variants.ts';
+import { readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 const plan = readBatchPlan();
 // Read by Node once at start-up: set here, it reaches the worker processes (as in the suite's config).
@@ -17,15 +21,16 @@ const caBundle = caBundleFor(plan.caFile);
 // Not a setting of the run but the trust of the processes.
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
-/** The suite's worker options (conformance/run/test.ts) that each project sets. */
+/** The suite's test options (conformance/run/test.ts) that each project sets. */
 interface SuiteOptions {
-  runSettings: Readonly<RunSettings> | undefined;
-  runEnvironment: Readonly<Record<string, string>> | undefined;
-  declaredTarget: TargetDeclaration | undefined;
-  expectedToFail: readonly RuleId[];
+  batchVariants: readonly BatchVariantOptions[];
 }
 
-export default defineConfig<object, SuiteOptions>({
+// The specs register each rule once per variant (conformance/run/batch-variants.ts): set here, the
+// names reach the workers, which load the specs again.
+process.env[BATCH_VARIANTS_ENV] = JSON.stringify(plan.variants.map((variant) => variant.name));
+
+export default defineConfig<SuiteOptions>({
   testDir: resolve(import.meta.dirname, '..', 'specs'),
   fullyParallel: true,
   retries: 0,
@@ -34,19 +39,35 @@ export default defineConfig<object, SuiteOptions>({
   reporter: [[resolve(import.meta.dirname, 'batch-reporter.ts')]],
   outputDir: plan.outputDir,
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  projects: plan.variants.map((variant) => ({
-    name: variant.name,
-    // One worker per variant at a time: its worker fixtures (target, proxy, learned tenants) are
-    // set up once, as in a run of its own with one worker.
+  projects: sharesOf(plan.variants, plan.workers).map((share, index) => ({
+    name: `batch-${index + 1}`,
+    // One worker per project, serving each variant of its share: a variant's clients, proxy and
+    // learned tenants are made once in it (conformance/run/variant-world.ts), as in a run of its
+    // own with one worker, and no variant costs a worker process of its own.
     workers: 1,
+    grep: batchVariantsGrep(share.map((variant) => variant.name)),
     use: {
-      // This config is the batch's entry point: each variant's settings resolve here, once, as
-      // the runner resolves a run's of its own — its variables over the environment the campaign
-      // was started in (a CONFORMANCE_MAX_RETRIES there holds for both ways of running a variant).
-      runSettings: readRunSettings({ ...process.env, ...variant.environment }),
-      runEnvironment: variant.environment,
-      declaredTarget: variant.declaredTarget,
-      expectedToFail: variant.expectedToFail,
+      batchVariants: share.map((variant) => ({
+        name: variant.name,
+        // This config is the batch's entry point: each variant's settings resolve here, once, as
+        // the runner resolves a run's of its own — its variables over the environment the
+        // campaign was started in (a CONFORMANCE_MAX_RETRIES there holds for both ways of
+        // running a variant).
+        runSettings: readRunSettings({ ...process.env, ...variant.environment }),
+        runEnvironment: variant.environment,
+        declaredTarget: variant.declaredTarget,
+        expectedToFail: variant.expectedToFail,
+      })),
     },
   })),
 });
+
+/** The variants in `count` shares, dealt in turn: the plan's order, spread over the workers. */
+function sharesOf(variants: readonly BatchVariant[], count: number): BatchVariant[][] {
+  const shares = Array.from(
+    { length: Math.max(1, Math.min(count, variants.length)) },
+    (): BatchVariant[] => [],
+  );
+  variants.forEach((variant, index) => shares[index % shares.length]?.push(variant));
+  return shares;
+}

@@ -5,10 +5,10 @@
 // from the same rule verdicts (verdict.ts), since a MUST rule fails alike under both. What a run
 // found is read from the conformance reporter's JSON report (conformance.json).
 //
-// Most variants are checked in one batch: ONE Playwright run with a project per variant
-// (batch.config.ts), each with its own run environment and its own conformance reporter
+// Most variants are checked in one batch: ONE Playwright run whose few workers share the variants
+// (batch.config.ts), each variant with its own run environment and its own conformance reporter
 // (batch-reporter.ts), after the campaign has run each variant's preflight as the set-up project
-// would. That spares a runner and a Playwright start-up per variant, and — by telling the suite
+// would. That spares a runner, a Playwright start-up and a worker process per variant, and — by telling the suite
 // which rules the catalog expects to fail — a fresh worker process after each expected failure.
 // The runner itself (`npm run conformance`) checks the clean server, one faulty variant, and any
 // variant whose preflight fails (the runner stops those with SETUP ERROR); the clean server and
@@ -62,7 +62,7 @@ export interface VariantRun {
 }
 
 export interface CampaignOptions {
-  /** How many variants are checked at once (Playwright workers of the batch, one per variant). */
+  /** How many variants are checked at once (Playwright workers of the batch, one variant at a time each). */
   concurrency?: number;
   /** Called after each variant, e.g. to log progress. */
   onRun?: (run: VariantRun, done: number, total: number) => void;
@@ -223,7 +223,7 @@ async function runByRunner(work: string, variant: VariantName, keys: FixtureKeys
   return variantRun(variant, 'runner', run.exitCode, run.report, run.stderr);
 }
 
-/** Every variant of `variants` in one Playwright run, `workers` at a time, one worker each. */
+/** Every variant of `variants` in one Playwright run, `workers` at a time, a share of them each. */
 async function runBatch(
   work: string,
   variants: readonly VariantName[],

@@ -17,14 +17,28 @@ import { failsRun } from '../report/verdict.ts';
 import { describeProblem, type DeclaredUrl } from '../deployment/preflight.ts';
 import { ANNOTATION } from './annotations.ts';
 import { test } from './test.ts';
+import { batchVariantNames, batchVariantTitle } from './batch-variants.ts';
 import type { RuleContext } from './rule-context.ts';
 import type { RuleDeclaration } from './rule-declaration.ts';
 import { notApplicable, notEvaluated, RuleEnd } from './rule-end.ts';
 import { attachExchanges, attachLearningOnce, recordEvidence } from './rule-attachments.ts';
 
-/** One test per rule, in the order given: a spec file registers its group's declarations. */
+/**
+ * One test per rule, in the order given: a spec file registers its group's declarations. In the
+ * mutation campaign's batch, once per variant, each variant's under a describe of its own
+ * (batch-variants.ts); a conformance run's titles are the rules' alone.
+ */
 export function registerRules(declarations: readonly RuleDeclaration<RuleId>[]): void {
-  for (const declaration of declarations) conformanceRule(declaration);
+  const variants = batchVariantNames();
+  if (!variants) {
+    for (const declaration of declarations) conformanceRule(declaration);
+    return;
+  }
+  for (const name of variants)
+    test.describe(batchVariantTitle(name), () => {
+      test.use({ batchVariantName: name });
+      for (const declaration of declarations) conformanceRule(declaration);
+    });
 }
 
 function conformanceRule(rule: RuleDeclaration<RuleId>): void {
@@ -38,22 +52,9 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
         { type: ANNOTATION.source, description: rule.source },
       ],
     },
-    async (
-      {
-        api,
-        raw,
-        target,
-        settings,
-        knowledge,
-        namer,
-        exchanges,
-        learningExchanges,
-        unreachable,
-        expectedToFail,
-      },
-      testInfo,
-    ) => {
-      if (expectedToFail.includes(rule.id)) test.fail();
+    async ({ api, variant, target, settings, knowledge, exchanges }, testInfo) => {
+      const { raw, namer, learningExchanges, unreachable } = variant;
+      if (variant.expectedToFail.includes(rule.id)) test.fail();
       await attachLearningOnce(testInfo, learningExchanges, namer, knowledge);
       // A list learned in part: whatever this rule finds, the records past the bound were not seen.
       for (const cut of knowledge.listsCut ?? [])

@@ -1,25 +1,20 @@
 // The Playwright fixtures of the conformance suite: the target, the run's settings, the clients and
 // what the workers learn of the tenants. Each rule's test uses them through `registerRules`
-// (conformance-rule.ts), which makes a rule's declaration its test.
+// (conformance-rule.ts), which makes a rule's declaration its test. What a worker holds of its run
+// (variant-world.ts) is kept by a worker fixture and handed to each test, so that a worker of the
+// mutation campaign's batch can serve several runs, one per test's `batchVariant` option.
 import { test as base } from '@playwright/test';
-import { ApiClient, type Api } from '../requests/api-client.ts';
-import { RawApi } from '../requests/raw-api.ts';
+import type { Api } from '../requests/api-client.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
-import { useRunSettings, type RunSettings } from '../settings.ts';
-import { startConnectProxy } from '../requests/connect-proxy.ts';
-import { RawClient } from '../requests/raw-client.ts';
+import type { RunSettings } from '../settings.ts';
 import type { RuleId } from '../catalog/rules.ts';
-import { keyNamerFor, type KeyNamer } from '../redaction/shown-keys.ts';
 import type { Exchange } from '../requests/exchange.ts';
-import { bindTarget } from './run-target.ts';
 import type { ResolvedTarget, TargetDeclaration } from '../deployment/target.ts';
-import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
+import type { Knowledge } from '../judging/knowledge.ts';
 import { ANNOTATION } from './annotations.ts';
 import { stoppedReason } from '../requests/answer-watch.ts';
-import { preflightFromEnvironment } from './preflight-state.ts';
-import { readProjectState } from './project-state.ts';
-import { startEmbeddedInThisWorker } from './projects.ts';
-import type { DeclaredUrl, PreflightProblem } from '../deployment/preflight.ts';
+import { VariantWorlds, type VariantWorld } from './variant-world.ts';
+import type { BatchVariantOptions } from './batch-variants.ts';
 
 interface WorkerFixtures {
   /** Option: the run's settings, as the entry point resolved them (conformance/settings.ts). */
@@ -27,7 +22,8 @@ interface WorkerFixtures {
   /**
    * Option: what this project's processes hand each other (the run's shared files, env.ts
    * HAND_OVER_VARIABLES), for a config that checks several targets in one Playwright run, one
-   * project each (a worker serves one project only). Never a setting.
+   * project each (a worker serves one project only; the mutation campaign's batch gives each
+   * variant's as a test option instead, `batchVariants`). Never a setting.
    */
   runEnvironment: Readonly<Record<string, string>> | undefined;
   /**
@@ -44,26 +40,33 @@ interface WorkerFixtures {
   protocol: Protocol;
   /** Option: the run's target as the config declared it (conformance/run/run-target.ts), without keys. */
   declaredTarget: TargetDeclaration | undefined;
-  /** The declared target bound to its keys, in this worker's environment. */
-  target: ResolvedTarget;
-  /**
-   * The run's settings, as the project handed them (the `runSettings` option), made this worker's
-   * before any rule runs; the rules and the fixtures take them from here.
-   */
-  settings: Readonly<RunSettings>;
-  /** Declared URLs the preflight could not reach: the rules that need them are not evaluated. */
-  unreachable: ReadonlyMap<DeclaredUrl, PreflightProblem>;
-  /** One per worker: it reads the target's CA file once, not once per rule. */
-  raw: RawClient;
-  namer: KeyNamer;
-  proxyUrl: string | undefined;
-  /** The exchanges by which this worker learned the tenants' data (see knowledge.ts). */
-  learningExchanges: Exchange[];
-  apiWorker: Api;
-  knowledge: Knowledge;
+  /** What this worker holds of each run it serves (variant-world.ts), closed when it stops. */
+  variantWorlds: VariantWorlds;
 }
 
 interface TestFixtures {
+  /**
+   * Option, of the mutation campaign's batch alone (mutation/batch.config.ts): the variants a
+   * project checks, each given as the worker options above would give it — as test options,
+   * which cost no worker each (batch-variants.ts). Empty in a conformance run.
+   */
+  batchVariants: readonly BatchVariantOptions[];
+  /** Option: the variant of `batchVariants` this test checks (registerRules sets it); else none. */
+  batchVariantName: string | undefined;
+  /**
+   * This test's run in this worker, entered (its hand-overs and settings the process's): its
+   * clients, key namer, unreachable URLs, learning exchanges and rules expected to fail.
+   */
+  variant: VariantWorld;
+  /** The declared target bound to its keys, in this worker's environment. */
+  target: ResolvedTarget;
+  /**
+   * The run's settings, as the project handed them (the `runSettings` option), made this process's
+   * before the test runs (variant-world.ts); the rules and the fixtures take them from here.
+   */
+  settings: Readonly<RunSettings>;
+  /** The tenants' data, learned by this run's first test in the worker (see knowledge.ts). */
+  knowledge: Knowledge;
   /** Every exchange of the current test, for exchanges.har. */
   exchanges: Exchange[];
   api: Api;
@@ -86,94 +89,37 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   expectedToFail: [[], { option: true, scope: 'worker' }],
   protocol: ['h1', { option: true, scope: 'worker' }],
   declaredTarget: [undefined, { option: true, scope: 'worker' }],
-  target: [
-    async ({ runEnvironment, declaredTarget, settings: _settings }, use) => {
-      // Hand-overs, not settings: set before anything reads them (the preflight's result, the answer watch).
-      Object.assign(process.env, runEnvironment);
-      // What the set-up project found (conformance/run/project-setup.ts): the preflight, minted keys.
-      Object.assign(process.env, readProjectState()?.env);
-      if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
-      const server = declaredTarget.mode === 'embedded' ? await startEmbeddedInThisWorker() : undefined;
-      try {
-        await use(bindTarget(declaredTarget));
-      } finally {
-        await server?.close();
-      }
+  batchVariants: [[], { option: true }],
+  batchVariantName: [undefined, { option: true }],
+  variantWorlds: [
+    async ({ playwright }, use) => {
+      const worlds = new VariantWorlds(playwright.request);
+      await use(worlds);
+      await worlds.close();
     },
     { scope: 'worker' },
   ],
-  settings: [
-    async ({ runSettings }, use) => {
-      if (!runSettings) throw new Error('No runSettings option: run the suite with its config.');
-      // For the request layer, which reads them with runSettings() (a worker serves one project).
-      useRunSettings(runSettings);
-      await use(runSettings);
+  variant: async (
+    {
+      variantWorlds,
+      batchVariants,
+      batchVariantName,
+      runSettings,
+      runEnvironment,
+      declaredTarget,
+      expectedToFail,
+      protocol,
     },
-    { scope: 'worker' },
-  ],
-  unreachable: [
-    // Read after the target: its project's environment is in place.
-    async ({ target: _target }, use) => {
-      const problems = preflightFromEnvironment()?.unavailable ?? [];
-      await use(new Map(problems.flatMap((problem) => (problem.field ? [[problem.field, problem]] : []))));
-    },
-    { scope: 'worker' },
-  ],
-  raw: [
-    async ({ target, protocol, settings }, use) => {
-      await use(
-        new RawClient({
-          hosts: target.hosts,
-          caFile: target.caFile,
-          protocol,
-          timeoutMs: settings.requestTimeoutMs,
-        }),
-      );
-    },
-    { scope: 'worker' },
-  ],
-  namer: [
-    async ({ target }, use) => {
-      await use(keyNamerFor(target));
-    },
-    { scope: 'worker' },
-  ],
-  proxyUrl: [
-    async ({ target }, use) => {
-      if (Object.keys(target.hosts).length === 0) return use(undefined);
-      const proxy = await startConnectProxy(target.hosts);
-      await use(proxy.url);
-      await proxy.close();
-    },
-    { scope: 'worker' },
-  ],
-  learningExchanges: [
-    // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
-    async ({}, use) => {
-      await use([]);
-    },
-    { scope: 'worker' },
-  ],
-  apiWorker: [
-    async ({ playwright, proxyUrl, learningExchanges, raw }, use) => {
-      const listener = (exchange: Exchange): number => learningExchanges.push(exchange);
-      if (raw.protocol === 'h2') return use(new RawApi(raw.listening(listener)));
-      const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
-      await use(new ApiClient(context, listener));
-      await context.dispose();
-    },
-    { scope: 'worker' },
-  ],
-  knowledge: [
-    async ({ apiWorker, target, unreachable, settings }, use) => {
-      // Nothing is asked of a URL the preflight could not reach: its rules are not evaluated.
-      const reachable = { ...target };
-      for (const field of unreachable.keys()) if (field !== 'baseUrl') delete reachable[field];
-      const bounds = { maxPages: settings.maxListPages, maxRecords: settings.maxListRecords };
-      await use(await learnTenants(apiWorker, reachable, bounds));
-    },
-    { scope: 'worker' },
-  ],
+    use,
+  ) => {
+    const batchVariant = batchVariantOf(batchVariants, batchVariantName);
+    // A conformance run's worker serves its project's run alone: one key for every test.
+    const options = batchVariant ?? { name: '', runSettings, runEnvironment, declaredTarget, expectedToFail };
+    await use(await variantWorlds.enter(options.name, { ...options, protocol }));
+  },
+  target: async ({ variant }, use) => use(variant.target),
+  settings: async ({ variant }, use) => use(variant.settings),
+  knowledge: async ({ variant }, use) => use(await variant.knowledge),
   ranAs: [
     // Before any fixture that may skip the test: the reporter counts a protocol as checked for a
     // rule from this, in a run and in a merge of shards alike (their blobs keep no project option).
@@ -192,9 +138,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // never sent, and Playwright replaces its worker after every failed test: a process start per
     // remaining rule. Skipped with the reason instead, the rule's verdict is still ERROR (the
     // reporter reads the annotation), and the rules whose exchanges went unanswered have failed
-    // their tests already. After the target: the answer watch's file is one of its project's
-    // hand-overs, in place only once the target fixture has set them (in a worker's first test too).
-    async ({ target: _target }, use, testInfo) => {
+    // their tests already. After the variant: the answer watch's file is one of its run's
+    // hand-overs, in place only once the variant is entered (in a worker's first test too).
+    async ({ variant: _variant }, use, testInfo) => {
       const reason = stoppedReason();
       if (reason !== undefined) {
         testInfo.annotations.push({ type: ANNOTATION.notSent, description: reason });
@@ -208,13 +154,21 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   exchanges: async ({}, use) => {
     await use([]);
   },
-  api: async ({ playwright, proxyUrl, exchanges, raw }, use) => {
-    const listener = (exchange: Exchange): number => exchanges.push(exchange);
-    if (raw.protocol === 'h2') return use(new RawApi(raw.listening(listener)));
-    const context = await playwright.request.newContext(proxyUrl ? { proxy: { server: proxyUrl } } : {});
-    await use(new ApiClient(context, listener));
-    await context.dispose();
+  api: async ({ variant, exchanges }, use) => {
+    const { api, close } = await variant.newApi((exchange) => exchanges.push(exchange));
+    await use(api);
+    await close();
   },
 });
 
 export { expect } from '@playwright/test';
+
+function batchVariantOf(
+  variants: readonly BatchVariantOptions[],
+  name: string | undefined,
+): BatchVariantOptions | undefined {
+  if (name === undefined) return undefined;
+  const variant = variants.find((candidate) => candidate.name === name);
+  if (!variant) throw new Error(`No batch variant ${name} in this project's batchVariants option.`);
+  return variant;
+}

@@ -32,9 +32,9 @@ test("a variant's settings: its own variables over the campaign's environment, n
   process.env[ENV.maxRetries] = '0';
   process.env[ENV.maxListPages] = '3';
   const { default: config } = (await import('../../mutation/batch.config.ts')) as {
-    default: { projects: { use: { runSettings: RunSettings } }[] };
+    default: { projects: { use: { batchVariants: readonly { runSettings: RunSettings }[] } }[] };
   };
-  const settings = config.projects[0]?.use.runSettings;
+  const settings = config.projects[0]?.use.batchVariants[0]?.runSettings;
   assert.equal(settings?.profile, 'strict', "the variant's own variable");
   assert.equal(settings.requestTimeoutMs, 5000, "the variant's own variable");
   assert.equal(settings.maxRetries, 0, "the campaign's environment");
