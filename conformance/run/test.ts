@@ -3,7 +3,7 @@
 // (conformance-rule.ts), which makes a rule's declaration its test. What a worker holds of its run
 // (variant-world.ts) is kept by a worker fixture and handed to each test, so that a worker of the
 // mutation campaign's batch can serve several runs, one per test's `batchVariant` option.
-import { test as base } from '@playwright/test';
+import { test as base, type TestInfo } from '@playwright/test';
 import type { Api } from '../requests/api-client.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { RunSettings } from '../settings.ts';
@@ -111,15 +111,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       protocol,
     },
     use,
+    testInfo,
   ) => {
     const batchVariant = batchVariantOf(batchVariants, batchVariantName);
     // A conformance run's worker serves its project's run alone: one key for every test.
     const options = batchVariant ?? { name: '', runSettings, runEnvironment, declaredTarget, expectedToFail };
-    await use(await variantWorlds.enter(options.name, { ...options, protocol }));
+    await use(await withoutRuleTime(testInfo, variantWorlds.enter(options.name, { ...options, protocol })));
   },
   target: async ({ variant }, use) => use(variant.target),
   settings: async ({ variant }, use) => use(variant.settings),
-  knowledge: async ({ variant }, use) => use(await variant.knowledge),
+  knowledge: async ({ variant }, use, testInfo) => use(await withoutRuleTime(testInfo, variant.knowledge)),
   ranAs: [
     // Before any fixture that may skip the test: the reporter counts a protocol as checked for a
     // rule from this, in a run and in a merge of shards alike (their blobs keep no project option).
@@ -171,4 +172,20 @@ function batchVariantOf(
   const variant = variants.find((candidate) => candidate.name === name);
   if (!variant) throw new Error(`No batch variant ${name} in this project's batchVariants option.`);
   return variant;
+}
+
+/**
+ * The worker's state for a run (the embedded server, the clients, the tenants' data learned) is
+ * made by the first test that needs it; as worker fixtures it had a time-out of its own. The time
+ * it takes is added to that test's, so that a slow learning (a paced or rate-limited front) never
+ * leaves the rule itself less time than any other rule gets.
+ */
+async function withoutRuleTime<T>(testInfo: TestInfo, work: Promise<T>): Promise<T> {
+  const started = Date.now();
+  try {
+    return await work;
+  } finally {
+    // 0 is no time-out at all (--timeout 0): nothing to add to.
+    if (testInfo.timeout > 0) testInfo.setTimeout(testInfo.timeout + (Date.now() - started));
+  }
 }
