@@ -125,7 +125,8 @@ function parsedHandOver(text: string): Partial<RunSettings> {
     return refuse('it is not a JSON object');
   const known = new Set<string>(RUN_OPTIONS.map((row) => row.key));
   const unknown = Object.keys(handed).filter((key) => !known.has(key));
-  if (unknown.length > 0) return refuse(`it names ${unknown.join(', ')}, which no option of a run is`);
+  // Counted, not named: whatever was put there is not echoed into a message (it may hold a key).
+  if (unknown.length > 0) return refuse(`${unknown.length} of its fields name no option of a run`);
   return handed;
 }
 

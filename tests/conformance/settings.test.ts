@@ -197,13 +197,23 @@ test('the hand-over is the resolved value, whole: flags win over variables, and 
 });
 
 test('a hand-over that no entry point wrote is refused by name, never taken as the settings', () => {
-  for (const text of ['{not json', '[1]', '"5"', 'null', '{"maxRps":5,"unlimited":true}']) {
+  // A field named by a secret (a public fixture-like test value) is not echoed.
+  const secret = 'mbk_prod_Q7xT2vLm9RkP4sWz8NcY3bHd6JfG1aE5';
+  for (const text of [
+    '{not json',
+    '[1]',
+    '"5"',
+    'null',
+    '{"maxRps":5,"unlimited":true}',
+    `{"${secret}":1}`,
+  ]) {
     assert.throws(
       () => handedOverSettings({ [RUN_SETTINGS_VARIABLE]: text }),
       (error: Error) =>
         error instanceof UsageError &&
         error.message.startsWith(`${RUN_SETTINGS_VARIABLE} is set, but `) &&
-        error.message.includes('unset it'),
+        error.message.includes('unset it') &&
+        !error.message.includes(secret),
       text,
     );
   }

@@ -29,11 +29,14 @@ export function teamPlaywrightTests(installedKit: () => InstalledKit, teamFolder
     assert.match(json, /our API lists customers/);
     assert.match(json, /TRANSPORT-HTTPS-CERT/);
     assert.match(result.stdout, /VERDICT: CONFORMANT/);
-    // The kit's report states the options the team gave conformanceProjects (maxRetries: 2).
+    // The kit's report states the options the team gave conformanceProjects (maxRetries: 2, list
+    // bounds 5 pages and 500 records), from the installed package's declarations.
     const kitReport = JSON.parse(
       readFileSync(join(team, 'conformance-reports', 'conformance.json'), 'utf8'),
     ) as ConformanceReport;
     assert.equal(kitReport.options?.maxRetries, 2);
+    assert.equal(kitReport.scope?.settings?.maxListPages, 5);
+    assert.equal(kitReport.scope?.settings?.maxListRecords, 500);
   });
 
   test('--project and --grep select the rules as for any project: the team’s own test left out', async () => {

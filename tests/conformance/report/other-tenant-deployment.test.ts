@@ -6,21 +6,14 @@
 // report's hosts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ConformanceReport, TlsEvidence } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
 import type { TestOutcome } from '../../../conformance/report/verdict.ts';
-import { writeReports } from '../../../conformance/report/write-reports.ts';
 import { scopeLabel, scopeOf } from '../../../conformance/report/scope.ts';
-import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
 import { tlsEvidence } from '../../support/tls-evidence.ts';
-
-const vendor = generateKeyPairSync('ed25519');
+import { bundleOf, vendor } from '../../support/forger.ts';
 
 /** The preflight's evidence of the base URL's host and the other tenant's. */
 function hosts(base: string, other: string): TlsEvidence[] {
@@ -99,10 +92,7 @@ test('verify refuses a signed report of such a run that says it is complete', as
     scope,
   });
   assert.equal(built.verdict, 'CONFORMANT');
-  const reports = mkdtempSync(join(tmpdir(), 'other-tenant-'));
-  writeReports(built, { exchanges: [] }, reports);
-  const bundle = writeBundle(built, reports, vendor.privateKey).directory;
-  const { problems, signature } = await verifyBundle(bundle, { trustedKeys: [vendor.publicKey] });
+  const { problems, signature } = await verifyBundle(bundleOf(built), { trustedKeys: [vendor.publicKey] });
   assert.equal(signature.state, 'trusted');
   assert.ok(
     problems.some((problem) =>
@@ -133,10 +123,7 @@ test('verify recomputes it from the host map of the report', async () => {
     scope,
   });
   assert.equal(built.verdict, 'CONFORMANT');
-  const reports = mkdtempSync(join(tmpdir(), 'other-tenant-'));
-  writeReports(built, { exchanges: [] }, reports);
-  const bundle = writeBundle(built, reports, vendor.privateKey).directory;
-  const { problems } = await verifyBundle(bundle, { trustedKeys: [vendor.publicKey] });
+  const { problems } = await verifyBundle(bundleOf(built), { trustedKeys: [vendor.publicKey] });
   assert.ok(
     problems.some((problem) =>
       problem.includes(

@@ -23,6 +23,8 @@ export default defineConfig({
       ...(byUrl ? { target: { baseUrl: byUrl, ...(byUrlCa ? { caFile: byUrlCa } : {}) } } : {}),
       protocols: ['h1'],
       maxRetries: 2,
+      maxListPages: 5,
+      maxListRecords: 500,
       failOnIncomplete: process.env['FAIL_ON_INCOMPLETE'] === '1',
     }),
   ],
