@@ -188,7 +188,7 @@ export function kitProjects(options: ConformanceProjectsOptions, settings: Reado
   const declaredTarget = declared(target, settings.profile);
   // Read by Node once at start-up, and not a setting of the run but the trust of the process: set
   // here, in the runner, it reaches the worker processes.
-  const caBundle = caBundleFor(declaredTarget.caFile);
+  const caBundle = caBundleFor(declaredTarget.caFile, runStateDirectory().directory);
   if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
   return standaloneProjects({
     declaredTarget,

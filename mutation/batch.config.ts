@@ -17,7 +17,7 @@ import { readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 const plan = readBatchPlan();
 // Read by Node once at start-up: set here, it reaches the worker processes (as in the suite's config).
-const caBundle = caBundleFor(plan.caFile);
+const caBundle = caBundleFor(plan.caFile, plan.outputDir);
 // Not a setting of the run but the trust of the processes.
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 

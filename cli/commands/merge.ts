@@ -18,7 +18,7 @@ import {
 import { flagOptions, flagValuesOf, rowsOf } from '../../conformance/run/option-flags.ts';
 import { EXIT_CODE, EXIT_CODE_HELP } from '../../conformance/report/verdict.ts';
 import { exitCodeOf } from '../../conformance/run/exit-code.ts';
-import { codeFile } from '../../kit/package-root.ts';
+import { codeFile, kitPlaywrightEnvironment } from '../../kit/package-root.ts';
 import {
   ATTESTATION_OPTIONS_HELP,
   ATTESTATION_ROWS,
@@ -137,7 +137,7 @@ export function main(argv: string[]): number {
     const result = spawnSync(process.execPath, [playwright, 'merge-reports', '--config', config, blobs], {
       stdio: ['inherit', 'inherit', 'pipe'],
       encoding: 'utf8',
-      env,
+      env: kitPlaywrightEnvironment(env),
     });
     // Playwright's own errors (a blob it cannot read) come with its stack: the message is enough.
     process.stderr.write(withoutStackFrames(result.stderr ?? ''));

@@ -3,14 +3,18 @@
 //
 // The CA file for NODE_EXTRA_CA_CERTS. Node takes one file, so a target's CA and one the user
 // already trusts are joined into a bundle rather than one replacing the other.
-import { existsSync, readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** NODE_EXTRA_CA_CERTS is the trust Node reads at start-up, the process's own: not a run setting. */
+/**
+ * NODE_EXTRA_CA_CERTS is the trust Node reads at start-up, the process's own: not a run setting.
+ * A bundle is written in `directory`, the run's own (removed when the run ends), not in a
+ * temporary directory of its own that nothing would remove.
+ */
 export function caBundleFor(
   targetCaFile: string | undefined,
+  directory: string,
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
   const existing = env.NODE_EXTRA_CA_CERTS;
@@ -19,8 +23,15 @@ export function caBundleFor(
   // The target's CA may not exist yet (the embedded server creates it on start), but a bundle
   // needs its content now: only a user CA that differs is joined, and only when the file exists.
   if (!existsSync(targetCaFile)) return targetCaFile;
-  const bundle = join(mkdtempSync(join(tmpdir(), 'conformance-ca-')), 'ca-bundle.pem');
-  writeFileSync(bundle, `${readFileSync(existing, 'utf8').trim()}\n${readFileSync(targetCaFile, 'utf8')}`);
+  const mine = readFileSync(existing, 'utf8');
+  const theirs = readFileSync(targetCaFile, 'utf8');
+  // Every process that loads the config asks again: the runner, then each worker, which inherits
+  // the runner's bundle as its NODE_EXTRA_CA_CERTS. A bundle that holds the target's CA already is
+  // the answer, not a part of a new one.
+  if (mine.includes(theirs.trim())) return existing;
+  mkdirSync(directory, { recursive: true });
+  const bundle = join(directory, 'ca-bundle.pem');
+  writeFileSync(bundle, `${mine.trim()}\n${theirs}`);
   return bundle;
 }
 

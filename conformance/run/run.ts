@@ -22,7 +22,7 @@ import {
   attestationSettingsProblem,
 } from './attestation-options.ts';
 import { optionHelp } from './option-help.ts';
-import { codeFile, isMainModule } from '../../kit/package-root.ts';
+import { codeFile, kitPlaywrightEnvironment, isMainModule } from '../../kit/package-root.ts';
 import { kitProjectName } from './projects.ts';
 
 const HELP = `Usage: tenant-auth-conformance run [options] [playwright test options]
@@ -133,7 +133,7 @@ export async function main(argv: readonly string[], resolved?: SettingsResolved)
     const config = codeFile('playwright.config');
     const result = spawnSync(process.execPath, [playwright, 'test', '--config', config, ...passThrough], {
       stdio: 'inherit',
-      env,
+      env: kitPlaywrightEnvironment(env),
     });
     return exitCodeOf(join(work, 'outcome.json'), result.status);
   } finally {

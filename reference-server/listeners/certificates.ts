@@ -2,7 +2,7 @@
 // directory so that a user trusts it once (curl --cacert, NODE_EXTRA_CA_CERTS), and a leaf
 // certificate signed by it whose SANs cover every tenant's production and sandbox API host, every
 // tenant's panel hosts, and the admin API host.
-import { X509Certificate } from 'node:crypto';
+import { X509Certificate, randomBytes } from 'node:crypto';
 import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { adminHostname } from '../http/hosts.ts';
@@ -87,7 +87,11 @@ function certificateGenerator(): Promise<typeof import('selfsigned')> {
 async function generateCa(): Promise<PemPair> {
   const { generate } = await certificateGenerator();
   const notBeforeDate = new Date(Date.now() - DAY_MS);
-  const pems = await generate([{ name: 'commonName', value: 'Tenant API conformance kit local CA' }], {
+  // A name of its own: a client that trusts two of these CAs (another server's, from an earlier
+  // NODE_EXTRA_CA_CERTS) finds a certificate's issuer by name, and with one name for both it may
+  // check the signature against the wrong CA and fail ("certificate signature failure").
+  const name = `Tenant API conformance kit local CA ${randomBytes(6).toString('hex')}`;
+  const pems = await generate([{ name: 'commonName', value: name }], {
     keyType: 'ec',
     curve: 'P-256',
     algorithm: 'sha256',

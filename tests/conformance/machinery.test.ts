@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -113,10 +113,18 @@ test('a target CA joins a CA the user already trusts instead of replacing it', (
   const theirs = join(dir, 'theirs.pem');
   writeFileSync(mine, 'MINE\n');
   writeFileSync(theirs, 'THEIRS\n');
-  assert.equal(caBundleFor(undefined, {}), undefined);
-  assert.equal(caBundleFor(theirs, {}), theirs);
-  const bundle = caBundleFor(theirs, { NODE_EXTRA_CA_CERTS: mine }) ?? '';
+  const run = join(dir, 'run');
+  mkdirSync(run);
+  assert.equal(caBundleFor(undefined, run, {}), undefined);
+  assert.equal(caBundleFor(theirs, run, {}), theirs);
+  const bundle = caBundleFor(theirs, run, { NODE_EXTRA_CA_CERTS: mine }) ?? '';
   assert.equal(readFileSync(bundle, 'utf8'), 'MINE\nTHEIRS\n');
+  // In the run's directory, which the run removes, not in a temporary directory nothing removes.
+  assert.equal(dirname(bundle), run);
+  // A worker inherits the bundle as its own trust: asked again, it is the answer, not joined anew.
+  assert.equal(caBundleFor(theirs, run, { NODE_EXTRA_CA_CERTS: bundle }), bundle);
+  assert.deepEqual(readdirSync(run), ['ca-bundle.pem']);
+  rmSync(dir, { recursive: true, force: true });
 });
 
 test("the rules' test replaces a fixture of Playwright's by name: that name is still Playwright's", () => {

@@ -2,7 +2,7 @@
 // against a separately started reference process described by a target file (URL mode).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../../conformance/catalog/rules.ts';
@@ -17,6 +17,7 @@ import {
 import { assertConformantOverBothProtocols } from '../../support/protocol-verdicts.ts';
 import { testUnderBothProfiles } from '../../support/both-profiles.ts';
 import { startCli, type CliProcess } from '../../support/reference-cli.ts';
+import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { NOT_APPLICABLE_ON_REFERENCE } from '../../support/rule-declarations.ts';
 
 function assertAllPassed(run: ConformanceRun): void {
@@ -105,12 +106,20 @@ describe('URL mode: a reference process started separately, described by a targe
     hosts: { '*.localhost': '127.0.0.1' },
   });
 
-  test('a full target file: every rule passes', async () => {
+  test('a full target file: every rule passes, trusting a CA of the user too, and the run leaves nothing behind', async () => {
     const file = writeTarget(
       'full.json',
       referenceTargetOn(ports, { name: 'separately started reference', ...common() }),
     );
-    assertAllPassed(await runConformance(['--target', file], keys));
+    // A CA the user's Node already trusts, which the target's CA joins in a bundle; and a
+    // temporary directory of the run's own, to see what the run leaves in it.
+    const userCa = (await ensureCertificates(join(work, 'user-ca'), 'corp.example')).caPath;
+    const temporary = join(work, 'tmp');
+    mkdirSync(temporary);
+    assertAllPassed(
+      await runConformance(['--target', file], { ...keys, NODE_EXTRA_CA_CERTS: userCa, TMPDIR: temporary }),
+    );
+    assert.deepEqual(readdirSync(temporary), []);
   });
 
   test('only a base URL and one key: a useful run, and every rule it cannot check is "not evaluated" with the line to add', async () => {
