@@ -34,8 +34,13 @@ export interface BatchPlan {
   variants: BatchVariant[];
 }
 
-export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
+/** The plan's file, in the campaign's own directory (removed when the campaign ends). */
+export function batchPlanFile(env: NodeJS.ProcessEnv = process.env): string {
   const file = env[BATCH_PLAN_ENV];
   if (!file) throw new Error(`${BATCH_PLAN_ENV} names no plan: this config is run by mutation/campaign.ts`);
-  return JSON.parse(readFileSync(file, 'utf8')) as BatchPlan;
+  return file;
+}
+
+export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
+  return JSON.parse(readFileSync(batchPlanFile(env), 'utf8')) as BatchPlan;
 }

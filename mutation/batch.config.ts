@@ -4,7 +4,7 @@
 // reporter, which gives each variant the conformance reporter of a run of its own.
 // There is no set-up project: the campaign has run each variant's preflight before, as the set-up
 // project does, and checks only variants whose preflight passed this way.
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import { readRunSettings } from '../conformance/settings.ts';
@@ -13,11 +13,12 @@ import {
   batchVariantsGrep,
   type BatchVariantOptions,
 } from '../conformance/run/batch-variants.ts';
-import { readBatchPlan, type BatchVariant } from './batch-plan.ts';
+import { batchPlanFile, readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 const plan = readBatchPlan();
 // Read by Node once at start-up: set here, it reaches the worker processes (as in the suite's config).
-const caBundle = caBundleFor(plan.caFile, plan.outputDir);
+// Beside the plan, in the campaign's directory: not in outputDir, which Playwright empties as it starts.
+const caBundle = caBundleFor(plan.caFile, dirname(batchPlanFile()));
 // Not a setting of the run but the trust of the processes.
 if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
 
