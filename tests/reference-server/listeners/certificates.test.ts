@@ -97,3 +97,18 @@ test('with 10 000 tenants the server starts, and a panel host of any served tena
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('two certificate directories make two CAs of different names, each the issuer of its own leaf', async () => {
+  // A client that trusts both (a user's NODE_EXTRA_CA_CERTS and a target's caFile) finds a leaf's
+  // issuer by name: with one name for two CAs it may check the leaf against the wrong one.
+  const dirs = [mkdtempSync(join(tmpdir(), 'km-tls-')), mkdtempSync(join(tmpdir(), 'km-tls-'))];
+  try {
+    const made = await Promise.all(dirs.map((dir) => ensureCertificates(dir, 'localhost')));
+    const caOf = (certificates: { caPath: string }) => new X509Certificate(readFileSync(certificates.caPath));
+    assert.notEqual(caOf(made[0]!).subject, caOf(made[1]!).subject);
+    for (const certificates of made)
+      assert.equal(new X509Certificate(certificates.cert).issuer, caOf(certificates).subject);
+  } finally {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+});
