@@ -135,7 +135,7 @@ function declared(target: ConformanceTarget, profile: RunSettings['profile']): T
         `conformanceProjects: target.${name} must be a base URL https://{host}/v1, not "${value}".`,
       );
   }
-  const file = join(runStateDirectory().directory, URL_TARGET_FILE);
+  const file = join(runStateDirectory(), URL_TARGET_FILE);
   if (!existsSync(file)) {
     const options = { ...target, ...(target.caFile ? { caFile: resolve(target.caFile) } : {}) };
     writeFileSync(file, `${JSON.stringify(urlTarget(options, process.env), null, 2)}\n`);
@@ -186,16 +186,18 @@ export function kitProjects(options: ConformanceProjectsOptions, settings: Reado
   if (protocols.length === 0 || protocols.some((protocol) => protocol !== 'h1' && protocol !== 'h2'))
     throw new TypeError(`conformanceProjects: protocols must be h1, h2 or both, not ${protocols.join(',')}.`);
   const declaredTarget = declared(target, settings.profile);
-  // Read by Node once at start-up, and not a setting of the run but the trust of the process: set
-  // here, in the runner, it reaches the worker processes.
-  const caBundle = caBundleFor(declaredTarget.caFile, runStateDirectory().directory);
-  if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
-  return standaloneProjects({
+  // First: it makes the run's state directory (and writes what a new one starts with).
+  const projects = standaloneProjects({
     declaredTarget,
     protocols: [...new Set(protocols)],
     settings,
     prefix: options.name ?? 'conformance',
   });
+  // Read by Node once at start-up, and not a setting of the run but the trust of the process: set
+  // here, in the runner, it reaches the worker processes.
+  const caBundle = caBundleFor(declaredTarget.caFile, runStateDirectory());
+  if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
+  return projects;
 }
 
 /**

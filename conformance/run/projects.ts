@@ -4,7 +4,7 @@
 // team's own config (library/playwright.ts, `conformanceProjects`) both take them from
 // `standaloneProjects`: one way to run the suite. Each rule worker starts the embedded reference
 // server in-process when that is the target.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Project } from '@playwright/test';
@@ -84,14 +84,14 @@ export async function startEmbeddedInThisWorker(): Promise<{ close(): Promise<vo
 }
 
 /** The run's shared files: made once by the Playwright runner, found by its workers through the environment. */
-export function runStateDirectory(): { directory: string; created: boolean } {
+export function runStateDirectory(): string {
   const existing = process.env[ENV.projectState];
-  if (existing) return { directory: existing, created: false };
+  if (existing) return existing;
   const directory = mkdtempSync(join(tmpdir(), 'conformance-projects-'));
   process.env[ENV.projectState] = directory;
   // The runner made it; the runner removes it when it ends.
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
-  return { directory, created: true };
+  return directory;
 }
 
 /** What a project of the kit is for, in its metadata: the reporter tells the rules' projects by it. */
@@ -111,16 +111,19 @@ export function kitProjectRole(project: { metadata?: unknown } | undefined): Kit
 export function standaloneProjects(
   options: Omit<RuleProjectsSettings, 'dependencies' | 'runEnvironment'>,
 ): Project<object, SuiteOptions>[] {
-  const { directory: state, created } = runStateDirectory();
+  const state = runStateDirectory();
   const settings = { ...options, settings: { ...options.settings, protocols: options.protocols } };
+  const trafficFile = join(state, 'traffic.json');
   const runEnvironment: Record<string, string> = {
     [ENV.projectState]: state,
     [ENV.answerWatchFile]: join(state, 'consecutive-no-answers'),
-    [ENV.trafficFile]: join(state, 'traffic.json'),
+    [ENV.trafficFile]: trafficFile,
   };
   if (settings.declaredTarget.mode === 'embedded') runEnvironment[ENV.embeddedInWorker] = '1';
-  if (created)
-    writeFileSync(join(state, 'traffic.json'), JSON.stringify(initialTraffic(settings.settings.maxRps)));
+  // What a new state directory starts with, whoever made it first (a target given by URL writes
+  // its target file there before): the workers, which read the config again, find it there.
+  if (!existsSync(trafficFile))
+    writeFileSync(trafficFile, JSON.stringify(initialTraffic(settings.settings.maxRps)));
   const setupName = kitProjectName(settings.prefix, 'set-up');
   const teardownName = kitProjectName(settings.prefix, 'teardown');
   const minting = settings.declaredTarget.keyMinting !== undefined;

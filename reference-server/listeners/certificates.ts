@@ -44,12 +44,13 @@ export async function ensureCertificates(certDir: string, domain: string): Promi
   let reused = true;
 
   let ca = readPair(caPath, caKeyPath);
-  if (!ca) {
+  if (!ca || hasSharedName(ca.cert)) {
     reused = false;
     const fresh = await generateCa();
     // Two processes starting at once must end up with the same CA: the first to link its files
-    // wins and the other reads them. A bundle file is linked first, as the lock.
-    ca = createOnce(join(certDir, 'ca.bundle'), fresh) ?? fresh;
+    // wins and the other reads them. A bundle file is linked first, as the lock. Its name is not
+    // the one of the CAs that shared a name (`ca.bundle`), so that such a CA is replaced once too.
+    ca = createOnce(join(certDir, 'ca-named.bundle'), fresh) ?? fresh;
     publish(caKeyPath, ca.key);
     publish(caPath, ca.cert);
   }
@@ -82,6 +83,17 @@ interface PemPair {
 /** Loaded only to make a certificate: most starts reuse theirs, and loading it is a large share of start-up CPU. */
 function certificateGenerator(): Promise<typeof import('selfsigned')> {
   return import('selfsigned');
+}
+
+/** The name every CA had before each got one of its own (generateCa): such a CA is replaced. */
+const SHARED_CA_SUBJECT = 'CN=Tenant API conformance kit local CA';
+
+function hasSharedName(caCert: string): boolean {
+  try {
+    return new X509Certificate(caCert).subject === SHARED_CA_SUBJECT;
+  } catch {
+    return false;
+  }
 }
 
 async function generateCa(): Promise<PemPair> {

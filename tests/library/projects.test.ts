@@ -2,7 +2,7 @@
 // checked when the config is read, and a reporter that never decides the run's status.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
@@ -14,6 +14,8 @@ import { writeProjectState } from '../../conformance/run/project-state.ts';
 import { mintedVariable } from '../../conformance/deployment/key-minting.ts';
 import { referenceTargetOn } from '../support/conformance-run.ts';
 import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
+import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
+import { URL_TARGET_FILE } from '../../conformance/deployment/url-target.ts';
 
 test('a target file: a set-up project, a rule project per protocol depending on it; a teardown project only for minted keys', () => {
   const work = mkdtempSync(join(tmpdir(), 'projects-test-'));
@@ -53,6 +55,44 @@ test('a target file: a set-up project, a rule project per protocol depending on 
       ['rules set-up', 'rules teardown', 'rules'],
     );
     assert.equal(withTeardown[0]?.teardown, 'rules teardown');
+  } finally {
+    process.env = saved;
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test("the run's state directory starts with its traffic file, whatever the target; a user's CA joins the target's there", async () => {
+  const work = mkdtempSync(join(tmpdir(), 'projects-test-'));
+  const saved = { ...process.env };
+  const stateOf = (options: Parameters<typeof conformanceProjects>[0]): string[] => {
+    // A new run each time: the runner of a config makes its state directory.
+    delete process.env[ENV.projectState];
+    conformanceProjects(options);
+    return readdirSync(process.env[ENV.projectState] ?? '').sort();
+  };
+  try {
+    Object.assign(process.env, fixtureKeyEnvironment());
+    const targetCa = (await ensureCertificates(join(work, 'target-certs'), 'localhost')).caPath;
+    const userCa = (await ensureCertificates(join(work, 'user-certs'), 'corp.example')).caPath;
+    process.env.NODE_EXTRA_CA_CERTS = userCa;
+    const file = join(work, 'target.json');
+    writeFileSync(
+      file,
+      JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'on file', caFile: targetCa })),
+    );
+    assert.deepEqual(stateOf({ target: { file } }), ['ca-bundle.pem', 'traffic.json']);
+    const bundle = process.env.NODE_EXTRA_CA_CERTS;
+    assert.equal(bundle, join(process.env[ENV.projectState] ?? '', 'ca-bundle.pem'));
+    assert.equal(
+      readFileSync(bundle, 'utf8'),
+      `${readFileSync(userCa, 'utf8').trim()}\n${readFileSync(targetCa, 'utf8')}`,
+    );
+    // A target by URL writes its target file in the state directory before the projects are made.
+    process.env.NODE_EXTRA_CA_CERTS = userCa;
+    assert.deepEqual(
+      stateOf({ target: { baseUrl: 'https://acme.api.example.com/v1', caFile: targetCa } }),
+      ['ca-bundle.pem', URL_TARGET_FILE, 'traffic.json'].sort(),
+    );
   } finally {
     process.env = saved;
     rmSync(work, { recursive: true, force: true });

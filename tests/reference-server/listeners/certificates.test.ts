@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkServerIdentity, connect } from 'node:tls';
@@ -110,5 +110,31 @@ test('two certificate directories make two CAs of different names, each the issu
       assert.equal(new X509Certificate(certificates.cert).issuer, caOf(certificates).subject);
   } finally {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a CA made before CAs had names of their own is replaced once, and its leaf with it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'km-tls-'));
+  try {
+    // A directory as the kit left it before: a CA of the name every CA had.
+    const { generate } = await import('selfsigned');
+    const shared = await generate([{ name: 'commonName', value: 'Tenant API conformance kit local CA' }], {
+      keyType: 'ec',
+      curve: 'P-256',
+      extensions: [{ name: 'basicConstraints', cA: true, critical: true }],
+    });
+    writeFileSync(join(dir, 'ca.crt'), shared.cert);
+    writeFileSync(join(dir, 'ca.key'), shared.private);
+    const replaced = await ensureCertificates(dir, 'localhost');
+    assert.equal(replaced.reused, false);
+    const ca = new X509Certificate(readFileSync(replaced.caPath));
+    assert.match(ca.subject, /^CN=Tenant API conformance kit local CA [0-9a-f]{12}$/);
+    assert.equal(new X509Certificate(replaced.cert).issuer, ca.subject);
+    // Once: the next start reuses the new CA.
+    const again = await ensureCertificates(dir, 'localhost');
+    assert.equal(again.reused, true);
+    assert.equal(readFileSync(again.caPath, 'utf8'), readFileSync(replaced.caPath, 'utf8'));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
