@@ -6,7 +6,7 @@ import { migrate, DatabaseTooNewError } from '../../registry/database/migrations
 import { DirectoryInUseError, lockDirectory } from '../../registry/database/directory-lock.ts';
 import { registryTls } from '../../registry/http/certificate.ts';
 import { DEFAULT_MAX_BUNDLE_BYTES, startRegistry } from '../../registry/http/server.ts';
-import { loadPublishers, PublishersFileError } from '../../registry/publish/publishers.ts';
+import { PublishersFile, PublishersFileError } from '../../registry/publish/publishers.ts';
 import { KeyFileError } from '../../conformance/attestation/signing-key.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -93,7 +93,8 @@ export async function main(argv: string[]): Promise<number> {
   const publishersFile = resolve(values.publishers ?? join(directory, 'publishers.json'));
   let publishers;
   try {
-    publishers = loadPublishers(publishersFile);
+    // Followed as it changes: a publisher added or a token replaced counts without a restart.
+    publishers = new PublishersFile(publishersFile, (message) => console.error(message));
   } catch (error) {
     if (!(error instanceof PublishersFileError) && !(error instanceof KeyFileError)) throw error;
     console.error(error.message);
@@ -153,7 +154,7 @@ export async function main(argv: string[]): Promise<number> {
       [
         `Registry at ${registry.url}`,
         `  database:   ${databaseUrl !== undefined ? `PostgreSQL server ${shownUrl(databaseUrl)}` : `embedded (PGlite) in ${join(directory, 'database')}`}`,
-        `  publishers: ${publishers.length} (${publishersFile})`,
+        `  publishers: ${publishers.current().length} (${publishersFile}, read again when it changes)`,
         `  reads:      ${values['private-reads'] === true ? 'need a token' : 'public'}`,
         ...(tls.caPath ? [`  CA:         ${tls.caPath} (clients: --ca-file)`] : []),
       ].join('\n'),

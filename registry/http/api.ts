@@ -5,7 +5,7 @@ import { parseProtocols } from '../../conformance/settings.ts';
 import { canIShip } from '../ask/can-i-ship.ts';
 import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
 import type { Database } from '../database/database.ts';
-import { authenticate, type Publisher } from '../publish/publishers.ts';
+import { authenticate, type PublisherSource } from '../publish/publishers.ts';
 import { PublishRefused, receiveBundle } from '../publish/receive.ts';
 import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../publish/upload.ts';
 import {
@@ -21,7 +21,7 @@ import { RequestError, sendJson } from './respond.ts';
 
 export interface ApiContext {
   db: Database;
-  publishers: readonly Publisher[];
+  publishers: PublisherSource;
   /** The largest bundle accepted, in bytes (decoded). */
   maxBundleBytes: number;
 }
@@ -63,7 +63,7 @@ export async function publish(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const authentication = authenticate(context.publishers, request.headers.authorization);
+  const authentication = authenticate(context.publishers.current(), request.headers.authorization);
   if (authentication.state !== 'ok') throw authenticationError(authentication.state);
   const type = (request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json')

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Database } from '../database/database.ts';
-import { authenticate, type Publisher } from '../publish/publishers.ts';
+import { authenticate, type PublisherSource } from '../publish/publishers.ts';
 import { renderRegistryBadge } from '../web/badge.ts';
 import { siteRoutes } from '../web/site.ts';
 import {
@@ -24,7 +24,8 @@ import { bundleFileNames } from '../store/runs.ts';
 
 export interface RegistryOptions {
   db: Database;
-  publishers: readonly Publisher[];
+  /** Read at each request that needs a token: a PublishersFile follows the file as it changes. */
+  publishers: PublisherSource;
   tls: { key: string; cert: string };
   port?: number;
   host?: string;
@@ -90,7 +91,7 @@ async function route(
       `${method.slice(0, 10)} is not allowed here: the registry's pages and reads are GET.`,
     );
   if (options.privateReads) {
-    const authentication = authenticate(context.publishers, request.headers.authorization);
+    const authentication = authenticate(context.publishers.current(), request.headers.authorization);
     if (authentication.state !== 'ok') throw authenticationError(authentication.state);
   }
   const segments = pathSegments(path);

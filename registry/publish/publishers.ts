@@ -1,11 +1,11 @@
 // Who may publish: a publishers file the certifier keeps, one entry per publisher with the SHA-256
 // of its token (the token itself is shown once, when made, and stored nowhere) and the Ed25519
 // public keys its bundles may be signed with. An entry with no keys is a reader (reads guarded by
-// --private-reads). The registry reads the file at start; a bundle is trusted only when one of
-// its publisher's own keys signed it.
+// --private-reads). The registry reads the file at start and again whenever it changes
+// (PublishersFile); a bundle is trusted only when one of its publisher's own keys signed it.
 import { createHash, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { keyFingerprint, publicKeyFromPem } from '../../conformance/attestation/signing-key.ts';
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { KeyFileError, keyFingerprint, publicKeyFromPem } from '../../conformance/attestation/signing-key.ts';
 
 export interface Publisher {
   name: string;
@@ -74,6 +74,63 @@ export function loadPublishers(file: string): Publisher[] {
     tokenSha256: entry.tokenSha256,
     keys: entry.keys.map((pem, index) => publicKeyFromPem(pem, `${file}: ${entry.name}'s key ${index + 1}`)),
   }));
+}
+
+/** The publishers a registry accepts now. */
+export interface PublisherSource {
+  current(): readonly Publisher[];
+}
+
+/** A fixed list, for a registry started from code with publishers that never change. */
+export const fixedPublishers = (publishers: readonly Publisher[]): PublisherSource => ({
+  current: () => publishers,
+});
+
+/**
+ * The publishers file as it is now. A publisher added or a token replaced (`registry publisher`)
+ * counts from the next request, without a restart: a replaced token, perhaps one that leaked, must
+ * stop working when the operator replaces it, not at the next restart. The file is read again
+ * when its identity, size or time changes (one stat per request that needs a token). A file that
+ * no longer reads is said through `warn`, and until it is fixed no token is accepted: the
+ * registry fails closed rather than trust the publishers of a file the operator was changing.
+ */
+export class PublishersFile implements PublisherSource {
+  readonly #file: string;
+  readonly #warn: (message: string) => void;
+  #stamp: string;
+  #publishers: readonly Publisher[];
+
+  /** Throws PublishersFileError or KeyFileError when the file does not read at start. */
+  constructor(file: string, warn: (message: string) => void) {
+    this.#file = file;
+    this.#warn = warn;
+    this.#stamp = stampOf(file);
+    this.#publishers = loadPublishers(file);
+  }
+
+  current(): readonly Publisher[] {
+    const stamp = stampOf(this.#file);
+    if (stamp === this.#stamp) return this.#publishers;
+    this.#stamp = stamp;
+    try {
+      this.#publishers = loadPublishers(this.#file);
+    } catch (error) {
+      if (!(error instanceof PublishersFileError) && !(error instanceof KeyFileError)) throw error;
+      this.#publishers = [];
+      this.#warn(`${error.message} No token is accepted until the publishers file reads again.`);
+    }
+    return this.#publishers;
+  }
+}
+
+/** What tells one version of the file from another: its inode (a rename), size and time. */
+function stampOf(file: string): string {
+  try {
+    const { ino, size, mtimeMs } = statSync(file);
+    return `${ino}:${size}:${mtimeMs}`;
+  } catch {
+    return 'absent';
+  }
 }
 
 /**

@@ -7,12 +7,12 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { join } from 'node:path';
 import { keyFingerprint } from '../../../conformance/attestation/signing-key.ts';
 import { storedCounts } from '../../../registry/store/runs.ts';
-import { tokenDigest } from '../../../registry/publish/publishers.ts';
+import { addPublisher, tokenDigest } from '../../../registry/publish/publishers.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
 import { HTTP_RULES, MUST_RULES, makeBundle, removeBundles } from '../support/bundles.ts';
@@ -158,6 +158,30 @@ for (const backend of BACKENDS) {
       await new Promise((resolve) => setTimeout(resolve, 300));
       assert.equal((await registry.request('/api/v1/deployments')).status, 200);
       assert.deepEqual(await storedCounts(registry.backend.db), before);
+    });
+
+    test('a publisher added or a token replaced counts without a restart; a publishers file that does not read accepts no token', async () => {
+      // A token the registry knows gets past authentication to the upload's type (415 with no
+      // body); one it does not is 401.
+      const statusAs = async (as: string) =>
+        (await registry.request('/api/v1/runs', { method: 'POST', token: as })).status;
+      const file = registry.publishersFile;
+      const saved = readFileSync(file, 'utf8');
+      const first = addPublisher(file, 'newcomer', []).token;
+      registry.tokens.set('newcomer', first);
+      assert.equal(await statusAs(first), 415, 'a publisher added while the registry runs');
+      const replacement = addPublisher(file, 'newcomer', []).token;
+      registry.tokens.set('newcomer, again', replacement);
+      assert.equal(await statusAs(first), 401, 'a replaced token stops working at once');
+      assert.equal(await statusAs(replacement), 415);
+      writeFileSync(file, '{ "publishers": [');
+      assert.equal(await statusAs(token), 401, 'no token while the file does not read');
+      assert.ok(
+        registry.logs.some((line) => line.includes('is not JSON') && line.includes('No token is accepted')),
+        registry.logs.join('\n'),
+      );
+      writeFileSync(file, saved);
+      assert.equal(await statusAs(token), 415, 'accepted again once the file reads');
     });
 
     test('no token, and no token digest, is in any log line, page or answer', async () => {

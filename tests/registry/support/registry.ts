@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
 import { registryTls } from '../../../registry/http/certificate.ts';
 import { startRegistry, type RunningRegistry } from '../../../registry/http/server.ts';
-import { addPublisher, loadPublishers } from '../../../registry/publish/publishers.ts';
+import { addPublisher, PublishersFile } from '../../../registry/publish/publishers.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 import { openBackend, type Backend, type OpenedBackend } from './backends.ts';
 
@@ -48,7 +48,7 @@ export async function startTestRegistry(
   const logs: string[] = [];
   const registry = await startRegistry({
     db: opened.db,
-    publishers: loadPublishers(publishersFile),
+    publishers: new PublishersFile(publishersFile, (line) => logs.push(line)),
     tls,
     log: (line) => logs.push(line),
     ...options,
