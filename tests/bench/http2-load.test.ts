@@ -4,16 +4,16 @@
 // sign gets no request at all.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoadChild, ServerChild, type Http2Load } from '../../bench/children.ts';
 import { http2KeepAliveRequest, verifiedHttp2Answer } from '../../bench/http2-keep-alive.ts';
 import { DOMAIN, fixedResponseOf } from '../../bench/keep-alive.ts';
 import { apiHostname } from '../../reference-server/http/hosts.ts';
 import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
-const certDir = mkdtempSync(join(tmpdir(), 'http2-load-'));
+const certDir = scratchDirectory('http2-load-');
 const host = apiHostname('acme', 'production', DOMAIN);
 const scenario = { name: 'no Authorization header' };
 const answer = {
@@ -66,7 +66,7 @@ test('an answer with another body or status counts as wrong, every one of them',
 });
 
 test('a certificate the CA does not sign fails the run: no request is made', async () => {
-  const stranger = mkdtempSync(join(tmpdir(), 'http2-load-other-ca-'));
+  const stranger = scratchDirectory('http2-load-other-ca-');
   try {
     await ensureCertificates(stranger, DOMAIN);
     await assert.rejects(runFor(answer, readFileSync(join(stranger, 'ca.crt'), 'utf8')), /certificate/i);

@@ -3,8 +3,7 @@
 // over HTTP/1.1 (node:https) and over HTTP/2 (node:http2).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerChild } from '../../bench/children.ts';
 import {
@@ -18,8 +17,9 @@ import {
 import { verifiedHttp2Answer } from '../../bench/http2-keep-alive.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { apiHostname } from '../../reference-server/http/hosts.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
-const certDir = mkdtempSync(join(tmpdir(), 'same-bytes-'));
+const certDir = scratchDirectory('same-bytes-');
 const host = apiHostname('acme', 'production', DOMAIN);
 const scenarios = keepAliveScenarios(loadFixtures(DEFAULT_FIXTURES_FILE));
 let reference: ServerChild;

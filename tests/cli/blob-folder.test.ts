@@ -3,13 +3,13 @@
 // twice is one record, two different ones of a shard are refused; no blob at all says what to pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { blobFilesUnder, gatheredFolder, noBlobsMessage } from '../../cli/commands/blob-folder.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 function withFolder(body: (folder: string) => void): void {
-  const folder = mkdtempSync(join(tmpdir(), 'blob-folder-test-'));
+  const folder = scratchDirectory('blob-folder-test-');
   try {
     body(folder);
   } finally {

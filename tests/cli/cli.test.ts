@@ -2,14 +2,14 @@
 // codes of every subcommand, the rule catalog, `init`'s starter file, and a target by URL.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import { readTargetFile, resolveTarget, TargetError } from '../../conformance/deployment/target.ts';
 import { CREDENTIAL_VARIABLES, urlTarget } from '../../conformance/deployment/url-target.ts';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 import { cleanEnv, KIT_SUBCOMMANDS, runMain, type CliExit } from '../support/reference-cli.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 const cli = (args: string[], cwd = REPO_ROOT): Promise<CliExit> => runMain(args, cleanEnv(), { cwd });
 
@@ -81,7 +81,7 @@ describe('tenant-auth-conformance: commands, help and exit codes', () => {
 
 describe('init: a starter target file', () => {
   test('writes conformance-target.jsonc in the current directory, a valid target with comments', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-init-'));
+    const dir = scratchDirectory('conformance-init-');
     const result = await cli(['init', 'https://acme.api.example.com/v1'], dir);
     assert.equal(result.code, 0, result.stderr);
     const file = join(dir, 'conformance-target.jsonc');
@@ -109,7 +109,7 @@ describe('init: a starter target file', () => {
   });
 
   test('does not replace a file without --force, and refuses a base URL that is not https://host/v1', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-init-'));
+    const dir = scratchDirectory('conformance-init-');
     writeFileSync(join(dir, 'mine.jsonc'), 'keep me');
     const again = await cli(['init', 'https://acme.api.example.com/v1', '--output', 'mine.jsonc'], dir);
     assert.equal(again.code, 2);
@@ -130,7 +130,7 @@ describe('init: a starter target file', () => {
 
 describe('target files with comments', () => {
   test('comments and trailing commas are accepted; a syntax error names the line and column', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'conformance-jsonc-'));
+    const dir = scratchDirectory('conformance-jsonc-');
     const good = join(dir, 'good.jsonc');
     writeFileSync(good, '// ours\n{\n  /* the tenant */ "baseUrl": "https://a.api.example.com/v1",\n}\n');
     assert.equal(readTargetFile(good).baseUrl, 'https://a.api.example.com/v1');

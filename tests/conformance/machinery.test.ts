@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { once } from 'node:events';
 import { connect, type AddressInfo } from 'node:net';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
 import { Redactor, REDACTED } from '../../conformance/redaction/secrets.ts';
@@ -19,6 +18,7 @@ import {
 import { alteredKeys, unknownKeyLike } from '../../conformance/judging/key-variants.ts';
 import { startConnectProxy, PROXY_ERROR_HEADER } from '../../conformance/requests/connect-proxy.ts';
 import { caBundleFor } from '../../conformance/requests/ca-trust.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 const KEY = 'mbk_prod_EHUEYGExFL9eKl61mpA1K6lMRQu5UCAA';
 
@@ -108,7 +108,7 @@ test('the CONNECT proxy tunnels to the mapped address and marks a failed connect
 });
 
 test('a target CA joins a CA the user already trusts instead of replacing it', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'ca-trust-'));
+  const dir = scratchDirectory('ca-trust-');
   const mine = join(dir, 'mine.pem');
   const theirs = join(dir, 'theirs.pem');
   writeFileSync(mine, 'MINE\n');

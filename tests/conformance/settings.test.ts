@@ -3,8 +3,7 @@
 // that names it, never a default; and a lint rule refuses a read of a setting anywhere else.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ESLint, Linter } from 'eslint';
@@ -25,6 +24,7 @@ import {
 import { splitOptions } from '../../conformance/run/run-options.ts';
 import { REPO_ROOT } from '../support/reference-client.ts';
 import { cleanEnv, runMain } from '../support/reference-cli.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 /** The lint rule as eslint.config.js declares it (a JavaScript module: imported by its URL). */
 const { SETTING_KEYS, SETTING_VARIABLE_NAMES, SETTINGS_READ_ONCE } = (await import(
@@ -232,7 +232,7 @@ test('the run and merge commands refuse an invalid variable with exit 2 and the 
     assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
   }
   // merge reads the same settings (its reports, the bundle): refused the same way.
-  const folder = mkdtempSync(join(tmpdir(), 'settings-merge-'));
+  const folder = scratchDirectory('settings-merge-');
   try {
     const merge = await runMain(['merge', folder], cleanEnv({ [REPORT_ENV.failOnIncomplete]: 'yes' }));
     assert.equal(merge.code, 2, merge.stderr);

@@ -6,8 +6,7 @@ import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { constants, createSecureServer, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawClient } from '../../conformance/requests/raw-client.ts';
 import { isRefusal, type Exchange } from '../../conformance/requests/exchange.ts';
@@ -15,8 +14,9 @@ import { initialTraffic, readTraffic } from '../../conformance/requests/shared-p
 import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { ENV } from '../../conformance/env.ts';
 import { readRunSettings, useRunSettings } from '../../conformance/settings.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
-const work = mkdtempSync(join(tmpdir(), 'transient-signals-'));
+const work = scratchDirectory('transient-signals-');
 const certificates = await ensureCertificates(work, 'localhost');
 const servers: Http2SecureServer[] = [];
 after(() => {

@@ -3,8 +3,7 @@
 // or the checker's. The server's code is the compiled one, as the package ships it (its memory is
 // what a user's server holds, without tsx's). Also the probe of a well-behaved client, over
 // HTTP/2 and over HTTP/1.1.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ServerChild } from '../../bench/children.ts';
 import { assertDistCurrent } from '../support/compiled-kit.ts';
@@ -15,6 +14,7 @@ import { problemsWith } from './response-invariants.ts';
 import { RawTlsConnection } from './raw-tls-connection.ts';
 import { H2Session } from './h2-session.ts';
 import { h2Problems, overHttp2 } from './h2-model.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 /** A probe that gets no answer within this long has hung. */
 const PROBE_TIMEOUT_MS = 20_000;
@@ -32,7 +32,7 @@ export interface ChildServer {
 
 export async function startChildServer(limits: Partial<ServerLimits> = {}): Promise<ChildServer> {
   assertDistCurrent();
-  const certDir = mkdtempSync(join(tmpdir(), 'hostile-certs-'));
+  const certDir = scratchDirectory('hostile-certs-');
   const child = await ServerChild.start(
     { kind: 'reference', certDir, build: 'compiled', limits },
     'reference server (child process)',

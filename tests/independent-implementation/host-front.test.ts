@@ -7,8 +7,7 @@
 // HTTP/1.1 still to the reference, as nginx talks to its upstreams) the same over each protocol.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { readTargetFile } from '../../conformance/deployment/target.ts';
@@ -27,12 +26,13 @@ import {
   type Probe,
   type ProbeAnswer,
 } from './run-support.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 /** The one rule a front that routes by Host alone warns: it serves an SNI/Host mismatch, not 421. */
 const ROUTES_BY_HOST = ['TENANT-SNI-HOST-MISMATCH-421'];
 const ADMIN_TOKEN = `test_${randomBytes(32).toString('base64url')}`;
 const keys = fixtureKeyEnvironment();
-const work = mkdtempSync(join(tmpdir(), 'host-front-'));
+const work = scratchDirectory('host-front-');
 let reference: CliProcess;
 let upstream: { upstreamPort: number; upstreamCa: string };
 

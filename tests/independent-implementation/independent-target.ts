@@ -1,10 +1,10 @@
 // The target file of a running independent implementation, as its operator would write it: every
 // address and every credential (each by the name of the environment variable holding it).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { IndependentServer } from './server.ts';
 import { unusedPort, writeTargetFile } from './run-support.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 export interface WrittenTarget {
   file: string;
@@ -23,7 +23,7 @@ export async function writeIndependentTarget(
   server: IndependentServer,
   front?: Front,
 ): Promise<WrittenTarget> {
-  const work = mkdtempSync(join(tmpdir(), 'independent-implementation-'));
+  const work = scratchDirectory('independent-implementation-');
   writeFileSync(join(work, 'ca.pem'), front?.caPem ?? server.caPem);
   const { keys } = server;
   const env = {

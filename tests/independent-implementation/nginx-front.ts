@@ -6,11 +6,12 @@
 // listening on 127.0.0.1 only; `reload()` is `nginx -s reload`, which sends GOAWAY to every
 // HTTP/2 connection and closes idle keep-alive ones, as every deploy of such a front does.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir, userInfo } from 'node:os';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { makeCertificates } from './certificates.ts';
 import { unusedPort } from './run-support.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 export const NGINX = '/usr/sbin/nginx';
 
@@ -23,7 +24,7 @@ export interface NginxFront {
 }
 
 export async function startNginxFront(upstreamPort: number): Promise<NginxFront> {
-  const prefix = mkdtempSync(join(tmpdir(), 'nginx-front-'));
+  const prefix = scratchDirectory('nginx-front-');
   for (const directory of ['logs', 'temp']) mkdirSync(join(prefix, directory));
   const certificates = await makeCertificates('Nginx Front Test CA', [
     '*.api.localhost',

@@ -4,18 +4,18 @@
 // test's own, so the test neither reads nor fills the machine's real cache.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { certificateDirectory, userCertificateCache } from '../../library/mock-certificates.ts';
 import { startReferenceMock } from '../../library/mock.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 describe("the mock's certificates", () => {
   let scratch: string;
   let savedTmpdir: string | undefined;
 
   before(() => {
-    scratch = mkdtempSync(join(tmpdir(), 'mock-certificates-test-'));
+    scratch = scratchDirectory('mock-certificates-test-');
     savedTmpdir = process.env.TMPDIR;
     mkdirSync(join(scratch, 'tmp'), { mode: 0o700 });
     process.env.TMPDIR = join(scratch, 'tmp');

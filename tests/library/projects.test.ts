@@ -2,8 +2,7 @@
 // checked when the config is read, and a reporter that never decides the run's status.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { conformanceProjects, conformanceReporter } from '../../library/playwright.ts';
 import ConformanceReporter from '../../conformance/run/reporter.ts';
@@ -16,9 +15,10 @@ import { referenceTargetOn } from '../support/conformance-run.ts';
 import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
 import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { URL_TARGET_FILE } from '../../conformance/deployment/url-target.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 test('a target file: a set-up project, a rule project per protocol depending on it; a teardown project only for minted keys', () => {
-  const work = mkdtempSync(join(tmpdir(), 'projects-test-'));
+  const work = scratchDirectory('projects-test-');
   const saved = { ...process.env };
   try {
     Object.assign(process.env, fixtureKeyEnvironment(), { TEST_ADMIN_TOKEN: 'x'.repeat(40) });
@@ -62,7 +62,7 @@ test('a target file: a set-up project, a rule project per protocol depending on 
 });
 
 test("the run's state directory starts with its traffic file, whatever the target; a user's CA joins the target's there", async () => {
-  const work = mkdtempSync(join(tmpdir(), 'projects-test-'));
+  const work = scratchDirectory('projects-test-');
   const saved = { ...process.env };
   const stateOf = (options: Parameters<typeof conformanceProjects>[0]): string[] => {
     // A new run each time: the runner of a config makes its state directory.
@@ -147,7 +147,7 @@ test("the kit's reporter in a team's config never sets the run's status; under r
   ];
   assert.match(file, /conformance[/\\]run[/\\]reporter\.(ts|js)$/);
   assert.equal(options.decidesStatus, false);
-  const work = mkdtempSync(join(tmpdir(), 'reporter-status-'));
+  const work = scratchDirectory('reporter-status-');
   try {
     const result = { status: 'passed', startTime: new Date(), duration: 1 } as FullResult;
     const team = new ConformanceReporter({ outputDir: join(work, 'team'), decidesStatus: false });
@@ -160,7 +160,7 @@ test("the kit's reporter in a team's config never sets the run's status; under r
 });
 
 test("the run's reporter masks the keys its set-up project minted, in what the set-up prints", () => {
-  const work = mkdtempSync(join(tmpdir(), 'reporter-minted-'));
+  const work = scratchDirectory('reporter-minted-');
   const saved = { ...process.env };
   const written: string[] = [];
   const write = process.stdout.write.bind(process.stdout);

@@ -3,15 +3,15 @@
 // runByRunner) — the variant's variables over the environment the campaign was started in.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BATCH_PLAN_ENV, type BatchPlan } from '../../mutation/batch-plan.ts';
 import { ENV } from '../../conformance/env.ts';
 import type { RunSettings } from '../../conformance/settings.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 test("a variant's settings: its own variables over the campaign's environment, never the defaults alone", async () => {
-  const work = mkdtempSync(join(tmpdir(), 'batch-config-'));
+  const work = scratchDirectory('batch-config-');
   const plan = {
     workers: 1,
     caFile: join(work, 'ca.crt'),

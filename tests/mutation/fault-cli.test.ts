@@ -4,13 +4,12 @@
 // (reference-server/cli/cli.ts) knows nothing of faults.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseCli } from '../../reference-server/cli/cli-options.ts';
 import { FAULT_NAMES } from '../../mutation/catalog.ts';
 import { FAULT_OPTION } from '../../mutation/fault-option.ts';
 import { runCli, runMain, startMain, type CliExit } from '../support/reference-cli.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 const cli = (args: string[]): Promise<CliExit> => runMain(['serve', ...args]);
 
@@ -43,7 +42,7 @@ test("the server's own command has no --fault: not in its --help, an unknown opt
 });
 
 test('a faulty server warns on stderr and at the top of its banner before it serves', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'fault-cli-'));
+  const work = scratchDirectory('fault-cli-');
   const server = startMain([
     'serve',
     '--fault',

@@ -6,12 +6,12 @@
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
 import { runInGroup, stopped, type Finished } from '../support/process-group.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 /** Packing compiles the kit (prepare) and installing may read package metadata: generous bounds. */
 const STEP_TIMEOUT_MS = 240_000;
@@ -69,7 +69,7 @@ export function installedKitPerSuite(): () => InstalledKit {
   let work: string | undefined;
 
   before(async () => {
-    work = mkdtempSync(join(tmpdir(), 'conformance-package-'));
+    work = scratchDirectory('conformance-package-');
     const project = join(work, 'project');
     mkdirSync(project);
     const packed = await packInACopy(work);

@@ -5,7 +5,6 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -19,10 +18,11 @@ import {
 import { main as registry } from '../../cli/commands/registry.ts';
 import { openBackend, stopBackends, type OpenedBackend } from './support/backends.ts';
 import { MUST_RULES, keyPair, makeBundle, removeBundles } from './support/bundles.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 after(() => removeBundles());
 const vendor = keyPair();
-const work = mkdtempSync(join(tmpdir(), 'registry-cli-'));
+const work = scratchDirectory('registry-cli-');
 const publicKey = join(work, 'vendor.pub');
 writeFileSync(publicKey, vendor.publicPem);
 const conformant = makeBundle({ key: vendor.privateKey });

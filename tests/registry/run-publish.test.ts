@@ -5,8 +5,7 @@
 // CONFORMANCE_REPORT_DIR does), and the bundle sent is the one written there.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
 import { readReport } from '../../mutation/suite-run.ts';
@@ -15,6 +14,7 @@ import { runMain } from '../support/reference-cli.ts';
 import { stopBackends } from './support/backends.ts';
 import { keyPair } from './support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from './support/registry.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 const vendor = keyPair();
 
@@ -24,7 +24,7 @@ describe('run --publish', () => {
   let report: ConformanceReport | undefined;
   before(async () => {
     registry = await startTestRegistry('server', { acme: [vendor.publicPem] });
-    const work = mkdtempSync(join(tmpdir(), 'run-publish-'));
+    const work = scratchDirectory('run-publish-');
     const key = join(work, 'vendor.key');
     writeFileSync(key, vendor.privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
     const reports = join(work, 'reports');

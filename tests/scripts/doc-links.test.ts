@@ -2,11 +2,11 @@
 // own READMEs) leads to a file of the project and, where it names one, to a heading of that page.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { anchorsOf, brokenLinks, headingAnchor } from '../../scripts/doc-links.ts';
+import { scratchDirectory } from '../support/scratch.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
@@ -26,7 +26,7 @@ test('every relative link of the project’s pages resolves, anchors included', 
 });
 
 test('the link check finds a missing file, a missing anchor and a link outside the project', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'doc-links-'));
+  const dir = scratchDirectory('doc-links-');
   try {
     writeFileSync(join(dir, 'other.md'), '# Other page\n\n## Options, exit code and the gate\n');
     writeFileSync(

@@ -57,6 +57,13 @@ const PROCESS_WIDE = [
   },
 ];
 
+/**
+ * A helper made to be shared by every file of a process, and what it does process-wide: the one
+ * exit handler of scratch.ts removes the directories of all the files, after the last, and only
+ * when every test passed; it changes nothing any file sees while it runs.
+ */
+const SHARED_BY_DESIGN = new Map([['tests/support/scratch.ts', 'installs a process handler']]);
+
 /** `file` and the helpers of tests/ it imports, directly or through one another. */
 function withTestHelpers(file: string, seen = new Set<string>()): string[] {
   if (seen.has(file)) return [];
@@ -73,7 +80,9 @@ test('the files of the shared process, and the helpers they import, change nothi
   assert.ok(files.includes('tests/support/reference-client.ts'), 'the helpers are read too');
   const offences = files.flatMap((file) => {
     const source = readFileSync(join(REPO_ROOT, file), 'utf8');
-    return PROCESS_WIDE.filter(({ pattern }) => pattern.test(source)).map(({ what }) => `${file} ${what}`);
+    return PROCESS_WIDE.filter(
+      ({ pattern, what }) => pattern.test(source) && SHARED_BY_DESIGN.get(file) !== what,
+    ).map(({ what }) => `${file} ${what}`);
   });
   assert.deepEqual(
     offences,

@@ -4,10 +4,10 @@
 // untrusted issuer or an SNI mix-up fails here as it would for a user. Chromium does not read
 // NODE_EXTRA_CA_CERTS, hence the NSS database.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from '@playwright/test';
+import { scratchDirectory } from './scratch.ts';
 
 export const CHROMIUM_PATH = '/usr/bin/chromium';
 
@@ -26,7 +26,7 @@ export const CHROMIUM_ARGS = [
 
 /** A temporary HOME whose NSS database trusts `caPath` for TLS servers. */
 function homeTrusting(caPath: string): string {
-  const home = mkdtempSync(join(tmpdir(), 'panel-chromium-home-'));
+  const home = scratchDirectory('panel-chromium-home-');
   const nssdb = join(home, '.pki', 'nssdb');
   mkdirSync(nssdb, { recursive: true });
   const certutil = (args: string[]) =>

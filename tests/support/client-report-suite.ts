@@ -3,12 +3,12 @@
 // run in process against them (its output captured, its JSON report read back).
 import { after, before } from 'node:test';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClientReport } from '../../schemas/generated/client-report.ts';
 import { clientReport } from '../../conformance/client-report/client-report.ts';
 import { send, testServerPerSuite, type TestServer } from './reference-client.ts';
+import { scratchDirectory } from './scratch.ts';
 
 export const ADMIN_TOKEN = `test_${randomBytes(32).toString('base64url')}`;
 
@@ -38,7 +38,7 @@ export function clientReportPerSuite(): ClientReportSuite {
   const target = testServerPerSuite({ adminToken: ADMIN_TOKEN });
   let folder: string | undefined;
   before(() => {
-    folder = mkdtempSync(join(tmpdir(), 'client-report-'));
+    folder = scratchDirectory('client-report-');
   });
   after(() => {
     if (folder) rmSync(folder, { recursive: true, force: true });

@@ -1,8 +1,7 @@
 // Runs the conformance suite the way a user does (`tenant-auth-conformance run`, compiled as the
 // package installs it: compiled-kit.ts) and reads back what happened to each rule from
 // Playwright's JSON report.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readTargetFile } from '../../conformance/deployment/target.ts';
 import { EMBEDDED_TARGET_FILE } from '../../conformance/deployment/embedded-target.ts';
@@ -12,6 +11,7 @@ import assert from 'node:assert/strict';
 import { ENV } from '../../conformance/env.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { TestServer } from './reference-client.ts';
+import { scratchDirectory } from './scratch.ts';
 
 export { REPO_ROOT, runBounded, type BoundedRun } from '../../mutation/suite-run.ts';
 
@@ -59,7 +59,7 @@ export async function runConformance(
   env: NodeJS.ProcessEnv = {},
   timeoutMs = 180_000,
 ): Promise<ConformanceRun> {
-  const jsonReport = join(mkdtempSync(join(tmpdir(), 'playwright-json-')), 'playwright.json');
+  const jsonReport = join(scratchDirectory('playwright-json-'), 'playwright.json');
   const protocolsChosen = args.some((arg) => arg.startsWith('--protocols')) || ENV.protocols in env;
   const workersChosen = args.some((arg) => arg.startsWith('--workers'));
   const run = await runSuite(
@@ -88,7 +88,7 @@ export async function runConformance(
  * The campaign's runSuite (mutation/suite-run.ts) runs the command the same way from the sources.
  */
 async function runSuite(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<SuiteRun> {
-  const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
+  const reportDir = scratchDirectory('conformance-run-');
   const run = await runBounded(
     process.execPath,
     [...nodeArguments(KIT_BIN), 'run', ...args],
@@ -155,7 +155,7 @@ export function referenceTargetOn(
  * Returns the file's path.
  */
 export function writeTargetOf(server: TestServer, name: string): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'test-server-target-')), 'target.json');
+  const file = join(scratchDirectory('test-server-target-'), 'target.json');
   const ports = { https: server.server.httpsPort, http: server.server.httpPort ?? 0 };
   const target = referenceTargetOn(ports, {
     name,

@@ -4,8 +4,7 @@
 // SHA256SUMS, sign again with any key. Reports are built in process by the code a run uses.
 import { type TestContext } from 'node:test';
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../conformance/catalog/rules.ts';
@@ -20,6 +19,7 @@ import { publicKeyPem } from '../../conformance/attestation/signing-key.ts';
 import type { Statement } from '../../conformance/attestation/statement.ts';
 import { main as verifyCommand } from '../../cli/commands/verify.ts';
 import { tlsEvidence as tls } from './tls-evidence.ts';
+import { scratchDirectory } from './scratch.ts';
 
 export const vendor = generateKeyPairSync('ed25519');
 export const forger = generateKeyPairSync('ed25519');
@@ -58,7 +58,7 @@ export function report(shape: ReportShape = {}): ConformanceReport {
 }
 
 export function bundleOf(built: ConformanceReport, key: KeyObject | undefined = vendor.privateKey): string {
-  const reports = mkdtempSync(join(tmpdir(), 'forgery-test-'));
+  const reports = scratchDirectory('forgery-test-');
   writeReports(built, { exchanges: [] }, reports);
   return writeBundle(built, reports, key).directory;
 }
@@ -128,7 +128,7 @@ export async function verifyCli(
 }
 
 export function publicKeyFile(key: KeyObject): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'forgery-key-')), 'signer.pub');
+  const file = join(scratchDirectory('forgery-key-'), 'signer.pub');
   writeFileSync(file, publicKeyPem(key));
   return file;
 }

@@ -3,9 +3,7 @@
 // resolve `*.localhost`, so every request connects to 127.0.0.1 and names its host in SNI and
 // `Host`, trusting only the server's own CA.
 import { after, before } from 'node:test';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import { jsonLinesAccessLog } from '../../reference-server/http/access-log.ts';
@@ -19,6 +17,7 @@ import {
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { send as sendRequest, type TestServer } from './reference-client.ts';
 import { jsonOrUndefined } from './json.ts';
+import { scratchDirectory } from './scratch.ts';
 
 const LOOPBACK = '127.0.0.1';
 const DOMAIN = 'localhost';
@@ -87,8 +86,8 @@ export function keyManagementServerPerSuite(options: StartOptions = {}): () => K
 }
 
 export async function startKeyManagementServer(options: StartOptions = {}): Promise<KeyManagementServer> {
-  const certDir = mkdtempSync(join(tmpdir(), 'km-certs-'));
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'km-data-'));
+  const certDir = scratchDirectory('km-certs-');
+  const dataDir = options.dataDir ?? scratchDirectory('km-data-');
   const fixtures = options.fixtures ?? loadFixtures(DEFAULT_FIXTURES_FILE);
   const adminToken = `test_${randomBytes(32).toString('base64url')}`;
   const accessLog: string[] = [];

@@ -9,10 +9,9 @@ import { request as httpsRequest } from 'node:https';
 import { connect as http2Connect } from 'node:http2';
 import { connect as tlsConnect, checkServerIdentity as defaultCheckServerIdentity } from 'node:tls';
 import { connect as netConnect, type Socket } from 'node:net';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { after, before } from 'node:test';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Fixtures } from '../../schemas/generated/fixtures.ts';
 import { jsonLinesAccessLog } from '../../reference-server/http/access-log.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
@@ -22,6 +21,7 @@ import {
   type RunningReferenceServer,
   type ServerLimits,
 } from '../../reference-server/server.ts';
+import { scratchDirectory } from './scratch.ts';
 
 export const REPO_ROOT = resolve(import.meta.dirname, '..', '..');
 export const LOOPBACK = '127.0.0.1';
@@ -53,7 +53,7 @@ export async function startTestServer(
     customersPageSize?: number;
   } = {},
 ): Promise<TestServer> {
-  const certDir = mkdtempSync(join(tmpdir(), 'reference-certs-'));
+  const certDir = scratchDirectory('reference-certs-');
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
   const accessLog: string[] = [];
   const server = await startReferenceServer({

@@ -5,9 +5,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
@@ -17,6 +14,7 @@ import { scopeOf } from '../../../conformance/report/scope.ts';
 import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
 import { tlsEvidence } from '../../support/tls-evidence.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const vendor = generateKeyPairSync('ed25519');
 
@@ -36,7 +34,7 @@ async function problemsOf(target: ConformanceReport['target'], certificateHost: 
       rulesInCatalog: RULES.length,
     }),
   });
-  const reports = mkdtempSync(join(tmpdir(), 'base-url-certificate-'));
+  const reports = scratchDirectory('base-url-certificate-');
   writeReports(built, { exchanges: [] }, reports);
   return (
     await verifyBundle(writeBundle(built, reports, vendor.privateKey).directory, {

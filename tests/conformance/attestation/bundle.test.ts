@@ -6,8 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash, generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport, TlsEvidence } from '../../../schemas/generated/conformance-report.ts';
 import { describeSchemaErrors, validatorFor } from '../../../schemas/validators.ts';
@@ -26,6 +25,7 @@ import {
 } from '../../../conformance/attestation/statement.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
 import { scopeOf } from '../../../conformance/report/scope.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const TLS: TlsEvidence = {
   field: 'baseUrl',
@@ -68,7 +68,7 @@ function report(failing?: string): ConformanceReport {
 
 /** A bundle of `built` in a fresh directory, signed with `key` if given. */
 function bundleOf(built: ConformanceReport, key?: KeyObject): string {
-  const reports = mkdtempSync(join(tmpdir(), 'bundle-test-'));
+  const reports = scratchDirectory('bundle-test-');
   writeReports(built, { exchanges: [] }, reports);
   return writeBundle(built, reports, key).directory;
 }

@@ -5,8 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync, X509Certificate } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import {
@@ -17,6 +16,7 @@ import {
 } from '../../support/conformance-run.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
 import { runMain, type CliExit } from '../../support/reference-cli.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const cli = (args: string[]): Promise<CliExit> => runMain(args);
 
@@ -29,7 +29,7 @@ let bundle: string;
 before(async () => {
   // Its lists page, as the embedded target's: every rule is then evaluated (a CONFORMANT bundle).
   server = await startTestServer({ customersPageSize: 2 });
-  keys = mkdtempSync(join(tmpdir(), 'signing-keys-'));
+  keys = scratchDirectory('signing-keys-');
   keygen = await cli(['keygen', '--out', join(keys, 'vendor')]);
   await cli(['keygen', '--out', join(keys, 'stranger')]);
   const target = writeTargetOf(server, 'reference, certified');
@@ -55,7 +55,7 @@ after(() => server.close());
 
 /** A copy of the bundle to tamper with. */
 function copyOfBundle(): string {
-  const copy = join(mkdtempSync(join(tmpdir(), 'bundle-copy-')), 'bundle');
+  const copy = join(scratchDirectory('bundle-copy-'), 'bundle');
   cpSync(bundle, copy, { recursive: true });
   return copy;
 }

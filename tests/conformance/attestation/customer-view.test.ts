@@ -5,9 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
@@ -22,6 +21,7 @@ import {
   verifyCli,
   publicKeyFile,
 } from '../../support/forger.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 test('a run relabelled as a production deployment shows its host map and CA file, warns, and fails --expect-base-url', async (t) => {
   const relabelled = report({
@@ -112,7 +112,7 @@ test('a run whose plain-HTTP probes went to a closed port shows where, and warns
 });
 
 test('--check-live compares the certificate a host presents now with the bundle’s', async (t) => {
-  const work = mkdtempSync(join(tmpdir(), 'live-check-'));
+  const work = scratchDirectory('live-check-');
   execFileSync(
     'openssl',
     [

@@ -4,8 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
@@ -14,6 +13,7 @@ import { writeReports } from '../../../conformance/report/write-reports.ts';
 import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { duplicateKeys, MAX_JSON_DEPTH, TooDeepError } from '../../../conformance/attestation/json-keys.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
@@ -38,7 +38,7 @@ test('verify names a statement nested 200 000 deep instead of crashing', async (
     startedAt: new Date('2026-11-27T10:00:00Z'),
     durationMs: 20_000,
   });
-  const reports = mkdtempSync(join(tmpdir(), 'deep-json-'));
+  const reports = scratchDirectory('deep-json-');
   writeReports(report, { exchanges: [] }, reports);
   const bundle = writeBundle(report, reports).directory;
   const statementFile = join(bundle, 'statement.json');

@@ -4,8 +4,7 @@
 // settings and catalog are compared with the rules, and a merged run's shards with each other.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
@@ -29,6 +28,7 @@ import {
   verifyCli,
   publicKeyFile,
 } from '../../support/forger.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 // Consistency, with the vendor's own key re-signing.
 
@@ -71,7 +71,7 @@ test('counts that do not match the rules are refused', async () => {
 test('a re-signed bundle whose HTML, Markdown and JUnit come from another run is refused, each named', async () => {
   const directory = bundleOf(report({ failing: [mustRules[0] ?? ''], profile: 'strict' }));
   // The renderings of a CONFORMANT run beside the NOT CONFORMANT report and statement.
-  const other = mkdtempSync(join(tmpdir(), 'forgery-other-'));
+  const other = scratchDirectory('forgery-other-');
   writeReports(report({ profile: 'strict' }), { exchanges: [] }, other);
   for (const name of [REPORT_FILES.html, REPORT_FILES.markdown, REPORT_FILES.junit])
     writeFileSync(join(directory, name), readFileSync(join(other, name)));

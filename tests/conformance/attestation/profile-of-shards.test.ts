@@ -7,9 +7,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport, type RunDescription } from '../../../conformance/report/build-report.ts';
@@ -19,6 +16,7 @@ import { scopeOf } from '../../../conformance/report/scope.ts';
 import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
 import { tlsEvidence } from '../../support/tls-evidence.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const vendor = generateKeyPairSync('ed25519');
 const httpRule = RULES.find((rule) => rule.level === 'HTTP') ?? assert.fail('the catalog has an HTTP rule');
@@ -95,7 +93,7 @@ test('verify refuses a strict report, signed by the vendor, whose HTTP rule is a
     protocols: asUnderDefault.protocols?.map((protocol) => ({ ...protocol, verdict: 'CONFORMANT' })),
   };
   assert.equal(forged.verdict, 'CONFORMANT');
-  const reports = mkdtempSync(join(tmpdir(), 'profile-of-shards-'));
+  const reports = scratchDirectory('profile-of-shards-');
   writeReports(forged, { exchanges: [] }, reports);
   const bundle = writeBundle(forged, reports, vendor.privateKey).directory;
   const result = await verifyBundle(bundle, { trustedKeys: [vendor.publicKey] });
@@ -104,7 +102,7 @@ test('verify refuses a strict report, signed by the vendor, whose HTTP rule is a
     `conformance.json says ${httpRule.id} warning, but a failure of a HTTP rule fails the run under profile strict: it was judged under a milder profile.`,
   ]);
   // The same report under its own profile, default, verifies.
-  const honest = mkdtempSync(join(tmpdir(), 'profile-of-shards-'));
+  const honest = scratchDirectory('profile-of-shards-');
   writeReports(asUnderDefault, { exchanges: [] }, honest);
   const honestBundle = writeBundle(asUnderDefault, honest, vendor.privateKey).directory;
   assert.deepEqual((await verifyBundle(honestBundle, { trustedKeys: [vendor.publicKey] })).problems, []);

@@ -5,8 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { renderBadge } from '../../../conformance/attestation/badge.ts';
@@ -26,6 +25,7 @@ import {
   verifyCli,
   publicKeyFile,
 } from '../../support/forger.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 test('a report edited and re-signed with another key (signer.pub.pem replaced): exit 4, "NOT TRUSTED" first, naming the key', async (t) => {
   const directory = bundleOf(report());
@@ -63,7 +63,7 @@ test('a bundle stripped of its signature and re-sealed: exit 4, "NOT TRUSTED …
 
 test('a file of trusted keys: exit 0 when one of them signed', async (t) => {
   const directory = bundleOf(report());
-  const file = join(mkdtempSync(join(tmpdir(), 'trusted-')), 'trusted.pem');
+  const file = join(scratchDirectory('trusted-'), 'trusted.pem');
   writeFileSync(
     file,
     `# a stranger\n${publicKeyPem(forger.publicKey)}# the vendor\n${publicKeyPem(vendor.publicKey)}`,

@@ -2,9 +2,8 @@
 // reference's admin API before the run and revokes them after it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { MADE_UP_MARK } from '../../../conformance/judging/key-variants.ts';
 import { REPO_ROOT, runBounded, runConformance } from '../../support/conformance-run.ts';
@@ -12,9 +11,10 @@ import { cleanEnv, startCli, type CliProcess } from '../../support/reference-cli
 import { compiledModule } from '../../support/compiled-kit.ts';
 import { scanDirectory, scanText } from '../../support/artifact-scan.ts';
 import { NOT_APPLICABLE_ON_REFERENCE } from '../../support/rule-declarations.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const ADMIN_TOKEN = 'test-admin-token-0123456789abcdefghijklmnop';
-const work = mkdtempSync(join(tmpdir(), 'conformance-minting-'));
+const work = scratchDirectory('conformance-minting-');
 let server: CliProcess;
 let port = '';
 
@@ -130,7 +130,7 @@ test('a wrong admin token stops the run before any check, saying why, without re
 test("a team's config: its set-up project mints the keys, the rule uses them, its teardown project revokes them", async () => {
   const mintedBefore = await mintedKeys();
   // A team's project of its own: a package of ES modules, its config beside it.
-  const team = mkdtempSync(join(tmpdir(), 'team-minting-'));
+  const team = scratchDirectory('team-minting-');
   mkdirSync(join(team, 'reports'), { recursive: true });
   writeFileSync(join(team, 'package.json'), '{ "name": "team", "private": true, "type": "module" }\n');
   // Its @playwright/test is the kit's (the packaging tests install both from the tarball).

@@ -4,9 +4,7 @@
 // it as the preflight's. Servers here keep what they received, byte for byte.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { createServer as createTlsServer, type Server as TlsServer } from 'node:tls';
@@ -16,6 +14,7 @@ import { reach } from '../../../conformance/deployment/reach.ts';
 import { http1Head } from '../../../conformance/deployment/preflight-exchange.ts';
 import { buildHar, PREFLIGHT } from '../../../conformance/report/har.ts';
 import type { NameValue, RecordedExchange } from '../../../conformance/requests/exchange-record.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const HOSTS = { '*.localhost': '127.0.0.1', localhost: '127.0.0.1' };
 
@@ -37,10 +36,7 @@ describe("the preflight's request is recorded as it went over the wire", () => {
   const http2Heads: string[][] = [];
 
   before(async () => {
-    const certificates = await ensureCertificates(
-      mkdtempSync(join(tmpdir(), 'preflight-record-')),
-      'localhost',
-    );
+    const certificates = await ensureCertificates(scratchDirectory('preflight-record-'), 'localhost');
     ca = [readFileSync(certificates.caPath, 'utf8')];
     http1 = createTlsServer(
       { key: certificates.key, cert: certificates.cert, ALPNProtocols: ['http/1.1'] },

@@ -3,7 +3,7 @@
 // on the time it may take (the suite must not wait out every rule against a hung target).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import {
   connect as connectTcp,
   createServer as createTcpServer,
@@ -11,7 +11,6 @@ import {
   type Server,
 } from 'node:net';
 import { createServer as createTlsServer } from 'node:tls';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { once } from 'node:events';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
@@ -20,6 +19,7 @@ import { startTestServer } from '../../support/reference-client.ts';
 import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 /** The bound for every set-up mistake: an answer in under a minute. */
 const TIME_BOUND_MS = 60_000;
@@ -40,7 +40,7 @@ describe(
   'set-up mistakes: SETUP ERROR naming the stage and the fix, exit 3, in bounded time',
   { concurrency: 4 },
   () => {
-    const work = mkdtempSync(join(tmpdir(), 'conformance-setup-errors-'));
+    const work = scratchDirectory('conformance-setup-errors-');
     let server: RunningReferenceServer;
     let hungTls: Server;
     let hungTcp: Server;
@@ -213,7 +213,7 @@ describe('option mistakes: exit 2 with what to do', () => {
   });
 
   test('a bad --profile names the option, not the target file', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'conformance-profile-'));
+    const work = scratchDirectory('conformance-profile-');
     const file = join(work, 'good.json');
     writeFileSync(file, JSON.stringify({ baseUrl: 'https://acme.api.example.com/v1' }));
     const run = await runConformance(['--profile', 'bogus', '--target', file]);
@@ -223,7 +223,7 @@ describe('option mistakes: exit 2 with what to do', () => {
   });
 
   test('a hosts value with a port is a target-file error naming the field', async () => {
-    const work = mkdtempSync(join(tmpdir(), 'conformance-hosts-port-'));
+    const work = scratchDirectory('conformance-hosts-port-');
     const file = join(work, 'target.json');
     writeFileSync(
       file,
@@ -242,7 +242,7 @@ describe('option mistakes: exit 2 with what to do', () => {
 });
 
 describe('after the preflight: no answer is an ERROR, never a failure', () => {
-  const work = mkdtempSync(join(tmpdir(), 'conformance-no-answer-'));
+  const work = scratchDirectory('conformance-no-answer-');
   let server: RunningReferenceServer;
   let fading: Server;
 

@@ -2,8 +2,6 @@
 // the verdict and the evidence, the outcome and level filters work, it loads nothing but itself
 // and logs no error. REPORT_SCREENSHOT=docs/conformance-report.png (npm run report:screenshot)
 // refreshes the README's picture.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, expect, test, type Browser } from '@playwright/test';
@@ -11,6 +9,7 @@ import { REPORT_FILES, writeReports } from '../../../conformance/report/write-re
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.ts';
 import { sampleRun } from './sample-run.ts';
 import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 let browser: Browser;
 test.beforeAll(async () => {
@@ -24,7 +23,7 @@ test.afterAll(async () => {
 // eslint-disable-next-line no-empty-pattern
 test('conformance.html renders, filters by outcome and level, loads nothing else and logs no error', async ({}, testInfo) => {
   const { report, exchanges } = sampleRun();
-  const directory = mkdtempSync(join(tmpdir(), 'conformance-html-'));
+  const directory = scratchDirectory('conformance-html-');
   writeReports(report, { exchanges }, directory);
   const url = pathToFileURL(join(directory, REPORT_FILES.html)).href;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -85,7 +84,7 @@ test('conformance.html renders, filters by outcome and level, loads nothing else
 
 test('exchanges.har is read by a HAR consumer: Chromium answered from it through routeFromHAR', async () => {
   const { report, exchanges } = sampleRun();
-  const directory = mkdtempSync(join(tmpdir(), 'exchanges-har-'));
+  const directory = scratchDirectory('exchanges-har-');
   writeReports(report, { exchanges }, directory);
   const context = await browser.newContext();
   await context.routeFromHAR(join(directory, REPORT_FILES.har), { notFound: 'abort' });

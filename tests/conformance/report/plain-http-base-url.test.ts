@@ -4,15 +4,15 @@
 // nothing in the report showed where plain HTTP was probed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { declareTarget } from '../../../conformance/deployment/target.ts';
 import { declareEmbeddedTarget } from '../../../conformance/deployment/embedded-target.ts';
 import { runMetadataOf } from '../../../conformance/run/run-target.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 function targetFile(content: object): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'plain-http-base-url-')), 'target.json');
+  const file = join(scratchDirectory('plain-http-base-url-'), 'target.json');
   writeFileSync(file, JSON.stringify(content));
   return file;
 }

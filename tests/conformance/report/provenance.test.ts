@@ -3,9 +3,6 @@
 // reports differ in it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ConformanceReport, TlsEvidence } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
@@ -18,6 +15,7 @@ import {
 import { renderHtml } from '../../../conformance/report/html.ts';
 import { renderMarkdown } from '../../../conformance/report/markdown.ts';
 import { sourceCommit } from '../../../conformance/report/provenance.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const fingerprint = (byte: string): string => Array.from({ length: 32 }, () => byte).join(':');
 
@@ -91,7 +89,7 @@ test('compare names a different certificate, and a different catalog; the same o
 
 test('the source commit is that of the kit’s own clone only, never of a repository it is installed in', () => {
   // A directory that is no clone at all.
-  assert.deepEqual(sourceCommit(mkdtempSync(join(tmpdir(), 'not-a-clone-'))), {});
+  assert.deepEqual(sourceCommit(scratchDirectory('not-a-clone-')), {});
   // This clone: its HEAD.
   assert.match(sourceCommit().commit ?? '', /^[0-9a-f]{40}$/);
   // A folder inside this clone, as an installed package inside a project's repository would be.

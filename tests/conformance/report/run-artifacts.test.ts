@@ -7,8 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLValidator } from 'fast-xml-parser';
 import { curlCommand } from '../../../conformance/report/curl.ts';
@@ -24,6 +23,7 @@ import { ensureCertificates } from '../../../reference-server/listeners/certific
 import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { SAMPLE_FAILING_RULE, SAMPLE_FAULT } from '../../support/sample-failure.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const keys = fixtureKeyEnvironment();
 let server: RunningReferenceServer;
@@ -31,7 +31,7 @@ let run: ConformanceRun;
 let targetFile: string;
 
 before(async () => {
-  const work = mkdtempSync(join(tmpdir(), 'run-artifacts-'));
+  const work = scratchDirectory('run-artifacts-');
   await ensureCertificates(join(work, 'certs'), 'localhost');
   const fixtures = loadFixtures(DEFAULT_FIXTURES_FILE);
   server = await startReferenceServer({

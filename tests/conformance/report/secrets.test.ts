@@ -7,14 +7,14 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import { REPORT_FILES } from '../../../conformance/report/write-reports.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { scanDirectory, scanText, secretForms } from '../../support/artifact-scan.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 let server: TestServer;
 /** A second server whose CA the target does not trust: every request to it fails in TLS. */
@@ -31,7 +31,7 @@ before(async () => {
   server = await startTestServer();
   untrusted = await startTestServer();
   const https = server.server.httpsPort;
-  const work = mkdtempSync(join(tmpdir(), 'secrets-target-'));
+  const work = scratchDirectory('secrets-target-');
   const file = join(work, 'target.json');
   // A misconfigured target: keys in the wrong roles make many rules fail with evidence; an
   // unreachable other tenant, and a sandbox whose certificate is not trusted, make Playwright's
@@ -115,7 +115,7 @@ test('the reports show the keys of requests by their variable names', () => {
 
 test('the scan itself finds a key where there is one (so a clean result means something)', () => {
   const forms = secretForms(keys);
-  const dir = mkdtempSync(join(tmpdir(), 'scan-check-'));
+  const dir = scratchDirectory('scan-check-');
   writeFileSync(
     join(dir, 'leak.txt'),
     `Authorization: Basic ${Buffer.from(`${keys.REFERENCE_KEY_ACME_PROD_FULL}:`).toString('base64')}`,

@@ -8,9 +8,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
@@ -28,6 +25,7 @@ import {
 import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { verifyBundle } from '../../../conformance/attestation/verify-bundle.ts';
 import { tlsEvidence } from '../../support/tls-evidence.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const vendor = generateKeyPairSync('ed25519');
 const certificate = tlsEvidence(['HTTP/1.1', 'HTTP/2']);
@@ -95,7 +93,7 @@ function merged(shards: ShardRecord[], settings: ScopeSettings): ConformanceRepo
 }
 
 async function problemsOf(built: ConformanceReport): Promise<string[]> {
-  const reports = mkdtempSync(join(tmpdir(), 'shard-settings-'));
+  const reports = scratchDirectory('shard-settings-');
   writeReports(built, { exchanges: [] }, reports);
   const bundle = writeBundle(built, reports, vendor.privateKey).directory;
   const result = await verifyBundle(bundle, { trustedKeys: [vendor.publicKey] });

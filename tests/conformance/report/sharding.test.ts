@@ -4,8 +4,7 @@
 // to, the certificates its set-up saw), never by the record left beside the blob.
 import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { RULES } from '../../../conformance/catalog/rules.ts';
@@ -20,10 +19,11 @@ import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import { generateKeyPair } from '../../../conformance/attestation/signing-key.ts';
 import type { ShardRecord } from '../../../conformance/report/shard-records.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 /** Gathers each shard's blob/ (its blob and its record) into one new folder, as CI artifacts are. */
 function gather(shards: readonly ConformanceRun[]): string {
-  const blobs = mkdtempSync(join(tmpdir(), 'conformance-blobs-'));
+  const blobs = scratchDirectory('conformance-blobs-');
   for (const shard of shards)
     for (const file of readdirSync(join(shard.reportDir, 'blob')))
       copyFileSync(join(shard.reportDir, 'blob', file), join(blobs, file));
@@ -35,7 +35,7 @@ async function merge(
   blobs: string,
   key: string,
 ): Promise<{ code: number | null; output: string; reports: string }> {
-  const reports = join(mkdtempSync(join(tmpdir(), 'conformance-merged-')), 'reports');
+  const reports = join(scratchDirectory('conformance-merged-'), 'reports');
   const merged = await runMain(['merge', '--reports', reports, '--sign-key', key, blobs], cleanEnv(), {
     timeoutMs: 120_000,
   });
@@ -61,7 +61,7 @@ describe('an honest sharded run over both protocols, strict', () => {
       ),
     );
     blobs = gather(shards);
-    keys = mkdtempSync(join(tmpdir(), 'sharding-keys-'));
+    keys = scratchDirectory('sharding-keys-');
     const { privatePem, publicPem } = generateKeyPair();
     writeFileSync(join(keys, 'vendor'), privatePem, { mode: 0o600 });
     writeFileSync(join(keys, 'vendor.pub'), publicPem);
@@ -204,7 +204,7 @@ test('shards of one protocol each (every rule over one protocol only), merged: p
       runConformance(['--protocols', protocol, '--shard', shard, '--no-bundle']),
     ),
   );
-  const keys = mkdtempSync(join(tmpdir(), 'sharding-keys-'));
+  const keys = scratchDirectory('sharding-keys-');
   writeFileSync(join(keys, 'vendor'), generateKeyPair().privatePem, { mode: 0o600 });
   const merged = await merge(gather(shards), join(keys, 'vendor'));
   const report = JSON.parse(

@@ -4,8 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { alteredKeys } from '../../../conformance/judging/key-variants.ts';
 import { curlCommand } from '../../../conformance/report/curl.ts';
@@ -16,6 +15,7 @@ import type { ConformanceReport, Evidence } from '../../../schemas/generated/con
 import { describeSchemaErrors, validatorFor } from '../../../schemas/validators.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
 import { SAMPLE_KEYS, sampleRun } from './sample-run.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const KEY = SAMPLE_KEYS.STAGING_FULL_ACCESS_KEY;
 const namer = new KeyNamer([{ variable: 'FULL_KEY', value: KEY }]);
@@ -92,14 +92,14 @@ test('the report files of a run match their schema and hold no key; without the 
   const { report, exchanges } = sampleRun();
   const validate = validatorFor<ConformanceReport>('conformance-report.schema.json');
   assert.ok(validate(report), describeSchemaErrors(validate.errors).join('\n'));
-  const clean = mkdtempSync(join(tmpdir(), 'report-files-'));
+  const clean = scratchDirectory('report-files-');
   writeReports(report, { exchanges }, clean);
   const scanned = scanDirectory(clean, forms);
   assert.equal(scanned.filesScanned, Object.keys(REPORT_FILES).length);
   assert.deepEqual(scanned.findings, []);
   // The redaction removed: a KeyNamer that knows no key.
   const leaky = sampleRun(new KeyNamer([]));
-  const dirty = mkdtempSync(join(tmpdir(), 'report-files-leaky-'));
+  const dirty = scratchDirectory('report-files-leaky-');
   writeReports(leaky.report, { exchanges: leaky.exchanges }, dirty);
   const leaked = new Set(
     scanDirectory(dirty, forms).findings.map((finding) => finding.where.split('/').at(-1)),

@@ -7,13 +7,12 @@ import assert from 'node:assert/strict';
 import { createSecureServer, type Http2SecureServer } from 'node:http2';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { RawClient } from '../../../conformance/requests/raw-client.ts';
 import type { Exchange } from '../../../conformance/requests/exchange.ts';
 import { offeredProtocols, parseProtocols } from '../../../conformance/requests/protocols.ts';
 import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const HOSTS = { '*.localhost': '127.0.0.1' };
 let server: Http2SecureServer;
@@ -49,7 +48,7 @@ let leaf: { key: string; cert: string };
 let prefersH1: HttpsServer;
 let prefersH1Port = 0;
 before(async () => {
-  const directory = mkdtempSync(join(tmpdir(), 'h2-client-'));
+  const directory = scratchDirectory('h2-client-');
   const certificates = await ensureCertificates(directory, 'localhost');
   caFile = certificates.caPath;
   leaf = { key: certificates.key, cert: certificates.cert };

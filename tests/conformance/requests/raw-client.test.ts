@@ -2,12 +2,10 @@
 // per client: certificate verification stays on whatever the CA file says.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { RawClient } from '../../../conformance/requests/raw-client.ts';
 import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const HOSTS = { '*.localhost': '127.0.0.1' };
 let target: TestServer;
@@ -15,7 +13,7 @@ let otherCa: string;
 
 before(async () => {
   target = await startTestServer();
-  otherCa = (await ensureCertificates(mkdtempSync(join(tmpdir(), 'other-ca-')), 'localhost')).caPath;
+  otherCa = (await ensureCertificates(scratchDirectory('other-ca-'), 'localhost')).caPath;
 });
 after(() => target.close());
 

@@ -2,14 +2,14 @@
 // next one reads, a shorter state after a longer one included (the file is cut to its new length).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV } from '../../../conformance/env.ts';
 import { initialTraffic, readTraffic, withTraffic } from '../../../conformance/requests/shared-pacing.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 test('each call reads what the one before left, and the file holds exactly that state', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'shared-pacing-')), 'traffic.json');
+  const file = join(scratchDirectory('shared-pacing-'), 'traffic.json');
   const env = { [ENV.trafficFile]: file };
   writeFileSync(file, JSON.stringify(initialTraffic(undefined)));
   const many = Array.from({ length: 200 }, (_, index) => 1_000_000 + index);
@@ -34,7 +34,7 @@ test('each call reads what the one before left, and the file holds exactly that 
 });
 
 test('without a file yet, the first call starts from the initial state and writes it', () => {
-  const file = join(mkdtempSync(join(tmpdir(), 'shared-pacing-')), 'traffic.json');
+  const file = join(scratchDirectory('shared-pacing-'), 'traffic.json');
   const env = { [ENV.trafficFile]: file };
   withTraffic((state) => (state.waitedMs = 250), env);
   assert.deepEqual(readTraffic(file), { ...initialTraffic(undefined), waitedMs: 250 });

@@ -6,8 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RawClient } from '../../../conformance/requests/raw-client.ts';
 import type { Exchange } from '../../../conformance/requests/exchange.ts';
@@ -23,6 +22,7 @@ import { Checks, Inconclusive } from '../../../conformance/judging/checks.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
 import { ENV } from '../../../conformance/env.ts';
 import { readRunSettings, useRunSettings } from '../../../conformance/settings.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 interface Step {
   status: number;
@@ -58,7 +58,7 @@ class ScriptedServer {
 }
 
 const scripted = new ScriptedServer();
-const work = mkdtempSync(join(tmpdir(), 'transient-'));
+const work = scratchDirectory('transient-');
 
 before(async () => {
   await new Promise<void>((listening) => scripted.server.listen(0, '127.0.0.1', listening));

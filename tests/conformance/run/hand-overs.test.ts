@@ -5,8 +5,7 @@
 // none reaches the report.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import {
@@ -28,6 +27,7 @@ import {
 import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import { compiledModule } from '../../support/compiled-kit.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const FORGED_FINGERPRINT = Array.from({ length: 32 }, () => 'AB').join(':');
 const FORGED_ISSUER = "C=US, O=Let's Encrypt, CN=R3";
@@ -67,7 +67,7 @@ describe('`run` with every hand-over variable set in its environment', () => {
   let run: ConformanceRun;
   let handOvers: Record<string, string>;
   before(async () => {
-    work = mkdtempSync(join(tmpdir(), 'hand-overs-'));
+    work = scratchDirectory('hand-overs-');
     const state = join(work, 'state');
     mkdirSync(state);
     const forgedState = JSON.stringify({ env: { [ENV.preflight]: forgedPreflight }, minted: [] });
@@ -136,7 +136,7 @@ describe('`run` with every hand-over variable set in its environment', () => {
 });
 
 test('`merge` ignores shard records and an outcome file from its environment', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'hand-overs-merge-'));
+  const work = scratchDirectory('hand-overs-merge-');
   try {
     const shards = join(work, 'shards.json');
     writeFileSync(shards, '[]');
@@ -155,7 +155,7 @@ test('`merge` ignores shard records and an outcome file from its environment', a
 });
 
 test("a team's config: conformanceProjects in the runner ignores a state directory from the environment", () => {
-  const work = mkdtempSync(join(tmpdir(), 'hand-overs-config-'));
+  const work = scratchDirectory('hand-overs-config-');
   try {
     const target = join(work, 'target.json');
     writeFileSync(target, JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'team' })));

@@ -3,8 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   fixtureKeyEnvironment,
@@ -17,6 +16,7 @@ import { cleanEnv, runMain } from '../../support/reference-cli.ts';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { SAMPLE_FAILING_RULE, SAMPLE_FAULT } from '../../support/sample-failure.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 interface Merge {
   exitCode: number;
@@ -50,7 +50,7 @@ async function cliOf(args: string[]): Promise<Merge> {
 
 /** The blob files of shard runs, gathered in one fresh folder as the README says. */
 function gatherBlobs(runs: readonly ConformanceRun[]): string {
-  const folder = mkdtempSync(join(tmpdir(), 'conformance-blobs-'));
+  const folder = scratchDirectory('conformance-blobs-');
   for (const run of runs) {
     const blobs = join(run.reportDir, 'blob');
     for (const file of readdirSync(blobs)) copyFileSync(join(blobs, file), join(folder, file));
@@ -59,7 +59,7 @@ function gatherBlobs(runs: readonly ConformanceRun[]): string {
 }
 
 describe('merge-reports exits by the merged verdict', () => {
-  const work = mkdtempSync(join(tmpdir(), 'conformance-merge-'));
+  const work = scratchDirectory('conformance-merge-');
   let server: RunningReferenceServer;
   let shards: ConformanceRun[] = [];
 
@@ -105,7 +105,7 @@ describe('merge-reports exits by the merged verdict', () => {
   });
 
   test('merged with --sign-key: a signed bundle of the merged run, each shard’s certificates in it, which verify trusts with the key', async () => {
-    const keys = mkdtempSync(join(tmpdir(), 'merge-keys-'));
+    const keys = scratchDirectory('merge-keys-');
     const pair = generateKeyPairSync('ed25519');
     writeFileSync(join(keys, 'k.key'), pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
     writeFileSync(join(keys, 'k.pub'), pair.publicKey.export({ type: 'spki', format: 'pem' }));

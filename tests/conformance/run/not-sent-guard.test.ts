@@ -4,21 +4,21 @@
 // project's (runEnvironment), in place only once the target fixture has run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV } from '../../../conformance/env.ts';
 import { ANNOTATION } from '../../../conformance/run/annotations.ts';
 import { REPO_ROOT, runBounded } from '../../support/conformance-run.ts';
 import { cleanEnv } from '../../support/reference-cli.ts';
 import { compiledModule } from '../../support/compiled-kit.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 interface JsonReport {
   suites: { specs: { tests: { status: string; annotations: { type: string }[] }[] }[] }[];
 }
 
 test("a worker's first rule, after the target stopped answering, is skipped as not sent", async () => {
-  const work = mkdtempSync(join(tmpdir(), 'not-sent-guard-'));
+  const work = scratchDirectory('not-sent-guard-');
   // Three exchanges in a row without an answer: the run's watch says the target has stopped.
   const watch = join(work, 'consecutive-no-answers');
   writeFileSync(watch, '3');

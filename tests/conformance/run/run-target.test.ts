@@ -2,8 +2,7 @@
 // key, then bound to the keys of the environment it runs in — and never silently without one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   declareEmbeddedTarget,
@@ -17,11 +16,12 @@ import {
   TargetError,
   type TargetDeclaration,
 } from '../../../conformance/deployment/target.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const KEY = 'test-key-value-0123456789abcdef';
 
 function targetFile(content: object): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'run-target-')), 'target.json');
+  const file = join(scratchDirectory('run-target-'), 'target.json');
   writeFileSync(file, JSON.stringify(content));
   return file;
 }

@@ -2,8 +2,7 @@
 // against a separately started reference process described by a target file (URL mode).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
@@ -19,6 +18,7 @@ import { testUnderBothProfiles } from '../../support/both-profiles.ts';
 import { startCli, type CliProcess } from '../../support/reference-cli.ts';
 import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { NOT_APPLICABLE_ON_REFERENCE } from '../../support/rule-declarations.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 function assertAllPassed(run: ConformanceRun): void {
   // A rule the reference leaves not applicable (the cookie rule: it sets no cookie on a served
@@ -75,7 +75,7 @@ testUnderBothProfiles(
 describe('URL mode: a reference process started separately, described by a target file', () => {
   let server: CliProcess;
   let ports: { https: string; http: string };
-  const work = mkdtempSync(join(tmpdir(), 'conformance-url-mode-'));
+  const work = scratchDirectory('conformance-url-mode-');
   const keys = fixtureKeyEnvironment();
 
   before(async () => {
@@ -154,7 +154,7 @@ describe('URL mode: a reference process started separately, described by a targe
 });
 
 test('a bad target file is refused before the run, naming the file and the field', async () => {
-  const work = mkdtempSync(join(tmpdir(), 'conformance-bad-target-'));
+  const work = scratchDirectory('conformance-bad-target-');
   const file = join(work, 'target.json');
   const pastedKey = fixtureKeyEnvironment().REFERENCE_KEY_ACME_PROD_FULL ?? '';
   writeFileSync(

@@ -5,14 +5,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { revokeMintedKeys } from '../../../conformance/run/minted-keys-revocation.ts';
 import { writeProjectState } from '../../../conformance/run/project-state.ts';
 import { resolveRunSettings } from '../../../conformance/settings.ts';
 import { ENV } from '../../../conformance/env.ts';
 import type { TargetDeclaration } from '../../../conformance/deployment/target.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 test('the teardown revokes under the settings its project hands it: --max-retries 0 sends each revocation once', async () => {
   // An admin API that is always unavailable, and says a retry may come at once.
@@ -25,7 +24,7 @@ test('the teardown revokes under the settings its project hands it: --max-retrie
   await new Promise<void>((resolve) => admin.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = admin.address() as AddressInfo;
-    const state = mkdtempSync(join(tmpdir(), 'teardown-settings-'));
+    const state = scratchDirectory('teardown-settings-');
     const runEnvironment = {
       [ENV.projectState]: state,
       [ENV.answerWatchFile]: join(state, 'consecutive-no-answers'),

@@ -10,12 +10,11 @@ import type {
 } from '../../../schemas/generated/api-key-management.ts';
 import type { ErrorBody } from '../../../schemas/generated/error.ts';
 import { validatorFor } from '../../../schemas/validators.ts';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync } from 'node:fs';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/store/fixtures.ts';
 import { startReferenceServer } from '../../../reference-server/server.ts';
 import { send, keyManagementServerPerSuite } from '../../support/key-management-client.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const KEY_FORMAT = {
   production: /^mbk_prod_[A-Za-z0-9]{32}$/,
@@ -281,7 +280,7 @@ describe('admin API', () => {
 
 describe('admin API without a token', () => {
   test('is off, and says how to turn it on', async () => {
-    const certDir = mkdtempSync(join(tmpdir(), 'km-certs-'));
+    const certDir = scratchDirectory('km-certs-');
     const server = await startReferenceServer({
       host: '127.0.0.1',
       httpsPort: 0,

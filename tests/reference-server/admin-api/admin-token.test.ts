@@ -2,8 +2,7 @@
 // directory (0600), else nowhere (the admin API is off). A guessable token is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AdminTokenCheck,
@@ -11,9 +10,10 @@ import {
   resolveAdminToken,
 } from '../../../reference-server/admin-api/admin-token.ts';
 import { parseCli } from '../../../reference-server/cli/cli-options.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 test('a data directory gets an admin token file once, readable by its owner only', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'km-token-'));
+  const dir = scratchDirectory('km-token-');
   try {
     const first = resolveAdminToken(undefined, dir);
     assert.deepEqual(first.source, { kind: 'file', path: join(dir, 'admin-token') });

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
@@ -27,6 +26,7 @@ import {
   type CliExit,
 } from '../../support/reference-cli.ts';
 import { allSecrets, LOOPBACK, REPO_ROOT } from '../../support/reference-client.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const execFileAsync = promisify(execFile);
 const CURL = '/usr/bin/curl';
@@ -40,7 +40,7 @@ describe('reference server CLI', { concurrency: 2 }, () => {
   let workDir: string;
   let certDir: string;
   before(() => {
-    workDir = mkdtempSync(join(tmpdir(), 'reference-cli-'));
+    workDir = scratchDirectory('reference-cli-');
     certDir = join(workDir, 'certs');
     mkdirSync(certDir);
   });

@@ -4,21 +4,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { X509Certificate } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkServerIdentity, connect } from 'node:tls';
 import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../../reference-server/store/fixtures.ts';
 import { startReferenceServer } from '../../../reference-server/server.ts';
 import type { Fixtures } from '../../../schemas/generated/fixtures.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 function namesOf(cert: string): string[] {
   return (new X509Certificate(cert).subjectAltName ?? '').split(', ').sort();
 }
 
 test('the API leaf names the API wildcard and the admin host, and is reused', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'km-tls-'));
+  const dir = scratchDirectory('km-tls-');
   try {
     const first = await ensureCertificates(dir, 'localhost');
     assert.deepEqual(namesOf(first.cert), [
@@ -67,7 +67,7 @@ function manyTenants(count: number): Fixtures {
 }
 
 test('with 10 000 tenants the server starts, and a panel host of any served tenant verifies; an unknown one does not', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'km-tls-many-'));
+  const dir = scratchDirectory('km-tls-many-');
   const server = await startReferenceServer({
     host: '127.0.0.1',
     httpsPort: 0,
@@ -101,7 +101,7 @@ test('with 10 000 tenants the server starts, and a panel host of any served tena
 test('two certificate directories make two CAs of different names, each the issuer of its own leaf', async () => {
   // A client that trusts both (a user's NODE_EXTRA_CA_CERTS and a target's caFile) finds a leaf's
   // issuer by name: with one name for two CAs it may check the leaf against the wrong one.
-  const dirs = [mkdtempSync(join(tmpdir(), 'km-tls-')), mkdtempSync(join(tmpdir(), 'km-tls-'))];
+  const dirs = [scratchDirectory('km-tls-'), scratchDirectory('km-tls-')];
   try {
     const made = await Promise.all(dirs.map((dir) => ensureCertificates(dir, 'localhost')));
     const caOf = (certificates: { caPath: string }) => new X509Certificate(readFileSync(certificates.caPath));
@@ -114,7 +114,7 @@ test('two certificate directories make two CAs of different names, each the issu
 });
 
 test('a CA made before CAs had names of their own is replaced once, and its leaf with it', async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'km-tls-'));
+  const dir = scratchDirectory('km-tls-');
   try {
     // A directory as the kit left it before: a CA of the name every CA had.
     const { generate } = await import('selfsigned');

@@ -5,16 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CreatedKey } from '../../../schemas/generated/api-key-management.ts';
 import { DataDirError } from '../../../reference-server/store/data-dir.ts';
@@ -24,6 +15,7 @@ import { adminHostname, apiHostname } from '../../../reference-server/http/hosts
 import { startReferenceServer } from '../../../reference-server/server.ts';
 import { send } from '../../support/key-management-client.ts';
 import { cleanEnv, runCli, startCli, STACK_TRACE, type CliProcess } from '../../support/reference-cli.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 /** The pid of a process that has ended (so that no process runs with it, barring reuse). */
 function deadPid(): number {
@@ -34,7 +26,7 @@ function deadPid(): number {
 }
 
 describe('data directory lock', () => {
-  const workDir = mkdtempSync(join(tmpdir(), 'data-dir-lock-'));
+  const workDir = scratchDirectory('data-dir-lock-');
   const certDir = join(workDir, 'certs');
   const running: CliProcess[] = [];
   before(() => mkdirSync(certDir));

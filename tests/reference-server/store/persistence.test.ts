@@ -2,8 +2,7 @@
 // times are kept — and the files hold HMACs, never a key, readable by their owner only.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type {
   ApiKeyList,
@@ -14,6 +13,7 @@ import type { KeyStoreFile } from '../../../schemas/generated/key-store.ts';
 import { DataDirError } from '../../../reference-server/store/data-dir.ts';
 import { openKeyStoreFile } from '../../../reference-server/store/key-store-file.ts';
 import { startKeyManagementServer, type KeyManagementServer } from '../../support/key-management-client.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 /** Long enough that no periodic flush happens during a test: only close() writes last uses. */
 const NO_FLUSH_DURING_TEST_MS = 60 * 60_000;
@@ -33,7 +33,7 @@ function storeFile(dataDir: string): KeyStoreFile {
 }
 
 describe('key store across a restart', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'km-persist-'));
+  const dataDir = scratchDirectory('km-persist-');
   let km: KeyManagementServer;
   before(async () => {
     km = await startKeyManagementServer({ dataDir, usageFlushMs: NO_FLUSH_DURING_TEST_MS });
@@ -84,7 +84,7 @@ describe('key store across a restart', () => {
   });
 
   test('keeps last-use times when the periodic flush runs', async () => {
-    const quick = mkdtempSync(join(tmpdir(), 'km-flush-'));
+    const quick = scratchDirectory('km-flush-');
     const flushing = await startKeyManagementServer({ dataDir: quick, usageFlushMs: 50 });
     try {
       const created = await create(flushing, 'flushed');
@@ -108,7 +108,7 @@ describe('key store across a restart', () => {
 
 describe('a data directory that cannot be used', () => {
   test('a key store file that is not JSON or not a key store is refused with what to do', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'km-bad-'));
+    const dir = scratchDirectory('km-bad-');
     try {
       openKeyStoreFile(dir).startSaving();
       writeFileSync(join(dir, 'keys.json'), '{"format":');
@@ -134,7 +134,7 @@ describe('a data directory that cannot be used', () => {
   });
 
   test('stored keys without their HMAC secret are refused rather than silently invalidated', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'km-nosecret-'));
+    const dir = scratchDirectory('km-nosecret-');
     try {
       openKeyStoreFile(dir).startSaving();
       rmSync(join(dir, 'hmac-secret'));

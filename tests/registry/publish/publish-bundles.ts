@@ -2,11 +2,11 @@
 // a conformant run and others that differ in one thing, and the forgeries a publish must refuse
 // (a verdict flipped, a subject named twice, a file cut short), re-sealed and re-signed with the
 // vendor's own key as a forger with the kit's tools would (tests/support/forger.ts).
-import { cpSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { reseal } from '../../support/forger.ts';
 import { HTTP_RULES, MUST_RULES, keyPair, makeBundle } from '../support/bundles.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 export const vendor = keyPair();
 export const other = keyPair();
@@ -23,7 +23,7 @@ export const byOtherPublisher = makeBundle({ key: other.privateKey });
 export const forSecrets = makeBundle({ key: vendor.privateKey, startedAt: new Date('2026-10-01T00:00:00Z') });
 
 export function copy(directory: string): string {
-  const target = join(mkdtempSync(join(tmpdir(), 'registry-forged-')), 'bundle');
+  const target = join(scratchDirectory('registry-forged-'), 'bundle');
   cpSync(directory, target, { recursive: true });
   return target;
 }

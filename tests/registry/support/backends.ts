@@ -1,12 +1,11 @@
 // The registry's tests run once per backend: the embedded database (PGlite in a temporary
 // directory) and a PostgreSQL server this file starts. `eachBackend` opens a fresh, migrated
 // database of each kind for a test file and closes it after.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { openEmbedded, openServer, type Database } from '../../../registry/database/database.ts';
 import { migrate } from '../../../registry/database/migrations.ts';
 import { startPostgres, type PostgresServer } from './postgres-server.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 export const BACKENDS = ['embedded', 'server'] as const;
 export type Backend = (typeof BACKENDS)[number];
@@ -23,7 +22,7 @@ let databases = 0;
 
 /** A fresh, migrated database of `backend` (one PostgreSQL server per test process). */
 export async function openBackend(backend: Backend, migrated = true): Promise<OpenedBackend> {
-  const directory = mkdtempSync(join(tmpdir(), 'registry-db-'));
+  const directory = scratchDirectory('registry-db-');
   let db: Database;
   let databaseUrl: string | undefined;
   if (backend === 'embedded') db = await openEmbedded(directory);

@@ -5,7 +5,6 @@
 // real runs.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
@@ -15,6 +14,7 @@ import { writeReports } from '../../../conformance/report/write-reports.ts';
 import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { publicKeyPem } from '../../../conformance/attestation/signing-key.ts';
 import { tlsEvidence } from '../../support/tls-evidence.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 export interface BundleShape {
   /** Rules that fail (a MUST rule fails the run; an HTTP rule only under strict). */
@@ -105,7 +105,7 @@ export function makeBundle(shape: BundleShape = {}): string {
       rulesInCatalog: RULES.length,
     }),
   });
-  root ??= mkdtempSync(join(tmpdir(), 'registry-bundles-'));
+  root ??= scratchDirectory('registry-bundles-');
   const reports = mkdtempSync(join(root, 'run-'));
   writeReports(report, { exchanges: [] }, reports);
   return writeBundle(report, reports, shape.key).directory;

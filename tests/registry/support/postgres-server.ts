@@ -4,10 +4,10 @@
 // as root (CI runs as root), so there it runs as the `postgres` user (or `nobody`) through
 // setpriv, which execs the server itself: the process the test stops is the postmaster.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const VERSIONS_DIR = '/usr/lib/postgresql';
 
@@ -63,7 +63,7 @@ async function freePort(): Promise<number> {
 export async function startPostgres(): Promise<PostgresServer> {
   const bin = binDirectory();
   const user = unprivileged();
-  const home = mkdtempSync(join(tmpdir(), 'registry-postgres-'));
+  const home = scratchDirectory('registry-postgres-');
   if (user) chownSync(home, user.uid, user.gid);
   const data = join(home, 'data');
   const as = (command: string, args: string[]): [string, string[]] => {

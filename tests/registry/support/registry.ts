@@ -1,7 +1,6 @@
 // A registry for a test: started in process on a backend, with a publishers file, a local CA and a
 // client that trusts it (undici, as `registry publish` uses); every log line kept, to search.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
 import { registryTls } from '../../../registry/http/certificate.ts';
@@ -9,6 +8,7 @@ import { startRegistry, type RunningRegistry } from '../../../registry/http/serv
 import { addPublisher, PublishersFile } from '../../../registry/publish/publishers.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 import { openBackend, type Backend, type OpenedBackend } from './backends.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 export interface TestRegistry {
   backend: OpenedBackend;
@@ -32,7 +32,7 @@ export interface TestRegistry {
 }
 
 /** One CA for every registry of a test process. */
-const certDir = mkdtempSync(join(tmpdir(), 'registry-certs-'));
+const certDir = scratchDirectory('registry-certs-');
 
 export async function startTestRegistry(
   backend: Backend,
@@ -40,7 +40,7 @@ export async function startTestRegistry(
   options: { privateReads?: boolean; maxBundleBytes?: number } = {},
 ): Promise<TestRegistry> {
   const opened = await openBackend(backend);
-  const publishersFile = join(mkdtempSync(join(tmpdir(), 'registry-publishers-')), 'publishers.json');
+  const publishersFile = join(scratchDirectory('registry-publishers-'), 'publishers.json');
   const tokens = new Map<string, string>();
   for (const [name, keys] of Object.entries(publishers))
     tokens.set(name, addPublisher(publishersFile, name, keys).token);
