@@ -116,6 +116,21 @@ export default tseslint.config(
     rules: SETTINGS_RESOLVED_ONCE,
   },
   {
+    // A test's temporary directory is tests/support/scratch.ts's: removed when the tests passed,
+    // kept when one failed. One of its own would be left behind by every run.
+    files: ['tests/**/*.ts'],
+    ignores: ['tests/support/scratch.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'CallExpression[callee.name="tmpdir"]',
+          message: "Make a test's temporary directory with scratchDirectory() (tests/support/scratch.ts).",
+        },
+      ],
+    },
+  },
+  {
     files: ['eslint.config.js', 'bench/test-file-times.mjs', 'bench/process-cpu.mjs'],
     ...tseslint.configs.disableTypeChecked,
   },
