@@ -1,6 +1,6 @@
 // `registry publisher --name NAME --public-key FILE… [--publishers FILE]`: adds a publisher (or
 // gives one a new token and these keys) and prints its token, the only time it is shown; the
-// file keeps its SHA-256. A restart of `registry serve` reads the change.
+// file keeps its SHA-256. A running `registry serve` reads the change at its next request.
 import { join, resolve } from 'node:path';
 import { loadPublicKey, publicKeyPem, KeyFileError } from '../../conformance/attestation/signing-key.ts';
 import { addPublisher, PublishersFileError } from '../../registry/publish/publishers.ts';
@@ -14,7 +14,7 @@ Adds a publisher to the registry's publishers file, bound to the Ed25519 public 
 may be signed with (keygen makes them), and prints its publish token once: only its SHA-256 is
 kept. Run it again for the same name to replace the token and keys. Without --public-key the
 entry is a reader: its token reads a registry started with --private-reads, and publishes nothing.
-Restart the registry to apply.
+A running registry applies the change at once: a replaced token is refused from its next request.
 
 Options:
   --name NAME           lower-case letters, digits and dashes (e.g. acme)
@@ -53,7 +53,7 @@ export function main(argv: string[]): Promise<number> {
       [
         `Publisher ${values.name} in ${file}, ${fingerprints.length > 0 ? `signing with ${fingerprints.join(', ')}` : 'a reader (no signing key)'}.`,
         'Its token follows on standard output, shown this once: keep it as a CI secret (TENANT_AUTH_REGISTRY_TOKEN).',
-        'Restart the registry to apply.',
+        'A running registry applies it at once, no restart: a token it replaced is refused from now on.',
       ].join('\n'),
     );
     console.log(token);

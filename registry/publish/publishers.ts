@@ -4,7 +4,7 @@
 // --private-reads). The registry reads the file at start and again whenever it changes
 // (PublishersFile); a bundle is trusted only when one of its publisher's own keys signed it.
 import { createHash, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { KeyFileError, keyFingerprint, publicKeyFromPem } from '../../conformance/attestation/signing-key.ts';
 
 export interface Publisher {
@@ -81,55 +81,57 @@ export interface PublisherSource {
   current(): readonly Publisher[];
 }
 
-/** A fixed list, for a registry started from code with publishers that never change. */
-export const fixedPublishers = (publishers: readonly Publisher[]): PublisherSource => ({
-  current: () => publishers,
-});
-
 /**
  * The publishers file as it is now. A publisher added or a token replaced (`registry publisher`)
  * counts from the next request, without a restart: a replaced token, perhaps one that leaked, must
- * stop working when the operator replaces it, not at the next restart. The file is read again
- * when its identity, size or time changes (one stat per request that needs a token). A file that
- * no longer reads is said through `warn`, and until it is fixed no token is accepted: the
- * registry fails closed rather than trust the publishers of a file the operator was changing.
+ * stop working when the operator replaces it, not at the next restart. The file is read at each
+ * request that needs a token and parsed again when its content changed (a time or an inode may
+ * not: a rename can reuse an inode, a new token keeps the size). A file that is gone or no longer
+ * reads is said through `warn`, and until it reads again no token is accepted: the registry fails
+ * closed rather than trust the publishers of a file the operator was changing.
  */
 export class PublishersFile implements PublisherSource {
   readonly #file: string;
   readonly #warn: (message: string) => void;
-  #stamp: string;
+  #content: string | undefined;
   #publishers: readonly Publisher[];
 
   /** Throws PublishersFileError or KeyFileError when the file does not read at start. */
   constructor(file: string, warn: (message: string) => void) {
     this.#file = file;
     this.#warn = warn;
-    this.#stamp = stampOf(file);
+    this.#content = contentOf(file);
     this.#publishers = loadPublishers(file);
   }
 
   current(): readonly Publisher[] {
-    const stamp = stampOf(this.#file);
-    if (stamp === this.#stamp) return this.#publishers;
-    this.#stamp = stamp;
+    const content = contentOf(this.#file);
+    if (content === this.#content) return this.#publishers;
+    this.#content = content;
+    // Until the new content is read, nobody: an error below leaves no old token in force.
+    this.#publishers = [];
+    if (content === undefined) {
+      this.#warn(
+        `${this.#file} is gone: no token is accepted until it is back (registry publisher writes it).`,
+      );
+      return this.#publishers;
+    }
     try {
       this.#publishers = loadPublishers(this.#file);
     } catch (error) {
       if (!(error instanceof PublishersFileError) && !(error instanceof KeyFileError)) throw error;
-      this.#publishers = [];
       this.#warn(`${error.message} No token is accepted until the publishers file reads again.`);
     }
     return this.#publishers;
   }
 }
 
-/** What tells one version of the file from another: its inode (a rename), size and time. */
-function stampOf(file: string): string {
+/** The file's text, or undefined when there is none to read. */
+function contentOf(file: string): string | undefined {
   try {
-    const { ino, size, mtimeMs } = statSync(file);
-    return `${ino}:${size}:${mtimeMs}`;
+    return readFileSync(file, 'utf8');
   } catch {
-    return 'absent';
+    return undefined;
   }
 }
 

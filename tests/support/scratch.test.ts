@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 
 /** A process that makes a scratch directory, prints it, and ends with `exitCode`. */
-function directoryLeftBy(exitCode: number): string {
+function directoryLeftBy(exitCode: number, env: NodeJS.ProcessEnv = {}): string {
   const script = [
     `import { scratchDirectory } from ${JSON.stringify(new URL('./scratch.ts', import.meta.url).href)};`,
     `console.log(scratchDirectory('scratch-test-'));`,
@@ -13,6 +13,7 @@ function directoryLeftBy(exitCode: number): string {
   ].join('\n');
   const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     encoding: 'utf8',
+    env: { ...process.env, KEEP_WORK: undefined, ...env },
   });
   const directory = child.stdout.trim();
   assert.ok(directory.includes('scratch-test-'), child.stderr);
@@ -25,6 +26,12 @@ test('removed when the process ends with success', () => {
 
 test('kept when the process ends with a failure (a failed test), for a look', () => {
   const directory = directoryLeftBy(1);
+  assert.equal(existsSync(directory), true);
+  rmSync(directory, { recursive: true });
+});
+
+test('kept whatever happened when KEEP_WORK is set, to look at a passing run', () => {
+  const directory = directoryLeftBy(0, { KEEP_WORK: '1' });
   assert.equal(existsSync(directory), true);
   rmSync(directory, { recursive: true });
 });

@@ -9,7 +9,6 @@ import { REPORT_FILES, writeReports } from '../../../conformance/report/write-re
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../support/chromium.ts';
 import { sampleRun } from './sample-run.ts';
 import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
-import { scratchDirectory } from '../../support/scratch.ts';
 
 let browser: Browser;
 test.beforeAll(async () => {
@@ -23,7 +22,7 @@ test.afterAll(async () => {
 // eslint-disable-next-line no-empty-pattern
 test('conformance.html renders, filters by outcome and level, loads nothing else and logs no error', async ({}, testInfo) => {
   const { report, exchanges } = sampleRun();
-  const directory = scratchDirectory('conformance-html-');
+  const directory = testInfo.outputPath('reports');
   writeReports(report, { exchanges }, directory);
   const url = pathToFileURL(join(directory, REPORT_FILES.html)).href;
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -82,9 +81,10 @@ test('conformance.html renders, filters by outcome and level, loads nothing else
   expect(requested).toEqual([url]);
 });
 
-test('exchanges.har is read by a HAR consumer: Chromium answered from it through routeFromHAR', async () => {
+// eslint-disable-next-line no-empty-pattern
+test('exchanges.har is read by a HAR consumer: Chromium answered from it through routeFromHAR', async ({}, testInfo) => {
   const { report, exchanges } = sampleRun();
-  const directory = scratchDirectory('exchanges-har-');
+  const directory = testInfo.outputPath('reports');
   writeReports(report, { exchanges }, directory);
   const context = await browser.newContext();
   await context.routeFromHAR(join(directory, REPORT_FILES.har), { notFound: 'abort' });

@@ -7,7 +7,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { join } from 'node:path';
 import { keyFingerprint } from '../../../conformance/attestation/signing-key.ts';
@@ -182,6 +182,14 @@ for (const backend of BACKENDS) {
       );
       writeFileSync(file, saved);
       assert.equal(await statusAs(token), 415, 'accepted again once the file reads');
+      rmSync(file);
+      assert.equal(await statusAs(token), 401, 'no token while the file is gone');
+      assert.ok(
+        registry.logs.some((line) => line.includes('is gone')),
+        registry.logs.join('\n'),
+      );
+      writeFileSync(file, saved);
+      assert.equal(await statusAs(token), 415);
     });
 
     test('no token, and no token digest, is in any log line, page or answer', async () => {
