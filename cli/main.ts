@@ -2,6 +2,8 @@
 // `tenant-auth-conformance SUBCOMMAND [options]`: one executable for everything the kit does.
 // Each subcommand is a module loaded only when asked for, so that `serve` starts without loading
 // Playwright and `rules` without the server. To add one, add a row to SUBCOMMANDS.
+import { tmpdir } from 'node:os';
+import { sep } from 'node:path';
 import { kitPackage } from '../kit/package-root.ts';
 import { EXIT, EXIT_CODES_HELP } from './exit-codes.ts';
 
@@ -114,9 +116,22 @@ async function mainWithoutStackTraces(argv: string[]): Promise<number> {
   try {
     return await main(argv);
   } catch (error) {
-    console.error(`${PROGRAM}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(`${PROGRAM}: ${error instanceof Error ? error.message : String(error)}${fixOf(error)}`);
     return EXIT.setup;
   }
+}
+
+/** The system's refusals of a path that a user can do something about. */
+const PATH_REFUSALS = new Set(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC']);
+
+/** What to do about a file the system refused: the temporary directory is named as such. */
+function fixOf(error: unknown): string {
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (typeof path !== 'string' || code === undefined || !PATH_REFUSALS.has(code)) return '';
+  const temporary = tmpdir();
+  if (path === temporary || path.startsWith(`${temporary}${sep}`))
+    return `\nFix: the temporary directory ${temporary} is missing, full or not writable: set TMPDIR to a directory this user can write to.`;
+  return `\nFix: check that ${path} exists, has room and can be written by this user.`;
 }
 
 const code = await mainWithoutStackTraces(process.argv.slice(2));

@@ -35,6 +35,23 @@ describe('tenant-auth-conformance: commands, help and exit codes', () => {
     assertNoStackTrace(unknown);
   });
 
+  test('a temporary directory the system refuses is named, with the fix, not a stack trace (exit 3)', async () => {
+    const missing = join(scratchDirectory('cli-tmpdir-'), 'gone');
+    const result = await runMain(
+      ['run', '--grep', '@VERSION-PATH'],
+      { ...cleanEnv(), TMPDIR: missing },
+      {
+        cwd: REPO_ROOT,
+      },
+    );
+    assert.equal(result.code, 3, result.stderr);
+    assert.match(
+      result.stderr,
+      new RegExp(`the temporary directory ${missing} is missing, full or not writable: set TMPDIR`),
+    );
+    assertNoStackTrace(result);
+  });
+
   test('--version prints the version of package.json', async () => {
     const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
     assert.equal((await cli(['--version'])).stdout.trim(), manifest.version);
