@@ -38,11 +38,12 @@ export function newToken(): string {
   return `tacr_${randomBytes(32).toString('base64url')}`;
 }
 
-function readEntries(file: string): PublisherEntry[] {
-  if (!existsSync(file)) return [];
+/** The entries of `file`, from `text` when its content was read already. */
+function readEntries(file: string, text?: string): PublisherEntry[] {
+  if (text === undefined && !existsSync(file)) return [];
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(file, 'utf8'));
+    data = JSON.parse(text ?? readFileSync(file, 'utf8'));
   } catch {
     throw new PublishersFileError(
       `${file} is not JSON: it should be {"publishers": [...]} as registry publisher writes it.`,
@@ -68,8 +69,8 @@ function readEntries(file: string): PublisherEntry[] {
   });
 }
 
-export function loadPublishers(file: string): Publisher[] {
-  return readEntries(file).map((entry) => ({
+export function loadPublishers(file: string, text?: string): Publisher[] {
+  return readEntries(file, text).map((entry) => ({
     name: entry.name,
     tokenSha256: entry.tokenSha256,
     keys: entry.keys.map((pem, index) => publicKeyFromPem(pem, `${file}: ${entry.name}'s key ${index + 1}`)),
@@ -117,7 +118,8 @@ export class PublishersFile implements PublisherSource {
       return this.#publishers;
     }
     try {
-      this.#publishers = loadPublishers(this.#file);
+      // The content just read, not the file again: what is compared is what is parsed.
+      this.#publishers = loadPublishers(this.#file, content);
     } catch (error) {
       if (!(error instanceof PublishersFileError) && !(error instanceof KeyFileError)) throw error;
       this.#warn(`${error.message} No token is accepted until the publishers file reads again.`);
