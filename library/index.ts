@@ -5,7 +5,10 @@
 // rest (undici, the client report, bundle verification) loads when first used (bench/import-cost.ts).
 // Nothing else of the package can be imported: package.json's `exports` lists these
 // two, and library/*.api.md records their surface (npm run api-report).
-import { RULES as RULE_CATALOG, type Rule } from '../conformance/catalog/rules.ts';
+import { RULES as RULE_CATALOG } from '../conformance/catalog/rules.ts';
+// The types from the module that declares them alone: the catalog's declarations name each rule's
+// check, whose types reach Playwright's, and a project importing this entry loads no Playwright types.
+import type { Rule } from '../conformance/catalog/rule.ts';
 import { CLIENT_RULES as CLIENT_RULE_CATALOG, type ClientRule } from '../conformance/catalog/client-rules.ts';
 
 export {
@@ -21,7 +24,7 @@ export {
   type KeyAccess,
   type Permission,
 } from './mock.ts';
-export type { Rule, Level, Input } from '../conformance/catalog/rules.ts';
+export type { Rule, Level, Input } from '../conformance/catalog/rule.ts';
 export type { ClientRule, ClientLevel } from '../conformance/catalog/client-rules.ts';
 export type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
 export type { ClientReport } from '../schemas/generated/client-report.ts';

@@ -14,6 +14,40 @@ export class RegistryUnreachable extends Error {
   }
 }
 
+/**
+ * The registry was reached, but its certificate is not one the client trusts: its own message,
+ * naming the CA option, since "cannot be reached" would send the user looking at the network.
+ * Still exit 3 (a registry the client cannot use), as RegistryUnreachable.
+ */
+export class RegistryUntrusted extends RegistryUnreachable {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistryUntrusted';
+  }
+}
+
+/** The TLS error codes (Node's, from OpenSSL) that say the certificate chain is not trusted. */
+const UNTRUSTED_CODES = new Set([
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+]);
+
+/** What the client says when a request did not get an answer: untrusted, or not reached. */
+export function unreachableError(base: string, error: unknown, caOption = '--ca-file'): RegistryUnreachable {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = cause?.code ?? cause?.message ?? (error as Error).message;
+  if (cause?.code !== undefined && UNTRUSTED_CODES.has(cause.code))
+    return new RegistryUntrusted(
+      `Cannot trust the registry's certificate at ${base} (${cause.code}): give the CA that signed it with ${caOption} FILE — for a registry serving the kit's own certificate, the CA its banner names (\`CA: .certs/ca.crt\` by default).`,
+    );
+  return new RegistryUnreachable(`Cannot reach the registry at ${base}: ${code}.`);
+}
+
 export interface RegistryAnswer {
   status: number;
   json: unknown;
@@ -31,7 +65,10 @@ export function readToken(tokenFile: string | undefined): string | undefined {
   return fromEnvironment === '' ? undefined : fromEnvironment;
 }
 
-export function registryClient(base: string, options: { caFile?: string; token?: string }): RegistryClient {
+export function registryClient(
+  base: string,
+  options: { caFile?: string; token?: string; caOption?: string },
+): RegistryClient {
   const ca =
     options.caFile !== undefined ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
   const dispatcher = new Agent({ connect: ca ? { ca } : {} });
@@ -49,10 +86,7 @@ export function registryClient(base: string, options: { caFile?: string; token?:
         ...(body !== undefined ? { body } : {}),
       });
     } catch (error) {
-      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      throw new RegistryUnreachable(
-        `Cannot reach the registry at ${base}: ${cause?.code ?? cause?.message ?? (error as Error).message}${cause?.code?.includes('CERT') || cause?.code === 'DEPTH_ZERO_SELF_SIGNED_CERT' ? ' (give its CA with --ca-file)' : ''}.`,
-      );
+      throw unreachableError(base, error, options.caOption);
     }
     const text = await response.text();
     let json: unknown;

@@ -114,6 +114,7 @@ export async function publishAfterRun(
     return failed(`no publish token: --publish-token-file FILE or $${TOKEN_VARIABLE}.`);
   const client = registryClient(request.registry, {
     token,
+    caOption: '--publish-ca-file',
     ...(request.caFile !== undefined ? { caFile: request.caFile } : {}),
   });
   try {

@@ -4,13 +4,15 @@
 // in that project, writing its reports there and nothing inside the installed package.
 // The set-up is installed-kit.ts's; the tests, by what they are about, are in the files named below.
 // They share one pack and one install (a few minutes of CPU), so they run in this one file, in order:
-// a command's output is read by a later test (the run by target file's report by compare).
+// a command's output is read by a later test (the run by target file's report by compare). The
+// docs' blocks run last, from the same tarball and against the same served reference (doc-blocks.ts).
 import { describe } from 'node:test';
 import { installedKitPerSuite } from './installed-kit.ts';
 import { installedCommandTests } from './installed-commands.ts';
 import { installedPackageTests } from './installed-package.ts';
 import { teamProjectPerSuite, teamTypeScriptTests } from './team-project.ts';
 import { teamPlaywrightTests } from './team-playwright.ts';
+import { docBlockTests } from './doc-blocks.ts';
 
 describe('the packed kit, installed into an empty project', () => {
   const installedKit = installedKitPerSuite();
@@ -21,5 +23,7 @@ describe('the packed kit, installed into an empty project', () => {
     const teamFolder = teamProjectPerSuite(installedKit);
     teamTypeScriptTests(installedKit, teamFolder);
     teamPlaywrightTests(installedKit, teamFolder);
+    // Last: a block may change the served reference (the admin API's block makes and revokes keys).
+    docBlockTests(installedKit, teamFolder);
   });
 });

@@ -1,6 +1,6 @@
 // A team's project using the kit from code, type-checked against the declarations it emits: its own
 // TypeScript (strict, against Node 20's and Node 22's types), an SDK test file with the in-process
-// mock, what importing the package loads, and the README's snippets as printed.
+// mock, and what importing the package loads (the README's snippets: doc-blocks.ts).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -138,47 +138,5 @@ export function teamTypeScriptTests(installedKit: () => InstalledKit, teamFolder
       afterFetch.some((url) => /node_modules\/undici\//.test(url)),
       afterFetch.join('\n'),
     );
-  });
-
-  test("the README's TypeScript snippets, as printed: each compiles (strict, the tsconfig it states), the mock's runs", async () => {
-    const team = teamFolder();
-    const readme = readFileSync(join(team, 'node_modules', 'tenant-auth-conformance', 'README.md'), 'utf8');
-    const snippets = [...readme.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
-    assert.ok(snippets.length >= 2, `${snippets.length} TypeScript snippets`);
-    // The lib the README says `await using` needs, read from the README itself.
-    const lib = JSON.parse(/"lib": (\[[^\]]*\])/.exec(readme)?.[1] ?? 'null') as string[] | null;
-    assert.ok(lib, 'the README states the tsconfig lib');
-    const folder = join(team, 'readme-snippets');
-    mkdirSync(folder, { recursive: true });
-    snippets.forEach((code, index) => writeFileSync(join(folder, `snippet-${index + 1}.ts`), code));
-    writeFileSync(
-      join(folder, 'tsconfig.json'),
-      JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          lib,
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-          types: ['node'],
-        },
-        include: ['*.ts'],
-      }),
-    );
-    const checked = await installed(team, 'tsc', ['-p', 'readme-snippets']);
-    assert.equal(checked.code, 0, `${checked.stdout}\n${checked.stderr}`);
-    const mock = snippets.findIndex((code) => code.includes('startReferenceMock'));
-    assert.ok(mock >= 0);
-    const env = cleanEnv();
-    delete env.NODE_TEST_CONTEXT;
-    const ran = await run(
-      process.execPath,
-      ['--import', 'tsx', join(folder, `snippet-${mock + 1}.ts`)],
-      team,
-      env,
-    );
-    assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
   });
 }

@@ -1,0 +1,178 @@
+// The documentation's blocks run as a reader would run them, from the packed tarball: each `sh
+// doctest` block of README.md and docs/ (tests/docs/fenced-blocks.ts reads the marks) in an empty
+// folder with the tarball installed (`in=empty`, the default) or in the folder the shared reference
+// server serves from (`in=served`), with `bash -e -o pipefail`: its exit code and the line it names
+// (`expect="…"`) are checked. Each `ts doctest` block compiles (strict, the tsconfig the README
+// states) in such a folder and runs. What a reader's copy differs in is substituted by SUBSTITUTIONS
+// below and nothing else.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { REPO_ROOT } from '../support/conformance-run.ts';
+import { cleanEnv } from '../support/reference-cli.ts';
+import { killGroup, type Finished } from '../support/process-group.ts';
+import { blockMark, documentationBlocks, type FencedBlock } from '../docs/fenced-blocks.ts';
+import { run, type InstalledKit } from './installed-kit.ts';
+
+/** A block runs for at most this long; a server it starts in the background is stopped at its end. */
+const BLOCK_TIMEOUT_MS = 120_000;
+
+interface Place {
+  https: number;
+  http: number;
+  tarball: string;
+}
+
+/**
+ * Every difference between a block as printed and as run here. The kit's default ports become the
+ * shared reference server's (`in=served`) or free ones (a server the block starts itself); the
+ * package's name, until it is published, the packed tarball (as the README tells a reader); a
+ * clone's npm scripts, the installed command they are thin calls of (README: "Two commands").
+ */
+export function substitute(text: string, place: Place): string {
+  const substitutions: [RegExp, string][] = [
+    [/\b8443\b/g, String(place.https)],
+    [/\b8080\b/g, String(place.http)],
+    [/(npm install --save-dev) tenant-auth-conformance\b/g, `$1 ${place.tarball}`],
+    [/npm run conformance( --)?/g, 'npx tenant-auth-conformance run'],
+    [/npm run --silent fixture-key( --)?/g, 'npx tenant-auth-conformance keys'],
+    [/npm start( --)?/g, 'npx tenant-auth-conformance serve'],
+  ];
+  return substitutions.reduce((result, [pattern, value]) => result.replace(pattern, value), text);
+}
+
+/** Two ports free now on the loopback interface. */
+async function freePorts(): Promise<{ https: number; http: number }> {
+  const one = (): Promise<number> =>
+    new Promise((resolve, reject) => {
+      const server = createServer();
+      server.on('error', reject);
+      server.listen(0, '127.0.0.1', () => {
+        const { port } = server.address() as { port: number };
+        server.close(() => resolve(port));
+      });
+    });
+  return { https: await one(), http: await one() };
+}
+
+/** `bash -e -o pipefail` over `script` in `cwd`; whatever it left running is stopped when it exits. */
+function runScript(script: string, cwd: string): Promise<Finished> {
+  const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+    cwd,
+    env: cleanEnv(),
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const timer = setTimeout(() => killGroup(child), BLOCK_TIMEOUT_MS);
+  return new Promise((done) => {
+    // A server the block started in the background holds the pipes open: the shell's exit ends the block.
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      killGroup(child);
+      setTimeout(() => done({ code, stdout, stderr }), 200);
+    });
+  });
+}
+
+/** An empty folder with the tarball installed: the installed project's node_modules, linked. */
+function emptyProject(kit: InstalledKit): string {
+  const folder = mkdtempSync(join(kit.work, 'doc-block-'));
+  writeFileSync(join(folder, 'package.json'), '{ "name": "a-reader", "private": true, "type": "module" }\n');
+  symlinkSync(join(kit.project, 'node_modules'), join(folder, 'node_modules'), 'dir');
+  return folder;
+}
+
+function describeBlock(block: FencedBlock): string {
+  return `${block.file}:${block.line}`;
+}
+
+/** A test per `sh doctest` and `ts doctest` block of the docs, run from the installed kit. */
+export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
+  const blocks = documentationBlocks(REPO_ROOT);
+  for (const block of blocks.filter((each) => each.language === 'sh')) {
+    const mark = blockMark(block);
+    if (mark.kind !== 'doctest') continue;
+    test(`the docs' block ${describeBlock(block)} runs as written (exit ${mark.exit})`, async () => {
+      const kit = installedKit();
+      const served = mark.in === 'served';
+      const ports = served ? kit.ports : await freePorts();
+      const cwd = served ? kit.project : emptyProject(kit);
+      const script = substitute(block.text, { ...ports, tarball: kit.tarballPath });
+      const result = await runScript(script, cwd);
+      const output = `${result.stdout}\n${result.stderr}`;
+      const where = `${describeBlock(block)} in ${cwd}:\n${script}\n--- printed:\n${output}`;
+      assert.equal(result.code, mark.exit, where);
+      for (const expected of mark.expect)
+        assert.ok(output.includes(expected), `"${expected}" not printed by ${where}`);
+    });
+  }
+
+  const typescript = blocks.filter((each) => each.language === 'ts' && blockMark(each).kind === 'doctest');
+  test("the docs' TypeScript blocks compile (strict, the README's tsconfig) and run from the installed package", async () => {
+    const team = teamFolder();
+    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+    // The lib the README says `await using` needs, read from the README itself.
+    const lib = JSON.parse(/"lib": (\[[^\]]*\])/.exec(readme)?.[1] ?? 'null') as string[] | null;
+    assert.ok(lib, 'the README states the tsconfig lib');
+    assert.match(readme, /"DOM"/, "the README states what Playwright's types need");
+    const folder = emptyProject(installedKit());
+    const names = typescript.map((block) => `${block.file.replace(/\W/g, '-')}-${block.line}.ts`);
+    typescript.forEach((block, index) => writeFileSync(join(folder, names[index]!), block.text));
+    // A file importing each entry point, as a reader's project would.
+    writeFileSync(
+      join(folder, 'main-entry.ts'),
+      "import * as kit from 'tenant-auth-conformance';\nvoid kit;\n",
+    );
+    writeFileSync(
+      join(folder, 'playwright-entry.ts'),
+      "import * as kit from 'tenant-auth-conformance/playwright';\nvoid kit;\n",
+    );
+    const usesPlaywright = (file: string): boolean =>
+      /tenant-auth-conformance\/playwright|@playwright\/test/.test(readFileSync(join(folder, file), 'utf8'));
+    const files = [...names, 'main-entry.ts', 'playwright-entry.ts'];
+    // The README's tsconfig, strict and without skipLibCheck: the main entry's files with its lib
+    // alone (no DOM: its declarations must reach no Playwright type), the Playwright entry's with DOM.
+    const tsconfig = (name: string, withDom: boolean): void =>
+      writeFileSync(
+        join(folder, name),
+        JSON.stringify({
+          compilerOptions: {
+            target: 'ES2022',
+            lib: withDom ? [...lib, 'DOM'] : lib,
+            module: 'NodeNext',
+            moduleResolution: 'NodeNext',
+            strict: true,
+            noEmit: true,
+            types: ['node'],
+            typeRoots: [join(team, 'node_modules', '@types')],
+          },
+          files: files.filter((file) => usesPlaywright(file) === withDom),
+        }),
+      );
+    tsconfig('tsconfig.main.json', false);
+    tsconfig('tsconfig.playwright.json', true);
+    // The team project's TypeScript (a reader installs their own).
+    const tsc = join(team, 'node_modules', '.bin', 'tsc');
+    for (const project of ['tsconfig.main.json', 'tsconfig.playwright.json']) {
+      const checked = await run(tsc, ['-p', project], folder);
+      assert.equal(checked.code, 0, `${project}:\n${checked.stdout}\n${checked.stderr}`);
+    }
+    const env = cleanEnv();
+    delete env.NODE_TEST_CONTEXT;
+    for (const [index, block] of typescript.entries()) {
+      if (block.text.includes('export default')) continue; // a config: compiled above, run by Playwright
+      // The team's tsx (a reader's own tool): the empty folder has only the package installed.
+      const tsx = pathToFileURL(join(team, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
+      const ran = await run(process.execPath, ['--import', tsx, names[index]!], folder, env);
+      assert.equal(ran.code, 0, `${describeBlock(block)}:\n${ran.stdout}\n${ran.stderr}`);
+    }
+  });
+}
