@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import type { TargetFile } from '../../schemas/generated/target.ts';
-import { CREDENTIAL_VARIABLES as VARIABLE } from '../../conformance/deployment/url-target.ts';
+import { CREDENTIAL_VARIABLES as VARIABLE, localhostHosts } from '../../conformance/deployment/url-target.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 
@@ -143,6 +143,14 @@ ${schema === undefined ? '' : `  "$schema": "${schema}",\n`}  // How reports nam
 
   // PEM file of a private CA to trust besides the system's, relative to this file.
   // "caFile": "certs/ca.pem",
-}
+${hostsLines(baseUrl)}}
 `;
+}
+
+/** For a `*.localhost` base URL, the host map `run --base-url` uses too; nothing otherwise. */
+function hostsLines(baseUrl: string): string {
+  const hosts = localhostHosts(baseUrl);
+  if (hosts === undefined) return '';
+  const entries = Object.entries(hosts).map(([name, address]) => `"${name}": "${address}"`);
+  return `\n  // *.localhost names resolve to the loopback address (Node's resolver does not map them).\n  "hosts": { ${entries.join(', ')} },\n`;
 }

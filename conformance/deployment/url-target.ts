@@ -49,21 +49,25 @@ export function urlTarget(options: UrlTargetOptions, env: NodeJS.ProcessEnv): Ta
   const credentials = Object.fromEntries(
     Object.entries(CREDENTIAL_VARIABLES).filter(([, variable]) => (env[variable] ?? '') !== ''),
   );
-  const localhost = isLocalhostUrl(options.baseUrl);
+  const hosts = localhostHosts(options.baseUrl);
   return {
     baseUrl: options.baseUrl,
     ...(options.otherTenantBaseUrl === undefined ? {} : { otherTenantBaseUrl: options.otherTenantBaseUrl }),
     ...(options.sandboxBaseUrl === undefined ? {} : { sandboxBaseUrl: options.sandboxBaseUrl }),
     ...(Object.keys(credentials).length === 0 ? {} : { credentials }),
     ...(options.caFile === undefined ? {} : { caFile: options.caFile }),
-    ...(localhost ? { hosts: { '*.localhost': '127.0.0.1' } } : {}),
+    ...(hosts === undefined ? {} : { hosts }),
   };
 }
 
-function isLocalhostUrl(url: string): boolean {
+/**
+ * The host map a `*.localhost` URL needs (loopback, which Node's resolver does not give those
+ * names), or undefined: `run --base-url` and `init` write the same one.
+ */
+export function localhostHosts(url: string): { '*.localhost': '127.0.0.1' } | undefined {
   try {
-    return new URL(url).hostname.endsWith('.localhost');
+    return new URL(url).hostname.endsWith('.localhost') ? { '*.localhost': '127.0.0.1' } : undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }

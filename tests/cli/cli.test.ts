@@ -125,6 +125,20 @@ describe('init: a starter target file', () => {
     assert.equal(resolveTarget(file, keys).credentials.revoked, `value-of-${CREDENTIAL_VARIABLES.revoked}`);
   });
 
+  test('a *.localhost base URL: the same host map as run --base-url; another host: none', async () => {
+    const dir = scratchDirectory('conformance-init-');
+    const local = 'https://acme.api.localhost:9443/v1';
+    const written = await cli(['init', local, '--output', 'local.jsonc'], dir);
+    assert.equal(written.code, 0, written.stderr);
+    const byUrl = urlTarget({ baseUrl: local }, {});
+    assert.ok(byUrl.hosts, 'run --base-url maps *.localhost');
+    assert.deepEqual(readTargetFile(join(dir, 'local.jsonc')).hosts, byUrl.hosts);
+    const remote = await cli(['init', 'https://acme.api.example.com/v1', '--output', 'remote.jsonc'], dir);
+    assert.equal(remote.code, 0, remote.stderr);
+    assert.equal(readTargetFile(join(dir, 'remote.jsonc')).hosts, undefined);
+    assert.equal(urlTarget({ baseUrl: 'https://acme.api.example.com/v1' }, {}).hosts, undefined);
+  });
+
   test('does not replace a file without --force, and refuses a base URL that is not https://host/v1', async () => {
     const dir = scratchDirectory('conformance-init-');
     writeFileSync(join(dir, 'mine.jsonc'), 'keep me');

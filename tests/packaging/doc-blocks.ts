@@ -29,7 +29,8 @@ interface Place {
 
 /**
  * Every difference between a block as printed and as run here. The kit's default ports become the
- * shared reference server's (`in=served`) or free ones (a server the block starts itself); the
+ * shared reference server's (`in=served`) or free ones (a server the block starts itself, which
+ * also reads them from REFERENCE_PORT and REFERENCE_HTTP_PORT: runScript); the
  * package's name, until it is published, the packed tarball (as the README tells a reader); a
  * clone's npm scripts, the installed command they are thin calls of (README: "Two commands").
  */
@@ -59,11 +60,15 @@ async function freePorts(): Promise<{ https: number; http: number }> {
   return { https: await one(), http: await one() };
 }
 
-/** `bash -e -o pipefail` over `script` in `cwd`; whatever it left running is stopped when it exits. */
-function runScript(script: string, cwd: string): Promise<Finished> {
+/**
+ * `bash -e -o pipefail` over `script` in `cwd`; whatever it left running is stopped when it exits.
+ * The reference server a block starts takes the block's ports for its defaults, as the text's
+ * 8443 and 8080 became (the variables `serve --help` names).
+ */
+function runScript(script: string, cwd: string, ports: { https: number; http: number }): Promise<Finished> {
   const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
     cwd,
-    env: cleanEnv(),
+    env: cleanEnv({ REFERENCE_PORT: String(ports.https), REFERENCE_HTTP_PORT: String(ports.http) }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -106,7 +111,7 @@ export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () =
       const ports = served ? kit.ports : await freePorts();
       const cwd = served ? kit.project : emptyProject(kit);
       const script = substitute(block.text, { ...ports, tarball: kit.tarballPath });
-      const result = await runScript(script, cwd);
+      const result = await runScript(script, cwd, ports);
       const output = `${result.stdout}\n${result.stderr}`;
       const where = `${describeBlock(block)} in ${cwd}:\n${script}\n--- printed:\n${output}`;
       assert.equal(result.code, mark.exit, where);
