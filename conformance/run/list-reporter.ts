@@ -15,10 +15,15 @@ export default class ListReporter implements Reporter {
       .allTests()
       .map((test) => test.annotations.find((annotation) => annotation.type === ANNOTATION.rule)?.description)
       .filter((id): id is string => id !== undefined);
-    for (const id of ids) {
+    // A rule is checked once per protocol project: it is listed, and counted, once.
+    const selected = [...new Set(ids)];
+    for (const id of selected) {
       const rule = ruleById(id as RuleId);
       console.log(`  ${rule.level.padEnd(8)} ${rule.id}: ${rule.statement}`);
     }
-    console.log(`\n${ids.length} of ${RULES.length} rules selected. Nothing was run; no report was written.`);
+    const checks = ids.length === selected.length ? '' : ` (${ids.length} checks over the protocols)`;
+    console.log(
+      `\n${selected.length} of ${RULES.length} rules selected${checks}. Nothing was run; no report was written.`,
+    );
   }
 }

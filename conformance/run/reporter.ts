@@ -3,16 +3,13 @@
 // junit.xml and exchanges.har (report/write-reports.ts); and decides the exit code from the
 // verdict.
 //
-// It is listed first among the reporters because it also redacts in place: Playwright records
-// request headers — keys included — in the call log of a failed API call, attaches that log to
-// the step, and offers no redaction. Reporters share the result objects and are called in order,
-// so masking them here, before the HTML and blob reporters see them, keeps every artifact free of
-// keys (each key shown as its variable's name, conformance/redaction/shown-keys.ts).
-// tests/conformance/report/secrets.test.ts proves it by searching every file a run writes.
-// Messages from the workers carry colour codes (Playwright forces colour there): they are
-// stripped before anything is recorded or printed. Beside it, by role: what it reads off the
-// results (reporter-results.ts), the evidence it gathers (reporter-evidence.ts), the keys it masks
-// (reporter-redaction.ts) and the settings it records (reporter-settings.ts).
+// Listed first among the reporters, it also redacts in place: Playwright records request headers,
+// keys included, in a failed API call's log, attached to the step, with no redaction. Reporters
+// share the result objects in order, so masking here keeps every artifact free of keys (each shown
+// as its variable's name, conformance/redaction/shown-keys.ts; tests/conformance/report/secrets.test.ts
+// searches every file a run writes). Worker messages' colour codes are stripped. Beside it, by role:
+// reporter-results.ts (what it reads), reporter-evidence.ts, reporter-redaction.ts,
+// reporter-settings.ts, and team-tests.ts (a team's own tests, said after the verdict).
 import { basename, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 import type {
@@ -74,6 +71,7 @@ import {
   type PlaywrightSettings,
 } from './reporter-settings.ts';
 import { RULES } from '../catalog/rules.ts';
+import { TeamTests } from './team-tests.ts';
 
 export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
@@ -121,6 +119,7 @@ export default class ConformanceReporter implements Reporter {
   readonly #decidesStatus: boolean;
   /** Each rule project's label in the reports: its protocol when the run has several, else none. */
   #labels = new Map<string, string>();
+  readonly #teamTests = new TeamTests();
 
   /**
    * `decidesStatus`: the verdict, not Playwright's count of failed tests, sets the run's status
@@ -240,7 +239,7 @@ export default class ConformanceReporter implements Reporter {
       return this.#kitTestEnded(result);
     }
     const ruleId = ruleIdOf(test);
-    if (!ruleId) return;
+    if (!ruleId) return this.#teamTests.ended(test, result);
     const ranOver = annotationOf(result, ANNOTATION.protocol);
     if (ranOver !== undefined)
       this.#ranOver.set(ranOver, (this.#ranOver.get(ranOver) ?? new Set()).add(ruleId));
@@ -280,6 +279,8 @@ export default class ConformanceReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status: FullResult['status'] } | undefined> {
     const status = await this.#end(result);
     if (this.#decidesStatus) return status;
+    const teamTests = this.#teamTests.summary();
+    if (teamTests !== undefined) console.log(teamTests);
     // In a team's config the tests decide, but an INCOMPLETE verdict that the run was told to fail
     // on (conformanceProjects' failOnIncomplete) fails it, which no test can say.
     return this.#incompleteFails && result.status === 'passed' ? { status: 'failed' } : undefined;

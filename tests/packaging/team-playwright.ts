@@ -29,6 +29,8 @@ export function teamPlaywrightTests(installedKit: () => InstalledKit, teamFolder
     assert.match(json, /our API lists customers/);
     assert.match(json, /TRANSPORT-HTTPS-CERT/);
     assert.match(result.stdout, /VERDICT: CONFORMANT/);
+    // The team's own test is said after the verdict, which never stands alone over the run.
+    assert.match(result.stdout, /VERDICT: CONFORMANT[\s\S]*\nYour own tests: 1 ran, none failed\.\n/);
     // The kit's report states the options the team gave conformanceProjects (maxRetries: 2, list
     // bounds 5 pages and 500 records), from the installed package's declarations.
     const kitReport = JSON.parse(
