@@ -34,6 +34,11 @@ export interface TargetDeclaration {
   hosts: HostMap;
   /** Keys to mint for the run, and how (conformance/deployment/key-minting.ts). */
   keyMinting?: TargetFile['keyMinting'];
+  /**
+   * Declared with `keysLater` while a variable the file names is not set: what the set-up project
+   * says when a conformance project runs (a team's own projects run without the secrets).
+   */
+  keysMissing?: string;
   /** Never: a declaration holds no key, so a bound target (with keys) is not one. */
   credentials?: never;
 }
@@ -86,13 +91,16 @@ export function declareTarget(
   env: NodeJS.ProcessEnv,
   mode: TargetDeclaration['mode'] = 'file',
   runProfile?: Profile,
+  { keysLater = false }: { keysLater?: boolean } = {},
 ): TargetDeclaration {
   const target = readTargetFile(file);
   const credentialVariables: TargetDeclaration['credentialVariables'] = {};
+  // The variables not set (the secrets), apart from what is wrong with the file itself.
+  const missing: string[] = [];
   const problems: string[] = [];
   for (const [name, variable] of Object.entries(target.credentials ?? {}) as [CredentialName, string][]) {
     if (env[variable] === undefined || env[variable] === '') {
-      problems.push(
+      missing.push(
         `$.credentials.${name}: the environment variable ${variable} is not set. Export it with the key, or remove the entry.`,
       );
     } else {
@@ -101,7 +109,7 @@ export function declareTarget(
   }
   const adminTokenVariable = target.keyMinting?.adminToken;
   if (adminTokenVariable !== undefined && !env[adminTokenVariable]) {
-    problems.push(
+    missing.push(
       `$.keyMinting.adminToken: the environment variable ${adminTokenVariable} is not set. Export the admin token.`,
     );
   }
@@ -111,7 +119,8 @@ export function declareTarget(
   const profile: string = runProfile ?? target.profile ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     problems.push(`profile "${profile}": use default or strict.`);
-  if (problems.length > 0) throw new TargetError(file, problems);
+  if (problems.length > 0 || (missing.length > 0 && !keysLater))
+    throw new TargetError(file, [...missing, ...problems]);
 
   return {
     name: target.name ?? new URL(target.baseUrl).host,
@@ -126,6 +135,7 @@ export function declareTarget(
     profile: profile as Profile,
     hosts: target.hosts ?? {},
     ...(target.keyMinting ? { keyMinting: target.keyMinting } : {}),
+    ...(missing.length > 0 ? { keysMissing: new TargetError(file, missing).message } : {}),
   };
 }
 

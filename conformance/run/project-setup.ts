@@ -26,6 +26,8 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
   Object.assign(process.env, runEnvironment);
   if (!declaredTarget || !settings)
     throw new Error('No declaredTarget or runSettings option: use conformanceProjects() in the config.');
+  // A key the target file names was not exported when the config was read: said now, as `run` says it.
+  if (declaredTarget.keysMissing !== undefined) throw new Error(declaredTarget.keysMissing);
   // For the request layer of the preflight, which reads them with runSettings().
   useRunSettings(settings);
   // Bounded by the preflight's own time limits: a stage per declared URL, each one exchange long.

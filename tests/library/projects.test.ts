@@ -16,6 +16,7 @@ import { fixtureKeyEnvironment } from '../../conformance/deployment/embedded-tar
 import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { URL_TARGET_FILE } from '../../conformance/deployment/url-target.ts';
 import { scratchDirectory } from '../support/scratch.ts';
+import { declareTarget, TargetError, type TargetDeclaration } from '../../conformance/deployment/target.ts';
 
 test('a target file: a set-up project, a rule project per protocol depending on it; a teardown project only for minted keys', () => {
   const work = scratchDirectory('projects-test-');
@@ -55,6 +56,32 @@ test('a target file: a set-up project, a rule project per protocol depending on 
       ['rules set-up', 'rules teardown', 'rules'],
     );
     assert.equal(withTeardown[0]?.teardown, 'rules teardown');
+  } finally {
+    process.env = saved;
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('a target file whose keys are not exported: the config reads, the set-up project says which are missing', () => {
+  const work = scratchDirectory('projects-test-');
+  const saved = { ...process.env };
+  try {
+    for (const name of Object.keys(fixtureKeyEnvironment())) delete process.env[name];
+    const file = join(work, 'target.json');
+    writeFileSync(file, JSON.stringify(referenceTargetOn({ https: 9443, http: 9080 }, { name: 'no keys' })));
+    // A team's own project runs (`--project api`): reading the config throws nothing.
+    const projects = conformanceProjects({ target: { file }, protocols: ['h1'], name: 'rules' });
+    const setUp = projects.find((project) => project.name === 'rules set-up');
+    const declared = (setUp?.use as { declaredTarget: TargetDeclaration }).declaredTarget;
+    assert.match(declared.keysMissing ?? '', /REFERENCE_KEY_ACME_PROD_FULL is not set/);
+    assert.deepEqual(declared.credentialVariables, {});
+    // `run --target` still refuses the file when it is read (exit 2, tests/cli/).
+    assert.throws(() => declareTarget(file, process.env), TargetError);
+    // With the keys exported, nothing is missing.
+    Object.assign(process.env, fixtureKeyEnvironment());
+    const withKeys = conformanceProjects({ target: { file }, protocols: ['h1'], name: 'keyed' });
+    const keyed = (withKeys[0]?.use as { declaredTarget: TargetDeclaration }).declaredTarget;
+    assert.equal(keyed.keysMissing, undefined);
   } finally {
     process.env = saved;
     rmSync(work, { recursive: true, force: true });
