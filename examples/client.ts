@@ -4,13 +4,27 @@
 //
 //   API_KEY=… npx tsx examples/client.ts [https://acme.api.localhost:8443/v1]
 //
+// It needs undici (a dependency of the kit: installed with it) and nothing else of the kit's, so
+// it runs as copied from node_modules/tenant-auth-conformance/examples/.
+//
 // Against the local reference server only, two things are local: Node does not resolve
 // `*.localhost`, so the dispatcher maps those names to 127.0.0.1 (the TLS SNI and Host stay the
 // real name), and the reference's CA (.certs/ca.crt) is trusted. Against a real deployment, drop
 // the dispatcher.
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { readFileSync } from 'node:fs';
 import { Agent, fetch } from 'undici';
-import { lookupWith } from '../conformance/requests/host-map.ts';
+
+/** A `lookup` that answers `*.localhost` with the loopback address and asks DNS for any other name. */
+function localhostLookup(
+  hostname: string,
+  options: { all?: boolean },
+  callback: (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
+  if (!hostname.endsWith('.localhost')) return dnsLookup(hostname, { all: options.all === true }, callback);
+  if (options.all) callback(null, [{ address: '127.0.0.1', family: 4 }]);
+  else callback(null, '127.0.0.1', 4);
+}
 
 export interface ClientSettings {
   baseUrl: string;
@@ -24,7 +38,7 @@ export const USER_AGENT = 'example-client/1.0';
 export async function listCustomers(settings: ClientSettings): Promise<unknown> {
   const dispatcher = new Agent({
     connect: {
-      lookup: lookupWith({ '*.localhost': '127.0.0.1' }),
+      lookup: localhostLookup,
       ...(settings.ca ? { ca: settings.ca } : {}),
     },
   });

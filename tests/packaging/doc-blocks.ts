@@ -8,7 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -88,11 +88,16 @@ function runScript(script: string, cwd: string, ports: { https: number; http: nu
 }
 
 /** An empty folder with the tarball installed: the installed project's node_modules, linked. */
-function emptyProject(kit: InstalledKit): string {
+export function emptyProject(kit: InstalledKit): string {
   const folder = mkdtempSync(join(kit.work, 'doc-block-'));
   writeFileSync(join(folder, 'package.json'), '{ "name": "a-reader", "private": true, "type": "module" }\n');
   symlinkSync(join(kit.project, 'node_modules'), join(folder, 'node_modules'), 'dir');
   return folder;
+}
+
+/** The team project's tsx, a reader's own tool (an empty folder has only the package installed). */
+export function tsxLoader(team: string): string {
+  return pathToFileURL(join(team, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 }
 
 function describeBlock(block: FencedBlock): string {
@@ -121,7 +126,7 @@ export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () =
   }
 
   const typescript = blocks.filter((each) => each.language === 'ts' && blockMark(each).kind === 'doctest');
-  test("the docs' TypeScript blocks compile (strict, the README's tsconfig) and run from the installed package", async () => {
+  test("the docs' TypeScript blocks, each entry point and the team config example compile (strict, the README's tsconfig); the blocks run", async () => {
     const team = teamFolder();
     const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
     // The lib the README says `await using` needs, read from the README itself.
@@ -142,7 +147,12 @@ export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () =
     );
     const usesPlaywright = (file: string): boolean =>
       /tenant-auth-conformance\/playwright|@playwright\/test/.test(readFileSync(join(folder, file), 'utf8'));
-    const files = [...names, 'main-entry.ts', 'playwright-entry.ts'];
+    // The package's example of a team's config, as shipped.
+    copyFileSync(
+      join(folder, 'node_modules', 'tenant-auth-conformance', 'examples', 'team-playwright.config.ts'),
+      join(folder, 'team-playwright.config.ts'),
+    );
+    const files = [...names, 'main-entry.ts', 'playwright-entry.ts', 'team-playwright.config.ts'];
     // The README's tsconfig, strict and without skipLibCheck: the main entry's files with its lib
     // alone (no DOM: its declarations must reach no Playwright type), the Playwright entry's with DOM.
     const tsconfig = (name: string, withDom: boolean): void =>
@@ -174,9 +184,7 @@ export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () =
     delete env.NODE_TEST_CONTEXT;
     for (const [index, block] of typescript.entries()) {
       if (block.text.includes('export default')) continue; // a config: compiled above, run by Playwright
-      // The team's tsx (a reader's own tool): the empty folder has only the package installed.
-      const tsx = pathToFileURL(join(team, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-      const ran = await run(process.execPath, ['--import', tsx, names[index]!], folder, env);
+      const ran = await run(process.execPath, ['--import', tsxLoader(team), names[index]!], folder, env);
       assert.equal(ran.code, 0, `${describeBlock(block)}:\n${ran.stdout}\n${ran.stderr}`);
     }
   });

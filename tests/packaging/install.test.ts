@@ -13,6 +13,7 @@ import { installedPackageTests } from './installed-package.ts';
 import { teamProjectPerSuite, teamTypeScriptTests } from './team-project.ts';
 import { teamPlaywrightTests } from './team-playwright.ts';
 import { docBlockTests } from './doc-blocks.ts';
+import { installedExamplesTests } from './installed-examples.ts';
 
 describe('the packed kit, installed into an empty project', () => {
   const installedKit = installedKitPerSuite();
@@ -25,5 +26,6 @@ describe('the packed kit, installed into an empty project', () => {
     teamPlaywrightTests(installedKit, teamFolder);
     // Last: a block may change the served reference (the admin API's block makes and revokes keys).
     docBlockTests(installedKit, teamFolder);
+    installedExamplesTests(installedKit, teamFolder);
   });
 });

@@ -1,0 +1,74 @@
+// The examples/ of the package, copied out of node_modules/tenant-auth-conformance/examples/ into
+// an empty folder with the tarball installed and run as their header comments say, each with what
+// it prints checked: the client against the shared reference server, the SDK test file with the
+// in-process mock, the dashboard over the catalog. The team config is compiled (the docs' blocks
+// test compiles the Playwright entry; running a config is tests/packaging/team-playwright.ts's).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { RULES } from '../../conformance/catalog/rules.ts';
+import { cleanEnv } from '../support/reference-cli.ts';
+import { emptyProject, tsxLoader } from './doc-blocks.ts';
+import { kit, run, type InstalledKit } from './installed-kit.ts';
+
+/** A copy of each shipped example in an empty project; its folder. */
+function examplesCopied(installedKit: InstalledKit): string {
+  const folder = emptyProject(installedKit);
+  const shipped = join(installedKit.project, 'node_modules', 'tenant-auth-conformance', 'examples');
+  for (const file of readdirSync(shipped)) copyFileSync(join(shipped, file), join(folder, file));
+  return folder;
+}
+
+export function installedExamplesTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
+  test('examples/client.ts, copied from the package: lists the customers of the served reference', async () => {
+    const installed = installedKit();
+    const folder = examplesCopied(installed);
+    const key = await kit(installed.project, ['keys', 'key_acme_prod_read']);
+    assert.equal(key.code, 0, key.stderr);
+    const env = cleanEnv({
+      API_KEY: key.stdout.trim(),
+      API_CA_FILE: join(installed.project, '.certs', 'ca.crt'),
+    });
+    const baseUrl = `https://acme.api.localhost:${installed.ports.https}/v1`;
+    const ran = await run(
+      process.execPath,
+      ['--import', tsxLoader(teamFolder()), 'client.ts', baseUrl],
+      folder,
+      env,
+    );
+    assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
+    const listed = JSON.parse(ran.stdout) as { object?: string; data?: unknown[] };
+    assert.equal(listed.object, 'list', ran.stdout);
+    assert.ok((listed.data?.length ?? 0) > 0, ran.stdout);
+  });
+
+  test('examples/sdk-mock.test.ts, copied from the package: its tests pass against the in-process mock', async () => {
+    const folder = examplesCopied(installedKit());
+    const env = cleanEnv();
+    delete env.NODE_TEST_CONTEXT;
+    const ran = await run(
+      process.execPath,
+      ['--import', tsxLoader(teamFolder()), '--test', 'sdk-mock.test.ts'],
+      folder,
+      env,
+    );
+    assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
+    assert.match(ran.stdout, /^# fail 0$/m);
+    assert.doesNotMatch(ran.stdout, /^# pass 0$/m);
+  });
+
+  test('examples/rules-dashboard.ts, copied from the package: the catalog counted by level', async () => {
+    const folder = examplesCopied(installedKit());
+    const ran = await run(
+      process.execPath,
+      ['--import', tsxLoader(teamFolder()), 'rules-dashboard.ts'],
+      folder,
+    );
+    assert.equal(ran.code, 0, `${ran.stdout}\n${ran.stderr}`);
+    const expected = (['MUST', 'HTTP', 'ADVISORY'] as const).map(
+      (level) => `${level}: ${RULES.filter((rule) => rule.level === level).length} rules`,
+    );
+    assert.deepEqual(ran.stdout.trim().split('\n'), expected);
+  });
+}
