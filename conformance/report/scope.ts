@@ -233,7 +233,8 @@ export function scopeLabel(report: Pick<ConformanceReport, 'scope'>): string | u
 
 /** The verdict with its scope: "CONFORMANT · HTTP/1.1 only", or the verdict alone. */
 export function verdictWithScope(report: Pick<ConformanceReport, 'verdict' | 'scope'>): string {
-  const label = scopeLabel(report);
+  // A set-up error checked nothing: no scope to qualify it with.
+  const label = report.verdict === 'SETUP ERROR' ? undefined : scopeLabel(report);
   return label ? `${report.verdict} · ${label}` : report.verdict;
 }
 
@@ -242,10 +243,12 @@ export function verdictWithScope(report: Pick<ConformanceReport, 'verdict' | 'sc
  * under strict, that this is why the verdict is INCOMPLETE and how to make it complete.
  */
 export function scopeLine(
-  report: Pick<ConformanceReport, 'scope'> & Partial<Pick<ConformanceReport, 'profile'>>,
+  report: Pick<ConformanceReport, 'scope'> & Partial<Pick<ConformanceReport, 'profile' | 'verdict'>>,
 ): string | undefined {
   const scope = report.scope;
   if (!scope) return undefined;
+  // What was never reached is not described: the protocols "offered" are then only a default.
+  if (report.verdict === 'SETUP ERROR') return SETUP_ERROR_SCOPE;
   const over = scope.protocolsChecked.length > 0 ? scope.protocolsChecked.join(' and ') : 'no one protocol';
   const checked = `checked over ${over} (the target offers ${scope.protocolsOffered.join(' and ')}); ${scope.rulesSelected} of ${scope.rulesInCatalog} rules selected${selectionText(scope)}${settingsText(scope.settings)}`;
   if (scope.partial.length === 0) return checked;
@@ -253,6 +256,10 @@ export function scopeLine(
     report.profile !== undefined && isHeldBackByScope(report.profile, scope) ? ` ${STRICT_PARTIAL}` : '';
   return `PARTIAL: ${scope.partial.join(' ')}${strict} — ${checked}`;
 }
+
+/** The scope of a run the set-up stopped: nothing checked, nothing known of the target. */
+export const SETUP_ERROR_SCOPE =
+  'nothing was checked: the set-up stopped before any rule ran, so nothing is known of the protocols the target offers or of its rules.';
 
 /** Why a partial run under strict is INCOMPLETE, and what makes it complete. */
 export const STRICT_PARTIAL =

@@ -12,6 +12,7 @@ import { comparisonMatrix, matrixMarkdown } from '../../../conformance/report/co
 import {
   scopeLine,
   scopeOf,
+  SETUP_ERROR_SCOPE,
   STRICT_PARTIAL,
   verdictWithScope,
   type ScopeInputs,
@@ -142,4 +143,13 @@ test("compare shows each report's verdict with its scope: a partial run is not a
     'CONFORMANT',
   ]);
   assert.match(matrixMarkdown(matrix), /\| \*\*Verdict\*\* \| \| \*\*CONFORMANT · HTTP\/1\.1 only\*\* \|/);
+});
+
+test('a SETUP ERROR: its scope says nothing was checked, nothing of protocols it never reached', () => {
+  const built = { ...report('default', H1_ONLY), verdict: 'SETUP ERROR' as const };
+  // The same scope, which alone would say "the target offers HTTP/1.1 and HTTP/2".
+  assert.match(scopeLine({ scope: built.scope }) ?? '', /the target offers/);
+  assert.equal(scopeLine(built), SETUP_ERROR_SCOPE);
+  assert.doesNotMatch(SETUP_ERROR_SCOPE, /offers (HTTP|it)/);
+  assert.equal(verdictWithScope(built), 'SETUP ERROR');
 });
