@@ -65,7 +65,7 @@ interface TestFixtures {
    * before the test runs (variant-world.ts); the rules and the fixtures take them from here.
    */
   settings: Readonly<RunSettings>;
-  /** The tenants' data, learned by this run's first test in the worker (see knowledge.ts). */
+  /** The tenants' data, as the run's set-up project learned them (see setup-learning.ts). */
   knowledge: Knowledge;
   /** Every exchange of the current test, for exchanges.har. */
   exchanges: Exchange[];
@@ -134,8 +134,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
   notSentGuard: [
-    // Set up before any fixture that sends (the tenants' data are learned by the first rule of a
-    // worker). Once the target has stopped answering, a rule would only fail on exchanges that are
+    // Set up before any fixture that sends (without a set-up project, the tenants' data are learned
+    // by the first rule of a worker). Once the target has stopped answering, a rule would only fail on exchanges that are
     // never sent, and Playwright replaces its worker after every failed test: a process start per
     // remaining rule. Skipped with the reason instead, the rule's verdict is still ERROR (the
     // reporter reads the annotation), and the rules whose exchanges went unanswered have failed
