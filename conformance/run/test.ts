@@ -33,6 +33,8 @@ interface WorkerFixtures {
    * (mutation/), where most variants fail a few rules; empty for a conformance run.
    */
   expectedToFail: readonly RuleId[];
+  /** Option: a rule that fails keeps its worker (failed-rules-keep-worker.ts); the `run` command's alone. */
+  failedRulesKeepWorker: boolean;
   /**
    * Option: the protocol this project's rules speak over TLS (playwright.config.ts makes a
    * project per protocol the target offers). Plain-HTTP probes stay HTTP/1.1 either way.
@@ -87,6 +89,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   runSettings: [undefined, { option: true, scope: 'worker' }],
   runEnvironment: [undefined, { option: true, scope: 'worker' }],
   expectedToFail: [[], { option: true, scope: 'worker' }],
+  failedRulesKeepWorker: [false, { option: true, scope: 'worker' }],
   protocol: ['h1', { option: true, scope: 'worker' }],
   declaredTarget: [undefined, { option: true, scope: 'worker' }],
   batchVariants: [[], { option: true }],

@@ -1,8 +1,9 @@
 // What the suite learns of the tenants is learned once per run, by the set-up project
 // (conformance/run/setup-learning.ts), and read by every rule worker from the run's state
 // directory. Against a deployment that fails many rules — the independent implementation whose
-// error bodies are HTML pages — Playwright starts a new worker after each failed test; none of
-// them walks the tenants' lists again, and the one walk is in exchanges.har once.
+// error bodies are HTML — Playwright would start a new worker after each failed test, but in the
+// `run` command a rule that fails keeps its worker (conformance/run/failed-rules-keep-worker.ts);
+// no worker walks the tenants' lists again, and the one walk is in exchanges.har once.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { startIndependentServer, type IndependentServer } from '../../independent-implementation/server.ts';
 import { writeIndependentTarget } from '../../independent-implementation/independent-target.ts';
+import { FAILED_KEPT_WORKER } from '../../../conformance/run/failed-rules-keep-worker.ts';
 
 const LEARNING = "learning the tenants' data (before the checks)";
 
@@ -36,10 +38,24 @@ after(async () => {
   await server?.close();
 });
 
-test('the HTML error bodies fail many rules, each a failed test (a new worker after each)', () => {
+test('the HTML error bodies fail many rules, each a failed test, all in one worker', () => {
   assert.equal(run.report?.verdict, 'NOT CONFORMANT', run.stderr);
+  assert.equal(run.exitCode, 1, run.stderr);
   const failed = run.outcomes.filter((outcome) => outcome.status === 'failed');
   assert.ok(failed.length >= 10, `${failed.length} failed tests: ${failed.map((o) => o.ruleId).join(', ')}`);
+  const failedInReport = (run.report?.rules ?? []).filter((rule) => rule.verdict === 'fail');
+  assert.deepEqual(
+    failedInReport.map((rule) => rule.id).sort(),
+    failed.map((outcome) => outcome.ruleId).sort(),
+  );
+  for (const outcome of failed)
+    assert.ok(
+      outcome.annotations.some((annotation) => annotation.type === FAILED_KEPT_WORKER),
+      `${outcome.ruleId} says it kept its worker`,
+    );
+  // One worker for every rule (the run has one: runConformance's --workers=1).
+  const workers = new Set(run.outcomes.map((outcome) => outcome.workerIndex));
+  assert.equal(workers.size, 1, `the rules ran in workers ${[...workers].join(', ')}`);
 });
 
 test("the tenants' lists are walked once in the run, recorded once, and every request the deployment got is in the HAR", (t) => {
