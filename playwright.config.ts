@@ -47,6 +47,9 @@ const projects = merging
         name: '',
       },
       settings,
+      // This config's reporter decides the run's status and writes every verdict from the rules'
+      // own results: a failed rule need not cost a new worker (failed-rules-keep-worker.ts).
+      { failedRulesKeepWorker: true },
     );
 const target = declaredTargetOf(projects.at(-1));
 const reports = settings.reportDirectory;

@@ -9,3 +9,13 @@ export function positiveNumber(name: string): number | undefined {
     throw new Error(`${name} must be a positive number, got ${JSON.stringify(text)}.`);
   return value;
 }
+
+/** How many runs (or pairs) environment variable `name` asks for: a whole number from 1 to `most`. */
+export function runsWanted(name: string, fallback: number, most: number): number {
+  const text = process.env[name];
+  if (text === undefined || text === '') return fallback;
+  const runs = Number(text);
+  if (!Number.isInteger(runs) || runs < 1 || runs > most)
+    throw new Error(`${name} must be a whole number from 1 to ${most}, not "${text}".`);
+  return runs;
+}

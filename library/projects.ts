@@ -183,7 +183,11 @@ export function conformanceProjects(options: ConformanceProjectsOptions = {}): P
  * command starts with the settings it resolved and the hand-overs it made itself (the outcome
  * file), having removed the user's.
  */
-export function kitProjects(options: ConformanceProjectsOptions, settings: Readonly<RunSettings>): Project[] {
+export function kitProjects(
+  options: ConformanceProjectsOptions,
+  settings: Readonly<RunSettings>,
+  kit: { failedRulesKeepWorker?: boolean } = {},
+): Project[] {
   const target = options.target ?? { embedded: true };
   const protocols = options.protocols ?? ('embedded' in target ? ['h1', 'h2'] : ['h1']);
   if (protocols.length === 0 || protocols.some((protocol) => protocol !== 'h1' && protocol !== 'h2'))
@@ -195,6 +199,7 @@ export function kitProjects(options: ConformanceProjectsOptions, settings: Reado
     protocols: [...new Set(protocols)],
     settings,
     prefix: options.name ?? 'conformance',
+    ...kit,
   });
   // Read by Node once at start-up, and not a setting of the run but the trust of the process: set
   // here, in the runner, it reaches the worker processes.

@@ -29,10 +29,14 @@ export const ANNOTATION = {
   evidence: 'evidence',
   /** Attachment: the test's exchanges (RecordedExchange[], keys shown as variables), for exchanges.har. */
   exchanges: 'exchanges',
-  /** Attachment: the exchanges by which the worker learned the tenants' data, on its first test. */
+  /**
+   * Attachment: the exchanges by which the tenants' data were learned — by the set-up project's
+   * test, once for the run (setup-learning.ts); by a worker's first test where no set-up project
+   * learned them (the mutation campaign's batch).
+   */
   learningExchanges: 'learning-exchanges',
   /**
-   * Attachment, on the worker's first test: a request the suite sent without a key while learning
+   * Attachment, beside the learning exchanges: a request the suite sent without a key while learning
    * the tenants' data got data (the message and evidence of the failure, as `evidence`). It fails
    * AUTH-MISSING-HEADER, wherever in the run it was seen.
    */

@@ -22,6 +22,7 @@ import type { RuleContext } from './rule-context.ts';
 import type { RuleDeclaration } from './rule-declaration.ts';
 import { notApplicable, notEvaluated, RuleEnd } from './rule-end.ts';
 import { attachExchanges, attachLearningOnce, recordEvidence } from './rule-attachments.ts';
+import { keepWorkerAfterFailure } from './failed-rules-keep-worker.ts';
 
 /**
  * One test per rule, in the order given: a spec file registers its group's declarations. In the
@@ -52,7 +53,7 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
         { type: ANNOTATION.source, description: rule.source },
       ],
     },
-    async ({ api, variant, target, settings, knowledge, exchanges }, testInfo) => {
+    async ({ api, variant, target, settings, knowledge, exchanges, failedRulesKeepWorker }, testInfo) => {
       const { raw, namer, learningExchanges, unreachable } = variant;
       if (variant.expectedToFail.includes(rule.id)) test.fail();
       await attachLearningOnce(testInfo, learningExchanges, namer, knowledge);
@@ -106,7 +107,10 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
         if (error instanceof RuleEnd) testInfo.skip(true, error.reason);
         if (!(error instanceof ConformanceFailure)) throw redacted(error, namer);
         await recordEvidence(testInfo, error);
-        if (failsRun(rule.level, target.profile)) throw error;
+        if (failsRun(rule.level, target.profile)) {
+          keepWorkerAfterFailure(testInfo, failedRulesKeepWorker);
+          throw error;
+        }
         testInfo.annotations.push({ type: ANNOTATION.warning, description: error.message });
       } finally {
         await attachExchanges(testInfo, ANNOTATION.exchanges, exchanges, namer);

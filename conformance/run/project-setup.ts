@@ -1,6 +1,7 @@
 // The set-up project of a run (conformance/run/projects.ts), in the `run` command and in a team's
 // config alike: the preflight, then the keys a target with `keyMinting` asks for, left in the run's
-// state file for the rule workers, the teardown project and the reporter. A failed preflight fails
+// state file for the rule workers, the teardown project and the reporter, then what the suite
+// learns of the tenants (setup-learning.ts), once for the run. A failed preflight fails
 // this test, and Playwright then runs none of the rule projects that depend on it. The embedded
 // reference server is started here too, for the preflight alone: each rule worker starts its own,
 // with the same certificate, so what the preflight pins is what the rules are served with.
@@ -14,9 +15,9 @@ import { bindTarget } from './run-target.ts';
 import { preflightSummary } from './preflight-state.ts';
 import { writeProjectState } from './project-state.ts';
 import { startEmbeddedInThisWorker, type SuiteOptions } from './projects.ts';
+import { learnOnceForRun } from './setup-learning.ts';
 
-// eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
-test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
+test('conformance set-up: preflight and key minting', async ({ playwright }, testInfo) => {
   const {
     declaredTarget,
     runEnvironment,
@@ -69,4 +70,11 @@ test('conformance set-up: preflight and key minting', async ({}, testInfo) => {
     minted = await mintKeys(declaredTarget, adminToken, declaredTarget.caFile);
   }
   writeProjectState({ env: { ...env, ...minted?.env }, minted: [...(minted?.made ?? [])] });
+  // As long as a rule may take: the learning was the first rule's time in each worker before.
+  testInfo.setTimeout(testInfo.timeout + 60_000 + settings.retryBudgetMs);
+  await learnOnceForRun(
+    playwright.request,
+    { runSettings: settings, runEnvironment, declaredTarget },
+    testInfo,
+  );
 });

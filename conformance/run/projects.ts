@@ -22,6 +22,8 @@ export interface SuiteOptions {
   runEnvironment: Readonly<Record<string, string>> | undefined;
   declaredTarget: TargetDeclaration | undefined;
   protocol: Protocol;
+  /** The `run` command's config alone (failed-rules-keep-worker.ts); a team's config leaves it false. */
+  failedRulesKeepWorker?: boolean;
 }
 
 export interface RuleProjectsSettings {
@@ -41,6 +43,11 @@ export interface RuleProjectsSettings {
   prefix: string;
   /** Projects the rule projects depend on (a set-up project). */
   dependencies?: string[];
+  /**
+   * A rule that fails on its last try keeps its worker (failed-rules-keep-worker.ts): only where the
+   * kit's reporter decides the run's status and writes its reports, the `run` command's config.
+   */
+  failedRulesKeepWorker?: boolean;
 }
 
 const SPECS = join(CODE_ROOT, 'specs');
@@ -64,6 +71,7 @@ export function ruleProjects(settings: RuleProjectsSettings): Project<object, Su
       protocol,
       runSettings: settings.settings,
       runEnvironment: settings.runEnvironment,
+      ...(settings.failedRulesKeepWorker ? { failedRulesKeepWorker: true } : {}),
     },
   }));
 }

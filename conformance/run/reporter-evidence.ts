@@ -41,8 +41,12 @@ export class RunEvidence {
     }
   }
 
-  /** The set-up test's attachments: the certificates and protocols its preflight saw, and its requests. */
+  /**
+   * The set-up test's attachments: the certificates and protocols its preflight saw, its requests,
+   * and those by which it learned the tenants' data for the run (setup-learning.ts).
+   */
   preflightSeen(result: TestResult, namer: KeyNamer): void {
+    this.collectExchanges('', result, namer);
     const sent = result.attachments.find(
       (attachment) => attachment.name === ANNOTATION.preflightExchanges,
     )?.body;

@@ -236,6 +236,7 @@ export default class ConformanceReporter implements Reporter {
       // The set-up project has left its state, minted keys and all: the namer is made again with them.
       this.#redaction.forget();
       this.#evidence.preflightSeen(result, this.#redaction.namer());
+      this.#leaks.learned(annotationOf(result, ANNOTATION.protocol) ?? '', result);
       return this.#kitTestEnded(result);
     }
     const ruleId = ruleIdOf(test);

@@ -1,5 +1,5 @@
-// What a rule's test attaches for the reporter: its exchanges, a worker's learning exchanges (once,
-// on the worker's first rule) and a failure's evidence (conformance/run/annotations.ts names them).
+// What a rule's test attaches for the reporter: its exchanges, the learning exchanges (once, on
+// the test that learned) and a failure's evidence (conformance/run/annotations.ts names them).
 import type { TestInfo } from '@playwright/test';
 import { Checks, type ConformanceFailure } from '../judging/checks.ts';
 import type { Knowledge } from '../judging/knowledge.ts';
@@ -21,7 +21,10 @@ export async function attachExchanges(
   });
 }
 
-/** A worker's learning exchanges belong to no rule: the first test of the worker carries them. */
+/**
+ * Learning exchanges belong to no rule: the test that learned carries them — the set-up project's
+ * (setup-learning.ts), or without one the first test of the worker.
+ */
 const learningAttached = new WeakSet<Exchange[]>();
 export async function attachLearningOnce(
   testInfo: TestInfo,

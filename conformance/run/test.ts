@@ -33,6 +33,8 @@ interface WorkerFixtures {
    * (mutation/), where most variants fail a few rules; empty for a conformance run.
    */
   expectedToFail: readonly RuleId[];
+  /** Option: a rule that fails keeps its worker (failed-rules-keep-worker.ts); the `run` command's alone. */
+  failedRulesKeepWorker: boolean;
   /**
    * Option: the protocol this project's rules speak over TLS (playwright.config.ts makes a
    * project per protocol the target offers). Plain-HTTP probes stay HTTP/1.1 either way.
@@ -65,7 +67,7 @@ interface TestFixtures {
    * before the test runs (variant-world.ts); the rules and the fixtures take them from here.
    */
   settings: Readonly<RunSettings>;
-  /** The tenants' data, learned by this run's first test in the worker (see knowledge.ts). */
+  /** The tenants' data, as the run's set-up project learned them (see setup-learning.ts). */
   knowledge: Knowledge;
   /** Every exchange of the current test, for exchanges.har. */
   exchanges: Exchange[];
@@ -87,6 +89,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   runSettings: [undefined, { option: true, scope: 'worker' }],
   runEnvironment: [undefined, { option: true, scope: 'worker' }],
   expectedToFail: [[], { option: true, scope: 'worker' }],
+  failedRulesKeepWorker: [false, { option: true, scope: 'worker' }],
   protocol: ['h1', { option: true, scope: 'worker' }],
   declaredTarget: [undefined, { option: true, scope: 'worker' }],
   batchVariants: [[], { option: true }],
@@ -134,8 +137,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
   notSentGuard: [
-    // Set up before any fixture that sends (the tenants' data are learned by the first rule of a
-    // worker). Once the target has stopped answering, a rule would only fail on exchanges that are
+    // Set up before any fixture that sends (without a set-up project, the tenants' data are learned
+    // by the first rule of a worker). Once the target has stopped answering, a rule would only fail on exchanges that are
     // never sent, and Playwright replaces its worker after every failed test: a process start per
     // remaining rule. Skipped with the reason instead, the rule's verdict is still ERROR (the
     // reporter reads the annotation), and the rules whose exchanges went unanswered have failed

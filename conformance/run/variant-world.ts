@@ -8,6 +8,11 @@
 // first test needs it, and enters it before each test: the process-wide hand-overs and settings
 // are that run's while its test runs.
 //
+// What the world knows of the tenants is what the run's set-up project learned (project-setup.ts),
+// read from the run's state directory: a worker Playwright starts after a failed test sends none
+// of the learning requests again. A run without a set-up project (the mutation campaign's batch)
+// learns in the world, once per worker.
+//
 // A world's proxy, clients and learning, once failed, stay failed for the worker's life: such a
 // failure fails the test before its body can mark it expected to fail, and Playwright replaces a
 // worker after an unexpected failure — with its worlds, as it did the worker fixtures they replace.
@@ -25,7 +30,8 @@ import { bindTarget } from './run-target.ts';
 import type { ResolvedTarget, TargetDeclaration } from '../deployment/target.ts';
 import { learnTenants, type Knowledge } from '../judging/knowledge.ts';
 import { preflightFromEnvironment } from './preflight-state.ts';
-import { readProjectState } from './project-state.ts';
+import { knowledgeKey, readProjectState, readRunKnowledge } from './project-state.ts';
+import { knowledgeOfRecord } from '../judging/knowledge-record.ts';
 import { startEmbeddedInThisWorker } from './projects.ts';
 import type { DeclaredUrl, PreflightProblem } from '../deployment/preflight.ts';
 
@@ -40,6 +46,7 @@ export interface RunOptions {
 
 interface WorldParts {
   settings: Readonly<RunSettings>;
+  knowledgeKey: string;
   environment: Readonly<Record<string, string>>;
   target: ResolvedTarget;
   protocol: Protocol;
@@ -56,6 +63,8 @@ export class VariantWorld {
   readonly raw: RawClient;
   readonly namer: KeyNamer;
   readonly expectedToFail: readonly RuleId[];
+  /** Names the run's knowledge file (project-state.ts): its declared target and settings. */
+  readonly knowledgeKey: string;
   /** The exchanges by which this worker learned the tenants' data (see knowledge.ts). */
   readonly learningExchanges: Exchange[] = [];
   readonly #environment: Readonly<Record<string, string>>;
@@ -66,10 +75,11 @@ export class VariantWorld {
   #knowledge: Promise<Knowledge> | undefined;
 
   private constructor(
-    { settings, environment, target, protocol, expectedToFail }: WorldParts,
+    { settings, knowledgeKey, environment, target, protocol, expectedToFail }: WorldParts,
     request: APIRequest,
   ) {
     this.settings = settings;
+    this.knowledgeKey = knowledgeKey;
     this.#environment = environment;
     this.target = target;
     this.expectedToFail = expectedToFail;
@@ -98,7 +108,14 @@ export class VariantWorld {
     const target = bindTarget(declaredTarget);
     const { protocol, expectedToFail } = options;
     const world = new VariantWorld(
-      { settings: runSettings, environment, target, protocol, expectedToFail },
+      {
+        settings: runSettings,
+        knowledgeKey: knowledgeKey(declaredTarget, runSettings),
+        environment,
+        target,
+        protocol,
+        expectedToFail,
+      },
       request,
     );
     if (server) world.#closers.push(() => server.close());
@@ -172,6 +189,8 @@ export class VariantWorld {
   }
 
   async #learn(): Promise<Knowledge> {
+    const learned = readRunKnowledge(this.knowledgeKey);
+    if (learned) return knowledgeOfRecord(learned);
     // Nothing is asked of a URL the preflight could not reach: its rules are not evaluated.
     const reachable = { ...this.target };
     for (const field of this.unreachable.keys()) if (field !== 'baseUrl') delete reachable[field];

@@ -93,6 +93,12 @@ export interface ServerChoices {
    * and a request carrying it without Authorization is served as that key, on any host.
    */
   cookies: CookieChoice;
+  /**
+   * Error answers: the spec's JSON body, or `html` — a defect, not a choice (bench/failing-run.ts):
+   * the same status and headers with an HTML page for a body (`text/html`), as a framework's
+   * default error pages give. Every rule that reads an error's code fails.
+   */
+  errorBodies: 'json' | 'html';
 }
 
 export const DEFAULT_CHOICES: ServerChoices = {
@@ -113,4 +119,5 @@ export const DEFAULT_CHOICES: ServerChoices = {
   http1: true,
   refuseStreamEvery: 0,
   cookies: 'none',
+  errorBodies: 'json',
 };

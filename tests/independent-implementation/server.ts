@@ -114,6 +114,16 @@ function addResponseHeaders(
   });
 }
 
+/** The `html` error bodies defect (choices.ts): an error's JSON body replaced by a page saying it. */
+function answerErrorsInHtml(app: FastifyInstance): void {
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
+    reply.header('Content-Type', 'text/html; charset=utf-8');
+    const title = `${reply.statusCode} Error`;
+    return `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
+  });
+}
+
 /**
  * The API's app. Over HTTPS, forwarding headers name nothing: there is no trusted proxy in front.
  * Without TLS material it is the plain-HTTP app of the `trusts-forwarded-proto` defect: written
@@ -142,6 +152,7 @@ function api(
           trustProxy: false,
         }) as unknown as FastifyInstance)
       : Fastify({ ...common, https: { ...tls, minVersion: 'TLSv1.2' }, trustProxy: false });
+  if (choices.errorBodies === 'html') answerErrorsInHtml(app);
   addResponseHeaders(
     app,
     tls !== undefined,

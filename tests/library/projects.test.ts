@@ -223,7 +223,7 @@ test("the run's reporter masks the keys its set-up project minted, in what the s
       { env: { [mintedVariable('fullAccess')]: minted }, minted: [] },
       { [ENV.projectState]: runEnvironment[ENV.projectState] },
     );
-    const passed = { status: 'passed', errors: [], stdout: [], stderr: [], attachments: [] };
+    const passed = { status: 'passed', errors: [], stdout: [], stderr: [], attachments: [], annotations: [] };
     reporter.onTestEnd(setUpTest, passed as unknown as TestResult);
     reporter.onStdOut(`minted ${minted}\n`, setUpTest);
   } finally {

@@ -21,6 +21,8 @@ export interface RuleOutcome {
   status: string;
   annotations: { type: string; description?: string }[];
   errors: string[];
+  /** The Playwright worker the last try ran in: a new one after every unexpected failure. */
+  workerIndex: number;
 }
 
 export interface ConformanceRun extends SuiteRun {
@@ -36,7 +38,7 @@ interface JsonSuite {
     tags: string[];
     tests: {
       annotations: RuleOutcome['annotations'];
-      results: { status: string; errors: { message?: string }[] }[];
+      results: { status: string; workerIndex: number; errors: { message?: string }[] }[];
     }[];
   }[];
 }
@@ -114,6 +116,7 @@ function outcomesOf(report: JsonReport): RuleOutcome[] {
           status: last.status,
           annotations: test.annotations,
           errors: last.errors.map((error) => error.message ?? ''),
+          workerIndex: last.workerIndex,
         });
       }
     }
