@@ -32,11 +32,10 @@ export const ANNOTATION = {
   /** Attachment: the exchanges by which the worker learned the tenants' data, on its first test. */
   learningExchanges: 'learning-exchanges',
   /**
-   * Attachment, on the worker's first test: a request the suite sent without a key while learning
-   * the tenants' data got data (the message and evidence of the failure, as `evidence`). It fails
-   * AUTH-MISSING-HEADER, wherever in the run it was seen.
+   * Attachment, on the worker's first test: the tenants' distinctive values as learned
+   * ({ own?, other? }, each { label, values }), which the run's checker searches every answer for.
    */
-  learningLeak: 'learning-leak',
+  tenantValues: 'tenant-values',
   /** Attachment of the set-up project's test: the preflight's certificates and protocols (TlsEvidence[]). */
   preflightTls: 'preflight-tls',
   /** Attachment of the set-up project's test: the preflight's keyless requests (RecordedExchange[]), for exchanges.har. */
