@@ -6,7 +6,8 @@ import type { Exchange, ResponseExchange } from '../requests/exchange.ts';
 import { errorCode, isJsonContentType, isRefusal, onlyTransient } from '../requests/exchange.ts';
 import { recordExchange, requestLine } from '../requests/exchange-record.ts';
 import type { KeyNamer } from '../redaction/shown-keys.ts';
-import { leakedValues, type TenantValues } from './tenant-knowledge.ts';
+import type { TenantValues } from './tenant-knowledge.ts';
+import { answerText, carriesAuthorization, dataOf } from './answer-data.ts';
 import type { Evidence } from '../../schemas/generated/conformance-report.ts';
 
 /** What a report shows of one exchange (schemas/conformance-report.schema.json): enough to reproduce, nothing secret. */
@@ -152,13 +153,12 @@ export class Checks {
   ): void {
     if (exchange.kind === 'failure') this.noAnswer(exchange, what);
     const base = baseline && this.response(baseline, `${what} (the same request without them)`);
-    const textOf = (answer: ResponseExchange): string =>
-      `${JSON.stringify(answer.headers)}\n${answer.bodyText}`;
+    const textOf = (answer: ResponseExchange): string => answerText(answer.headers, answer.bodyText);
     const text = textOf(exchange);
     for (const tenant of tenants) {
       if (!tenant) continue;
-      const alreadyServed = new Set(base ? leakedValues(textOf(base), tenant, Infinity) : []);
-      const leaked = leakedValues(text, tenant, Infinity)
+      const alreadyServed = new Set(base ? dataOf(textOf(base), tenant, Infinity) : []);
+      const leaked = dataOf(text, tenant, Infinity)
         .filter((value) => !alreadyServed.has(value))
         .slice(0, 3);
       if (leaked.length > 0) {
@@ -178,7 +178,7 @@ export class Checks {
   noDataWithoutKey(exchanges: readonly Exchange[]): void {
     for (const exchange of exchanges) {
       if (exchange.kind !== 'response') continue;
-      if (exchange.request.headers.some(([name]) => name.toLowerCase() === 'authorization')) continue;
+      if (carriesAuthorization(exchange.request.headers)) continue;
       this.noDataOf(
         exchange,
         this.#tenants,

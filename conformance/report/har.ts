@@ -16,6 +16,8 @@ export interface RunExchange {
   /** The rule whose test made it, or what else did (learning the tenants' data, the preflight). */
   madeBy: string;
   exchange: RecordedExchange;
+  /** The protocol label of the rule project whose test recorded it (the run's checker fails a rule over it). */
+  over?: string;
 }
 
 export interface Har {

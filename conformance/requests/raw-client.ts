@@ -18,7 +18,7 @@ import { lookupWith, type HostMap } from './host-map.ts';
 import { runSettings } from '../settings.ts';
 import { makeExchange, type Transmit } from './send.ts';
 import { openH2Session, transmitH2, type H2Connection } from './h2-transmit.ts';
-import type { ClientHttp2Session } from 'node:http2';
+import { constants as http2Constants, type ClientHttp2Session } from 'node:http2';
 import { alpnAgreesToH2, type Protocol } from './protocols.ts';
 import { secureContextFor, trustedCas } from './ca-trust.ts';
 import { readUpgradedAnswer } from './h2c-upgrade.ts';
@@ -58,6 +58,9 @@ const MAX_BODY_BYTES = 256 * 1024;
  */
 export const SPLIT_HEADER_BLOCK = 'HEADERS, CONTINUATION';
 export const ON_A_SHARED_CONNECTION = 'on a connection shared with the requests before it';
+
+/** Connections a series of requests on one connection is tried on when a front drains them. */
+const DRAINED_CONNECTIONS_TRIED = 3;
 
 export class RawClient {
   readonly #lookup: ReturnType<typeof lookupWith>;
@@ -149,17 +152,37 @@ export class RawClient {
   async sendOverOneConnection(requests: readonly RawRequest[]): Promise<Exchange[]> {
     const [first] = requests;
     if (!first || this.#protocol !== 'h2') throw new Error('sendOverOneConnection: HTTP/2 requests only');
+    // A connection a front drained (GOAWAY NO_ERROR) before the series was answered says nothing of
+    // what one connection carries: the series starts over on a new one, as any other request of
+    // the run is sent again after a graceful GOAWAY (decision 0022). Bounded: after the last
+    // connection the series is judged as it came.
+    for (let connection = 1; ; connection += 1) {
+      const { exchanges, drained } = await this.#overOneConnection(first, requests);
+      if (!drained || connection >= DRAINED_CONNECTIONS_TRIED) return exchanges;
+    }
+  }
+
+  async #overOneConnection(
+    first: RawRequest,
+    requests: readonly RawRequest[],
+  ): Promise<{ exchanges: Exchange[]; drained: boolean }> {
     const session = openH2Session(new URL(first.url), this.#h2Connection());
     // A failed connection is every request's failure, told by each exchange: not thrown here.
     session.on('error', () => {});
+    let drained = false;
+    session.on('goaway', (code: number) => {
+      if (code === http2Constants.NGHTTP2_NO_ERROR) drained = true;
+    });
     try {
       const exchanges: Exchange[] = [];
       for (const [index, request] of requests.entries()) {
         const note =
           index === 0 ? request.note : [request.note, ON_A_SHARED_CONNECTION].filter(Boolean).join('; ');
-        exchanges.push(await this.#exchange({ ...request, note }, session));
+        const exchange = await this.#exchange({ ...request, note }, session);
+        exchanges.push(exchange);
+        if (drained && exchange.kind === 'failure') return { exchanges, drained };
       }
-      return exchanges;
+      return { exchanges, drained: false };
     } finally {
       session.destroy();
     }

@@ -36,11 +36,11 @@ export const ANNOTATION = {
    */
   learningExchanges: 'learning-exchanges',
   /**
-   * Attachment, beside the learning exchanges: a request the suite sent without a key while learning
-   * the tenants' data got data (the message and evidence of the failure, as `evidence`). It fails
-   * AUTH-MISSING-HEADER, wherever in the run it was seen.
+   * Attachment, on the test that learned (the set-up project's, or a worker's first without one):
+   * the tenants' distinctive values as learned ({ own?, other? }, each { label, values }), which the
+   * run's checker searches every answer for.
    */
-  learningLeak: 'learning-leak',
+  tenantValues: 'tenant-values',
   /** Attachment of the set-up project's test: the preflight's certificates and protocols (TlsEvidence[]). */
   preflightTls: 'preflight-tls',
   /** Attachment of the set-up project's test: the preflight's keyless requests (RecordedExchange[]), for exchanges.har. */

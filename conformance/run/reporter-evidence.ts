@@ -23,7 +23,7 @@ export class RunEvidence {
   readonly #seenByShard = new Map<string, SeenByShard>();
 
   /** The exchanges a rule's test attached (keys already shown as variables, and shown again here). */
-  collectExchanges(ruleId: string, result: TestResult, namer: KeyNamer): void {
+  collectExchanges(ruleId: string, result: TestResult, namer: KeyNamer, over?: string): void {
     const origins = this.#seenIn(annotationOf(result, ANNOTATION.shard) ?? '').origins;
     for (const attachment of result.attachments) {
       const madeBy =
@@ -35,7 +35,7 @@ export class RunEvidence {
       if (madeBy === undefined || !attachment.body) continue;
       const exchanges = showEveryString(JSON.parse(attachment.body.toString('utf8')), namer);
       for (const exchange of exchanges as RecordedExchange[]) {
-        this.exchanges.push({ madeBy, exchange });
+        this.exchanges.push({ madeBy, exchange, ...(over !== undefined ? { over } : {}) });
         origins.add(originOf(exchange.request.url));
       }
     }
@@ -46,7 +46,8 @@ export class RunEvidence {
    * and those by which it learned the tenants' data for the run (setup-learning.ts).
    */
   preflightSeen(result: TestResult, namer: KeyNamer): void {
-    this.collectExchanges('', result, namer);
+    // Over the protocol the learning spoke (its annotation), for the run's checker.
+    this.collectExchanges('', result, namer, annotationOf(result, ANNOTATION.protocol));
     const sent = result.attachments.find(
       (attachment) => attachment.name === ANNOTATION.preflightExchanges,
     )?.body;

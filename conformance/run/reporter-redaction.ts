@@ -8,6 +8,7 @@ import { KeyNamer, keyNamerFor } from '../redaction/shown-keys.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 import { bindTarget } from './run-target.ts';
 import { readProjectState } from './project-state.ts';
+import type { DeclaredHostsAndKeys } from '../judging/run-facts.ts';
 
 export class RunRedaction {
   #namerOfRun: KeyNamer | undefined;
@@ -44,6 +45,22 @@ export class RunRedaction {
         : new KeyNamer([]);
     }
     return this.#namerOfRun;
+  }
+
+  /** The run's declared hosts and key variables (minted keys' included), without any key value. */
+  boundTarget(): DeclaredHostsAndKeys | undefined {
+    if (!this.#declaredTarget) return undefined;
+    const env = this.environment();
+    const { baseUrl, otherTenantBaseUrl, sandboxBaseUrl, credentialVariables } = bindTarget(
+      this.#declaredTarget,
+      { ...env, ...readProjectState(env)?.env },
+    );
+    return {
+      baseUrl,
+      ...(otherTenantBaseUrl !== undefined ? { otherTenantBaseUrl } : {}),
+      ...(sandboxBaseUrl !== undefined ? { sandboxBaseUrl } : {}),
+      credentialVariables,
+    };
   }
 
   /**

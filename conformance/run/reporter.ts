@@ -37,7 +37,8 @@ import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
 import { explainFrontRefusals } from '../report/front-refusals.ts';
 import { OutcomesByProtocol } from '../report/outcomes-by-protocol.ts';
 import { ANNOTATION } from './annotations.ts';
-import { KEYLESS_RULE, LeaksSeen } from './leaks-seen.ts';
+import { LeaksSeen } from './leaks-seen.ts';
+import { RunJudgement } from './run-judgement.ts';
 import { protocolsOfRun } from '../requests/protocols.ts';
 import { runSettings, type RunSettings } from '../settings.ts';
 import type { RunMetadata } from '../report/run-metadata.ts';
@@ -89,6 +90,7 @@ export default class ConformanceReporter implements Reporter {
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
   readonly #outcomes = new OutcomesByProtocol();
   readonly #leaks = new LeaksSeen();
+  readonly #judgement = new RunJudgement();
   readonly #selected = new Set<string>();
   /**
    * The run's settings, as the entry point resolved them: the rule projects' (`runSettings`), as
@@ -236,7 +238,7 @@ export default class ConformanceReporter implements Reporter {
       // The set-up project has left its state, minted keys and all: the namer is made again with them.
       this.#redaction.forget();
       this.#evidence.preflightSeen(result, this.#redaction.namer());
-      this.#leaks.learned(annotationOf(result, ANNOTATION.protocol) ?? '', result);
+      this.#judgement.learned(result, this.#redaction.namer());
       return this.#kitTestEnded(result);
     }
     const ruleId = ruleIdOf(test);
@@ -247,14 +249,14 @@ export default class ConformanceReporter implements Reporter {
     for (const annotation of result.annotations)
       if (annotation.type === ANNOTATION.listCut && annotation.description)
         this.#listsCut.add(annotation.description);
-    this.#evidence.collectExchanges(ruleId, result, this.#redaction.namer());
-    this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
-    const outcome = outcomeOf(test, result, this.#redaction.namer());
     const project = test.parent.project()?.name ?? '';
     const label = this.#labels.get(project) ?? project;
     // Outcomes are kept by the protocol the test says it ran over (a merge of shards of one
     // protocol each has two unnamed projects), by its project otherwise.
-    this.#leaks.learned(ranOver ?? label, result);
+    this.#evidence.collectExchanges(ruleId, result, this.#redaction.namer(), ranOver ?? label);
+    this.#judgement.learned(result, this.#redaction.namer());
+    this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
+    const outcome = outcomeOf(test, result, this.#redaction.namer());
     // A retry after a try that leaked does not replace it (leaks-seen.ts).
     const standing = this.#leaks.standing(ranOver ?? label, test.id, outcome, result.retry);
     if (standing === outcome) this.#outcomes.add(ranOver ?? label, ruleId, outcome, result.retry > 0);
@@ -308,10 +310,8 @@ export default class ConformanceReporter implements Reporter {
     const shardSettings = this.#shard ? undefined : settingsOfShards(shards);
     // A merge's certificates are those its shards' set-up tests saw, never their records'.
     const tls = preflight?.tls ?? this.#evidence.tlsSeen();
-    for (const { protocol, outcome } of this.#leaks.learningFailures()) {
-      if (this.#selected.has(KEYLESS_RULE)) this.#outcomes.add(protocol, KEYLESS_RULE, outcome, false);
-      else this.#runErrors.push(outcome.failure?.message ?? 'a keyless request was served data');
-    }
+    // The whole run is judged: every exchange it recorded, whichever rule (or set-up) sent it.
+    this.#judgement.judge(this.#evidence.exchanges, this.#redaction.boundTarget(), this.#outcomes, this.#selected, (message) => this.#runErrors.push(message)); // prettier-ignore
     const report = buildReport(explainFrontRefusals(this.#outcomes.byRule(), this.#evidence.exchanges), {
       target: metadata.target,
       profile: metadata.profile,

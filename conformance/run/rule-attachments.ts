@@ -1,7 +1,7 @@
 // What a rule's test attaches for the reporter: its exchanges, the learning exchanges (once, on
 // the test that learned) and a failure's evidence (conformance/run/annotations.ts names them).
 import type { TestInfo } from '@playwright/test';
-import { Checks, type ConformanceFailure } from '../judging/checks.ts';
+import type { ConformanceFailure } from '../judging/checks.ts';
 import type { Knowledge } from '../judging/knowledge.ts';
 import type { KeyNamer } from '../redaction/shown-keys.ts';
 import type { Exchange } from '../requests/exchange.ts';
@@ -35,18 +35,17 @@ export async function attachLearningOnce(
   if (learningAttached.has(learningExchanges)) return;
   learningAttached.add(learningExchanges);
   await attachExchanges(testInfo, ANNOTATION.learningExchanges, learningExchanges, namer);
-  // A keyless request that got data is a failure wherever the suite sees it: the reporter fails
-  // AUTH-MISSING-HEADER with it, though no rule's test sent that request.
-  const leak = knowledge.servedWithoutKey;
-  if (leak)
-    await testInfo.attach(ANNOTATION.learningLeak, {
-      body: JSON.stringify({
-        message: namer.show(
-          `A request without Authorization, sent to learn the tenants' data, was served ${leak.tenant}'s data: ${leak.values.map((value) => JSON.stringify(value)).join(', ')}. A keyless request that gets data is a failure wherever the suite sees it.`,
-        ),
-        evidence: [new Checks(namer).evidence(leak.exchange)],
-        leak: true,
-      }),
+  // The tenants' values, for the run's checker (judging/run-checker.ts): the reporter holds every
+  // exchange of the run to the invariants once the rules have run, learning's own requests included.
+  const tenantValues = Object.fromEntries(
+    (['own', 'other'] as const).flatMap((role) => {
+      const tenant = knowledge[role];
+      return tenant ? [[role, { label: tenant.label, values: [...tenant.values] }]] : [];
+    }),
+  );
+  if (Object.keys(tenantValues).length > 0)
+    await testInfo.attach(ANNOTATION.tenantValues, {
+      body: JSON.stringify(tenantValues),
       contentType: 'application/json',
     });
 }

@@ -107,6 +107,27 @@ export const TENANT_ISOLATION_FAULTS = {
       findKey: (context, host, token) => inAnyTenant(context, host, token),
     }),
   },
+  'second-pod-serves-foreign-key': {
+    description:
+      "Two pods behind a balancer, one of which looks keys up in every tenant: the second request of the run with another tenant's key on an existing tenant's host lands on it and is served. In a run that request is TENANT-CROSS-KEY-INDISTINGUISHABLE's (ADVISORY) probe, the MUST's own probe being the first: only the run's checker sees the cross-tenant read.",
+    catches: ['TENANT-CROSS-KEY-REJECTED'],
+    alsoFails: {
+      'TENANT-CROSS-KEY-INDISTINGUISHABLE':
+        "Another tenant's key gets 200 (from the second pod), an unknown key 401.",
+    },
+    steps: () => {
+      let foreign = 0;
+      return {
+        findKey: (context, host, token) => {
+          const own = CORRECT.findKey(context, host, token);
+          if (own || !context.data.tenantIds.includes(host.tenant)) return own;
+          const elsewhere = inAnyTenant(context, host, token);
+          if (elsewhere) foreign += 1;
+          return foreign === 2 ? elsewhere : undefined;
+        },
+      };
+    },
+  },
   'other-tenant-key-answered-403': {
     description:
       "Another tenant's key gets 403 insufficient_permissions, an unknown key 401: an oracle for valid keys.",

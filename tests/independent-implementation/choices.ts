@@ -87,6 +87,12 @@ export interface ServerChoices {
    */
   refuseStreamEvery: number;
   /**
+   * With HTTP/2 on: every Nth connection is drained at its first stream, which is not processed —
+   * a GOAWAY with NO_ERROR whose last stream id is below it, then the connection closed — as a
+   * front being reloaded or scaled in does; 0: none.
+   */
+  drainConnectionEvery: number;
+  /**
    * Cookies on answers (cookies.ts): none; a load balancer's sticky-session cookies (`AWSALB`,
    * `AWSALBCORS`) on every answer, a correct shape. `session` is a defect, not a choice
    * (defects.test.ts): a request served by a key gets a session cookie for every tenant's host,
@@ -118,6 +124,7 @@ export const DEFAULT_CHOICES: ServerChoices = {
   http2: false,
   http1: true,
   refuseStreamEvery: 0,
+  drainConnectionEvery: 0,
   cookies: 'none',
   errorBodies: 'json',
 };

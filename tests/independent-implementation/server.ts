@@ -161,6 +161,8 @@ function api(
     choices.cookies,
   );
   if (tls && choices.http2 && choices.refuseStreamEvery > 0) refuseStreams(app, choices.refuseStreamEvery);
+  if (tls && choices.http2 && choices.drainConnectionEvery > 0)
+    drainConnections(app, choices.drainConnectionEvery);
   app.addHook('onRequest', ({ raw }, _reply, done) => {
     received.push({
       method: raw.method ?? '',
@@ -265,6 +267,34 @@ function refuseStreams(app: FastifyInstance, every: number): void {
       stream.on('error', () => {});
       stream.close(http2Constants.NGHTTP2_REFUSED_STREAM);
     } else for (const handler of handlers) handler.call(server, stream, ...rest);
+  });
+}
+
+/** How long a drained connection stays open after its GOAWAY. */
+const DRAIN_GRACE_MS = 50;
+
+/** Every Nth connection drained at its first stream (GOAWAY NO_ERROR below it), then closed. */
+function drainConnections(app: FastifyInstance, every: number): void {
+  const server = app.server as unknown as Http2SecureServer;
+  const handlers = server.listeners('stream') as ((...args: unknown[]) => void)[];
+  server.removeAllListeners('stream');
+  let sessions = 0;
+  const drained = new WeakSet<object>();
+  server.on('session', (session) => {
+    sessions += 1;
+    if (sessions % every === 0) drained.add(session);
+  });
+  server.on('stream', (stream: ServerHttp2Stream, ...rest: unknown[]) => {
+    const session = stream.session;
+    if (!session || !drained.has(session)) {
+      for (const handler of handlers) handler.call(server, stream, ...rest);
+      return;
+    }
+    stream.on('error', () => {});
+    // The client learns of the drain from the GOAWAY alone (its stream is above the last id),
+    // then the connection goes, as a front ends it once its grace period is over.
+    session.goaway(http2Constants.NGHTTP2_NO_ERROR, Math.max(0, (stream.id ?? 1) - 2));
+    setTimeout(() => session.destroy(), DRAIN_GRACE_MS).unref();
   });
 }
 
