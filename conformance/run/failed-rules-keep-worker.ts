@@ -5,11 +5,14 @@
 // code and writes every report from each rule's own result — its status, `failed`, whatever
 // Playwright expected — so a rule that failed with a verdict (a ConformanceFailure, which leaves
 // the worker as sound as a pass does) is marked expected to fail as it fails, on its last try, and
-// the worker goes on. Playwright's own HTML report then counts it among the expected results; the
-// annotation says why. A team's config never sets the option: there Playwright's status and exit
+// the worker goes on. The conformance reporter, the first of the run's reporters, then sets the
+// test's expected status back to passed as the test ends (failureShownAsFailure), so that
+// Playwright's own reports (HTML, JSON, blob) and its summary count the failure as a failure: the
+// mark only lets the worker go on. A team's config never sets the option: there Playwright's status and exit
 // code are the team's, and a failed rule fails them as before. Nor is it done while Playwright
 // stops at a number of failures (--max-failures), which counts only unexpected ones.
 import { test, type TestInfo } from '@playwright/test';
+import type { TestCase, TestResult } from '@playwright/test/reporter';
 
 /** The annotation a rule kept its worker by: Playwright's own reports show it. */
 export const FAILED_KEPT_WORKER = 'failed-rule-kept-worker';
@@ -23,4 +26,13 @@ export function keepWorkerAfterFailure(testInfo: TestInfo, enabled: boolean): vo
       "The rule failed (its verdict is in the conformance reports). Marked expected to fail so that Playwright keeps the worker: the run's status is the conformance reporter's.",
   });
   test.fail();
+}
+
+/**
+ * In the reporter, before the other reporters see the test: a rule that kept its worker is, for
+ * every report, the unexpected failure it is (the worker has already gone on by then).
+ */
+export function failureShownAsFailure(test: TestCase, result: TestResult): void {
+  if (result.annotations.some((annotation) => annotation.type === FAILED_KEPT_WORKER))
+    test.expectedStatus = 'passed';
 }

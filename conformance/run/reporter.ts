@@ -73,6 +73,7 @@ import {
 } from './reporter-settings.ts';
 import { RULES } from '../catalog/rules.ts';
 import { TeamTests } from './team-tests.ts';
+import { failureShownAsFailure } from './failed-rules-keep-worker.ts';
 
 export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
@@ -229,6 +230,7 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
+    failureShownAsFailure(test, result);
     result.errors.forEach((error) => this.#redaction.redactError(error));
     if (result.error) this.#redaction.redactError(result.error);
     for (const output of [result.stdout, result.stderr]) {

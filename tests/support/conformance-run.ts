@@ -23,6 +23,8 @@ export interface RuleOutcome {
   errors: string[];
   /** The Playwright worker the last try ran in: a new one after every unexpected failure. */
   workerIndex: number;
+  /** How Playwright's own reports count the test: expected, unexpected, flaky or skipped. */
+  playwrightOutcome: string;
 }
 
 export interface ConformanceRun extends SuiteRun {
@@ -37,6 +39,7 @@ interface JsonSuite {
   specs?: {
     tags: string[];
     tests: {
+      status: string;
       annotations: RuleOutcome['annotations'];
       results: { status: string; workerIndex: number; errors: { message?: string }[] }[];
     }[];
@@ -117,6 +120,7 @@ function outcomesOf(report: JsonReport): RuleOutcome[] {
           annotations: test.annotations,
           errors: last.errors.map((error) => error.message ?? ''),
           workerIndex: last.workerIndex,
+          playwrightOutcome: test.status,
         });
       }
     }
