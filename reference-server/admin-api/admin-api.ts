@@ -8,6 +8,7 @@
 //   POST /v1/tenants/{tenant}/keys/{id}/revoke    revoke at once (repeating it is harmless)
 //   POST /v1/tenants/{tenant}/keys/{id}/rotate    a new key like it, and it revoked → RotatedKey
 //   GET, DELETE /v1/journal                       the client journal (journal-api.ts)
+//   GET, POST, DELETE /v1/behaviours              a client's test's behaviours (behaviours-api.ts)
 // and, without any token and even with the admin API off, the tenant API's OpenAPI document:
 //   GET  /openapi.json                            docs/openapi.json (openapi-document.ts)
 import type { IncomingMessage } from 'node:http';
@@ -28,6 +29,8 @@ import type { AdminTokenCheck } from './admin-token.ts';
 import { isOpenApiRequest, openApiAnswer } from './openapi-document.ts';
 import type { Journal } from '../journal/journal.ts';
 import { handleJournalRequest } from './journal-api.ts';
+import type { BehaviourTable } from '../behaviours/behaviour-table.ts';
+import { BEHAVIOURS_PATH, handleBehavioursRequest } from './behaviours-api.ts';
 
 export interface AdminContext {
   data: TenantData;
@@ -35,6 +38,8 @@ export interface AdminContext {
   token: AdminTokenCheck | undefined;
   /** Undefined when the server keeps no client journal. */
   journal?: Journal | undefined;
+  /** What a client's tests added to the tenant API's answers. */
+  behaviours?: BehaviourTable | undefined;
 }
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -61,6 +66,10 @@ export async function handleAdminRequest(
   const method = req.method ?? '';
 
   if (path === JOURNAL) return handleJournalRequest(method, query, context.journal);
+  if (path === BEHAVIOURS_PATH) {
+    if (!context.behaviours) return adminError('not_found');
+    return handleBehavioursRequest(req, context.behaviours);
+  }
   if (TENANTS.test(path)) {
     if (method !== 'GET') return notAllowed('GET');
     return ok(200, { object: 'list', data: context.data.tenantIds.map((id) => context.data.account(id)) });
