@@ -187,9 +187,9 @@ export function expectRequests(source: RequestSource, query: RequestQuery = {}):
     if (!pass) throw new AssertionError({ message });
   };
   return {
-    toHaveCount: (count) => assertThat(countCheck(count)),
-    toAllUse: (traits) => assertThat(allUseCheck(traits)),
-    toHaveNone: (absence) => assertThat(noneCheck(absence)),
+    toHaveCount: async (count) => assertThat(countCheck(count)),
+    toAllUse: async (traits) => assertThat(allUseCheck(traits)),
+    toHaveNone: async (absence) => assertThat(noneCheck(absence)),
   };
 }
 
