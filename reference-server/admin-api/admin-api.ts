@@ -21,7 +21,7 @@ import type {
 } from '../../schemas/generated/api-key-management.ts';
 import type { ErrorObject } from 'ajv';
 import { describeSchemaErrors, jsonPath, validatorFor } from '../../schemas/validators.ts';
-import { mediaTypeOf, readBody } from '../http/read-body.ts';
+import { readJsonBody } from './json-body.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
 import type { TenantAccount, TenantData } from '../store/tenant-data.ts';
 import { adminError, type AdminResponse } from '../http/errors.ts';
@@ -119,16 +119,9 @@ async function createKey(
   account: TenantAccount,
   facts: RequestFacts,
 ): Promise<AdminResponse> {
-  if (mediaTypeOf(req) !== 'application/json') return adminError('unsupported_media_type');
-  const body = await readBody(req, MAX_BODY_BYTES);
-  if (body.kind === 'too-large') return adminError('payload_too_large', undefined, { Connection: 'close' });
-  if (body.kind === 'aborted') return adminError('invalid_json');
-  let request: unknown;
-  try {
-    request = JSON.parse(body.body.toString('utf8'));
-  } catch {
-    return adminError('invalid_json');
-  }
+  const body = await readJsonBody(req, MAX_BODY_BYTES);
+  if ('refusal' in body) return body.refusal;
+  const request = body.parsed;
   if (!validateNewKey(request)) {
     const problems = requestProblems(validateNewKey.errors).join('; ');
     return adminError('invalid_request', `The request body is not a valid NewKeyRequest: ${problems}.`);

@@ -9,7 +9,7 @@ import type { Behaviours } from '../../schemas/generated/behaviour.ts';
 import { describeSchemaErrors, validatorFor } from '../../schemas/validators.ts';
 import type { BehaviourTable } from '../behaviours/behaviour-table.ts';
 import { adminError, type AdminResponse } from '../http/errors.ts';
-import { mediaTypeOf, readBody } from '../http/read-body.ts';
+import { readJsonBody } from './json-body.ts';
 
 export const BEHAVIOURS_PATH = '/v1/behaviours';
 const MAX_BODY_BYTES = 64 * 1024;
@@ -33,16 +33,9 @@ export async function handleBehavioursRequest(
   if (method === 'GET') return ok(200, { object: 'list', data: behaviours.list() });
   if (method === 'DELETE') return ok(200, { object: 'behaviours_deletion', deleted: behaviours.clear() });
   if (method !== 'POST') return adminError('method_not_allowed', undefined, { Allow: 'GET, POST, DELETE' });
-  if (mediaTypeOf(req) !== 'application/json') return adminError('unsupported_media_type');
-  const body = await readBody(req, MAX_BODY_BYTES);
-  if (body.kind === 'too-large') return adminError('payload_too_large', undefined, { Connection: 'close' });
-  if (body.kind === 'aborted') return adminError('invalid_json');
-  let request: unknown;
-  try {
-    request = JSON.parse(body.body.toString('utf8'));
-  } catch {
-    return adminError('invalid_json');
-  }
+  const body = await readJsonBody(req, MAX_BODY_BYTES);
+  if ('refusal' in body) return body.refusal;
+  const request = body.parsed;
   if (!validateBehaviours(request)) {
     return adminError(
       'invalid_request',
