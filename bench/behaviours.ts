@@ -6,6 +6,7 @@
 // the same in all three and is left out.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { format } from 'prettier';
 import type { IncomingMessage } from 'node:http';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { handleApiRequest, type PipelineContext } from '../reference-server/api/request-pipeline.ts';
@@ -99,5 +100,8 @@ const report = [
   ...rows,
   '',
 ].join('\n');
-writeFileSync(join(import.meta.dirname, 'behaviours-results.md'), report);
+writeFileSync(
+  join(import.meta.dirname, 'behaviours-results.md'),
+  await format(report, { parser: 'markdown' }),
+);
 console.log(report);
