@@ -32,9 +32,11 @@ export function adminRequester(adminUrl: string, token: string, agent: Agent): A
             const status = response.statusCode ?? 0;
             if (status < 200 || status > 299) {
               const code = /"code"\s*:\s*"([a-z_]+)"/.exec(text)?.[1] ?? 'no error code';
+              // The admin API's messages never hold a key; they say what was wrong with the call.
+              const message = errorMessageOf(text);
               reject(
                 new Error(
-                  `The reference server's admin API answered ${method} ${path} with ${status} ${code}.`,
+                  `The reference server's admin API answered ${method} ${path} with ${status} ${code}${message === undefined ? '' : `: ${message}`}`,
                 ),
               );
               return;
@@ -54,4 +56,13 @@ export function adminRequester(adminUrl: string, token: string, agent: Agent): A
       sent.on('error', reject);
       sent.end(payload);
     });
+}
+
+function errorMessageOf(text: string): string | undefined {
+  try {
+    const message = (JSON.parse(text) as { error?: { message?: unknown } }).error?.message;
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -24,6 +24,36 @@ export {
   type KeyAccess,
   type Permission,
 } from './mock.ts';
+export {
+  errorAnswer,
+  rateLimited,
+  unavailable,
+  slowAnswer,
+  connectionReset,
+  goAway,
+  resetStream,
+  revokeKeyAfter,
+  rotateKeyAfter,
+  type Behaviour,
+  type BehaviourMatch,
+  type BehaviourState,
+  type ErrorOptions,
+  type ErrorBehaviour,
+  type DelayBehaviour,
+  type CutBehaviour,
+  type KeyBehaviour,
+} from './behaviours.ts';
+export {
+  expectRequests,
+  journalMatchers,
+  selectRequests,
+  type RequestQuery,
+  type RequestTraits,
+  type Absence,
+  type RequestSource,
+  type RequestExpectation,
+  type MatcherResult,
+} from './requests.ts';
 export type { Rule, Level, Input } from '../conformance/catalog/rule.ts';
 export type { ClientRule, ClientLevel } from '../conformance/catalog/client-rules.ts';
 export type { ConformanceReport } from '../schemas/generated/conformance-report.ts';

@@ -14,13 +14,15 @@ import { rootCertificates } from 'node:tls';
 import type { Agent as UndiciAgent, Dispatcher, fetch as undiciFetch } from 'undici';
 import type { Fixtures, Permission } from '../schemas/generated/fixtures.ts';
 import type { ClientReport } from '../schemas/generated/client-report.ts';
-import type { Journal } from '../schemas/generated/journal.ts';
+import type { Journal, JournalEntry } from '../schemas/generated/journal.ts';
 import type { CreatedKey, NewKeyRequest } from '../schemas/generated/api-key-management.ts';
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/fixtures.ts';
 import { jsonLinesAccessLog } from '../reference-server/http/access-log.ts';
 import { lookupWith, type HostMap } from '../conformance/requests/host-map.ts';
 import { adminRequester } from './admin-request.ts';
+import type { Behaviour, BehaviourState } from './behaviours.ts';
+import { selectRequests, type RequestQuery } from './requests.ts';
 import { certificateDirectory } from './mock-certificates.ts';
 
 export type { Permission } from '../schemas/generated/fixtures.ts';
@@ -138,6 +140,20 @@ export interface ReferenceMock {
   journal(window?: JournalWindow): Promise<Journal>;
   /** Empties the journal (or a window of it), e.g. between tests. */
   clearJournal(window?: JournalWindow): Promise<void>;
+  /**
+   * Adds behaviours (`rateLimited`, `slowAnswer`, `connectionReset`, `revokeKeyAfter`, … of this
+   * package, or plain objects): each answers the tenant API requests it matches in place of the
+   * reference's answer, this call's before any earlier one's, until its `times` are spent. The
+   * journal names the behaviour that answered each request. Throws, saying what is wrong, on an
+   * invalid behaviour.
+   */
+  use(...behaviours: Behaviour[]): Promise<BehaviourState[]>;
+  /** The behaviours in force, with what each has matched and a rotated key's replacement. */
+  behaviours(): Promise<BehaviourState[]>;
+  /** Removes every behaviour and empties the journal: what a test's `afterEach` calls. */
+  reset(): Promise<void>;
+  /** The requests of the journal the query selects, oldest first (keys by id, never their value). */
+  requests(query?: RequestQuery): Promise<JournalEntry[]>;
   /** The client report of the journal: the verdict and rules of the `client-report` command. */
   clientReport(window?: JournalWindow): Promise<ClientReport>;
   /** Stops the server and releases every port, timer, connection and temporary file. */
@@ -297,6 +313,23 @@ export async function startReferenceMock(options: ReferenceMockOptions = {}): Pr
     journal: async (window) => (await admin('GET', `/journal${windowQuery(window)}`)) as Journal,
     clearJournal: async (window) => {
       await admin('DELETE', `/journal${windowQuery(window)}`);
+    },
+    use: async (...behaviours) => {
+      if (behaviours.length === 0) return [];
+      const added = (await admin('POST', '/behaviours', { behaviours })) as { data: BehaviourState[] };
+      return added.data;
+    },
+    behaviours: async () => ((await admin('GET', '/behaviours')) as { data: BehaviourState[] }).data,
+    reset: async () => {
+      await admin('DELETE', '/behaviours');
+      await admin('DELETE', '/journal');
+    },
+    requests: async (query = {}) => {
+      const window: JournalWindow = {};
+      if (query.tenant !== undefined) window.tenant = query.tenant;
+      if (query.keyId !== undefined) window.keyId = query.keyId;
+      const journal = (await admin('GET', `/journal${windowQuery(window)}`)) as Journal;
+      return selectRequests(journal.data, query);
     },
     clientReport: async (window = {}) => {
       const { buildClientReport } = await import('../conformance/client-report/client-report.ts');

@@ -18,6 +18,7 @@ import { openFrontDoor } from './front-door/front-door.ts';
 import { siteContexts } from './front-door/sites.ts';
 import { TenantData } from './store/tenant-data.ts';
 import { journalOf } from './journal/journal.ts';
+import { BehaviourTable } from './behaviours/behaviour-table.ts';
 import { CORRECT_STEPS, type ServerSteps } from './steps/server-steps.ts';
 
 import type { ReferenceServerOptions, RunningReferenceServer } from './server-options.ts';
@@ -31,7 +32,8 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
   const { domain } = options;
   const journal = journalOf(options.journalCapacity, data);
   const log = options.accessLog ?? noAccessLog;
-  const sites = siteContexts({ domain, data, journal }, users, options.adminToken);
+  const behaviours = new BehaviourTable(data);
+  const sites = siteContexts({ domain, data, journal, behaviours }, users, options.adminToken);
   const door = openFrontDoor({
     domain,
     data,
@@ -39,6 +41,7 @@ export async function startReferenceServer(options: ReferenceServerOptions): Pro
     log,
     journal,
     sites,
+    behaviours,
     customersPageSize: options.customersPageSize,
   });
   const limits = options.limits ?? DEFAULT_LIMITS;

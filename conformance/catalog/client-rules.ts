@@ -107,7 +107,29 @@ export const CLIENT_RULES = [
     id: 'CLIENT-KEY-NOT-REVOKED',
     level: 'MUST',
     source: 'spec §5 Handling rules for clients; §7 invalid_api_key',
-    statement: 'A revoked key is no longer used: the client was moved to its replacement.',
+    statement:
+      'A revoked key is no longer used: the client was moved to its replacement. The one request that finds a key revoked while the client runs (it was accepted before) is not counted; any after it is.',
+  },
+  {
+    id: 'CLIENT-STOPS-ON-INVALID-KEY',
+    level: 'ADVISORY',
+    source: 'spec §7 invalid_api_key; OWASP API Top 10 2023 API4',
+    statement:
+      'After an invalid_api_key answer, the client does not keep sending the same key: at most one more request with it.',
+  },
+  {
+    id: 'CLIENT-HONOURS-RETRY-AFTER',
+    level: 'ADVISORY',
+    source: 'RFC 9110 §10.2.3; RFC 6585 §4',
+    statement:
+      'After a 429 or 503 answer with Retry-After, the client does not send the same request (method and path) again before that many seconds have passed.',
+  },
+  {
+    id: 'CLIENT-NO-UNSAFE-RETRY',
+    level: 'ADVISORY',
+    source: 'RFC 9110 §9.2.2; RFC 9113 §8.7',
+    statement:
+      'A request that is not idempotent (POST, PATCH) left without an answer (connection reset, GOAWAY, stream reset) is sent again only with an Idempotency-Key on both, or when the server said it did not process it (REFUSED_STREAM, a GOAWAY below its stream).',
   },
   {
     id: 'CLIENT-LEAST-PRIVILEGE',

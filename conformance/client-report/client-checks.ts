@@ -1,9 +1,10 @@
 // How each client rule reads one journal entry: not applicable to it, kept, or broken (with what
 // was wrong, in words that never hold a key). One check per rule of conformance/catalog/client-rules.ts,
 // so that a rule without a check does not compile. Least privilege looks at a client's entries
-// together and is judged in judge.ts.
+// together and is judged in judge.ts; the rules about what a client does next, in history-checks.ts.
 import type { JournalEntry } from '../../schemas/generated/journal.ts';
 import type { ClientRuleId } from '../catalog/client-rules.ts';
+import type { HistoryRuleId } from './history-checks.ts';
 
 /** The rule says nothing about this entry (e.g. Content-Type on a request without a body). */
 export const NOT_APPLICABLE = Symbol('not applicable');
@@ -30,7 +31,10 @@ function sniMismatch(entry: JournalEntry): string {
   return `the connection's ${sni} named another host than ${hostField} ${entry.hostName}`;
 }
 
-export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'>, EntryCheck> = {
+export const ENTRY_CHECKS: Record<
+  Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE' | HistoryRuleId>,
+  EntryCheck
+> = {
   'CLIENT-AUTH-HEADER': (entry) => {
     if (!isRequest(entry)) return NOT_APPLICABLE;
     return entry.authorization === 'missing' ? 'no Authorization header' : undefined;
@@ -114,9 +118,5 @@ export const ENTRY_CHECKS: Record<Exclude<ClientRuleId, 'CLIENT-LEAST-PRIVILEGE'
     return entry.keyEnvironment === entry.environment
       ? undefined
       : `a ${entry.keyEnvironment === 'sandbox' ? 'sandbox (development)' : 'production'} key on a ${entry.environment} host`;
-  },
-  'CLIENT-KEY-NOT-REVOKED': (entry) => {
-    if (entry.keyRevoked === undefined) return NOT_APPLICABLE;
-    return entry.keyRevoked ? 'a revoked key' : undefined;
   },
 };

@@ -14,7 +14,8 @@ import type { Journal, JournalEntry } from '../../schemas/generated/journal.ts';
 import type { Permission } from '../../schemas/generated/fixtures.ts';
 import { findRoute } from '../../reference-server/api/request-pipeline.ts';
 import { CLIENT_RULES, type ClientRule } from '../catalog/client-rules.ts';
-import { ENTRY_CHECKS, NOT_APPLICABLE } from './client-checks.ts';
+import { ENTRY_CHECKS, NOT_APPLICABLE, type EntryCheck } from './client-checks.ts';
+import { HISTORY_CHECKS, isHistoryRule, type HistoryFinding } from './history-checks.ts';
 
 export const NO_KEY = 'no key';
 const NO_USER_AGENT = '(no User-Agent)';
@@ -86,15 +87,9 @@ function judgeClient(
   const first = entries[0] as JournalEntry;
   const rules = CLIENT_RULES.map((rule): ClientRuleResult => {
     if (rule.id === 'CLIENT-LEAST-PRIVILEGE') return leastPrivilege(rule, entries, keys);
-    const check = ENTRY_CHECKS[rule.id];
-    let applicable = 0;
-    const violating: { entry: JournalEntry; detail: string }[] = [];
-    for (const entry of entries) {
-      const result = check(entry);
-      if (result === NOT_APPLICABLE) continue;
-      applicable += 1;
-      if (result !== undefined) violating.push({ entry, detail: result });
-    }
+    const { applicable, violating } = isHistoryRule(rule.id)
+      ? HISTORY_CHECKS[rule.id](entries)
+      : entryFinding(ENTRY_CHECKS[rule.id], entries);
     if (applicable === 0) {
       return {
         ...ruleFields(rule),
@@ -131,6 +126,18 @@ function judgeClient(
       : {}),
     rules,
   };
+}
+
+/** A rule read entry by entry. */
+function entryFinding(check: EntryCheck, entries: readonly JournalEntry[]): HistoryFinding {
+  const finding: HistoryFinding = { applicable: 0, violating: [] };
+  for (const entry of entries) {
+    const result = check(entry);
+    if (result === NOT_APPLICABLE) continue;
+    finding.applicable += 1;
+    if (result !== undefined) finding.violating.push({ entry, detail: result });
+  }
+  return finding;
 }
 
 /** The permissions the key has beyond every operation the client used it for in the window. */

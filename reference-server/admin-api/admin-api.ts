@@ -8,6 +8,7 @@
 //   POST /v1/tenants/{tenant}/keys/{id}/revoke    revoke at once (repeating it is harmless)
 //   POST /v1/tenants/{tenant}/keys/{id}/rotate    a new key like it, and it revoked → RotatedKey
 //   GET, DELETE /v1/journal                       the client journal (journal-api.ts)
+//   GET, POST, DELETE /v1/behaviours              a client's test's behaviours (behaviours-api.ts)
 // and, without any token and even with the admin API off, the tenant API's OpenAPI document:
 //   GET  /openapi.json                            docs/openapi.json (openapi-document.ts)
 import type { IncomingMessage } from 'node:http';
@@ -20,7 +21,7 @@ import type {
 } from '../../schemas/generated/api-key-management.ts';
 import type { ErrorObject } from 'ajv';
 import { describeSchemaErrors, jsonPath, validatorFor } from '../../schemas/validators.ts';
-import { mediaTypeOf, readBody } from '../http/read-body.ts';
+import { readJsonBody } from './json-body.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
 import type { TenantAccount, TenantData } from '../store/tenant-data.ts';
 import { adminError, type AdminResponse } from '../http/errors.ts';
@@ -28,6 +29,8 @@ import type { AdminTokenCheck } from './admin-token.ts';
 import { isOpenApiRequest, openApiAnswer } from './openapi-document.ts';
 import type { Journal } from '../journal/journal.ts';
 import { handleJournalRequest } from './journal-api.ts';
+import type { BehaviourTable } from '../behaviours/behaviour-table.ts';
+import { BEHAVIOURS_PATH, handleBehavioursRequest } from './behaviours-api.ts';
 
 export interface AdminContext {
   data: TenantData;
@@ -35,6 +38,8 @@ export interface AdminContext {
   token: AdminTokenCheck | undefined;
   /** Undefined when the server keeps no client journal. */
   journal?: Journal | undefined;
+  /** What a client's tests added to the tenant API's answers. */
+  behaviours?: BehaviourTable | undefined;
 }
 
 const MAX_BODY_BYTES = 16 * 1024;
@@ -61,6 +66,10 @@ export async function handleAdminRequest(
   const method = req.method ?? '';
 
   if (path === JOURNAL) return handleJournalRequest(method, query, context.journal);
+  if (path === BEHAVIOURS_PATH) {
+    if (!context.behaviours) return adminError('not_found');
+    return handleBehavioursRequest(req, context.behaviours);
+  }
   if (TENANTS.test(path)) {
     if (method !== 'GET') return notAllowed('GET');
     return ok(200, { object: 'list', data: context.data.tenantIds.map((id) => context.data.account(id)) });
@@ -110,16 +119,9 @@ async function createKey(
   account: TenantAccount,
   facts: RequestFacts,
 ): Promise<AdminResponse> {
-  if (mediaTypeOf(req) !== 'application/json') return adminError('unsupported_media_type');
-  const body = await readBody(req, MAX_BODY_BYTES);
-  if (body.kind === 'too-large') return adminError('payload_too_large', undefined, { Connection: 'close' });
-  if (body.kind === 'aborted') return adminError('invalid_json');
-  let request: unknown;
-  try {
-    request = JSON.parse(body.body.toString('utf8'));
-  } catch {
-    return adminError('invalid_json');
-  }
+  const body = await readJsonBody(req, MAX_BODY_BYTES);
+  if ('refusal' in body) return body.refusal;
+  const request = body.parsed;
   if (!validateNewKey(request)) {
     const problems = requestProblems(validateNewKey.errors).join('; ');
     return adminError('invalid_request', `The request body is not a valid NewKeyRequest: ${problems}.`);

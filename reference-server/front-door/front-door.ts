@@ -6,6 +6,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { requestFacts } from '../addressing/address.ts';
+import type { BehaviourTable } from '../behaviours/behaviour-table.ts';
 import { handleApiRequest, type PipelineContext } from '../api/request-pipeline.ts';
 import { isHttp2Response } from '../http/http2-answer.ts';
 import { apiError, type ApiResponse } from '../http/errors.ts';
@@ -13,12 +14,15 @@ import type { RequestFacts } from '../http/request-facts.ts';
 import type { Transport } from '../http/response-writer.ts';
 import type { ListenerHandlers, SecureListenerHandlers } from '../listeners/secure-listener.ts';
 import { clientErrorCode } from './client-errors.ts';
+import { answerByBehaviour } from './behaviour-stage.ts';
 import { continueAllowed } from './expect-continue.ts';
 import { exchangeOf, refuseOnSocket, respond, type Outlet } from './respond.ts';
 import { serveSite, type SiteContexts } from './sites.ts';
 
 export interface FrontDoorContext extends Omit<PipelineContext, 'steps'>, Outlet {
   sites: SiteContexts;
+  /** What a client's tests added (behaviours/): a stage after the API's pipeline. */
+  behaviours: BehaviourTable;
 }
 
 /** What the listeners hand everything to (listeners/secure-listener.ts, listeners/plain-http.ts). */
@@ -42,7 +46,14 @@ export function openFrontDoor(context: FrontDoorContext): FrontDoor {
       respond(context, exchange, { by: ofTheApi ? 'step' : 'json', answer: apiError('misdirected_request') });
     } else if (site.kind === 'panel' || site.kind === 'admin')
       void serveSite(context, exchange, site, context.sites);
-    else respond(context, exchange, { by: 'step', answer: apiAnswer(req, context, facts) });
+    else {
+      const answer = apiAnswer(req, context, facts);
+      const { behaviours } = context;
+      const taken =
+        behaviours.size === 0 ? undefined : behaviours.take(facts, req.method ?? '', req.url ?? '/');
+      if (taken) answerByBehaviour(context, exchange, answer, taken);
+      else respond(context, exchange, { by: 'step', answer });
+    }
   };
   const clientError =
     (transport: Transport) =>

@@ -37,7 +37,9 @@ export interface Exchange {
 export type Reply =
   | { by: 'step'; answer: ApiResponse }
   | { by: 'json' | 'cut'; answer: JsonAnswer }
-  | { by: 'panel'; answer: PanelResponse };
+  | { by: 'panel'; answer: PanelResponse }
+  /** A behaviour's answer to a tenant API request (behaviours/): its error, or none (cut). */
+  | { by: 'behaviour'; answer: JsonAnswer | 'cut' };
 
 export function exchangeOf(
   outlet: Outlet,
@@ -57,6 +59,12 @@ export function exchangeOf(
  */
 export function respond(outlet: Outlet, exchange: Exchange, reply: Reply): void {
   const { req, res, transport } = exchange;
+  if (reply.by === 'behaviour') {
+    // A cut was made by the behaviour stage; status 0 says no answer was written.
+    if (reply.answer !== 'cut') writeApiResponse(res, reply.answer, transport);
+    record(outlet, exchange, reply.answer === 'cut' ? { status: 0 } : reply.answer, true);
+    return;
+  }
   if (reply.by === 'step') outlet.steps.writeResponse(res, reply.answer, transport);
   else if (reply.by === 'json') writeApiResponse(res, reply.answer, transport);
   else if (reply.by === 'panel') writePanelResponse(res, reply.answer, req.method);
@@ -100,5 +108,5 @@ function record(outlet: Outlet, exchange: Omit<Exchange, 'res'>, written: Writte
   else if (byTheApi) journal.recordApi(req, facts, written);
 }
 
-/** What the log and the journal keep of an answer. */
-type Written = { status: number; errorCode?: string | undefined };
+/** What the log and the journal keep of an answer (status 0: none was written). */
+type Written = { status: number; errorCode?: string | undefined; headers?: Record<string, string> };

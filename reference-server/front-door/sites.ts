@@ -6,6 +6,7 @@ import { AdminTokenCheck } from '../admin-api/admin-token.ts';
 import { apiError } from '../http/errors.ts';
 import type { Site } from '../http/request-facts.ts';
 import type { Journal } from '../journal/journal.ts';
+import type { BehaviourTable } from '../behaviours/behaviour-table.ts';
 import { SessionStore } from '../panel/sessions.ts';
 import { SignInThrottle } from '../panel/sign-in-throttle.ts';
 import { SignInTokens } from '../panel/sign-in-token.ts';
@@ -21,16 +22,21 @@ export interface SiteContexts {
 
 /** The panel's state (sessions, sign-in) and the admin API's, new; `adminToken` absent: the admin API is off. */
 export function siteContexts(
-  shared: { domain: string; data: TenantData; journal: Journal | undefined },
+  shared: { domain: string; data: TenantData; journal: Journal | undefined; behaviours: BehaviourTable },
   users: UserDirectory,
   adminToken: string | undefined,
 ): SiteContexts {
-  const { domain, data, journal } = shared;
+  const { domain, data, journal, behaviours } = shared;
   const sessions = new SessionStore();
   const [signInTokens, throttle] = [new SignInTokens(), new SignInThrottle()];
   return {
     panel: { domain, data, users, sessions, journal, signInTokens, throttle },
-    admin: { data, journal, token: adminToken === undefined ? undefined : new AdminTokenCheck(adminToken) },
+    admin: {
+      data,
+      journal,
+      behaviours,
+      token: adminToken === undefined ? undefined : new AdminTokenCheck(adminToken),
+    },
   };
 }
 

@@ -38,6 +38,15 @@ export interface RequestFacts {
   authorization: AuthorizationHeader | undefined;
   /** The path of the API route the request's path names, once the pipeline looked it up. */
   route: string | undefined;
+  /** The behaviour of a client's test that answered the request (behaviours/), and how. */
+  behaviour: BehaviourFact | undefined;
+}
+
+/** `cut`: no answer was written; `refused`: the server said it did not process it (RFC 9113 §8.7). */
+export interface BehaviourFact {
+  name: string;
+  cut?: 'reset' | 'goaway' | 'rst-stream';
+  refused?: boolean;
 }
 
 /** The facts of a request addressed as `address`, before any site has run. */
@@ -49,5 +58,6 @@ export function factsOf(address: Address): RequestFacts {
     keyId: undefined,
     authorization: undefined,
     route: undefined,
+    behaviour: undefined,
   };
 }

@@ -14,12 +14,14 @@ export interface HeaderFacts {
   accept: JournalEntry['accept'];
   hasBody: boolean;
   tenantFields: string[] | undefined;
+  /** Whether an Idempotency-Key came with it: what makes a retry of a POST safe. */
+  idempotencyKey: true | undefined;
 }
 
 /** Longer user agents are cut: the journal is bounded in bytes too. */
 const MAX_USER_AGENT = 200;
 /** `tenant_id`, `company_id`, `organization_id` (spec §5 Tenant identification 3) as header names. */
-const TENANT_HEADER = /^(?:x[-_])?(?:tenant|company|organization)[-_]id$/i;
+export const TENANT_HEADER = /^(?:x[-_])?(?:tenant|company|organization)[-_]id$/i;
 /** Something in a user agent that could be a key: it is not kept. */
 const LONG_RUN = 32;
 const KEY_LIKE = /mbk_[A-Za-z0-9_]*|[A-Za-z0-9]{32,}/g;
@@ -31,6 +33,7 @@ export function scanHeaders(req: IncomingMessage, into: HeaderFacts): void {
   let accept: string | undefined;
   let hasBody = false;
   let tenantFields: string[] | undefined;
+  let idempotencyKey: true | undefined;
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index] as string;
     // A name of a field read here `continue`s; any other name, of any length (`Company-Id` is as
@@ -60,6 +63,12 @@ export function scanHeaders(req: IncomingMessage, into: HeaderFacts): void {
           continue;
         }
         break;
+      case 15:
+        if (named(name, 'idempotency-key', 'Idempotency-Key')) {
+          idempotencyKey = true;
+          continue;
+        }
+        break;
       case 17:
         if (named(name, 'transfer-encoding', 'Transfer-Encoding')) {
           hasBody = true;
@@ -78,6 +87,7 @@ export function scanHeaders(req: IncomingMessage, into: HeaderFacts): void {
   // without a content-length.
   into.hasBody = hasBody || http2BodyFollows(req);
   into.tenantFields = tenantFields;
+  into.idempotencyKey = idempotencyKey;
 }
 
 /**

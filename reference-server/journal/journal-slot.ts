@@ -35,6 +35,11 @@ export class JournalSlot {
   hasBody = false;
   urlCredentials: string[] | undefined = undefined;
   tenantFields: string[] | undefined = undefined;
+  retryAfter: number | undefined = undefined;
+  idempotencyKey: true | undefined = undefined;
+  behaviour: string | undefined = undefined;
+  cut: JournalEntry['cut'] = undefined;
+  refused: true | undefined = undefined;
 }
 
 /** The answer's field names, each read from the slot's field of the same name but one. */
@@ -49,6 +54,8 @@ const SCOPE: readonly AnswerField[] = ['tenant', 'environment'];
 const REQUEST: readonly AnswerField[] = ['method', 'path', 'status', 'errorCode', 'userAgent'];
 const KEY: readonly AnswerField[] = ['key', 'keyFingerprint', 'keyEnvironment', 'keyRevoked'];
 const MEDIA: readonly AnswerField[] = ['contentType', 'accept', 'hasBody'];
+/** What a client does next depends on: how long to wait, whether a retry is safe, who answered. */
+const ANSWER: readonly AnswerField[] = ['retryAfter', 'idempotencyKey', 'behaviour', 'cut', 'refused'];
 const FIELD_ORDER: Record<JournalEntry['transport'], readonly AnswerField[]> = {
   https: [
     'transport',
@@ -64,6 +71,7 @@ const FIELD_ORDER: Record<JournalEntry['transport'], readonly AnswerField[]> = {
     ...MEDIA,
     'urlCredentials',
     'tenantFields',
+    ...ANSWER,
   ],
   http: [
     'transport',

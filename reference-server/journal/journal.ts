@@ -69,11 +69,7 @@ export class Journal {
   }
 
   /** A request of the HTTPS listener, after its answer. */
-  recordApi(
-    req: IncomingMessage,
-    facts: RequestFacts,
-    response: { status: number; errorCode?: string },
-  ): void {
+  recordApi(req: IncomingMessage, facts: RequestFacts, response: AnswerWritten): void {
     const accepted = facts.keyId !== undefined;
     // A key the pipeline did not accept is described from the request itself (rare, so not hot):
     // its scope, which names the ring, is the tenant API its host names.
@@ -93,6 +89,11 @@ export class Journal {
     slot.keyRevoked = false;
     slot.urlCredentials = undefined;
     scanHeaders(req, slot);
+    slot.retryAfter = retryAfterOf(response);
+    const { behaviour } = facts;
+    slot.behaviour = behaviour?.name;
+    slot.cut = behaviour?.cut;
+    slot.refused = behaviour?.refused === true ? true : undefined;
     // The usual request: a route's own path, no query. Anything else is looked at closely.
     const url = req.url ?? '';
     let urlKey: string | undefined;
@@ -257,6 +258,18 @@ export function journalOf(
   return capacity > 0 ? new Journal({ data, capacity }) : undefined;
 }
 
+/** An answer as the front door wrote it: status 0 when none was (a behaviour cut the request). */
+type AnswerWritten = { status: number; errorCode?: string; headers?: Record<string, string> };
+
+/** The seconds of a 429's or 503's `Retry-After`, when it gives seconds (RFC 9110 §10.2.3). */
+function retryAfterOf(response: AnswerWritten): number | undefined {
+  if ((response.status !== 429 && response.status !== 503) || !response.headers) return undefined;
+  const { headers } = response;
+  const value = headers['Retry-After'] ?? headers['retry-after'];
+  if (value === undefined || !/^\d{1,9}$/.test(value.trim())) return undefined;
+  return Number(value.trim());
+}
+
 /** What every entry of a request holds: when, how, and what it was answered. */
 function stamp(
   slot: JournalSlot,
@@ -270,6 +283,11 @@ function stamp(
   slot.method = req.method;
   slot.status = response.status;
   slot.errorCode = response.errorCode;
+  // Set by recordApi alone; a reused slot must not keep an older entry's.
+  slot.retryAfter = undefined;
+  slot.behaviour = undefined;
+  slot.cut = undefined;
+  slot.refused = undefined;
 }
 
 /** The tenant API a request's host names, if any. */

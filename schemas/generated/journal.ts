@@ -53,6 +53,9 @@ export interface JournalEntry {
    * Without the query; a segment that could carry a key is [redacted].
    */
   path?: string;
+  /**
+   * The answer's status; 0 when no answer was written (cut).
+   */
   status?: number;
   errorCode?: string;
   userAgent?: string;
@@ -92,4 +95,24 @@ export interface JournalEntry {
    * Tenant id fields the request carried: header:NAME, query:NAME or body:NAME.
    */
   tenantFields?: string[];
+  /**
+   * On a 429 or 503 answer with Retry-After in seconds: those seconds.
+   */
+  retryAfter?: number;
+  /**
+   * The request carried an Idempotency-Key header (its value is not kept).
+   */
+  idempotencyKey?: boolean;
+  /**
+   * The name of the behaviour of a client's test that answered the request (POST /v1/behaviours of the admin API), or that changed its key after it.
+   */
+  behaviour?: string;
+  /**
+   * A behaviour ended the request without an answer (status 0): the connection reset, an HTTP/2 GOAWAY, or the stream reset.
+   */
+  cut?: 'reset' | 'goaway' | 'rst-stream';
+  /**
+   * With cut: the server said it did not process the request (a GOAWAY below its stream, REFUSED_STREAM), so that a retry is safe (RFC 9113 §8.7).
+   */
+  refused?: boolean;
 }

@@ -27,6 +27,7 @@ export function teamProjectPerSuite(installedKit: () => InstalledKit): () => str
     copyFileSync(join(consumer, 'own-api.ts'), join(team, 'api-tests', 'own.spec.ts'));
     copyFileSync(join(consumer, 'tsconfig.json'), join(team, 'tsconfig.json'));
     copyFileSync(join(consumer, 'global-fetch.ts'), join(team, 'global-fetch.test.ts'));
+    copyFileSync(join(REPO_ROOT, 'examples', 'mock-behaviours.test.ts'), join(team, 'behaviours.test.ts'));
     // The team's own tools, at the versions the repository uses (in the npm cache).
     const tools = ['typescript', 'tsx', '@types/node'].map((name) => {
       const manifest = JSON.parse(
@@ -83,6 +84,21 @@ export function teamTypeScriptTests(installedKit: () => InstalledKit, teamFolder
     const tested = await run(process.execPath, ['--import', 'tsx', '--test', 'sdk.test.ts'], team, env);
     assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
     assert.match(tested.stdout, /# pass 2/);
+    assert.match(tested.stdout, /# fail 0/);
+  });
+
+  test('the behaviours example (examples/mock-behaviours.test.ts) passes from the tarball', async () => {
+    const team = teamFolder();
+    const env = cleanEnv();
+    delete env.NODE_TEST_CONTEXT;
+    const tested = await run(
+      process.execPath,
+      ['--import', 'tsx', '--test', 'behaviours.test.ts'],
+      team,
+      env,
+    );
+    assert.equal(tested.code, 0, `${tested.stdout}\n${tested.stderr}`);
+    assert.match(tested.stdout, /# pass 6/);
     assert.match(tested.stdout, /# fail 0/);
   });
 

@@ -11,7 +11,7 @@ import { crossings as crossingsIn, layerOf as layerIn, modules } from '../suppor
 
 const REFERENCE_SERVER = resolve(dirname(fileURLToPath(import.meta.url)), '../../reference-server');
 
-const SITES_BELOW = ['http', 'store', 'listeners', 'addressing', 'journal'];
+const SITES_BELOW = ['http', 'store', 'listeners', 'addressing', 'journal', 'behaviours'];
 const SITES = ['api', 'panel', 'admin-api'];
 
 /** What each layer may import from the others (its own modules are always allowed), bottom first. */
@@ -21,9 +21,10 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   listeners: ['http'],
   addressing: ['http', 'store'],
   journal: ['http', 'store'],
+  behaviours: ['http', 'store'],
   api: ['http', 'store', 'addressing'],
   panel: ['http', 'store', 'journal'],
-  'admin-api': ['http', 'store', 'journal'],
+  'admin-api': ['http', 'store', 'journal', 'behaviours'],
   steps: ['http', 'listeners', 'addressing', 'api'],
   'front-door': [...SITES_BELOW, ...SITES, 'steps'],
   'server-options.ts': ['http', 'listeners', 'steps'],

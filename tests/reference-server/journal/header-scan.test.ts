@@ -33,6 +33,7 @@ function scan(lines: readonly (readonly [string, string])[]): HeaderFacts {
     accept: 'missing',
     hasBody: false,
     tenantFields: undefined,
+    idempotencyKey: undefined,
   };
   scanHeaders(req, facts);
   return facts;
@@ -185,4 +186,17 @@ describe('header scan: tenant fields as header names', () => {
     assert.equal(facts.accept, 'json');
     assert.equal(facts.hasBody, true);
   });
+});
+
+test('an Idempotency-Key in any letter case is seen (as a flag: its value is not kept)', () => {
+  fc.assert(
+    fc.property(anyCase(fc.constant('idempotency-key')), fc.string(), (name, value) => {
+      const facts = scan([
+        ['Accept', 'application/json'],
+        [name, value],
+      ]);
+      assert.equal(facts.idempotencyKey, true);
+    }),
+  );
+  assert.equal(scan([['Idempotency-Keys', 'x']]).idempotencyKey, undefined);
 });
