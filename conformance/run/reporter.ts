@@ -344,6 +344,7 @@ export default class ConformanceReporter implements Reporter {
             (this.#outcomes.protocols().length > 1 ? this.#outcomes.protocols() : [PROTOCOL_NAME.h1]),
         ),
         tls,
+        ...(preflight?.ok === false ? {} : { baseUrl: metadata.target.baseUrl }), // (a set-up error's own)
         ...(metadata.target.hosts ? { hostMap: metadata.target.hosts } : {}),
         rulesSelected: this.#selected.size,
         rulesInCatalog: RULES.length,
