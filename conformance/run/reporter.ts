@@ -60,7 +60,6 @@ import {
   outcomeOf,
   preflightOnlyEnded,
   protocolsCovered,
-  ruleIdOf,
   selectionOf,
   shardRecordsOfMerge,
   targetsChecked,
@@ -74,6 +73,7 @@ import {
   type PlaywrightSettings,
 } from './reporter-settings.ts';
 import { RULES } from '../catalog/rules.ts';
+import { kitRuleIdOf, shownByExchanges } from './kit-rule-results.ts';
 
 export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
@@ -92,10 +92,7 @@ export default class ConformanceReporter implements Reporter {
   readonly #outcomes = new OutcomesByProtocol();
   readonly #leaks = new LeaksSeen();
   readonly #selected = new Set<string>();
-  /**
-   * The run's settings, as the entry point resolved them: the rule projects' (`runSettings`), as
-   * their workers used them; with no rule project (a merge), the config's, given as an option.
-   */
+  /** The run's settings: the rule projects' (`runSettings`); with no rule project (a merge), the option's. */
   #runSettings: Readonly<RunSettings>;
   /**
    * The rules selected over each protocol (by the project their tests are in): a protocol was
@@ -103,10 +100,7 @@ export default class ConformanceReporter implements Reporter {
    * protocol's project alone checked that protocol only.
    */
   readonly #selectedOver = new Map<string, Set<string>>();
-  /**
-   * The rules each protocol was checked for, by what each rule's test said it ran over
-   * (ANNOTATION.protocol): in a merge, whose blobs keep no project option, this is the evidence.
-   */
+  /** The rules each protocol was checked for, by what each rule's test said it ran over (ANNOTATION.protocol). */
   readonly #ranOver = new Map<string, Set<string>>();
   /** Lists not followed to their end (ANNOTATION.listCut). */
   readonly #listsCut = new Set<string>();
@@ -121,6 +115,8 @@ export default class ConformanceReporter implements Reporter {
   readonly #decidesStatus: boolean;
   /** Each rule project's label in the reports: its protocol when the run has several, else none. */
   #labels = new Map<string, string>();
+  /** The kit's rule projects by name: only their tests give a rule's outcome (kit-rule-results.ts). */
+  #ruleProjects = new Set<string>();
 
   /**
    * `decidesStatus`: the verdict, not Playwright's count of failed tests, sets the run's status
@@ -145,6 +141,7 @@ export default class ConformanceReporter implements Reporter {
       (project) => declaredTargetOf(project) !== undefined && kitProjectRole(project) === undefined,
     );
     this.#declaredTarget = declaredTargetOf(ruleProjects[0]);
+    this.#ruleProjects = new Set(ruleProjects.map((project) => project.name));
     // One report is one target's: rule projects of several targets (a team's config with two
     // conformanceProjects) would mix their outcomes under the first one's name.
     // The settings each rule project hands its workers are part of what it checks: the report
@@ -184,7 +181,7 @@ export default class ConformanceReporter implements Reporter {
     this.#maxFailures = config.maxFailures;
     this.#selection = selectionOf(config);
     for (const test of suite.allTests()) {
-      const ruleId = ruleIdOf(test);
+      const ruleId = kitRuleIdOf(test, this.#ruleProjects);
       if (!ruleId) continue;
       this.#selected.add(ruleId);
       const protocol =
@@ -195,7 +192,7 @@ export default class ConformanceReporter implements Reporter {
     const profile = this.#metadata?.profile ?? 'default';
     if (this.#preflightStopped() || this.#runSettings.preflightOnly) return;
     console.log(
-      `Conformance run: ${suite.allTests().filter((test) => ruleIdOf(test) !== undefined).length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
+      `Conformance run: ${suite.allTests().filter((test) => kitRuleIdOf(test, this.#ruleProjects)).length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
     );
   }
 
@@ -239,7 +236,7 @@ export default class ConformanceReporter implements Reporter {
       this.#evidence.preflightSeen(result, this.#redaction.namer());
       return this.#kitTestEnded(result);
     }
-    const ruleId = ruleIdOf(test);
+    const ruleId = kitRuleIdOf(test, this.#ruleProjects);
     if (!ruleId) return;
     const ranOver = annotationOf(result, ANNOTATION.protocol);
     if (ranOver !== undefined)
@@ -249,7 +246,7 @@ export default class ConformanceReporter implements Reporter {
         this.#listsCut.add(annotation.description);
     this.#evidence.collectExchanges(ruleId, result, this.#redaction.namer());
     this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
-    const outcome = outcomeOf(test, result, this.#redaction.namer());
+    const outcome = shownByExchanges(ruleId, outcomeOf(test, result, this.#redaction.namer()), result);
     const project = test.parent.project()?.name ?? '';
     const label = this.#labels.get(project) ?? project;
     // Outcomes are kept by the protocol the test says it ran over (a merge of shards of one
