@@ -369,7 +369,9 @@ export default class ConformanceReporter implements Reporter {
     // outside the tests, or was interrupted, cannot be trusted.
     const broken =
       this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
-    const exitCode = broken ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
+    // A failure seen is the exit code of NOT CONFORMANT whatever else broke: the code is the printed verdict's.
+    const exitCode =
+      broken && report.verdict !== 'NOT CONFORMANT' ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
     writeOutcome(report.verdict, exitCode, this.#redaction.environment());
     this.#incompleteFails = report.verdict === 'INCOMPLETE' && exitCode !== EXIT_CODE.ok;
     const status =
