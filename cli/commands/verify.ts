@@ -179,6 +179,7 @@ function describe(report: ConformanceReport, verification: Verification, checked
     `Plain HTTP:   ${report.target.plainHttpBaseUrl ? `${report.target.plainHttpBaseUrl} (where the plain-HTTP rules probed)` : 'not recorded (a report of an earlier kit)'}`,
     `Host map:     ${hosts.length > 0 ? hosts.map(([pattern, address]) => `${pattern} → ${address}`).join(', ') : 'none (names resolved by DNS)'}`,
     `CA file:      ${report.target.caFile ?? "none (the system's CAs)"}`,
+    ...(report.target.trust ?? []).map((source) => `Trust:        ${source}`),
     'Certificates:',
     ...(certificates.length > 0
       ? certificates.map(
