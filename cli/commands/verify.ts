@@ -20,6 +20,7 @@ import {
 import { claimWarnings } from '../../conformance/attestation/claim-warnings.ts';
 import { checkLive } from '../../conformance/attestation/live-check.ts';
 import { scopeLine, verdictWithScope } from '../../conformance/report/scope.ts';
+import { protocolsLine } from '../../conformance/report/outcomes-by-protocol.ts';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 
@@ -171,13 +172,14 @@ function describe(report: ConformanceReport, verification: Verification, checked
   const warnings = claimWarnings(report);
   const signature = verification.signature;
   return [
-    `Verdict:      ${report.verdict}${report.shard ? ` (shard ${report.shard} only)` : ''}${report.protocols ? ` (${report.protocols.map((protocol) => `${protocol.name} ${protocol.verdict}`).join('; ')})` : ''}`,
+    `Verdict:      ${report.verdict}${report.shard ? ` (shard ${report.shard} only)` : ''}${report.protocols ? ` (${protocolsLine(report)})` : ''}`,
     `Scope:        ${scopeLine(report) ?? 'not recorded'}`,
     `Target:       ${report.target.name} (${report.target.mode === 'embedded' ? 'the embedded reference server' : 'a target file'})`,
     `Base URL:     ${report.target.baseUrl}`,
     `Plain HTTP:   ${report.target.plainHttpBaseUrl ? `${report.target.plainHttpBaseUrl} (where the plain-HTTP rules probed)` : 'not recorded (a report of an earlier kit)'}`,
     `Host map:     ${hosts.length > 0 ? hosts.map(([pattern, address]) => `${pattern} → ${address}`).join(', ') : 'none (names resolved by DNS)'}`,
     `CA file:      ${report.target.caFile ?? "none (the system's CAs)"}`,
+    ...(report.target.trust ?? []).map((source) => `Trust:        ${source}`),
     'Certificates:',
     ...(certificates.length > 0
       ? certificates.map(

@@ -32,6 +32,12 @@ export function claimWarnings(report: ConformanceReport): string[] {
             `Plain HTTP was probed at ${target.plainHttpBaseUrl}, not at the base URL's host on port 80 (${defaultPlainHttpOrigin(target.baseUrl)}): the plain-HTTP rules pass on a refused connection, so they say nothing of plain HTTP where the base URL is.`,
           ]
         : []),
+      ...(target.trust ?? [])
+        .filter((source) => !source.startsWith('NODE_OPTIONS='))
+        .map(
+          (source) =>
+            `Trust came from the run's environment too (${source}): the certificates below need not be ones a public client accepts.`,
+        ),
       ...(target.caFile
         ? [
             `Trust came from a private CA (${target.caFile}) besides the system's: the certificates below need not be ones a public client accepts.`,

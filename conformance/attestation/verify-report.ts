@@ -57,7 +57,14 @@ export function checkReport(report: ConformanceReport, problems: string[]): void
   if (report.scope) {
     const scope = report.scope;
     const recomputed = scopeOf(
-      scopeInputsOf(scope, report.tls ?? [], report.shards ?? [], report.target.hosts ?? {}),
+      scopeInputsOf(
+        scope,
+        report.tls ?? [],
+        report.shards ?? [],
+        report.target.hosts ?? {},
+        // A set-up error certifies nothing: its missing certificate is the error itself.
+        report.verdict === 'SETUP ERROR' ? undefined : report.target.baseUrl,
+      ),
     );
     if (!isDeepStrictEqual(recomputed, scope))
       problems.push(

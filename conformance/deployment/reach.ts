@@ -97,6 +97,16 @@ export async function reach(
       `check that ${hostname} serves ${overHttp2 ? 'HTTP/2' : 'HTTP/1.1'} over TLS on port ${port}; a target that accepts connections but never answers is down or overloaded`,
     );
   }
+  // 421 Misdirected Request to the URL's own host and port: the server reached says it does not
+  // serve that authority. Every rule's answer would be that 421, which judges a server the target
+  // does not name — a set-up error, not a verdict.
+  if (exchange.response?.status === 421) {
+    return at(
+      'HTTP',
+      `GET ${url}/customers was answered 421 Misdirected Request: the request reached a server that does not serve ${hostname}:${port} (a port mapping, proxy or host map sends the name to a server of another host or port)`,
+      `send ${hostname}:${port} to the server that serves it: check the URL's port, any port mapping or proxy in front of it, and "hosts" in the target file`,
+    );
+  }
   return undefined;
 }
 

@@ -26,6 +26,8 @@ export interface ScopeInputs {
   rulesChecked?: Readonly<Record<string, number>>;
   /** The certificates and protocols of the declared hosts (the preflight's). */
   tls?: readonly TlsEvidence[];
+  /** The target's base URL: over https://, a run that recorded no certificate of it is partial. */
+  baseUrl?: string;
   /** The target's host map (its `hosts`): where the run sent each name. */
   hostMap?: HostMap;
   rulesSelected: number;
@@ -80,6 +82,7 @@ export function scopeOf(inputs: ScopeInputs): Scope {
         ]
       : []),
     ...(inputs.listsCut ?? []),
+    ...noCertificate(inputs.baseUrl, inputs.tls ?? []),
     ...otherTenantElsewhere(inputs.tls ?? [], inputs.hostMap ?? {}),
     ...(inputs.shardProblems ?? []).map((problem) => `The merged shards are not one run: ${problem}`),
     ...(inputs.shardsWithoutRecord?.length
@@ -112,11 +115,13 @@ export function scopeInputsOf(
   tls: readonly TlsEvidence[],
   shards: readonly ShardRecord[] = [],
   hostMap: HostMap = {},
+  baseUrl?: string,
 ): ScopeInputs {
   const shardProblems = shardDisagreements(shards);
   const withoutRecord = shardsWithoutRecord(shards);
   return {
     hostMap,
+    ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(withoutRecord.length > 0 ? { shardsWithoutRecord: withoutRecord } : {}),
     ...(shardProblems.length > 0 ? { shardProblems } : {}),
     protocolsChecked: scope.protocolsChecked,
@@ -134,6 +139,24 @@ export function scopeInputsOf(
 
 /** How the partial reason of a merge's shards without a record begins (scopeLabel finds it by it). */
 const SHARDS_WITHOUT_RECORD = 'The merge holds no record of shard ';
+
+/** How the partial reason of `noCertificate` begins (scopeLabel finds it by it). */
+const NO_CERTIFICATE = 'No certificate of the base URL ';
+
+/**
+ * An https:// base URL whose certificate the run did not record: its set-up project (the
+ * preflight) did not run — left out by `--no-deps`, a `--project` choice or a file filter — or
+ * recorded nothing. What served the rules, and which protocols the target offers, are then not
+ * known: the protocols offered are counted from nothing, and the checks of the other tenant's
+ * host go quiet.
+ */
+function noCertificate(baseUrl: string | undefined, tls: readonly TlsEvidence[]): string[] {
+  if (baseUrl === undefined || !/^https:/i.test(baseUrl)) return [];
+  if (tls.some((entry) => entry.field === 'baseUrl')) return [];
+  return [
+    `${NO_CERTIFICATE}(${baseUrl}) was recorded: the kit's set-up project (the preflight) did not run, so what served the rules and which protocols the target offers are not known. Run every project of the kit (no --no-deps, no --project or file filter that leaves out its set-up).`,
+  ];
+}
 
 /** How a partial reason of `otherTenantElsewhere` begins (scopeLabel finds it by it). */
 const OTHER_TENANT_ELSEWHERE = 'The other tenant (';
@@ -222,6 +245,7 @@ export function scopeLabel(report: Pick<ConformanceReport, 'scope'>): string | u
       ? ['shards disagree']
       : []),
     ...(scope.partial.some((reason) => reason.startsWith(SHARDS_WITHOUT_RECORD)) ? ['shards missing'] : []),
+    ...(scope.partial.some((reason) => reason.startsWith(NO_CERTIFICATE)) ? ['no certificate'] : []),
     ...(scope.partial.some((reason) => reason.startsWith(OTHER_TENANT_ELSEWHERE))
       ? ['other tenant elsewhere']
       : []),

@@ -21,6 +21,7 @@ import { batchVariantNames, batchVariantTitle } from './batch-variants.ts';
 import type { RuleContext } from './rule-context.ts';
 import type { RuleDeclaration } from './rule-declaration.ts';
 import { notApplicable, notEvaluated, RuleEnd } from './rule-end.ts';
+import { roleNotShownReason, roleProblems } from './target-roles.ts';
 import { attachExchanges, attachLearningOnce, recordEvidence } from './rule-attachments.ts';
 import { keepWorkerAfterFailure } from './failed-rules-keep-worker.ts';
 
@@ -63,6 +64,9 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
       const missing = missingInputs(target, rule.needs);
       if (missing.length > 0)
         skipRule(testInfo, new RuleEnd(ANNOTATION.notEvaluated, notEvaluatedReason(missing, target.file)));
+      // A role the target does not show (a sandbox as the other tenant, one key in two roles) judges nothing.
+      const roleNotShown = roleNotShownReason(roleProblems(target, knowledge), rule.needs);
+      if (roleNotShown !== undefined) skipRule(testInfo, new RuleEnd(ANNOTATION.notEvaluated, roleNotShown));
       const unreached = rule.needs.flatMap((input) => {
         const problem = unreachable.get(input as DeclaredUrl);
         return problem ? [problem] : [];

@@ -5,7 +5,7 @@
 // this test, and Playwright then runs none of the rule projects that depend on it. The embedded
 // reference server is started here too, for the preflight alone: each rule worker starts its own,
 // with the same certificate, so what the preflight pins is what the rules are served with.
-import { test } from '@playwright/test';
+import { untracedTest as test } from './untraced-test.ts';
 import { mintKeys } from '../deployment/key-minting.ts';
 import { runPreflight } from '../deployment/preflight.ts';
 import { ENV } from '../env.ts';

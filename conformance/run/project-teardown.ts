@@ -1,6 +1,6 @@
 // The teardown project of a team's config (conformance/run/projects.ts): revokes the keys the
 // set-up project minted, after every rule project has run (minted-keys-revocation.ts).
-import { test } from '@playwright/test';
+import { untracedTest as test } from './untraced-test.ts';
 import { revokeMintedKeys } from './minted-keys-revocation.ts';
 import type { SuiteOptions } from './projects.ts';
 

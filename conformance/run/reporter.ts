@@ -58,7 +58,6 @@ import {
   outcomeOf,
   preflightOnlyEnded,
   protocolsCovered,
-  ruleIdOf,
   selectionOf,
   shardRecordsOfMerge,
   targetsChecked,
@@ -74,6 +73,7 @@ import {
 import { RULES } from '../catalog/rules.ts';
 import { TeamTests } from './team-tests.ts';
 import { failureShownAsFailure } from './failed-rules-keep-worker.ts';
+import { kitRuleIdOf, shownByExchanges } from './kit-rule-results.ts';
 
 export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
@@ -93,10 +93,7 @@ export default class ConformanceReporter implements Reporter {
   readonly #leaks = new LeaksSeen();
   readonly #judgement = new RunJudgement();
   readonly #selected = new Set<string>();
-  /**
-   * The run's settings, as the entry point resolved them: the rule projects' (`runSettings`), as
-   * their workers used them; with no rule project (a merge), the config's, given as an option.
-   */
+  /** The run's settings: the rule projects' (`runSettings`); with no rule project (a merge), the option's. */
   #runSettings: Readonly<RunSettings>;
   /**
    * The rules selected over each protocol (by the project their tests are in): a protocol was
@@ -104,10 +101,7 @@ export default class ConformanceReporter implements Reporter {
    * protocol's project alone checked that protocol only.
    */
   readonly #selectedOver = new Map<string, Set<string>>();
-  /**
-   * The rules each protocol was checked for, by what each rule's test said it ran over
-   * (ANNOTATION.protocol): in a merge, whose blobs keep no project option, this is the evidence.
-   */
+  /** The rules each protocol was checked for, by what each rule's test said it ran over (ANNOTATION.protocol). */
   readonly #ranOver = new Map<string, Set<string>>();
   /** Lists not followed to their end (ANNOTATION.listCut). */
   readonly #listsCut = new Set<string>();
@@ -123,6 +117,8 @@ export default class ConformanceReporter implements Reporter {
   /** Each rule project's label in the reports: its protocol when the run has several, else none. */
   #labels = new Map<string, string>();
   readonly #teamTests = new TeamTests();
+  /** The kit's rule projects by name: only their tests give a rule's outcome (kit-rule-results.ts). */
+  #ruleProjects = new Set<string>();
 
   /**
    * `decidesStatus`: the verdict, not Playwright's count of failed tests, sets the run's status
@@ -147,6 +143,7 @@ export default class ConformanceReporter implements Reporter {
       (project) => declaredTargetOf(project) !== undefined && kitProjectRole(project) === undefined,
     );
     this.#declaredTarget = declaredTargetOf(ruleProjects[0]);
+    this.#ruleProjects = new Set(ruleProjects.map((project) => project.name));
     // One report is one target's: rule projects of several targets (a team's config with two
     // conformanceProjects) would mix their outcomes under the first one's name.
     // The settings each rule project hands its workers are part of what it checks: the report
@@ -186,7 +183,7 @@ export default class ConformanceReporter implements Reporter {
     this.#maxFailures = config.maxFailures;
     this.#selection = selectionOf(config);
     for (const test of suite.allTests()) {
-      const ruleId = ruleIdOf(test);
+      const ruleId = kitRuleIdOf(test, this.#ruleProjects);
       if (!ruleId) continue;
       this.#selected.add(ruleId);
       const protocol =
@@ -197,7 +194,7 @@ export default class ConformanceReporter implements Reporter {
     const profile = this.#metadata?.profile ?? 'default';
     if (this.#preflightStopped() || this.#runSettings.preflightOnly) return;
     console.log(
-      `Conformance run: ${suite.allTests().filter((test) => ruleIdOf(test) !== undefined).length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
+      `Conformance run: ${suite.allTests().filter((test) => kitRuleIdOf(test, this.#ruleProjects)).length} checks of ${this.#metadata?.target.name ?? 'the target'}, profile ${profile}\n`,
     );
   }
 
@@ -243,7 +240,7 @@ export default class ConformanceReporter implements Reporter {
       this.#judgement.learned(result, this.#redaction.namer());
       return this.#kitTestEnded(result);
     }
-    const ruleId = ruleIdOf(test);
+    const ruleId = kitRuleIdOf(test, this.#ruleProjects);
     if (!ruleId) return this.#teamTests.ended(test, result);
     const ranOver = annotationOf(result, ANNOTATION.protocol);
     if (ranOver !== undefined)
@@ -258,7 +255,7 @@ export default class ConformanceReporter implements Reporter {
     this.#evidence.collectExchanges(ruleId, result, this.#redaction.namer(), ranOver ?? label);
     this.#judgement.learned(result, this.#redaction.namer());
     this.#secondsByRule.set(ruleId, (this.#secondsByRule.get(ruleId) ?? 0) + result.duration / 1000);
-    const outcome = outcomeOf(test, result, this.#redaction.namer());
+    const outcome = shownByExchanges(ruleId, outcomeOf(test, result, this.#redaction.namer()), result);
     // A retry after a try that leaked does not replace it (leaks-seen.ts).
     const standing = this.#leaks.standing(ranOver ?? label, test.id, outcome, result.retry);
     if (standing === outcome) this.#outcomes.add(ranOver ?? label, ruleId, outcome, result.retry > 0);
@@ -348,6 +345,7 @@ export default class ConformanceReporter implements Reporter {
             (this.#outcomes.protocols().length > 1 ? this.#outcomes.protocols() : [PROTOCOL_NAME.h1]),
         ),
         tls,
+        ...(preflight?.ok === false ? {} : { baseUrl: metadata.target.baseUrl }), // (a set-up error's own)
         ...(metadata.target.hosts ? { hostMap: metadata.target.hosts } : {}),
         rulesSelected: this.#selected.size,
         rulesInCatalog: RULES.length,
@@ -375,7 +373,9 @@ export default class ConformanceReporter implements Reporter {
     // outside the tests, or was interrupted, cannot be trusted.
     const broken =
       this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
-    const exitCode = broken ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
+    // A failure seen is the exit code of NOT CONFORMANT whatever else broke: the code is the printed verdict's.
+    const exitCode =
+      broken && report.verdict !== 'NOT CONFORMANT' ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
     writeOutcome(report.verdict, exitCode, this.#redaction.environment());
     this.#incompleteFails = report.verdict === 'INCOMPLETE' && exitCode !== EXIT_CODE.ok;
     const status =

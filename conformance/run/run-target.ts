@@ -5,6 +5,7 @@
 // server's ports) where they are: in the environment of the process that needs them, after the
 // set-up project has minted any. merge-reports declares none: what it renders was redacted when
 // it was recorded.
+import { trustSources } from '../requests/trust-sources.ts';
 import { onReferencePorts } from '../deployment/embedded-target.ts';
 import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
 import type { RunMetadata } from '../report/run-metadata.ts';
@@ -35,6 +36,7 @@ export function runMetadataOf(
   // Without a CA file of the target's, a CA the user added to Node is trusted all the same: the
   // report names it, so that verify warns of a private CA rather than print "the system's CAs".
   const caFile = declared.caFile ?? (env.NODE_EXTRA_CA_CERTS || undefined);
+  const trust = trustSources(env);
   return {
     target: {
       name: declared.name,
@@ -47,6 +49,7 @@ export function runMetadataOf(
       // For the curl commands of the reports (--cacert, --resolve).
       ...(caFile ? { caFile } : {}),
       ...(Object.keys(declared.hosts).length > 0 ? { hosts: { ...declared.hosts } } : {}),
+      ...(trust.length > 0 ? { trust } : {}),
     },
     profile: declared.profile,
     failOnIncomplete,

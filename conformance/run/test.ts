@@ -3,7 +3,8 @@
 // (conformance-rule.ts), which makes a rule's declaration its test. What a worker holds of its run
 // (variant-world.ts) is kept by a worker fixture and handed to each test, so that a worker of the
 // mutation campaign's batch can serve several runs, one per test's `batchVariant` option.
-import { test as base, type TestInfo } from '@playwright/test';
+import type { TestInfo } from '@playwright/test';
+import { untracedTest as base } from './untraced-test.ts';
 import type { Api } from '../requests/api-client.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { RunSettings } from '../settings.ts';

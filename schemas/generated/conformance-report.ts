@@ -225,6 +225,10 @@ export interface Target {
   hosts?: {
     [k: string]: string;
   };
+  /**
+   * Every source of trust the run's processes took from their environment besides Node's bundled CAs, one sentence each: NODE_EXTRA_CA_CERTS, --use-openssl-ca or --use-system-ca (in NODE_OPTIONS or Node's own options), SSL_CERT_FILE, SSL_CERT_DIR and NODE_OPTIONS itself. verify names each. Absent: none.
+   */
+  trust?: string[];
 }
 /**
  * What the run covered: the protocols it checked the rules over against those the target offers, the rules it selected, the lists it followed to their end, and every setting that can change a verdict. A run that left out an offered protocol, some rules or part of a list is partial, and every report, the badge and verify say so.

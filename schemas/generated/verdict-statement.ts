@@ -144,6 +144,10 @@ export interface Target {
   hosts?: {
     [k: string]: string;
   };
+  /**
+   * Every source of trust the run's processes took from their environment besides Node's bundled CAs, one sentence each: NODE_EXTRA_CA_CERTS, --use-openssl-ca or --use-system-ca (in NODE_OPTIONS or Node's own options), SSL_CERT_FILE, SSL_CERT_DIR and NODE_OPTIONS itself. verify names each. Absent: none.
+   */
+  trust?: string[];
 }
 /**
  * Every setting of the run, besides the profile, that can change a verdict or the exit code.

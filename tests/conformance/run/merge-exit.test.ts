@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateKeyPairSync } from 'node:crypto';
-import { copyFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   fixtureKeyEnvironment,
@@ -101,6 +101,15 @@ describe('merge-reports exits by the merged verdict', () => {
     const merged = await mergeReports([gatherBlobs(shards)], join(work, 'merged-all'));
     assert.equal(merged.report?.verdict, 'NOT CONFORMANT', merged.stderr);
     assert.equal(merged.report?.rules.find((rule) => rule.id === SAMPLE_FAILING_RULE)?.verdict, 'fail');
+    assert.equal(merged.exitCode, 1, merged.stderr);
+  });
+
+  test("the shards' blobs without their records, a failure among them: NOT CONFORMANT, exit 1 (the printed verdict's)", async () => {
+    const folder = gatherBlobs(shards);
+    for (const name of readdirSync(folder)) if (name.endsWith('.json')) rmSync(join(folder, name));
+    const merged = await mergeReports([folder], join(work, 'merged-without-records'));
+    assert.equal(merged.report?.verdict, 'NOT CONFORMANT', merged.stderr);
+    assert.match(merged.stdout, /VERDICT: NOT CONFORMANT/);
     assert.equal(merged.exitCode, 1, merged.stderr);
   });
 
