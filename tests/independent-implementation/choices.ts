@@ -4,6 +4,7 @@
 // advisory deviation the suite warns about).
 
 import type { PagedList, PagedListDefect } from './customer-pages.ts';
+import type { PagingForm } from './paging-forms.ts';
 import type { CookieChoice } from './cookies.ts';
 
 export interface ServerChoices {
@@ -46,7 +47,12 @@ export interface ServerChoices {
    * choices (defects.test.ts): from page 3 on the tenant filter is forgotten; a cursor carrying its
    * tenant and environment is believed on any tenant's host.
    */
-  customerList: 'whole' | PagedList | PagedListDefect;
+  customerList: 'whole' | PagedList | PagedListDefect | PagingForm;
+  /**
+   * A defect, not a choice (paging-forms.ts): every page of a `PagingForm` list but the first also
+   * holds the other tenant's first customer.
+   */
+  pagedLeakFromPage2: boolean;
   /** The live lists hold 300 customers, paged 50 a page (`paged-link`, `paged-cursor`); else two, one a page. */
   longLists: boolean;
   /**
@@ -107,6 +113,7 @@ export const DEFAULT_CHOICES: ServerChoices = {
   certificate: 'wildcard',
   customerList: 'paged-link',
   longLists: false,
+  pagedLeakFromPage2: false,
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
   http2: false,

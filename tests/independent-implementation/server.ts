@@ -14,6 +14,7 @@ import { addressing, hostPattern } from './addressing.ts';
 import { presentedKey } from './bearer.ts';
 import { makeCertificateSet, type CertificateSet } from './certificates.ts';
 import { customerPage } from './customer-pages.ts';
+import { formPage, PAGING_FORMS, type PagingForm } from './paging-forms.ts';
 import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
 import { Sessions, stickyBalancerCookies } from './cookies.ts';
 import { startH2cPlainPort } from './h2c-plain-port.ts';
@@ -225,8 +226,22 @@ function api(
     if (choices.cookies === 'session') reply.header('Set-Cookie', sessions.issue(record, domain));
     if (choices.customerList === 'whole')
       return { customers: customersOf(record.tenant, record.environment) };
+    const list = choices.customerList;
+    if ((PAGING_FORMS as readonly string[]).includes(list)) {
+      const authority = request.headers[':authority'] ?? request.headers.host;
+      const page = formPage(
+        list as PagingForm,
+        record,
+        request.query as Record<string, string | undefined>,
+        `https://${String(authority)}`,
+        choices.pagedLeakFromPage2,
+      );
+      if (!page) return sendError(reply, 400, 'invalid_cursor', 'The cursor is not one this list issued.');
+      if (page.link) reply.header('Link', page.link);
+      return page.body;
+    }
     const page = customerPage(
-      choices.customerList,
+      list as Exclude<typeof list, PagingForm | 'whole'>,
       record,
       request.query as { cursor?: string; page?: string },
       choices.longLists,
