@@ -107,6 +107,30 @@ export const TENANT_ISOLATION_FAULTS = {
       findKey: (context, host, token) => inAnyTenant(context, host, token),
     }),
   },
+  'key-lookup-ignores-tenant-over-alpn-http11': {
+    description:
+      "On a TLS connection whose ALPN agreed http/1.1, keys are looked up in every tenant (a front's http/1.1 route to an older backend); without ALPN, and over HTTP/2, only in the host's.",
+    catches: ['TENANT-CROSS-KEY-REJECTED'],
+    alsoFails: {
+      'TENANT-UNKNOWN-HOST-REJECTED':
+        'Over ALPN http/1.1, a valid key on the host of a tenant that does not exist is served (an empty list).',
+      'TENANT-CACHED-ANSWER-NOT-SHARED':
+        "Over ALPN http/1.1, its request with the other tenant's key is served (fresh, not cached: the rule judges the data).",
+    },
+    steps: () => {
+      // The steps of one request run in one turn (authorization, then the key lookup), so the
+      // connection of the request read last is the one whose key is looked up.
+      let alpnHttp11 = false;
+      return {
+        authorizationOf: (req) => {
+          alpnHttp11 = !overHttp2(req) && (req.socket as TLSSocket).alpnProtocol === 'http/1.1';
+          return CORRECT.authorizationOf(req);
+        },
+        findKey: (context, host, token) =>
+          alpnHttp11 ? inAnyTenant(context, host, token) : CORRECT.findKey(context, host, token),
+      };
+    },
+  },
   'other-tenant-key-answered-403': {
     description:
       "Another tenant's key gets 403 insufficient_permissions, an unknown key 401: an oracle for valid keys.",
@@ -255,6 +279,53 @@ export const TENANT_ISOLATION_FAULTS = {
               const leaked = next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
               const page = answer.body as { data: readonly unknown[] };
               return { ...answer, body: { ...page, data: [...page.data, ...leaked.slice(0, 1)] } };
+            },
+          }
+        );
+      },
+    }),
+  },
+  'other-tenant-customer-leaked-past-a-next-page-token': {
+    description:
+      "The customer list names its next page by a `nextPageToken` in the body (sent back as `?pageToken=`, Google's form), no Link header; each page after the first also holds the first customer of the next tenant of the fixtures.",
+    catches: ['TENANT-OWN-DATA-ONLY'],
+    steps: () => ({
+      findRoute: (path) => {
+        const route = CORRECT.findRoute(path);
+        return (
+          route && {
+            ...route,
+            handle: (req, host, context) => {
+              // The token is the reference's own cursor, read where the reference reads it.
+              const target = new URL(req.url ?? '/', ANY_ORIGIN);
+              const token = target.searchParams.get('pageToken');
+              if (token !== null) {
+                target.searchParams.delete('pageToken');
+                target.searchParams.set('cursor', token);
+                req.url = `${target.pathname}${target.search}`;
+              }
+              const answer = route.handle(req, host, context);
+              if (answer.status !== 200) return answer;
+              const { Link: link, ...headers } = answer.headers;
+              const next = /[?&]cursor=([^>&]+)>/.exec(String(link ?? ''))?.[1];
+              const page = { ...(answer.body as { data: readonly unknown[]; has_more?: boolean }) };
+              // Google's form says no has_more: the token alone names the next page.
+              delete page.has_more;
+              const tenants = context.data.tenantIds;
+              const other = tenants[(tenants.indexOf(host.tenant) + 1) % tenants.length] ?? host.tenant;
+              const leaked =
+                token === null || other === host.tenant
+                  ? []
+                  : customersOf(context, { ...host, tenant: other });
+              return {
+                ...answer,
+                headers,
+                body: {
+                  ...page,
+                  data: [...page.data, ...leaked.slice(0, 1)],
+                  ...(next === undefined ? {} : { nextPageToken: next }),
+                },
+              };
             },
           }
         );

@@ -53,6 +53,18 @@ export interface ServerChoices {
    * holds the other tenant's first customer.
    */
   pagedLeakFromPage2: boolean;
+  /**
+   * A defect, not a choice: on a TLS connection whose ALPN agreed `http/1.1` (curl --http1.1,
+   * Python's requests, Go without HTTP/2), another tenant's key is served its own tenant's data on
+   * this tenant's host; connections without ALPN, or with h2, are checked as they should be.
+   */
+  crossTenantOverAlpnHttp11: boolean;
+  /**
+   * A defect, not a choice: a cloaking front that checks keys only for requests whose User-Agent
+   * is the suite's old one (`tenant-auth-conformance`); every other client without a key is served
+   * the host's tenant's customers, as if with its full-access key.
+   */
+  servesKeylessToOtherAgents: boolean;
   /** The live lists hold 300 customers, paged 50 a page (`paged-link`, `paged-cursor`); else two, one a page. */
   longLists: boolean;
   /**
@@ -114,6 +126,8 @@ export const DEFAULT_CHOICES: ServerChoices = {
   customerList: 'paged-link',
   longLists: false,
   pagedLeakFromPage2: false,
+  crossTenantOverAlpnHttp11: false,
+  servesKeylessToOtherAgents: false,
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
   http2: false,

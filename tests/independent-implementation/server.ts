@@ -50,6 +50,9 @@ export interface ReceivedRequest {
 
 const REALM = 'customers-api';
 
+/** The User-Agent a cloaking front (`servesKeylessToOtherAgents`) checks keys for. */
+export const CLOAKED_FOR = 'tenant-auth-conformance';
+
 const MESSAGES = {
   missing_authorization_header: 'Authorization header is required.',
   invalid_api_key: 'The provided API key is invalid.',
@@ -208,13 +211,28 @@ function api(
       request.apiKey = session;
       return;
     }
+    // The defect: a cloaking front that checks keys only for the suite that used to announce itself.
+    const userAgent = fieldValues(request.raw.rawHeaders, 'user-agent')?.[0] ?? '';
+    if (presented.kind === 'absent' && choices.servesKeylessToOtherAgents && userAgent !== CLOAKED_FOR) {
+      request.apiKey = {
+        tenant: addressed.tenant,
+        environment: addressed.environment,
+        permissions: new Set<Permission>(['customers:read']),
+        revoked: false,
+      };
+      return;
+    }
     if (presented.kind === 'absent') return authError(reply, 'missing_authorization_header');
     if (presented.kind === 'other-scheme') return authError(reply, choices.otherSchemeCode);
     if (presented.kind === 'malformed') return authError(reply, 'invalid_api_key');
     // An unknown tenant has no keys: it answers like an unknown key on a real tenant.
     const record = directory.live(presented.key);
     if (!record || record.environment !== addressed.environment) return authError(reply, 'invalid_api_key');
-    if (record.tenant !== addressed.tenant) return authError(reply, choices.crossTenantKey);
+    // The defect: a TLS-terminating front whose `http/1.1` ALPN route skips the tenant check.
+    const alpnRouteLeaks =
+      choices.crossTenantOverAlpnHttp11 && (request.raw.socket as TLSSocket).alpnProtocol === 'http/1.1';
+    if (record.tenant !== addressed.tenant && !alpnRouteLeaks)
+      return authError(reply, choices.crossTenantKey);
     request.apiKey = record;
   });
 
