@@ -32,6 +32,7 @@ import { writeReports } from '../report/write-reports.ts';
 import { ruleById, type RuleId } from '../catalog/rules.ts';
 import { declaredTargetOf, runMetadataOf } from './run-target.ts';
 import { kitProjectRole } from './projects.ts';
+import { reachOf } from '../report/reach.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { Profile, TargetDeclaration } from '../deployment/target.ts';
 import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
@@ -335,6 +336,7 @@ export default class ConformanceReporter implements Reporter {
         selectedRules: this.#selected.size,
       },
       ...(tls.length > 0 ? { tls } : {}),
+      reach: reachOf(this.#evidence.exchanges, tls),
       scope: scopeOf({
         ...protocolsCovered(
           this.#ranOver,

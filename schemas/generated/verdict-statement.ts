@@ -191,6 +191,10 @@ export interface TlsEvidence {
    */
   host: string;
   /**
+   * The local address the handshake's connection came from: the client address the deployment saw.
+   */
+  clientAddress?: string;
+  /**
    * SHA-256 of the certificate's DER, as openssl x509 -fingerprint -sha256 prints it.
    */
   fingerprint256: string;
