@@ -13,6 +13,14 @@ type ConnectionKind = Reach['connections'][number]['kind'];
 /** Answer fields that name the server that answered (a front adds them, or the backend does). */
 export const BACKEND_FIELDS = ['x-served-by', 'server', 'via', 'x-backend', 'x-upstream', 'x-served-from'];
 
+/**
+ * What no black-box run proves, said in every report and in the signed statement: the suite
+ * sends what clients send (their User-Agents, ALPN offers), but a deployment can still tell it
+ * apart by a trait it cannot hide.
+ */
+export const BLACK_BOX_LIMIT =
+  "A black-box run cannot prove that the deployment does not tell the suite from its clients by address, timing or another trait and answer them differently; what proves more is checking again from elsewhere: verify --check-live from another machine, a registry's re-runs.";
+
 const KINDS: readonly ConnectionKind[] = [
   'HTTP/1.1, no ALPN offered',
   'HTTP/1.1, ALPN http/1.1 offered',
@@ -49,7 +57,7 @@ export function reachOf(exchanges: readonly RunExchange[], tls: readonly TlsEvid
   const backends = [...values]
     .filter(([, seen]) => seen.size > 1)
     .map(([field, seen]) => ({ field, values: [...seen].sort() }));
-  const limits: string[] = [];
+  const limits: string[] = [BLACK_BOX_LIMIT];
   if (clientAddresses.length <= 1)
     limits.push(
       `Every connection came from one client address${clientAddresses[0] ? ` (${clientAddresses[0]})` : ''}: a deployment that picks a backend by client address was judged on the backend that address reaches; run from other machines (verify --check-live) to reach others.`,

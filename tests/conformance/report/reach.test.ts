@@ -3,7 +3,7 @@
 // backend is all the run saw.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { reachLines, reachOf } from '../../../conformance/report/reach.ts';
+import { BLACK_BOX_LIMIT, reachLines, reachOf } from '../../../conformance/report/reach.ts';
 import type { RunExchange } from '../../../conformance/report/har.ts';
 import { ALPN_HTTP11_NOTE } from '../../../conformance/requests/raw-client.ts';
 import type { TlsEvidence } from '../../../schemas/generated/conformance-report.ts';
@@ -77,9 +77,10 @@ test('one client address and one backend: both limits said; two of each: neither
   );
   assert.deepEqual(one.clientAddresses, ['10.0.0.5']);
   assert.equal(one.backends, undefined);
-  assert.equal(one.limits.length, 2);
-  assert.match(one.limits[0] ?? '', /one client address \(10\.0\.0\.5\).*verify --check-live/);
-  assert.match(one.limits[1] ?? '', /No answer named a second backend/);
+  assert.equal(one.limits.length, 3);
+  assert.equal(one.limits[0], BLACK_BOX_LIMIT);
+  assert.match(one.limits[1] ?? '', /one client address \(10\.0\.0\.5\).*verify --check-live/);
+  assert.match(one.limits[2] ?? '', /No answer named a second backend/);
   const two = reachOf(
     [
       exchange(URL_, { headers: { 'X-Served-By': 'pod-b', Via: '1.1 lb' } }),
@@ -89,12 +90,12 @@ test('one client address and one backend: both limits said; two of each: neither
   );
   assert.deepEqual(two.clientAddresses, ['10.0.0.5', '10.0.0.6']);
   assert.deepEqual(two.backends, [{ field: 'x-served-by', values: ['pod-a', 'pod-b'] }]);
-  assert.deepEqual(two.limits, []);
+  assert.deepEqual(two.limits, [BLACK_BOX_LIMIT]);
   assert.match(
     reachLines(two).join('\n'),
     /More than one backend answered: x-served-by was "pod-a", "pod-b"/,
   );
   assert.match(reachLines(two).join('\n'), /Client addresses: 10\.0\.0\.5, 10\.0\.0\.6/);
   // An address unknown (no handshake recorded) is no second address.
-  assert.match(reachOf([], [TLS()]).limits[0] ?? '', /one client address:/);
+  assert.match(reachOf([], [TLS()]).limits[1] ?? '', /one client address:/);
 });
