@@ -42,6 +42,8 @@ export const ENV = {
   trafficFile: 'CONFORMANCE_TRAFFIC_FILE',
   /** `--max-rps`: requests per second the run never exceeds. */
   maxRps: variableOf('maxRps'),
+  /** `--user-agent`: the User-Agent of every request, instead of common clients' in turn. */
+  userAgent: variableOf('userAgent'),
   /** `--max-retries`: how often one request is sent again after a transient answer. */
   maxRetries: variableOf('maxRetries'),
   /** `--retry-budget`: seconds of waiting before retries, for the whole run. */

@@ -13,6 +13,7 @@ import {
   checkProfile,
   checkProtocols,
   checkSwitch,
+  checkUserAgent,
   type NumberBounds,
   type Profile,
   type Protocol,
@@ -37,7 +38,7 @@ export interface RunOption<Key extends string = string, Value = unknown> {
   /** A switch's flag that turns it off (`no-bundle`). */
   offFlag?: string;
   variable: string;
-  kind: 'number' | 'switch' | 'path' | 'profile' | 'protocols';
+  kind: 'number' | 'switch' | 'path' | 'profile' | 'protocols' | 'text';
   /** The value unset, as a user would write it (`10`, `reports`); none: undefined. */
   defaultText?: string;
   /**
@@ -209,6 +210,18 @@ export const RUN_OPTIONS = [
     section: 'run',
     doc: 'requests per second the run never exceeds; 0.1 to 10000; none: as fast as the target allows',
     team: { option: 'maxRps', checked: 'by the row' },
+  }),
+  option<'userAgent', string | undefined>({
+    key: 'userAgent',
+    flag: 'user-agent',
+    argument: 'TEXT',
+    variable: 'CONFORMANCE_USER_AGENT',
+    kind: 'text',
+    parse: checkUserAgent,
+    help: 'the User-Agent of every request (default: those of common clients in turn — curl, a browser, python-requests, Go — never one that names the suite)',
+    section: 'run',
+    doc: "the User-Agent of every request, 1 to 512 visible ASCII characters and spaces; none: common clients' in turn (curl, a browser, python-requests, Go)",
+    team: { option: 'userAgent', checked: 'by the row' },
   }),
   numberOption({
     key: 'maxListPages',

@@ -83,3 +83,14 @@ export function checkSwitch(text: string, named: string, where = ''): boolean {
     throw new UsageError(`Invalid ${named} "${text}"${where}: use 1 (on) or 0 (off).`);
   return text === '1';
 }
+
+/**
+ * A User-Agent as given to --user-agent: a header field value of visible ASCII characters and
+ * spaces (RFC 9110 §5.5, §10.1.5), 1 to 512 of them, not starting or ending with a space.
+ */
+export function checkUserAgent(text: string, named: string, where = ''): string {
+  if (/^[\x21-\x7e](?:[\x20-\x7e]{0,510}[\x21-\x7e])?$/.test(text)) return text;
+  throw new UsageError(
+    `Invalid ${named} "${text.replace(/[^\x20-\x7e]/g, '?')}"${where}: give 1 to 512 visible ASCII characters and spaces (a header field value), such as "curl/8.5.0".`,
+  );
+}

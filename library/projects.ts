@@ -44,6 +44,8 @@ export interface ConformanceProjectsOptions {
   retryBudgetSeconds?: number;
   /** Never more than this many requests per second (default: as fast as the target allows; 0.1 to 10000). */
   maxRps?: number;
+  /** The User-Agent of every request (default: those of common clients in turn: curl, a browser, python-requests, Go). */
+  userAgent?: string;
   /** The longest one exchange may take, in seconds; default 10, at most 600. */
   requestTimeoutSeconds?: number;
   /** Pages of one tenant's list the run follows to learn its data, at most; default 10, 1 to 1000. */

@@ -59,6 +59,8 @@ export function predicateOf(report: ConformanceReport): VerdictPredicate {
     profile: report.profile,
     ...(report.options ? { options: report.options } : {}),
     ...(report.tls ? { tls: report.tls } : {}),
+    // What the run could reach, and what no black-box run proves (report/reach.ts).
+    ...(report.reach ? { reach: report.reach } : {}),
     ...(report.shard ? { shard: report.shard } : {}),
     ...(report.scope ? { scope: report.scope } : {}),
     ...(report.shards ? { shards: report.shards } : {}),

@@ -28,6 +28,8 @@ export function tlsEvidenceOf(
   return {
     field,
     host,
+    // What the deployment sees as the client: reach.ts reports the run's addresses from it.
+    ...(socket.localAddress ? { clientAddress: socket.localAddress } : {}),
     fingerprint256: certificate.fingerprint256,
     subject: oneLine(certificate.subject),
     issuer: oneLine(certificate.issuer),

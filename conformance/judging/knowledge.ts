@@ -40,13 +40,14 @@ export interface Knowledge {
   servedWithoutKey?: { exchange: ResponseExchange; tenant: string; values: string[] };
   /**
    * Lists not followed to their end: a bound (--max-list-pages, --max-list-records) stopped them
-   * while a next page existed. One sentence each; the run that learned them is partial.
+   * while a next page existed, a next page was not served, or was named in a way the suite can't or
+   * mustn't follow (pages.ts). One sentence each; the run that learned them is partial.
    */
   listsCut?: string[];
 }
 
 type Learned =
-  | { json: unknown; firstNext?: NextPage; stoppedBy?: string; unserved?: string }
+  | { json: unknown; firstNext?: NextPage; stoppedBy?: string; unserved?: string; cut?: string }
   | { unanswered: string }
   | { servedWithoutKey: ResponseExchange }
   | undefined;
@@ -116,6 +117,8 @@ ${served.bodyText}`;
       ];
     if (document.unserved !== undefined)
       return [`${list} was not followed to its end: ${document.unserved}; records past it were not checked.`];
+    if (document.cut !== undefined)
+      return [`${list} was cut: ${document.cut}; records past it were not checked.`];
     return [];
   };
   const listsCut = [
@@ -155,7 +158,13 @@ async function documentAt(
     ...(list.firstNext ? { firstNext: list.firstNext } : {}),
     ...(list.stoppedBy !== undefined ? { stoppedBy: list.stoppedBy } : {}),
     ...(list.unserved ? { unserved: unservedPage(list.unserved) } : {}),
+    ...(list.cut ? { cut: cutPage(list.cut) } : {}),
   };
+}
+
+/** A next page a list named that the suite can't or mustn't follow, in one phrase. */
+export function cutPage(cut: NonNullable<FollowedList['cut']>): string {
+  return `its page ${cut.page} names a next page the suite did not follow: ${cut.form}`;
 }
 
 /** A next page a list named that was not served, in one phrase. */

@@ -40,6 +40,8 @@ export interface RunDescription {
   options?: ConformanceReport['options'];
   /** The certificate and protocol of each declared host, from the preflight. */
   tls?: TlsEvidence[];
+  /** What the run could reach (report/reach.ts). */
+  reach?: ConformanceReport['reach'];
   /** What the run covered (report/scope.ts). */
   scope?: ConformanceReport['scope'];
   /** A merged run: each shard's own record. */
@@ -93,6 +95,7 @@ export function buildReport(
     profile: run.profile,
     ...(run.options ? { options: run.options } : {}),
     ...(run.tls?.length ? { tls: run.tls } : {}),
+    ...(run.reach ? { reach: run.reach } : {}),
     ...(run.shard ? { shard: run.shard } : {}),
     ...(run.scope ? { scope: run.scope } : {}),
     ...(run.shards?.length ? { shards: run.shards } : {}),

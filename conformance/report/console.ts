@@ -7,6 +7,7 @@ import { VERDICT_LABEL } from './markdown.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
+import { reachLines } from './reach.ts';
 import { scopeLine, verdictWithScope } from './scope.ts';
 
 export interface Paint {
@@ -116,6 +117,7 @@ export function summary(report: ConformanceReport, options: SummaryOptions): str
     ...setup,
     '',
     ...(report.protocols ? [`Protocols: ${protocolsLine(report) ?? ''}.`] : []),
+    ...(report.reach ? [`Reach: ${reachLines(report.reach).join(' ')}`] : []),
     ...(report.traffic ? [`Traffic: ${trafficLine(report.traffic) ?? ''}.`] : []),
     ...(report.scope ? [`Scope: ${scopeLine(report) ?? ''}`] : []),
     `${painter.overall(report.verdict, `VERDICT: ${verdictWithScope(report)}`)} (${report.target.name}, profile ${report.profile})`,

@@ -13,6 +13,7 @@ import { FILTER_SCRIPT, STYLE } from './html-assets.ts';
 import { VERDICT_LABEL } from './markdown.ts';
 import { retriesText, trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
+import { reachLines } from './reach.ts';
 import { setupErrorOf } from './setup-error.ts';
 import { provenanceFields } from './provenance.ts';
 import { scopeLine, verdictWithScope } from './scope.ts';
@@ -82,6 +83,7 @@ function banner(report: ConformanceReport): string {
     ],
     ...(report.shard ? [['Shard', report.shard] as [string, string]] : []),
     ...(report.protocols ? [['Protocols', protocolsLine(report) ?? ''] as [string, string]] : []),
+    ...(report.reach ? [['Reach', reachLines(report.reach).join(' ')] as [string, string]] : []),
     ...(report.traffic ? [['Traffic', trafficLine(report.traffic) ?? ''] as [string, string]] : []),
   ];
   const setupError = setupErrorOf(report);

@@ -6,6 +6,7 @@ import { answerLine } from './evidence-text.ts';
 import { requestLine } from '../requests/exchange-record.ts';
 import { retriesText, trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
+import { reachLines } from './reach.ts';
 import { provenanceFields } from './provenance.ts';
 import { scopeLine, verdictWithScope } from './scope.ts';
 
@@ -35,6 +36,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     ...(report.shard ? [`| Shard | ${report.shard} |`] : []),
     ...(report.scope ? [`| Scope | ${escapeCell(scopeLine(report) ?? '')} |`] : []),
     ...(report.protocols ? [`| Protocols | ${protocolsLine(report) ?? ''} |`] : []),
+    ...(report.reach ? [`| Reach | ${escapeCell(reachLines(report.reach).join(' '))} |`] : []),
     ...(report.traffic ? [`| Traffic | ${escapeCell(trafficLine(report.traffic) ?? '')} |`] : []),
     `| Rules | ${report.summary.pass} pass, ${report.summary.fail} fail, ${report.summary.warning} warning, ${report.summary.notEvaluated} not evaluated, ${report.summary.notApplicable ?? 0} not applicable, ${report.summary.error} error |`,
     ...setupSection(report),

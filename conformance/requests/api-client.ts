@@ -15,6 +15,7 @@ import {
 import { PROXY_ERROR_HEADER } from './connect-proxy.ts';
 import { runSettings } from '../settings.ts';
 import { makeExchange } from './send.ts';
+import { nextUserAgent } from './user-agents.ts';
 import { CLOSED_BEFORE_ANSWER } from './transient.ts';
 
 /** How Node (under Playwright) says a connection closed before any byte of its answer. */
@@ -130,9 +131,6 @@ export class ApiClient implements Api {
   }
 }
 
-/** What the suite's client says it is, on every request it sends through Playwright. */
-export const SUITE_USER_AGENT = 'tenant-auth-conformance';
-
 /**
  * Every field the request puts on the wire, in the order it goes: the three Playwright sets
  * first (User-Agent, Accept, Accept-Encoding; a field of the rule's with the same name takes
@@ -141,7 +139,7 @@ export const SUITE_USER_AGENT = 'tenant-auth-conformance';
  */
 export function wireFields(url: string, given: Record<string, string>): [string, string][] {
   const fields: [string, string][] = [
-    ['user-agent', SUITE_USER_AGENT],
+    ['user-agent', nextUserAgent()],
     ['accept', '*/*'],
     ['accept-encoding', 'gzip,deflate,br'],
   ];

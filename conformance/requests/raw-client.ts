@@ -22,6 +22,7 @@ import { constants as http2Constants, type ClientHttp2Session } from 'node:http2
 import { alpnAgreesToH2, type Protocol } from './protocols.ts';
 import { secureContextFor, trustedCas } from './ca-trust.ts';
 import { readUpgradedAnswer } from './h2c-upgrade.ts';
+import { nextUserAgent } from './user-agents.ts';
 
 export interface RawRequest {
   url: string;
@@ -50,6 +51,16 @@ export interface RawClientOptions {
   protocol?: Protocol;
 }
 
+/**
+ * What an HTTP/1.1 connection offers by ALPN: nothing (as Playwright's request context and
+ * Node's https do), or `http/1.1` alone (as `curl --http1.1`, Python's requests and Go's net/http
+ * without HTTP/2 do). A deployment may route the two differently; the suite checks both.
+ */
+export type Http1Alpn = 'none' | 'http/1.1';
+
+/** How a request's record names the connection kind it went over. */
+export const ALPN_HTTP11_NOTE = 'TLS offering ALPN http/1.1';
+
 const MAX_BODY_BYTES = 256 * 1024;
 
 /**
@@ -69,6 +80,7 @@ export class RawClient {
   readonly #timeoutMs: number;
   readonly #onExchange: ExchangeListener | undefined;
   #protocol: Protocol;
+  #http1Alpn: Http1Alpn = 'none';
 
   /** With `shared`, its host map and CA are used instead of reading them again. */
   constructor(options: RawClientOptions, shared?: RawClient) {
@@ -78,6 +90,18 @@ export class RawClient {
     this.#timeoutMs = options.timeoutMs ?? runSettings().requestTimeoutMs;
     this.#onExchange = options.onExchange;
     this.#protocol = shared ? shared.#protocol : (options.protocol ?? 'h1');
+    if (shared) this.#http1Alpn = shared.#http1Alpn;
+  }
+
+  get http1Alpn(): Http1Alpn {
+    return this.#http1Alpn;
+  }
+
+  /** The same client, telling the same listener, its HTTPS connections over HTTP/1.1 offering `alpn`. */
+  withHttp1Alpn(alpn: Http1Alpn): RawClient {
+    const copy = new RawClient({ hosts: {}, timeoutMs: this.#timeoutMs, onExchange: this.#onExchange }, this);
+    copy.#http1Alpn = alpn;
+    return copy;
   }
 
   get protocol(): Protocol {
@@ -112,18 +136,25 @@ export class RawClient {
     const h2 =
       (this.#protocol === 'h2' && url.protocol === 'https:') ||
       (raw.priorKnowledgeH2 === true && url.protocol === 'http:');
+    // A common client's User-Agent (user-agents.ts), unless the rule sends its own.
+    const userAgent: [string, string][] = given.some(([name]) => name.toLowerCase() === 'user-agent')
+      ? []
+      : [['User-Agent', nextUserAgent()]];
     const headers: [string, string][] = [
       ['Host', raw.hostHeader ?? url.host],
       // Over HTTP/2 a second Host is a `host` field beside the :authority (h2-transmit.ts).
       ...(raw.hostField === undefined ? [] : [['host', raw.hostField] as [string, string]]),
       ...given.map(([name, value]): [string, string] => [name, value]),
       ...contentType,
+      ...userAgent,
       ...(h2 ? [] : fieldsNodeAdds(given, raw.body)),
     ];
     const frames = raw.headerFrames ?? 1;
+    const alpnHttp11 = !h2 && url.protocol === 'https:' && this.#http1Alpn === 'http/1.1';
     const note = [
       raw.note,
       frames > 1 ? `header block in ${frames} frames (${SPLIT_HEADER_BLOCK})` : undefined,
+      alpnHttp11 ? ALPN_HTTP11_NOTE : undefined,
     ];
     const summary = startRequest(raw.method ?? 'GET', raw.url, headers, {
       body: raw.body,
@@ -245,7 +276,14 @@ export class RawClient {
       };
       const request =
         url.protocol === 'https:'
-          ? httpsRequest({ ...options, ...tlsOptions(url, this.#secureContext) }, onResponse)
+          ? httpsRequest(
+              {
+                ...options,
+                ...tlsOptions(url, this.#secureContext),
+                ...(this.#http1Alpn === 'http/1.1' ? { ALPNProtocols: ['http/1.1'] } : {}),
+              },
+              onResponse,
+            )
           : httpRequest(options, onResponse);
       request.on('error', (error) => resolve(failed(error)));
       // A server that switches protocols has not served the request yet: to h2c, its answer

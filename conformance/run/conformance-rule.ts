@@ -5,6 +5,8 @@
 // the run, a failed HTTP rule fails it under `strict`, anything else becomes a warning.
 import type { TestInfo } from '@playwright/test';
 import type { RawClient } from '../requests/raw-client.ts';
+import { RawApi } from '../requests/raw-api.ts';
+import type { Api } from '../requests/api-client.ts';
 import { protocolsOfRun, type Protocol } from '../requests/protocols.ts';
 import { Checks, ConformanceFailure } from '../judging/checks.ts';
 import { missingInputs, notEvaluatedReason } from '../deployment/inputs.ts';
@@ -80,27 +82,37 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
           ),
         );
       const check = new Checks(namer, knowledge);
-      const context: RuleContext = {
-        api,
-        raw: raw.listening((exchange) => exchanges.push(exchange)),
-        check,
-        target,
-        settings,
-        knowledge,
-        credential: (name) => declaredCredential(target, rule.needs, name),
-        bearer: (name) => `Bearer ${declaredCredential(target, rule.needs, name)}`,
-        customersUrl: (baseName) =>
-          `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
-        get otherTenant() {
-          return { baseUrl: declaredUrl(target, rule.needs, 'otherTenantBaseUrl') };
-        },
-        overHttp2: () => http2ClientFor(context.raw, target.baseUrl, protocolsOfRun(settings)),
+      const contextOver = (ruleApi: Api, ruleRaw: RawClient): RuleContext => {
+        const context: RuleContext = {
+          api: ruleApi,
+          raw: ruleRaw,
+          check,
+          target,
+          settings,
+          knowledge,
+          credential: (name) => declaredCredential(target, rule.needs, name),
+          bearer: (name) => `Bearer ${declaredCredential(target, rule.needs, name)}`,
+          customersUrl: (baseName) =>
+            `${baseName ? declaredUrl(target, rule.needs, baseName) : target.baseUrl}/customers`,
+          get otherTenant() {
+            return { baseUrl: declaredUrl(target, rule.needs, 'otherTenantBaseUrl') };
+          },
+          overHttp2: () => http2ClientFor(ruleRaw, target.baseUrl, protocolsOfRun(settings)),
+        };
+        return context;
       };
+      const listened = raw.listening((exchange) => exchanges.push(exchange));
+      const context = contextOver(api, listened);
       try {
         await rule.check(context);
         // A keyless request that gets data is a failure wherever the suite sees it, whatever the
         // rule that sent it asks of the answer (an error body's shape, a path not missing, …).
         check.noDataWithoutKey(exchanges);
+        if (checkedOverAlpnHttp11(rule, listened)) {
+          const overAlpn = listened.withHttp1Alpn('http/1.1');
+          await overAlpnHttp11(() => rule.check(contextOver(new RawApi(overAlpn), overAlpn)));
+          check.noDataWithoutKey(exchanges);
+        }
       } catch (thrown) {
         // A rule that ended without a verdict says so first, as when it ended (rule-end.ts).
         if (thrown instanceof RuleEnd)
@@ -121,6 +133,41 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
       }
     },
   );
+}
+
+/**
+ * The isolation and authentication MUSTs are checked over HTTP/1.1 as clients reach it: on
+ * connections that offer no ALPN (Playwright's request context: the first pass) and, once more, on
+ * connections that offer ALPN `http/1.1` (curl --http1.1, Python's requests, Go's net/http without
+ * HTTP/2). A deployment may route the two differently (docs/decisions/0033).
+ */
+export function checkedOverAlpnHttp11(
+  rule: Pick<RuleDeclaration<RuleId>, 'id' | 'level' | 'http2Only'>,
+  raw: Pick<RawClient, 'protocol'>,
+): boolean {
+  return (
+    raw.protocol === 'h1' &&
+    rule.level === 'MUST' &&
+    rule.http2Only !== true &&
+    ALPN_CHECKED_AREAS.some((area) => rule.id.startsWith(`${area}-`))
+  );
+}
+
+/** The rule areas of isolation and authentication (ids `AREA-…`). */
+export const ALPN_CHECKED_AREAS = ['AUTH', 'ENV', 'KEY', 'PERM', 'TENANT'] as const;
+
+/** The second pass of a check, its failure saying which connection kind it came from. */
+async function overAlpnHttp11(check: () => Promise<void>): Promise<void> {
+  try {
+    await check();
+  } catch (thrown) {
+    if (!(thrown instanceof ConformanceFailure)) throw thrown;
+    throw new ConformanceFailure(
+      `Over HTTP/1.1 on TLS connections offering ALPN http/1.1 (the same check passed on connections offering no ALPN): ${thrown.message}`,
+      thrown.evidence,
+      thrown.leak,
+    );
+  }
 }
 
 /** Skips the rule before its check runs, with the annotation the reporter reads its verdict from. */

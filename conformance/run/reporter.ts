@@ -24,14 +24,14 @@ import type {
 } from '@playwright/test/reporter';
 import { buildReport } from '../report/build-report.ts';
 import { colourWanted, paint, ruleLine, summary } from '../report/console.ts';
-import { ruleVerdict } from '../report/verdict.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { ruleById, type RuleId } from '../catalog/rules.ts';
 import { declaredTargetOf, runMetadataOf } from './run-target.ts';
 import { kitProjectRole } from './projects.ts';
+import { reachOf } from '../report/reach.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { Profile, TargetDeclaration } from '../deployment/target.ts';
-import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
+import { EXIT_CODE, exitCodeFor, ruleVerdict } from '../report/verdict.ts';
 import { pacedRateOfRun, preflightFromEnvironment } from './preflight-state.ts';
 import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
 import { explainFrontRefusals } from '../report/front-refusals.ts';
@@ -336,6 +336,7 @@ export default class ConformanceReporter implements Reporter {
         selectedRules: this.#selected.size,
       },
       ...(tls.length > 0 ? { tls } : {}),
+      reach: reachOf(this.#evidence.exchanges, tls),
       scope: scopeOf({
         ...protocolsCovered(
           this.#ranOver,

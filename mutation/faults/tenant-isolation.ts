@@ -92,6 +92,39 @@ function servingTenantOfHostHeader(name: string): ReturnType<typeof servingCusto
   });
 }
 
+/**
+ * The list route with every later page (a request `isLaterPage` says is one) also holding the
+ * first customer of the next tenant of the fixtures; `reshape` then changes each served page.
+ */
+function leakingLaterPages(
+  isLaterPage: (req: IncomingMessage) => boolean,
+  reshape: (answer: ApiResponse) => ApiResponse = (answer) => answer,
+): Partial<ServerSteps> {
+  return {
+    findRoute: (path) => {
+      const route = CORRECT.findRoute(path);
+      return (
+        route && {
+          ...route,
+          handle: (req, host, context) => {
+            const later = isLaterPage(req);
+            const answer = route.handle(req, host, context);
+            // Only a list of customers is changed; any other answer goes as the reference wrote it.
+            if (answer.status !== 200 || !Array.isArray((answer.body as { data?: unknown }).data))
+              return answer;
+            const tenants = context.data.tenantIds;
+            const next = tenants[(tenants.indexOf(host.tenant) + 1) % tenants.length] ?? host.tenant;
+            const leaked =
+              !later || next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
+            const page = answer.body as { data: readonly unknown[] };
+            return reshape({ ...answer, body: { ...page, data: [...page.data, ...leaked.slice(0, 1)] } });
+          },
+        }
+      );
+    },
+  };
+}
+
 export const TENANT_ISOLATION_FAULTS = {
   'key-lookup-ignores-tenant': {
     description: "Keys are looked up in every tenant, not only the host's: another tenant's key is served.",
@@ -125,6 +158,30 @@ export const TENANT_ISOLATION_FAULTS = {
           if (elsewhere) foreign += 1;
           return foreign === 2 ? elsewhere : undefined;
         },
+      };
+    },
+  },
+  'key-lookup-ignores-tenant-over-alpn-http11': {
+    description:
+      "On a TLS connection whose ALPN agreed http/1.1, keys are looked up in every tenant (a front's http/1.1 route to an older backend); without ALPN, and over HTTP/2, only in the host's.",
+    catches: ['TENANT-CROSS-KEY-REJECTED'],
+    alsoFails: {
+      'TENANT-UNKNOWN-HOST-REJECTED':
+        'Over ALPN http/1.1, a valid key on the host of a tenant that does not exist is served (an empty list).',
+      'TENANT-CACHED-ANSWER-NOT-SHARED':
+        "Over ALPN http/1.1, its request with the other tenant's key is served (fresh, not cached: the rule judges the data).",
+    },
+    steps: () => {
+      // The steps of one request run in one turn (authorization, then the key lookup), so the
+      // connection of the request read last is the one whose key is looked up.
+      let alpnHttp11 = false;
+      return {
+        authorizationOf: (req) => {
+          alpnHttp11 = !overHttp2(req) && (req.socket as TLSSocket).alpnProtocol === 'http/1.1';
+          return CORRECT.authorizationOf(req);
+        },
+        findKey: (context, host, token) =>
+          alpnHttp11 ? inAnyTenant(context, host, token) : CORRECT.findKey(context, host, token),
       };
     },
   },
@@ -262,25 +319,37 @@ export const TENANT_ISOLATION_FAULTS = {
     description:
       "Each page of a tenant's customer list after the first also holds the first customer of the next tenant of the fixtures; the first page is clean.",
     catches: ['TENANT-OWN-DATA-ONLY'],
-    steps: () => ({
-      findRoute: (path) => {
-        const route = CORRECT.findRoute(path);
-        return (
-          route && {
-            ...route,
-            handle: (req, host, context) => {
-              const answer = route.handle(req, host, context);
-              if (cursorParameter(req) === undefined || answer.status !== 200) return answer;
-              const tenants = context.data.tenantIds;
-              const next = tenants[(tenants.indexOf(host.tenant) + 1) % tenants.length] ?? host.tenant;
-              const leaked = next === host.tenant ? [] : customersOf(context, { ...host, tenant: next });
-              const page = answer.body as { data: readonly unknown[] };
-              return { ...answer, body: { ...page, data: [...page.data, ...leaked.slice(0, 1)] } };
-            },
-          }
-        );
-      },
-    }),
+    steps: () => leakingLaterPages((req) => cursorParameter(req) !== undefined),
+  },
+  'other-tenant-customer-leaked-past-a-next-page-token': {
+    description:
+      "The customer list names its next page by a `nextPageToken` in the body (sent back as `?pageToken=`, Google's form), no Link header; each page after the first also holds the first customer of the next tenant of the fixtures.",
+    catches: ['TENANT-OWN-DATA-ONLY'],
+    steps: () =>
+      leakingLaterPages(
+        (req) => {
+          // The token is the reference's own cursor, handed to it where the reference reads it.
+          const target = new URL(req.url ?? '/', ANY_ORIGIN);
+          const token = target.searchParams.get('pageToken');
+          if (token === null) return false;
+          target.searchParams.delete('pageToken');
+          target.searchParams.set('cursor', token);
+          req.url = `${target.pathname}${target.search}`;
+          return true;
+        },
+        (answer) => {
+          const { Link: link, ...headers } = answer.headers;
+          const next = /[?&]cursor=([^>&]+)>/.exec(String(link ?? ''))?.[1];
+          const page = { ...(answer.body as { data: readonly unknown[]; has_more?: boolean }) };
+          // Google's form says no has_more: the token alone names the next page.
+          delete page.has_more;
+          return {
+            ...answer,
+            headers,
+            body: { ...page, ...(next === undefined ? {} : { nextPageToken: next }) },
+          };
+        },
+      ),
   },
   'customers-cached-by-host-and-url': {
     description:

@@ -21,6 +21,34 @@ export interface ConformanceReport {
   catalog?: Catalog;
   options?: Options;
   tls?: Tls;
+  /**
+   * What the run could reach of the deployment: the client address(es) its connections came from, its requests by connection kind (protocol, and what the connection offered by ALPN), the distinct backends its answers revealed (a header naming the server that differed between answers), and what the run could not reach.
+   */
+  reach?: {
+    /**
+     * The local addresses the preflight's TLS connections to the declared hosts came from.
+     */
+    clientAddresses: string[];
+    /**
+     * The run's requests by the kind of connection they went over.
+     */
+    connections: {
+      kind:
+        'HTTP/1.1, no ALPN offered' | 'HTTP/1.1, ALPN http/1.1 offered' | 'HTTP/2, ALPN h2' | 'plain HTTP';
+      requests: number;
+    }[];
+    /**
+     * Each answer header naming a server (X-Served-By, Server, Via, …) whose value differed between answers: more than one backend answered.
+     */
+    backends?: {
+      field: string;
+      values: string[];
+    }[];
+    /**
+     * What the run could not reach, one sentence each.
+     */
+    limits: string[];
+  };
   spec: {
     file: string;
     sha256: string;
@@ -184,6 +212,10 @@ export interface TlsEvidence {
    * host:port
    */
   host: string;
+  /**
+   * The local address the handshake's connection came from: the client address the deployment saw.
+   */
+  clientAddress?: string;
   /**
    * SHA-256 of the certificate's DER, as openssl x509 -fingerprint -sha256 prints it.
    */

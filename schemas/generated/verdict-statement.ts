@@ -81,6 +81,7 @@ export interface VerdictStatement {
     profile: 'default' | 'strict';
     options?: Options;
     tls?: Tls;
+    reach?: Reach;
     /**
      * Set when this report covers one shard of a run, e.g. 1/3.
      */
@@ -195,6 +196,10 @@ export interface TlsEvidence {
    */
   host: string;
   /**
+   * The local address the handshake's connection came from: the client address the deployment saw.
+   */
+  clientAddress?: string;
+  /**
    * SHA-256 of the certificate's DER, as openssl x509 -fingerprint -sha256 prints it.
    */
   fingerprint256: string;
@@ -216,6 +221,33 @@ export interface TlsEvidence {
      */
     agreed: string | null;
   };
+}
+/**
+ * What the run could reach of the deployment: the client address(es) its connections came from, its requests by connection kind (protocol, and what the connection offered by ALPN), the distinct backends its answers revealed (a header naming the server that differed between answers), and what the run could not reach.
+ */
+export interface Reach {
+  /**
+   * The local addresses the preflight's TLS connections to the declared hosts came from.
+   */
+  clientAddresses: string[];
+  /**
+   * The run's requests by the kind of connection they went over.
+   */
+  connections: {
+    kind: 'HTTP/1.1, no ALPN offered' | 'HTTP/1.1, ALPN http/1.1 offered' | 'HTTP/2, ALPN h2' | 'plain HTTP';
+    requests: number;
+  }[];
+  /**
+   * Each answer header naming a server (X-Served-By, Server, Via, …) whose value differed between answers: more than one backend answered.
+   */
+  backends?: {
+    field: string;
+    values: string[];
+  }[];
+  /**
+   * What the run could not reach, one sentence each.
+   */
+  limits: string[];
 }
 /**
  * What the run covered: the protocols it checked the rules over against those the target offers, the rules it selected, the lists it followed to their end, and every setting that can change a verdict. A run that left out an offered protocol, some rules or part of a list is partial, and every report, the badge and verify say so.

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Api } from '../../conformance/requests/api-client.ts';
 import type { ResponseExchange } from '../../conformance/requests/exchange.ts';
-import { followPages, linkNext, listBounds, nextPageOf } from '../../conformance/judging/pages.ts';
+import { followPages, linkNext, listBounds, nextPageOf, pageAfter } from '../../conformance/judging/pages.ts';
 import { splitOptions, UsageError } from '../../conformance/run/run-options.ts';
 import { readRunSettings } from '../../conformance/settings.ts';
 
@@ -35,33 +35,116 @@ test('Link rel="next" (quoted or not, among other links), resolved against the p
   );
 });
 
-test('a next or next_url link in the body, at the top or in a member object', () => {
-  assert.equal(nextPageOf(answer({ data: [], next: '/v1/customers?after=5' }), URL_)?.url, `${URL_}?after=5`);
-  assert.equal(
-    nextPageOf(answer({ data: [], links: { next_url: `${URL_}?p=2` } }), URL_)?.url,
-    `${URL_}?p=2`,
+test("a link in the body, at the top or in a member object, HAL's next.href included", () => {
+  const next = (body: unknown) => nextPageOf(answer(body), URL_);
+  assert.equal(next({ data: [], next: '/v1/customers?after=5' })?.url, `${URL_}?after=5`);
+  assert.equal(next({ data: [], links: { next_url: `${URL_}?p=2` } })?.url, `${URL_}?p=2`);
+  assert.equal(next({ data: [], next_page_url: `${URL_}?page=2` })?.url, `${URL_}?page=2`);
+  assert.equal(next({ value: [], nextLink: `${URL_}?skip=2` })?.url, `${URL_}?skip=2`);
+  assert.equal(next({ value: [], '@odata.nextLink': `${URL_}?$skip=2` })?.url, `${URL_}?$skip=2`);
+  assert.equal(next({ _links: { next: { href: '/v1/customers?page=2' } } })?.url, `${URL_}?page=2`);
+  assert.match(next({ _links: { next: { href: '?page=2' } } })?.how ?? '', /"next\.href" link/);
+  assert.match(next({ links: { next_url: '?p=2' } })?.how ?? '', /"next_url" link/);
+  assert.equal(next({ data: [], next: null }), undefined);
+  assert.equal(next({ data: [], next: '' }), undefined);
+  assert.equal(next({ _links: { next: { href: '' } } }), undefined);
+});
+
+test('a token there only while a next page is: nextPageToken, next_page_token, next_cursor (Slack’s too)', () => {
+  const next = (body: unknown) => nextPageOf(answer(body), `${URL_}?limit=5`)?.url;
+  assert.equal(next({ customers: [], nextPageToken: 'g1' }), `${URL_}?limit=5&pageToken=g1`);
+  assert.equal(next({ data: [], next_page_token: 't2' }), `${URL_}?limit=5&page_token=t2`);
+  assert.equal(next({ data: [], response_metadata: { next_cursor: 's1' } }), `${URL_}?limit=5&cursor=s1`);
+  assert.equal(next({ has_more: true, next_cursor: 'c1' }), `${URL_}?limit=5&cursor=c1`);
+  assert.match(
+    nextPageOf(answer({ nextPageToken: 'g1' }), URL_)?.how ?? '',
+    /"nextPageToken" token \(sent as pageToken\)/,
   );
-  assert.equal(nextPageOf(answer({ data: [], next: null }), URL_), undefined);
+  // The last page: no token, an empty one, or has_more false.
+  assert.equal(next({ customers: [] }), undefined);
+  assert.equal(next({ customers: [], nextPageToken: '' }), undefined);
+  assert.equal(next({ data: [], response_metadata: { next_cursor: '' } }), undefined);
+  assert.equal(next({ has_more: false, next_cursor: 'c1' }), undefined);
+  assert.equal(pageAfter(answer({ has_more: false, nextPageToken: 'g1' }), URL_), undefined);
 });
 
 test('a cursor while has_more, sent back under its parameter; the last id by Stripe’s convention', () => {
   const next = (body: unknown) => nextPageOf(answer(body), `${URL_}?limit=5`)?.url;
-  assert.equal(next({ has_more: true, next_cursor: 'c1' }), `${URL_}?limit=5&cursor=c1`);
+  assert.equal(next({ has_more: true, cursor: 'c0' }), `${URL_}?limit=5&cursor=c0`);
   assert.equal(next({ meta: { has_more: true, page_token: 't1' } }), `${URL_}?limit=5&page_token=t1`);
-  assert.equal(next({ has_more: true, next_page_token: 't2' }), `${URL_}?limit=5&page_token=t2`);
+  assert.equal(next({ has_more: true, starting_after: 'cus_9' }), `${URL_}?limit=5&starting_after=cus_9`);
   assert.equal(
     next({ has_more: true, data: [{ id: 'cus_1' }, { id: 'cus_2' }] }),
     `${URL_}?limit=5&starting_after=cus_2`,
   );
-  assert.equal(next({ has_more: false, next_cursor: 'c1' }), undefined);
+  // Without has_more, a cursor may be the current page's: not a next page.
+  assert.equal(next({ cursor: 'c0', data: [{ id: 'cus_1' }] }), undefined);
+  assert.equal(next({ starting_after: 'cus_0', data: [{ id: 'cus_1' }] }), undefined);
+  assert.equal(next({ has_more: false, data: [{ id: 'cus_1' }] }), undefined);
 });
 
-test('a next page on another origin is never followed', () => {
-  assert.equal(
-    nextPageOf(answer({}, { link: '<https://evil.example/v1/customers?page=2>; rel="next"' }), URL_),
-    undefined,
+test('JSON:API’s page.after, sent as page[after]', () => {
+  const next = (body: unknown) => nextPageOf(answer(body), `${URL_}?page%5Bsize%5D=2`)?.url;
+  const expected = `${URL_}?page%5Bsize%5D=2&page%5Bafter%5D=a1`;
+  assert.equal(next({ data: [], meta: { page: { after: 'a1' } } }), expected);
+  assert.equal(next({ data: [], page: { after: 'a1' } }), expected);
+  assert.equal(next({ data: [], meta: { page: { after: null } } }), undefined);
+  assert.equal(next({ data: [], meta: { page: { after: '' } } }), undefined);
+});
+
+test('offset, limit and total: the next offset while records remain', () => {
+  const next = (body: unknown) => nextPageOf(answer(body), URL_)?.url;
+  assert.equal(next({ data: [], offset: 0, limit: 2, total: 5 }), `${URL_}?offset=2&limit=2`);
+  assert.equal(next({ data: [], meta: { offset: 2, limit: 2, total_count: 5 } }), `${URL_}?offset=4&limit=2`);
+  assert.match(
+    nextPageOf(answer({ offset: 2, limit: 2, total: 5 }), URL_)?.how ?? '',
+    /offset 2 \+ limit 2 < total 5/,
   );
-  assert.equal(nextPageOf(answer({ next: 'http://acme.api.example/v1/customers?page=2' }), URL_), undefined);
+  assert.equal(next({ data: [], offset: 4, limit: 2, total: 5 }), undefined);
+  assert.equal(next({ data: [], offset: 3, limit: 2, total: 5 }), undefined);
+  assert.equal(next({ data: [], offset: 0, limit: 0, total: 5 }), undefined);
+  assert.equal(next({ data: [], offset: 0, limit: 1.5, total: 5 }), undefined);
+  assert.equal(next({ data: [], offset: 0.5, limit: 1, total: 5 }), undefined);
+  assert.equal(next({ data: [], offset: '0', limit: 2, total: 5 }), undefined);
+  assert.equal(next({ data: [], offset: 0, limit: '2', total: 5 }), undefined);
+  assert.equal(next({ data: [], offset: 0, limit: 2, total: '5' }), undefined);
+});
+
+test('a next page on another origin is never followed: the list is cut, and the cut says why', () => {
+  for (const [body, headers, how] of [
+    [{}, { link: '<https://evil.example/v1/customers?page=2>; rel="next"' }, /Link rel="next" header/],
+    [{ next: 'http://acme.api.example/v1/customers?page=2' }, {}, /"next" link/],
+    [{ _links: { next: { href: 'https://acme.api.example:8443/v1/customers' } } }, {}, /"next\.href" link/],
+  ] as const) {
+    assert.equal(nextPageOf(answer(body, headers), URL_), undefined);
+    const step = pageAfter(answer(body, headers), URL_);
+    assert.ok(step && 'cut' in step, JSON.stringify(step));
+    assert.match(step.cut, how);
+    assert.match(step.cut, /another origin \(.+, not https:\/\/acme\.api\.example\).*never sent/);
+  }
+  const step = pageAfter(answer({ next: 'http://[bad' }), URL_);
+  assert.ok(step && 'cut' in step);
+  assert.match(step.cut, /"next" link names "http:\/\/\[bad", which is no URL/);
+});
+
+test('a body that says more follows in a form the suite does not know cuts the list, naming the form', () => {
+  const cut = (body: unknown) => {
+    const step = pageAfter(answer(body), URL_);
+    return step && 'cut' in step ? step.cut : undefined;
+  };
+  for (const flag of ['has_more', 'hasMore', 'has_next', 'hasNext', 'hasNextPage', 'more'])
+    assert.match(cut({ data: [{ name: 'x' }], meta: { [flag]: true } }) ?? '', new RegExp(`"${flag}": true`));
+  assert.match(cut({ data: [], NextToken: 'n1' }) ?? '', /"NextToken" names a next page/);
+  assert.match(cut({ data: [], next: 3 }) ?? '', /"next" names a next page/);
+  assert.match(cut({ data: [], pagination: { nextCursor: 'x' } }) ?? '', /"nextCursor"/);
+  // The end of a list, said in any of these ways, is no cut.
+  for (const body of [
+    { data: [], hasMore: false, next: null, NextToken: '', nextCursor: false },
+    { data: [{ next: 'x', hasMore: true }] },
+    [{ has_more: true }],
+    'text',
+  ])
+    assert.equal(pageAfter(answer(body), URL_), undefined, JSON.stringify(body));
 });
 
 /** An API whose list has `pages` pages of `perPage` records, by ?page=N and a Link header. */
@@ -144,4 +227,38 @@ test('--max-list-pages and --max-list-records: whole numbers in range, else a us
         error.message.includes(`Invalid ${option} "${value}"`) &&
         /from 1 to/.test(error.message),
     );
+});
+
+test('followPages cuts the list at a next page on another origin, and never sends it the key', async () => {
+  const asked: string[] = [];
+  const api: Api = {
+    get: (url) => {
+      asked.push(url);
+      const page = new URL(url).searchParams.get('pageToken');
+      return Promise.resolve(
+        page === null
+          ? answer({ customers: [{ id: 'c1' }], nextPageToken: 'p2' })
+          : answer(
+              { customers: [{ id: 'c2' }] },
+              { link: '<https://other.example/v1/customers?p=3>; rel="next"' },
+            ),
+      );
+    },
+  };
+  const bounds = { maxPages: 10, maxRecords: 1000 };
+  const list = await followPages(api, URL_, { headers: { Authorization: 'Bearer x' } }, bounds);
+  assert.deepEqual(asked, [URL_, `${URL_}?pageToken=p2`]);
+  assert.equal(list.pages.length, 2);
+  assert.equal(list.firstNext?.url, `${URL_}?pageToken=p2`);
+  assert.equal(list.cut?.page, 2);
+  assert.match(list.cut?.form ?? '', /another origin \(https:\/\/other\.example/);
+  assert.equal(list.stoppedBy, undefined);
+  // A first page that cuts at once: nothing else asked, and no first next page to replay.
+  asked.length = 0;
+  const cutFirst: Api = {
+    get: (url) => (asked.push(url), Promise.resolve(answer({ data: [{ id: 'a' }], hasMore: true }))),
+  };
+  const first = await followPages(cutFirst, URL_, { headers: {} }, bounds);
+  assert.deepEqual([asked.length, first.cut?.page, first.firstNext], [1, 1, undefined]);
+  assert.match(first.cut?.form ?? '', /"hasMore": true/);
 });

@@ -4,6 +4,7 @@
 // advisory deviation the suite warns about).
 
 import type { PagedList, PagedListDefect } from './customer-pages.ts';
+import type { PagingForm } from './paging-forms.ts';
 import type { CookieChoice } from './cookies.ts';
 
 export interface ServerChoices {
@@ -46,7 +47,24 @@ export interface ServerChoices {
    * choices (defects.test.ts): from page 3 on the tenant filter is forgotten; a cursor carrying its
    * tenant and environment is believed on any tenant's host.
    */
-  customerList: 'whole' | PagedList | PagedListDefect;
+  customerList: 'whole' | PagedList | PagedListDefect | PagingForm;
+  /**
+   * A defect, not a choice (paging-forms.ts): every page of a `PagingForm` list but the first also
+   * holds the other tenant's first customer.
+   */
+  pagedLeakFromPage2: boolean;
+  /**
+   * A defect, not a choice: on a TLS connection whose ALPN agreed `http/1.1` (curl --http1.1,
+   * Python's requests, Go without HTTP/2), another tenant's key is served its own tenant's data on
+   * this tenant's host; connections without ALPN, or with h2, are checked as they should be.
+   */
+  crossTenantOverAlpnHttp11: boolean;
+  /**
+   * A defect, not a choice: a cloaking front that checks keys only for requests whose User-Agent
+   * is the suite's old one (`tenant-auth-conformance`); every other client without a key is served
+   * the host's tenant's customers, as if with its full-access key.
+   */
+  servesKeylessToOtherAgents: boolean;
   /** The live lists hold 300 customers, paged 50 a page (`paged-link`, `paged-cursor`); else two, one a page. */
   longLists: boolean;
   /**
@@ -119,6 +137,9 @@ export const DEFAULT_CHOICES: ServerChoices = {
   certificate: 'wildcard',
   customerList: 'paged-link',
   longLists: false,
+  pagedLeakFromPage2: false,
+  crossTenantOverAlpnHttp11: false,
+  servesKeylessToOtherAgents: false,
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
   http2: false,

@@ -14,6 +14,7 @@ import { addressing, hostPattern } from './addressing.ts';
 import { presentedKey } from './bearer.ts';
 import { makeCertificateSet, type CertificateSet } from './certificates.ts';
 import { customerPage } from './customer-pages.ts';
+import { formPage, PAGING_FORMS, type PagingForm } from './paging-forms.ts';
 import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
 import { Sessions, stickyBalancerCookies } from './cookies.ts';
 import { startH2cPlainPort } from './h2c-plain-port.ts';
@@ -48,6 +49,9 @@ export interface ReceivedRequest {
 }
 
 const REALM = 'customers-api';
+
+/** The User-Agent a cloaking front (`servesKeylessToOtherAgents`) checks keys for. */
+export const CLOAKED_FOR = 'tenant-auth-conformance';
 
 const MESSAGES = {
   missing_authorization_header: 'Authorization header is required.',
@@ -220,13 +224,28 @@ function api(
       request.apiKey = session;
       return;
     }
+    // The defect: a cloaking front that checks keys only for the suite that used to announce itself.
+    const userAgent = fieldValues(request.raw.rawHeaders, 'user-agent')?.[0] ?? '';
+    if (presented.kind === 'absent' && choices.servesKeylessToOtherAgents && userAgent !== CLOAKED_FOR) {
+      request.apiKey = {
+        tenant: addressed.tenant,
+        environment: addressed.environment,
+        permissions: new Set<Permission>(['customers:read']),
+        revoked: false,
+      };
+      return;
+    }
     if (presented.kind === 'absent') return authError(reply, 'missing_authorization_header');
     if (presented.kind === 'other-scheme') return authError(reply, choices.otherSchemeCode);
     if (presented.kind === 'malformed') return authError(reply, 'invalid_api_key');
     // An unknown tenant has no keys: it answers like an unknown key on a real tenant.
     const record = directory.live(presented.key);
     if (!record || record.environment !== addressed.environment) return authError(reply, 'invalid_api_key');
-    if (record.tenant !== addressed.tenant) return authError(reply, choices.crossTenantKey);
+    // The defect: a TLS-terminating front whose `http/1.1` ALPN route skips the tenant check.
+    const alpnRouteLeaks =
+      choices.crossTenantOverAlpnHttp11 && (request.raw.socket as TLSSocket).alpnProtocol === 'http/1.1';
+    if (record.tenant !== addressed.tenant && !alpnRouteLeaks)
+      return authError(reply, choices.crossTenantKey);
     request.apiKey = record;
   });
 
@@ -238,8 +257,22 @@ function api(
     if (choices.cookies === 'session') reply.header('Set-Cookie', sessions.issue(record, domain));
     if (choices.customerList === 'whole')
       return { customers: customersOf(record.tenant, record.environment) };
+    const list = choices.customerList;
+    if ((PAGING_FORMS as readonly string[]).includes(list)) {
+      const authority = request.headers[':authority'] ?? request.headers.host;
+      const page = formPage(
+        list as PagingForm,
+        record,
+        request.query as Record<string, string | undefined>,
+        `https://${String(authority)}`,
+        choices.pagedLeakFromPage2,
+      );
+      if (!page) return sendError(reply, 400, 'invalid_cursor', 'The cursor is not one this list issued.');
+      if (page.link) reply.header('Link', page.link);
+      return page.body;
+    }
     const page = customerPage(
-      choices.customerList,
+      list as Exclude<typeof list, PagingForm | 'whole'>,
       record,
       request.query as { cursor?: string; page?: string },
       choices.longLists,
