@@ -139,7 +139,7 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
  * The isolation and authentication MUSTs are checked over HTTP/1.1 as clients reach it: on
  * connections that offer no ALPN (Playwright's request context: the first pass) and, once more, on
  * connections that offer ALPN `http/1.1` (curl --http1.1, Python's requests, Go's net/http without
- * HTTP/2). A deployment may route the two differently (docs/decisions/0033).
+ * HTTP/2). A deployment may route the two differently (docs/decisions/0037).
  */
 export function checkedOverAlpnHttp11(
   rule: Pick<RuleDeclaration<RuleId>, 'id' | 'level' | 'http2Only'>,
