@@ -106,10 +106,14 @@ export async function main(argv: string[]): Promise<number> {
       uploadOf(directory ?? '', values.deployment ?? '', values.version ?? ''),
     );
     if (answer.status === 200 || answer.status === 201) {
-      const { run } = answer.json as { run: { id: number; verdict: string; links: { page: string } } };
+      const { run, note } = answer.json as {
+        run: { id: number; verdict: string; links: { page: string } };
+        note?: string;
+      };
       console.log(
         `${answer.status === 201 ? 'Published' : 'Already published'}: ${values.deployment} ${values.version} is run ${run.id}, ${run.verdict}: ${new URL(run.links.page, values.registry).href}`,
       );
+      if (note !== undefined) console.log(note);
       return EXIT.ok;
     }
     console.error(`Refused: ${errorMessage(answer)}`);

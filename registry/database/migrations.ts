@@ -68,6 +68,14 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'runs ordered by their own signed start time, not by upload',
+    sql: `
+      CREATE INDEX runs_by_version_start ON runs (deployment, version, started_at, id);
+      CREATE INDEX runs_by_deployment_start ON runs (deployment, started_at, id);
+    `,
+  },
 ];
 
 /** Newer than this registry: refused rather than read with the wrong schema. */

@@ -11,6 +11,7 @@ import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../
 import {
   certifiedRuns,
   deploymentExists,
+  newestOfVersion,
   outcomesOf,
   runById,
   runsOf,
@@ -108,10 +109,22 @@ export async function publish(
       'bundle_already_published',
       `This bundle is already run ${result.run.id}, published as ${result.run.deployment} ${result.run.version}: a run has one version. Nothing was changed.`,
     );
+  // A run that started before the newest stored run of its version is kept, but never decides.
+  const newest = await newestOfVersion(context.db, result.run.deployment, result.run.version);
+  const decides = newest === undefined || newest.id === result.run.id;
   sendJson(
     response,
     result.stored === 'new' ? 201 : 200,
-    { stored: result.stored, run: runJson(result.run) },
+    {
+      stored: result.stored,
+      decides,
+      ...(decides || !newest
+        ? {}
+        : {
+            note: `Run ${result.run.id} started at ${result.run.startedAt}, before run ${newest.id} of ${result.run.deployment} ${result.run.version} (started ${newest.startedAt}): it is stored, and never decides; run ${newest.id} does.`,
+          }),
+      run: runJson(result.run),
+    },
     {
       Location: `/api/v1/runs/${result.run.id}`,
     },

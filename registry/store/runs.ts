@@ -213,18 +213,39 @@ export async function runById(db: Queryable, id: number): Promise<StoredRun | un
   return row && runOf(row);
 }
 
-/** A deployment's runs, oldest first (of one version when given). */
+/**
+ * The order of runs: by the run's own signed start time, not by when it was uploaded (a run's id),
+ * so a run published late does not pass for the newest; the id breaks a tie of start times.
+ */
+export const RUN_ORDER = 'started_at, id';
+const RUN_ORDER_DESC = 'started_at DESC, id DESC';
+
+/** A deployment's runs, oldest first by start time (of one version when given). */
 export async function runsOf(db: Queryable, deployment: string, version?: string): Promise<StoredRun[]> {
   const rows =
     version === undefined
-      ? await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY id`, [
-          deployment,
-        ])
+      ? await db.query<RunRow>(
+          `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY ${RUN_ORDER}`,
+          [deployment],
+        )
       : await db.query<RunRow>(
-          `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 ORDER BY id`,
+          `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 ORDER BY ${RUN_ORDER}`,
           [deployment, version],
         );
   return rows.map(runOf);
+}
+
+/** The newest run of a version by start time: the one that decides for it. */
+export async function newestOfVersion(
+  db: Queryable,
+  deployment: string,
+  version: string,
+): Promise<StoredRun | undefined> {
+  const [row] = await db.query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
+    [deployment, version],
+  );
+  return row && runOf(row);
 }
 
 /**
@@ -235,9 +256,9 @@ export async function runsOf(db: Queryable, deployment: string, version?: string
 export async function certifiedRuns(db: Queryable): Promise<StoredRun[]> {
   const rows = await db.query<RunRow>(
     `SELECT DISTINCT ON (deployment) ${RUN_COLUMNS}
-     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs ORDER BY deployment, version, id DESC) AS latest
+     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs ORDER BY deployment, version, ${RUN_ORDER_DESC}) AS latest
      WHERE verdict = 'CONFORMANT'
-     ORDER BY deployment, id DESC`,
+     ORDER BY deployment, ${RUN_ORDER_DESC}`,
   );
   return rows.map(runOf);
 }
@@ -245,7 +266,7 @@ export async function certifiedRuns(db: Queryable): Promise<StoredRun[]> {
 /** A deployment's latest run, whatever its verdict (the badge). */
 export async function latestRun(db: Queryable, deployment: string): Promise<StoredRun | undefined> {
   const [row] = await db.query<RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY id DESC LIMIT 1`,
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
     [deployment],
   );
   return row && runOf(row);
