@@ -15,6 +15,8 @@ export interface ShipQuestion {
   profile?: Profile;
   /** h1, h2; when absent, every protocol the run found the target offers. */
   protocols?: readonly Protocol[];
+  /** Refuse a deciding run that verify warns of (a host map to loopback, a private CA…). */
+  noWarnings?: boolean;
 }
 
 export interface ShipAnswer {
@@ -115,10 +117,22 @@ export async function canIShip(db: Queryable, question: ShipQuestion): Promise<S
       reason: `No: no run of ${subject} covers the ${scopeText(question)}: ${notCovering.map((gap) => `run ${gap.id}: ${gap.why}`).join('; ')}.`,
       notCovering,
     };
+  // verify's warnings travel with the run into the sentence: a yes says what the signature does not tie down.
+  const warned =
+    latest.warnings.length > 0
+      ? `; verify warns of it (${latest.warnings.length}): ${latest.warnings.join(' ')}`
+      : '';
+  if (latest.verdict === 'CONFORMANT' && question.noWarnings === true && latest.warnings.length > 0)
+    return {
+      ship: false,
+      reason: `No: run ${latest.id} of ${subject} (started ${latest.startedAt}), the latest by start time, decides and is CONFORMANT, but no warning was allowed (--no-warnings) and verify warns of it (${latest.warnings.length}): ${latest.warnings.join(' ')}`,
+      run: latest,
+      notCovering,
+    };
   if (latest.verdict === 'CONFORMANT')
     return {
       ship: true,
-      reason: `Yes: run ${latest.id} of ${subject} (started ${latest.startedAt}, signed by ${latest.signer}), the latest by start time, decides: it is VERIFIED and CONFORMANT under the ${scopeText(question)} (it ran ${latest.profile}, over ${latest.protocolsChecked.join(' and ')})${lateText}.`,
+      reason: `Yes: run ${latest.id} of ${subject} (started ${latest.startedAt}, signed by ${latest.signer}), the latest by start time, decides: it is VERIFIED and CONFORMANT under the ${scopeText(question)} (it ran ${latest.profile}, over ${latest.protocolsChecked.join(' and ')})${lateText}${warned}${warned ? '' : '.'}`,
       run: latest,
       notCovering,
     };

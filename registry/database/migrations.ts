@@ -76,6 +76,11 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX runs_by_deployment_start ON runs (deployment, started_at, id);
     `,
   },
+  {
+    version: 3,
+    name: 'every warning verify prints travels with its run',
+    sql: `ALTER TABLE runs ADD COLUMN warnings text[] NOT NULL DEFAULT '{}'`,
+  },
 ];
 
 /** Newer than this registry: refused rather than read with the wrong schema. */

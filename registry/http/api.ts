@@ -165,9 +165,13 @@ export async function canIShipAnswer(
     if ('error' in parsed) throw new RequestError(400, 'bad_protocols', `protocols: ${parsed.error}.`);
     protocols = parsed.protocols;
   }
+  const noWarnings = query.get('noWarnings') ?? undefined;
+  if (noWarnings !== undefined && noWarnings !== 'true' && noWarnings !== 'false')
+    throw new RequestError(400, 'bad_no_warnings', 'noWarnings must be true or false.');
   const answer = await canIShip(context.db, {
     deployment,
     version,
+    noWarnings: noWarnings === 'true',
     ...(profileText ? { profile: profileText } : {}),
     ...(protocols ? { protocols } : {}),
   });

@@ -34,6 +34,8 @@ export interface RunFacts {
   signer: string;
   publisher: string;
   startedAt: string;
+  /** Every warning `verify` prints for the run (claimWarnings): what the signature does not tie down. */
+  warnings: string[];
 }
 
 export interface StoredRun extends RunFacts {
@@ -63,7 +65,7 @@ export class DeploymentOwnedError extends Error {
 
 const RUN_COLUMNS = `id, bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
   protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at`;
+  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings`;
 
 interface RunRow {
   id: number;
@@ -89,6 +91,7 @@ interface RunRow {
   publisher: string;
   started_at: Date | string;
   published_at: Date | string;
+  warnings: string[];
 }
 
 function runOf(row: RunRow): StoredRun {
@@ -116,6 +119,7 @@ function runOf(row: RunRow): StoredRun {
     publisher: row.publisher,
     startedAt: new Date(row.started_at).toISOString(),
     publishedAt: new Date(row.published_at).toISOString(),
+    warnings: row.warnings,
   };
 }
 
@@ -160,8 +164,8 @@ export function storeRun(
     const [row] = await tx.query<RunRow>(
       `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
          protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
        RETURNING ${RUN_COLUMNS}`,
       [
         bundle.sha256,
@@ -185,6 +189,7 @@ export function storeRun(
         facts.signer,
         facts.publisher,
         facts.startedAt,
+        facts.warnings,
       ],
     );
     if (!row) throw new Error('the run was not inserted');

@@ -44,6 +44,7 @@ function facts(deployment: string, version: string, verdict = 'CONFORMANT'): Run
     signer: 'sha256:' + 'a'.repeat(64),
     publisher: 'acme',
     startedAt: '2026-11-25T10:00:00.000Z',
+    warnings: [],
   };
 }
 

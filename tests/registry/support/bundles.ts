@@ -28,6 +28,10 @@ export interface BundleShape {
   /** Fewer than the catalog's rules selected: a partial run. */
   rulesSelected?: number;
   targetName?: string;
+  /** The target's base URL (default https://api.acme.example/v1), its host map and CA file. */
+  baseUrl?: string;
+  hosts?: Readonly<Record<string, string>>;
+  caFile?: string;
   startedAt?: Date;
   /** undefined: unsigned. */
   key?: KeyObject;
@@ -75,7 +79,9 @@ export function makeBundle(shape: BundleShape = {}): string {
     target: {
       name: shape.targetName ?? 'acme staging',
       mode: 'file',
-      baseUrl: 'https://api.acme.example/v1',
+      baseUrl: shape.baseUrl ?? 'https://api.acme.example/v1',
+      ...(shape.hosts ? { hosts: { ...shape.hosts } } : {}),
+      ...(shape.caFile ? { caFile: shape.caFile } : {}),
     },
     profile: shape.profile ?? 'strict',
     startedAt: shape.startedAt ?? new Date('2026-11-25T10:00:00Z'),
