@@ -5,6 +5,7 @@
 // version is unstable: listed apart, never counted as regressed or recovered.
 import type { Queryable } from '../database/database.ts';
 import { ALL_PROTOCOLS, outcomesOf, runsOf } from '../store/runs.ts';
+import { targetText } from '../store/targets.ts';
 
 export interface RuleChange {
   ruleId: string;
@@ -33,6 +34,8 @@ export interface VersionDiff {
   changed: RuleChange[];
   changedLevel: { ruleId: string; from: string; to: string }[];
   unstable: Unstable[];
+  /** The versions' runs checked different targets (a move the publisher declared): a change may be the target's. */
+  targetChanged?: { from: string[]; to: string[] };
 }
 
 export class DiffQuestionError extends Error {
@@ -46,6 +49,8 @@ const FAILING = new Set(['fail', 'warning', 'error']);
 
 interface VersionRules {
   runs: number[];
+  /** The targets its runs checked (base URL and other tenant). */
+  targets: string[];
   /** rule → each run's verdict (oldest first), per protocol too, and its level in the latest run. */
   rules: Map<string, RuleRuns>;
 }
@@ -57,7 +62,9 @@ interface RuleRuns {
 }
 
 async function versionRules(db: Queryable, deployment: string, version: string): Promise<VersionRules> {
-  const runs = (await runsOf(db, deployment, version)).map((run) => run.id);
+  const stored = await runsOf(db, deployment, version);
+  const runs = stored.map((run) => run.id);
+  const targets = [...new Set(stored.map((run) => targetText(run)))].sort();
   if (runs.length === 0)
     throw new DiffQuestionError(`No run of ${deployment} ${version} has been published.`);
   const rules: VersionRules['rules'] = new Map();
@@ -75,7 +82,7 @@ async function versionRules(db: Queryable, deployment: string, version: string):
       entry.byProtocol.set(outcome.protocol, [...(entry.byProtocol.get(outcome.protocol) ?? []), verdict]);
     rules.set(outcome.ruleId, entry);
   }
-  return { runs, rules };
+  return { runs, targets, rules };
 }
 
 /** The protocols whose settled verdict differs between the two versions. */
@@ -109,6 +116,9 @@ export async function diffVersions(
     changed: [],
     changedLevel: [],
     unstable: [],
+    ...(before.targets.join('\n') !== after.targets.join('\n')
+      ? { targetChanged: { from: before.targets, to: after.targets } }
+      : {}),
   };
   const ids = [...new Set([...before.rules.keys(), ...after.rules.keys()])].sort();
   for (const ruleId of ids) {

@@ -17,6 +17,7 @@ import {
   runsOf,
   type StoredRun,
 } from '../store/runs.ts';
+import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
 import { RequestError, sendJson } from './respond.ts';
 
@@ -215,7 +216,14 @@ export async function deploymentHistory(
   if (!(await deploymentExists(context.db, name)))
     throw new RequestError(404, 'no_such_deployment', `The registry has no deployment named "${name}".`);
   const runs = await runsOf(context.db, name);
-  sendJson(response, 200, { deployment: name, badge: `/badge/${name}.svg`, runs: runs.map(runJson) });
+  const { target, moves } = await targetOf(context.db, name);
+  sendJson(response, 200, {
+    deployment: name,
+    badge: `/badge/${name}.svg`,
+    ...(target ? { target } : {}),
+    targetMoves: moves,
+    runs: runs.map(runJson),
+  });
 }
 
 export async function runDetail(context: ApiContext, id: number, response: ServerResponse): Promise<void> {

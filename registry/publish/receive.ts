@@ -13,6 +13,7 @@ import { BundleInputError, verifyBundle } from '../../conformance/attestation/ve
 import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
 import type { Database } from '../database/database.ts';
 import { DeploymentOwnedError, storeRun, type StoreResult } from '../store/runs.ts';
+import { TargetChangedError } from '../store/targets.ts';
 import type { Publisher } from './publishers.ts';
 import { ruleOutcomes, runFacts } from './run-facts.ts';
 import type { Upload } from './upload.ts';
@@ -103,8 +104,11 @@ export async function receiveBundle(
     });
     const files = [...upload.files].map(([name, content]) => ({ name, sha256: sha256(content), content }));
     try {
-      return await storeRun(db, facts, { sha256: sha256(manifest), files }, ruleOutcomes(report));
+      return await storeRun(db, facts, { sha256: sha256(manifest), files }, ruleOutcomes(report), {
+        targetMoved: upload.targetMoved,
+      });
     } catch (error) {
+      if (error instanceof TargetChangedError) throw new PublishRefused(409, 'target_changed', error.message);
       if (!(error instanceof DeploymentOwnedError)) throw error;
       throw new PublishRefused(
         403,

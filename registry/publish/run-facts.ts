@@ -53,6 +53,10 @@ export function runFacts(report: ConformanceReport, provenance: Provenance): Run
     startedAt: report.startedAt,
     // What verify would warn of, kept with the run so every answer that shows the run shows them.
     warnings: claimWarnings(report),
+    otherTenant:
+      [...(report.tls ?? []), ...(report.shards ?? []).flatMap((shard) => shard.tls ?? [])].find(
+        (tls) => tls.field === 'otherTenantBaseUrl',
+      )?.host ?? null,
   };
 }
 

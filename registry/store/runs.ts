@@ -1,6 +1,7 @@
 // The repository of runs: what a publish stores (in one transaction) and what the pages, the badge,
 // can-i-ship and diff read. Facts are stored per run; every answer is a query over them.
 import type { Database, Queryable } from '../database/database.ts';
+import { bindTarget, recordMove } from './targets.ts';
 
 export interface RuleOutcome {
   ruleId: string;
@@ -36,6 +37,8 @@ export interface RunFacts {
   startedAt: string;
   /** Every warning `verify` prints for the run (claimWarnings): what the signature does not tie down. */
   warnings: string[];
+  /** The other tenant's host the isolation rules used, when the run recorded it. */
+  otherTenant: string | null;
 }
 
 export interface StoredRun extends RunFacts {
@@ -65,7 +68,7 @@ export class DeploymentOwnedError extends Error {
 
 const RUN_COLUMNS = `id, bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
   protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings`;
+  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings, other_tenant`;
 
 interface RunRow {
   id: number;
@@ -92,6 +95,7 @@ interface RunRow {
   started_at: Date | string;
   published_at: Date | string;
   warnings: string[];
+  other_tenant: string | null;
 }
 
 function runOf(row: RunRow): StoredRun {
@@ -120,6 +124,7 @@ function runOf(row: RunRow): StoredRun {
     startedAt: new Date(row.started_at).toISOString(),
     publishedAt: new Date(row.published_at).toISOString(),
     warnings: row.warnings,
+    otherTenant: row.other_tenant,
   };
 }
 
@@ -132,6 +137,7 @@ export function storeRun(
   facts: RunFacts,
   bundle: BundleContent,
   outcomes: readonly RuleOutcome[],
+  { targetMoved = false }: { targetMoved?: boolean } = {},
 ): Promise<StoreResult> {
   return db.transaction(async (tx) => {
     const earlier = await runByBundle(tx, bundle.sha256);
@@ -145,6 +151,8 @@ export function storeRun(
       [facts.deployment],
     );
     if (owner?.publisher !== facts.publisher) throw new DeploymentOwnedError(facts.deployment);
+    const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
+    const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
     const size = bundle.files.reduce((total, file) => total + file.content.length, 0);
     // Two publishes of one bundle at once: the second waits here for the first, then finds its run.
     const inserted = await tx.query(
@@ -164,8 +172,8 @@ export function storeRun(
     const [row] = await tx.query<RunRow>(
       `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
          protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings, other_tenant)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
        RETURNING ${RUN_COLUMNS}`,
       [
         bundle.sha256,
@@ -190,6 +198,7 @@ export function storeRun(
         facts.publisher,
         facts.startedAt,
         facts.warnings,
+        facts.otherTenant,
       ],
     );
     if (!row) throw new Error('the run was not inserted');
@@ -204,6 +213,7 @@ export function storeRun(
         outcomes.map((outcome) => outcome.verdict),
       ],
     );
+    if (movedFrom) await recordMove(tx, facts.deployment, movedFrom, target, facts.publisher, row.id);
     return { stored: 'new', run: runOf(row) };
   });
 }

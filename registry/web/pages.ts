@@ -2,6 +2,7 @@
 // the certified implementations, a deployment's history (verdict per version and a rule × version
 // grid), and a run (its facts, scope and rules, with links to its HTML report and evidence).
 import { ALL_PROTOCOLS, type RuleOutcome, type StoredRun } from '../store/runs.ts';
+import { targetText, type TargetMove } from '../store/targets.ts';
 import { html, page, verdictClass, type Html } from './html.ts';
 
 const date = (iso: string): string => iso.slice(0, 10);
@@ -82,6 +83,7 @@ export function deploymentPage(
   name: string,
   runs: readonly StoredRun[],
   outcomes: readonly (RuleOutcome & { runId: number })[],
+  moves: readonly TargetMove[] = [],
 ): string {
   const versions = byVersion(runs);
   const latest = runs.at(-1);
@@ -112,6 +114,20 @@ export function deploymentPage(
         Badge URL:
         <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''}
       </p>
+      ${
+        moves.length > 0
+          ? html`<h2>Target moves</h2>
+              <ul id="target-moves">
+                ${moves.map(
+                  (move) =>
+                    html`<li>
+                      ${move.movedAt.slice(0, 10)}: ${targetText(move.from)} → ${targetText(move.to)}, said by
+                      ${move.publisher} with <a href="/runs/${move.runId}">run ${move.runId}</a>
+                    </li>`,
+                )}
+              </ul>`
+          : ''
+      }
       <h2>Versions</h2>
       <table id="versions">
         <thead>

@@ -253,6 +253,7 @@ for (const backend of BACKENDS) {
         publisher: 'acme',
         startedAt: '2026-11-25T10:00:00.000Z',
         warnings: [],
+        otherTenant: null,
       });
       const bundle = (seed: string) => ({
         sha256: createHash('sha256').update(seed).digest('hex'),
@@ -292,6 +293,7 @@ for (const backend of BACKENDS) {
         publisher: 'acme',
         startedAt: '2026-11-25T10:00:00.000Z',
         warnings: [],
+        otherTenant: null,
       });
       const bundle = (seed: string) => ({
         sha256: createHash('sha256').update(seed).digest('hex'),

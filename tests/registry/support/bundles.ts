@@ -32,6 +32,8 @@ export interface BundleShape {
   baseUrl?: string;
   hosts?: Readonly<Record<string, string>>;
   caFile?: string;
+  /** The other tenant's host (its certificate recorded as otherTenantBaseUrl's), e.g. globex.acme.example:443. */
+  otherTenant?: string;
   startedAt?: Date;
   /** undefined: unsigned. */
   key?: KeyObject;
@@ -74,6 +76,17 @@ export function makeBundle(shape: BundleShape = {}): string {
   const outcomes = outcomesFailing(failing);
   const checked = shape.checked ?? ['HTTP/1.1', 'HTTP/2'];
   const certificate = tlsEvidence([...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])]);
+  const certificates = [
+    certificate,
+    ...(shape.otherTenant
+      ? [
+          {
+            ...tlsEvidence([...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])], shape.otherTenant),
+            field: 'otherTenantBaseUrl' as const,
+          },
+        ]
+      : []),
+  ];
   const rulesSelected = shape.rulesSelected ?? RULES.length;
   const report = buildReport(outcomes, {
     target: {
@@ -92,7 +105,7 @@ export function makeBundle(shape: BundleShape = {}): string {
       selectedRules: rulesSelected,
       maxListPages: 10,
     },
-    tls: [certificate],
+    tls: certificates,
     ...(checked.length > 1
       ? {
           byProtocol: new Map(
@@ -106,7 +119,7 @@ export function makeBundle(shape: BundleShape = {}): string {
     runProtocols: checked,
     scope: scopeOf({
       protocolsChecked: checked,
-      tls: [certificate],
+      tls: certificates,
       rulesSelected,
       rulesInCatalog: RULES.length,
     }),
