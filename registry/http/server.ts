@@ -20,6 +20,7 @@ import {
 } from './api.ts';
 import { UploadAborted } from './body.ts';
 import { markPrivate, RequestError, send, sendError, sendJson } from './respond.ts';
+import { removeStaleUploads } from '../publish/receive.ts';
 import { bundleFileNames } from '../store/runs.ts';
 
 export interface RegistryOptions {
@@ -147,6 +148,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,
   };
   const log = options.log ?? ((line: string) => console.log(line));
+  for (const name of removeStaleUploads())
+    log(`removed ${name}: the upload directory of a registry that was stopped mid-publish`);
   const server = createServer({ key: options.tls.key, cert: options.tls.cert }, (request, response) => {
     const started = performance.now();
     response.once('finish', () => {
