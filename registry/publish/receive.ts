@@ -12,6 +12,7 @@ import { keyFingerprint } from '../../conformance/attestation/signing-key.ts';
 import { BundleInputError, verifyBundle } from '../../conformance/attestation/verify-bundle.ts';
 import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
 import type { Database } from '../database/database.ts';
+import { running } from '../database/directory-lock.ts';
 import { DeploymentOwnedError, storeRun, type StoreResult } from '../store/runs.ts';
 import { TargetChangedError } from '../store/targets.ts';
 import type { Publisher } from './publishers.ts';
@@ -36,15 +37,6 @@ const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 const ANY_TOKEN = /tacr_[A-Za-z0-9_-]{43}/;
 
 const UPLOAD_PREFIX = 'registry-upload-';
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * Removes the upload directories of registries that no longer run (killed with -9 mid-publish),
