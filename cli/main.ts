@@ -2,6 +2,7 @@
 // `tenant-auth-conformance SUBCOMMAND [options]`: one executable for everything the kit does.
 // Each subcommand is a module loaded only when asked for, so that `serve` starts without loading
 // Playwright and `rules` without the server. To add one, add a row to SUBCOMMANDS.
+import { accessSync, constants } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { sep } from 'node:path';
 import { kitPackage } from '../kit/package-root.ts';
@@ -121,6 +122,15 @@ async function mainWithoutStackTraces(argv: string[]): Promise<number> {
   }
 }
 
+function writable(directory: string): boolean {
+  try {
+    accessSync(directory, constants.W_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The system's refusals of a path that a user can do something about. */
 const PATH_REFUSALS = new Set(['ENOENT', 'ENOTDIR', 'EACCES', 'EPERM', 'EROFS', 'ENOSPC']);
 
@@ -129,7 +139,9 @@ function fixOf(error: unknown): string {
   const { code, path } = error as NodeJS.ErrnoException;
   if (typeof path !== 'string' || code === undefined || !PATH_REFUSALS.has(code)) return '';
   const temporary = tmpdir();
-  if (path === temporary || path.startsWith(`${temporary}${sep}`))
+  // A path under the temporary directory is its fault only when the directory itself is unusable:
+  // a project kept under /tmp is not, and its own missing folder is named instead.
+  if (path === temporary || (path.startsWith(`${temporary}${sep}`) && !writable(temporary)))
     return `\nFix: the temporary directory ${temporary} is missing, full or not writable: set TMPDIR to a directory this user can write to.`;
   return `\nFix: check that ${path} exists, has room and can be written by this user.`;
 }

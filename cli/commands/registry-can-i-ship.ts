@@ -12,23 +12,27 @@ import {
 } from './registry-publish.ts';
 
 const HELP = `Usage: tenant-auth-conformance registry can-i-ship --registry URL --deployment NAME --version V
-                                                   [--profile default|strict] [--protocols h1,h2] [--json]
+                                                   [--profile default|strict] [--protocols h1,h2] [--no-warnings] [--json]
 
 Asks the registry whether this version may ship: yes only when the latest stored run of it that
 covers the question — the profile (a strict run answers for both), the protocols (by default every
-protocol the target offered), every rule of the catalog — is VERIFIED and CONFORMANT.
+protocol the target offered), every rule of the catalog — is VERIFIED and CONFORMANT. Latest is
+by the run's own signed start time. Every warning verify prints of that run is in the answer.
 
 Options:
   --deployment NAME, --version V
   --profile P           default or strict (default: default)
   --protocols LIST      h1, h2 or h1,h2 (default: every protocol the target offered)
+  --no-warnings         answer no when verify warns of the deciding run (a host map to a loopback
+                        or private address, trust from a private CA, a self-signed certificate…)
   --json                print the registry's answer as JSON
 ${REGISTRY_CLIENT_OPTIONS} (a token is needed only with --private-reads)
   --help                print this help
 
 Exit codes:
   0  yes: a VERIFIED CONFORMANT run covers the question
-  1  no: the first line says why (no run, a run that does not cover it, not CONFORMANT)
+  1  no: the first line says why (no run, a run that does not cover it, not CONFORMANT, a
+     warning under --no-warnings)
   2  usage error
   3  the registry cannot be reached, or failed`;
 
@@ -42,6 +46,7 @@ export async function main(argv: string[]): Promise<number> {
       profile: { type: 'string' },
       protocols: { type: 'string' },
       json: { type: 'boolean' },
+      'no-warnings': { type: 'boolean' },
     },
     HELP,
   );
@@ -66,6 +71,7 @@ export async function main(argv: string[]): Promise<number> {
   const query = new URLSearchParams({ deployment: values.deployment ?? '', version: values.version ?? '' });
   if (values.profile !== undefined) query.set('profile', values.profile);
   if (values.protocols !== undefined) query.set('protocols', values.protocols);
+  if (values['no-warnings'] === true) query.set('noWarnings', 'true');
   return withRegistry(values, readToken(values['token-file']), async (client) => {
     const answer = await client.get(`/api/v1/can-i-ship?${query.toString()}`);
     if (answer.status !== 200) {

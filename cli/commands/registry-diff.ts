@@ -50,6 +50,11 @@ export function renderDiff(diff: VersionDiff): string {
         ];
   const lines = [
     `${diff.deployment}: ${diff.from.version} (runs ${diff.from.runs.join(', ')}) → ${diff.to.version} (runs ${diff.to.runs.join(', ')})`,
+    ...(diff.targetChanged
+      ? [
+          `The target moved between these versions (${diff.targetChanged.from.join('; ')} → ${diff.targetChanged.to.join('; ')}): a change below may be the target's, not the version's.`,
+        ]
+      : []),
     ...changes('Regressed', diff.regressed),
     ...changes('Recovered', diff.recovered),
     ...changes('Changed', diff.changed),
@@ -69,7 +74,7 @@ export function renderDiff(diff: VersionDiff): string {
         ]
       : []),
   ];
-  if (lines.length === 1) lines.push('No rule changed.');
+  if (lines.length === (diff.targetChanged ? 2 : 1)) lines.push('No rule changed.');
   return lines.join('\n');
 }
 

@@ -64,6 +64,8 @@ deployment and version given; the same bundle sent again is the same run.
 Options:
   --deployment NAME     your deployment's name in the registry: lower-case letters, digits, dashes
   --version V           the version the run certifies (semver, or a commit)
+  --target-moved        the deployment's target moved: accept a run of another base URL or other
+                        tenant than the deployment is bound to (the move shows in its history)
 ${REGISTRY_CLIENT_OPTIONS}
   --help                print this help
 
@@ -76,7 +78,12 @@ Exit codes:
 export async function main(argv: string[]): Promise<number> {
   const parsed = commandArguments(
     argv,
-    { ...REGISTRY_CLIENT_FLAGS, deployment: { type: 'string' }, version: { type: 'string' } },
+    {
+      ...REGISTRY_CLIENT_FLAGS,
+      deployment: { type: 'string' },
+      version: { type: 'string' },
+      'target-moved': { type: 'boolean' },
+    },
     HELP,
   );
   if (typeof parsed === 'number') return parsed;
@@ -103,13 +110,22 @@ export async function main(argv: string[]): Promise<number> {
   return withRegistry(values, token, async (client) => {
     const answer = await client.post(
       '/api/v1/runs',
-      uploadOf(directory ?? '', values.deployment ?? '', values.version ?? ''),
+      uploadOf(
+        directory ?? '',
+        values.deployment ?? '',
+        values.version ?? '',
+        values['target-moved'] === true,
+      ),
     );
     if (answer.status === 200 || answer.status === 201) {
-      const { run } = answer.json as { run: { id: number; verdict: string; links: { page: string } } };
+      const { run, note } = answer.json as {
+        run: { id: number; verdict: string; links: { page: string } };
+        note?: string;
+      };
       console.log(
         `${answer.status === 201 ? 'Published' : 'Already published'}: ${values.deployment} ${values.version} is run ${run.id}, ${run.verdict}: ${new URL(run.links.page, values.registry).href}`,
       );
+      if (note !== undefined) console.log(note);
       return EXIT.ok;
     }
     console.error(`Refused: ${errorMessage(answer)}`);

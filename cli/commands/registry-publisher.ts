@@ -25,7 +25,8 @@ Options:
 
 Exit codes:
   0  added; the token is printed on standard output
-  2  usage error: a bad name, a key file that is not an Ed25519 public key`;
+  2  usage error: a bad name, a key file that is not an Ed25519 public key
+  3  the publishers file or its directory cannot be written (the message names the path)`;
 
 export function main(argv: string[]): Promise<number> {
   const parsed = commandArguments(
@@ -59,6 +60,14 @@ export function main(argv: string[]): Promise<number> {
     console.log(token);
     return Promise.resolve(EXIT.ok);
   } catch (error) {
+    const { code, path } = error as NodeJS.ErrnoException;
+    if (typeof code === 'string' && typeof path === 'string') {
+      // The system's own refusal, of the very path it refused: no guess at another cause.
+      console.error(
+        `The publishers file ${file} cannot be read or written: the system refused ${path} (${code}). Check that ${path === file ? 'its directory' : path} can be created and written by this user, or give --data DIR or --publishers FILE elsewhere.`,
+      );
+      return Promise.resolve(EXIT.setup);
+    }
     if (!(error instanceof PublishersFileError) && !(error instanceof KeyFileError)) throw error;
     console.error(error.message);
     return Promise.resolve(EXIT.usage);

@@ -1,5 +1,6 @@
 // `registry serve`: the registry over HTTPS, on the embedded database in --data (default
 // .registry-data/) or on a PostgreSQL server (--database-url), migrated at start.
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { openDatabase } from '../../registry/database/database.ts';
 import { migrate, DatabaseTooNewError } from '../../registry/database/migrations.ts';
@@ -22,8 +23,11 @@ verified on arrival, with the publisher's own keys, by the code of \`verify\`.
 Options:
   --data DIR            the registry's directory: the embedded database (PGlite, in DIR/database),
                         the publishers file, a lock (one registry per DIR) (default: .registry-data)
-  --database-url URL    a PostgreSQL server instead (postgres://user:password@host:5432/db);
-                        the same schema and migrations, applied at start
+  --database-url URL    a PostgreSQL server instead (postgres://user@host:5432/db), the same
+                        schema and migrations, applied at start; no password in it (ps shows
+                        arguments): the password comes from PGPASSWORD or --database-password-file
+  --database-password-file FILE
+                        the database password, read from FILE (its first line)
   --publishers FILE     who may publish, with which keys (registry publisher writes it)
                         (default: DIR/publishers.json)
   --port N              (default: 8443)
@@ -59,6 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     {
       data: { type: 'string' },
       'database-url': { type: 'string' },
+      'database-password-file': { type: 'string' },
       publishers: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
@@ -101,6 +106,24 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const databaseUrl = values['database-url'];
+  let databasePassword: string | undefined;
+  if (databaseUrl !== undefined && URL.canParse(databaseUrl) && new URL(databaseUrl).password !== '') {
+    console.error(
+      `--database-url holds a password, which any user of this machine sees in ps: give ${shownUrl(databaseUrl)} without it, and the password in PGPASSWORD or --database-password-file FILE.`,
+    );
+    return EXIT.usage;
+  }
+  const passwordFile = values['database-password-file'];
+  if (passwordFile !== undefined) {
+    try {
+      databasePassword = readFileSync(passwordFile, 'utf8').split(/\r?\n/)[0] ?? '';
+    } catch (error) {
+      console.error(
+        `--database-password-file: ${resolve(passwordFile)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): give a file this user can read, holding the password.`,
+      );
+      return EXIT.usage;
+    }
+  }
   let lock: { release(): void } | undefined;
   try {
     // The embedded database is one process's: a second registry on the directory is refused.
@@ -115,6 +138,7 @@ export async function main(argv: string[]): Promise<number> {
     db = await openDatabase({
       directory: join(directory, 'database'),
       ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+      ...(databasePassword !== undefined ? { databasePassword } : {}),
     });
     await migrate(db);
   } catch (error) {

@@ -3,8 +3,8 @@
 // asked (a strict run answers for both profiles; a default run only for default), every protocol
 // asked checked (by default every protocol the target offered), every rule of the catalog selected
 // — is CONFORMANT. Every stored run was VERIFIED on arrival. Otherwise the answer says why not,
-// run by run. The latest covering run decides, not any: a version whose runs disagree is not one
-// to ship on the strength of its best run.
+// run by run. The latest covering run by its own signed start time decides, not any (and not the
+// last uploaded): a version whose runs disagree is not one to ship on the strength of its best run.
 import { PROTOCOLS, type Profile, type Protocol } from '../../conformance/settings.ts';
 import type { Queryable } from '../database/database.ts';
 import { deploymentExists, runsOf, type StoredRun } from '../store/runs.ts';
@@ -15,6 +15,8 @@ export interface ShipQuestion {
   profile?: Profile;
   /** h1, h2; when absent, every protocol the run found the target offers. */
   protocols?: readonly Protocol[];
+  /** Refuse a deciding run that verify warns of (a host map to loopback, a private CA…). */
+  noWarnings?: boolean;
 }
 
 export interface ShipAnswer {
@@ -101,24 +103,43 @@ export async function canIShip(db: Queryable, question: ShipQuestion): Promise<S
     if (gap === undefined) covering.push(run);
     else notCovering.push({ id: run.id, why: gap });
   }
+  // Runs are ordered by their own start time: a run uploaded after the latest but started before
+  // it is kept, and never decides; the answer names it so the late upload is not taken as current.
   const latest = covering.at(-1);
+  const late = latest ? covering.filter((run) => run.id > latest.id) : [];
+  const lateText =
+    late.length > 0
+      ? ` (${late.map((run) => `run ${run.id}, started ${run.startedAt}`).join('; ')}, published later but started earlier, ${late.length > 1 ? 'do' : 'does'} not decide)`
+      : '';
   if (latest === undefined)
     return {
       ship: false,
       reason: `No: no run of ${subject} covers the ${scopeText(question)}: ${notCovering.map((gap) => `run ${gap.id}: ${gap.why}`).join('; ')}.`,
       notCovering,
     };
+  // verify's warnings travel with the run into the sentence: a yes says what the signature does not tie down.
+  const warned =
+    latest.warnings.length > 0
+      ? `; verify warns of it (${latest.warnings.length}): ${latest.warnings.join(' ')}`
+      : '';
+  if (latest.verdict === 'CONFORMANT' && question.noWarnings === true && latest.warnings.length > 0)
+    return {
+      ship: false,
+      reason: `No: run ${latest.id} of ${subject} (started ${latest.startedAt}), the latest by start time, decides and is CONFORMANT, but no warning was allowed (--no-warnings) and verify warns of it (${latest.warnings.length}): ${latest.warnings.join(' ')}`,
+      run: latest,
+      notCovering,
+    };
   if (latest.verdict === 'CONFORMANT')
     return {
       ship: true,
-      reason: `Yes: run ${latest.id} of ${subject} (${latest.startedAt}, signed by ${latest.signer}) is VERIFIED and CONFORMANT under the ${scopeText(question)} (it ran ${latest.profile}, over ${latest.protocolsChecked.join(' and ')}).`,
+      reason: `Yes: run ${latest.id} of ${subject} (started ${latest.startedAt}, signed by ${latest.signer}), the latest by start time, decides: it is VERIFIED and CONFORMANT under the ${scopeText(question)} (it ran ${latest.profile}, over ${latest.protocolsChecked.join(' and ')})${lateText}${warned}${warned ? '' : '.'}`,
       run: latest,
       notCovering,
     };
   const earlierConformant = covering.filter((run) => run.verdict === 'CONFORMANT').map((run) => run.id);
   return {
     ship: false,
-    reason: `No: the latest run of ${subject} that covers the ${scopeText(question)}, run ${latest.id} (${latest.startedAt}), is ${latest.verdict}${earlierConformant.length > 0 ? `; earlier run${earlierConformant.length > 1 ? 's' : ''} ${earlierConformant.join(', ')} ${earlierConformant.length > 1 ? 'were' : 'was'} CONFORMANT, so the outcome is unstable: run registry diff to see which rules flip` : ''}.`,
+    reason: `No: the latest run of ${subject} by start time that covers the ${scopeText(question)}, run ${latest.id} (started ${latest.startedAt}), decides: it is ${latest.verdict}${lateText}${earlierConformant.length > 0 ? `; earlier run${earlierConformant.length > 1 ? 's' : ''} ${earlierConformant.join(', ')} ${earlierConformant.length > 1 ? 'were' : 'was'} CONFORMANT, so the outcome is unstable: run registry diff to see which rules flip` : ''}.`,
     run: latest,
     notCovering,
   };

@@ -1,10 +1,11 @@
 // diff: what changed between two versions of a deployment, rule by rule, from every stored run of
-// each. A rule regressed when it passed in every run of the first version and fails, warns or
-// errs in every run of the second; recovered the other way round; changed level when the catalogs
+// each. A rule regressed when it passed in any run of the first version (every run, or an unstable
+// one) and fails, warns or errs in every run of the second; recovered the other way round; changed level when the catalogs
 // the two versions ran disagree on its level. A rule whose outcome differs between runs of one
 // version is unstable: listed apart, never counted as regressed or recovered.
 import type { Queryable } from '../database/database.ts';
 import { ALL_PROTOCOLS, outcomesOf, runsOf } from '../store/runs.ts';
+import { targetText } from '../store/targets.ts';
 
 export interface RuleChange {
   ruleId: string;
@@ -33,6 +34,8 @@ export interface VersionDiff {
   changed: RuleChange[];
   changedLevel: { ruleId: string; from: string; to: string }[];
   unstable: Unstable[];
+  /** The versions' runs checked different targets (a move the publisher declared): a change may be the target's. */
+  targetChanged?: { from: string[]; to: string[] };
 }
 
 export class DiffQuestionError extends Error {
@@ -46,6 +49,8 @@ const FAILING = new Set(['fail', 'warning', 'error']);
 
 interface VersionRules {
   runs: number[];
+  /** The targets its runs checked (base URL and other tenant). */
+  targets: string[];
   /** rule → each run's verdict (oldest first), per protocol too, and its level in the latest run. */
   rules: Map<string, RuleRuns>;
 }
@@ -57,7 +62,9 @@ interface RuleRuns {
 }
 
 async function versionRules(db: Queryable, deployment: string, version: string): Promise<VersionRules> {
-  const runs = (await runsOf(db, deployment, version)).map((run) => run.id);
+  const stored = await runsOf(db, deployment, version);
+  const runs = stored.map((run) => run.id);
+  const targets = [...new Set(stored.map((run) => targetText(run)))].sort();
   if (runs.length === 0)
     throw new DiffQuestionError(`No run of ${deployment} ${version} has been published.`);
   const rules: VersionRules['rules'] = new Map();
@@ -75,7 +82,7 @@ async function versionRules(db: Queryable, deployment: string, version: string):
       entry.byProtocol.set(outcome.protocol, [...(entry.byProtocol.get(outcome.protocol) ?? []), verdict]);
     rules.set(outcome.ruleId, entry);
   }
-  return { runs, rules };
+  return { runs, targets, rules };
 }
 
 /** The protocols whose settled verdict differs between the two versions. */
@@ -88,6 +95,12 @@ function protocolChanges(was: RuleRuns | undefined, is: RuleRuns | undefined): R
   }
   return Object.keys(changes).length > 0 ? changes : undefined;
 }
+
+const allFailing = (entry: RuleRuns): boolean =>
+  entry.verdicts.length > 0 && entry.verdicts.every((item) => FAILING.has(item.verdict));
+/** The distinct verdicts of a rule's runs, oldest first: `pass/fail` for an unstable one. */
+const verdictsText = (verdicts: readonly { verdict: string }[]): string =>
+  [...new Set(verdicts.map((item) => item.verdict))].join('/');
 
 const settled = (verdicts: readonly { verdict: string }[]): string | undefined =>
   new Set(verdicts.map((item) => item.verdict)).size === 1 ? verdicts[0]?.verdict : undefined;
@@ -109,23 +122,42 @@ export async function diffVersions(
     changed: [],
     changedLevel: [],
     unstable: [],
+    ...(before.targets.join('\n') !== after.targets.join('\n')
+      ? { targetChanged: { from: before.targets, to: after.targets } }
+      : {}),
   };
   const ids = [...new Set([...before.rules.keys(), ...after.rules.keys()])].sort();
   for (const ruleId of ids) {
     const was = before.rules.get(ruleId);
     const is = after.rules.get(ruleId);
     let flips = false;
-    for (const [version, entry] of [
-      [from, was],
-      [to, is],
-    ] as const)
+    // A version diffed with itself is one version: its unstable rules are listed once.
+    const sides =
+      from === to
+        ? ([[from, was]] as const)
+        : ([
+            [from, was],
+            [to, is],
+          ] as const);
+    for (const [version, entry] of sides)
       if (entry && settled(entry.verdicts) === undefined) {
         result.unstable.push({ ruleId, version, verdicts: entry.verdicts });
         flips = true;
       }
     if (was && is && was.level !== is.level)
       result.changedLevel.push({ ruleId, from: was.level, to: is.level });
-    if (flips) continue;
+    if (flips) {
+      // An unstable baseline does not excuse a version that fails the rule in every run: any pass
+      // of the baseline against no pass of the new version is a regression (CI's gate must stop).
+      if (from !== to && was && is && was.verdicts.some((item) => item.verdict === 'pass') && allFailing(is))
+        result.regressed.push({
+          ruleId,
+          level: is.level,
+          from: verdictsText(was.verdicts),
+          to: verdictsText(is.verdicts),
+        });
+      continue;
+    }
     const fromVerdict = was ? settled(was.verdicts) : 'absent';
     const toVerdict = is ? settled(is.verdicts) : 'absent';
     if (fromVerdict === undefined || toVerdict === undefined) continue;

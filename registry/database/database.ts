@@ -40,9 +40,14 @@ export async function openEmbedded(directory: string): Promise<Database> {
 }
 
 /** A PostgreSQL server (`postgres://user@host:port/database`), through a pool of connections. */
-export async function openServer(url: string, poolSize = 10): Promise<Database> {
+export async function openServer(url: string, poolSize = 10, password?: string): Promise<Database> {
   const { default: pg } = await import('pg');
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  // Without a password here, pg takes PGPASSWORD (or ~/.pgpass): never one in the URL, which ps shows.
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: poolSize,
+    ...(password !== undefined ? { password } : {}),
+  });
   // An idle connection the server drops must not end the process.
   pool.on('error', () => undefined);
   // Fail at start-up, with the server's own reason, rather than at the first request.
@@ -73,6 +78,12 @@ export async function openServer(url: string, poolSize = 10): Promise<Database> 
 }
 
 /** `--database-url` when given, else the embedded database in `directory`. */
-export function openDatabase(where: { databaseUrl?: string; directory: string }): Promise<Database> {
-  return where.databaseUrl !== undefined ? openServer(where.databaseUrl) : openEmbedded(where.directory);
+export function openDatabase(where: {
+  databaseUrl?: string;
+  databasePassword?: string;
+  directory: string;
+}): Promise<Database> {
+  return where.databaseUrl !== undefined
+    ? openServer(where.databaseUrl, 10, where.databasePassword)
+    : openEmbedded(where.directory);
 }

@@ -16,7 +16,8 @@ export class DirectoryInUseError extends Error {
   }
 }
 
-function running(pid: number): boolean {
+/** Whether a process of this pid runs (one of another user's counts). */
+export function running(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -68,6 +68,43 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'runs ordered by their own signed start time, not by upload',
+    sql: `
+      CREATE INDEX runs_by_version_start ON runs (deployment, version, started_at, id);
+      CREATE INDEX runs_by_deployment_start ON runs (deployment, started_at, id);
+    `,
+  },
+  {
+    version: 3,
+    name: 'every warning verify prints travels with its run',
+    sql: `ALTER TABLE runs ADD COLUMN warnings text[] NOT NULL DEFAULT '{}'`,
+  },
+  {
+    version: 4,
+    name: 'a deployment bound to its target, and each move of it',
+    sql: `
+      ALTER TABLE runs ADD COLUMN other_tenant text;
+      ALTER TABLE deployments ADD COLUMN base_url text;
+      ALTER TABLE deployments ADD COLUMN other_tenant text;
+      UPDATE deployments d SET base_url = (
+        SELECT r.base_url FROM runs r WHERE r.deployment = d.name ORDER BY r.started_at DESC, r.id DESC LIMIT 1
+      );
+      CREATE TABLE target_moves (
+        id serial PRIMARY KEY,
+        deployment text NOT NULL REFERENCES deployments (name),
+        from_base_url text NOT NULL,
+        from_other_tenant text,
+        to_base_url text NOT NULL,
+        to_other_tenant text,
+        publisher text NOT NULL,
+        run_id integer NOT NULL REFERENCES runs (id),
+        moved_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX target_moves_by_deployment ON target_moves (deployment, id);
+    `,
+  },
 ];
 
 /** Newer than this registry: refused rather than read with the wrong schema. */

@@ -11,11 +11,13 @@ import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../
 import {
   certifiedRuns,
   deploymentExists,
+  newestOfVersion,
   outcomesOf,
   runById,
   runsOf,
   type StoredRun,
 } from '../store/runs.ts';
+import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
 import { RequestError, sendJson } from './respond.ts';
 
@@ -108,10 +110,22 @@ export async function publish(
       'bundle_already_published',
       `This bundle is already run ${result.run.id}, published as ${result.run.deployment} ${result.run.version}: a run has one version. Nothing was changed.`,
     );
+  // A run that started before the newest stored run of its version is kept, but never decides.
+  const newest = await newestOfVersion(context.db, result.run.deployment, result.run.version);
+  const decides = newest === undefined || newest.id === result.run.id;
   sendJson(
     response,
     result.stored === 'new' ? 201 : 200,
-    { stored: result.stored, run: runJson(result.run) },
+    {
+      stored: result.stored,
+      decides,
+      ...(decides || !newest
+        ? {}
+        : {
+            note: `Run ${result.run.id} started at ${result.run.startedAt}, before run ${newest.id} of ${result.run.deployment} ${result.run.version} (started ${newest.startedAt}): it is stored, and never decides; run ${newest.id} does.`,
+          }),
+      run: runJson(result.run),
+    },
     {
       Location: `/api/v1/runs/${result.run.id}`,
     },
@@ -152,9 +166,13 @@ export async function canIShipAnswer(
     if ('error' in parsed) throw new RequestError(400, 'bad_protocols', `protocols: ${parsed.error}.`);
     protocols = parsed.protocols;
   }
+  const noWarnings = query.get('noWarnings') ?? undefined;
+  if (noWarnings !== undefined && noWarnings !== 'true' && noWarnings !== 'false')
+    throw new RequestError(400, 'bad_no_warnings', 'noWarnings must be true or false.');
   const answer = await canIShip(context.db, {
     deployment,
     version,
+    noWarnings: noWarnings === 'true',
     ...(profileText ? { profile: profileText } : {}),
     ...(protocols ? { protocols } : {}),
   });
@@ -198,7 +216,14 @@ export async function deploymentHistory(
   if (!(await deploymentExists(context.db, name)))
     throw new RequestError(404, 'no_such_deployment', `The registry has no deployment named "${name}".`);
   const runs = await runsOf(context.db, name);
-  sendJson(response, 200, { deployment: name, badge: `/badge/${name}.svg`, runs: runs.map(runJson) });
+  const { target, moves } = await targetOf(context.db, name);
+  sendJson(response, 200, {
+    deployment: name,
+    badge: `/badge/${name}.svg`,
+    ...(target ? { target } : {}),
+    targetMoves: moves,
+    runs: runs.map(runJson),
+  });
 }
 
 export async function runDetail(context: ApiContext, id: number, response: ServerResponse): Promise<void> {

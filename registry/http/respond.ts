@@ -20,6 +20,20 @@ const COMMON = {
   'Strict-Transport-Security': 'max-age=31536000',
 };
 
+/** Answers of a registry with --private-reads: never stored by a shared cache. */
+const privateAnswers = new WeakSet<ServerResponse>();
+
+export function markPrivate(response: ServerResponse): void {
+  privateAnswers.add(response);
+}
+
+/** `private` in place of `public`, or added, for an answer that needed a token. */
+function privately(cacheControl: string | undefined): string {
+  if (cacheControl === undefined) return 'private';
+  if (/\bpublic\b/.test(cacheControl)) return cacheControl.replace(/\bpublic\b/, 'private');
+  return /\b(private|no-store)\b/.test(cacheControl) ? cacheControl : `private, ${cacheControl}`;
+}
+
 export function send(
   response: ServerResponse,
   status: number,
@@ -28,12 +42,14 @@ export function send(
   headers: Record<string, string> = {},
 ): void {
   if (response.headersSent) return;
-  response.writeHead(status, {
+  const all: Record<string, string> = {
     ...COMMON,
     'Content-Type': contentType,
     'Content-Length': String(Buffer.byteLength(body)),
     ...headers,
-  });
+  };
+  if (privateAnswers.has(response)) all['Cache-Control'] = privately(all['Cache-Control']);
+  response.writeHead(status, all);
   response.end(body);
 }
 

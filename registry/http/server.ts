@@ -19,7 +19,8 @@ import {
   type ApiContext,
 } from './api.ts';
 import { UploadAborted } from './body.ts';
-import { RequestError, send, sendError, sendJson } from './respond.ts';
+import { markPrivate, RequestError, send, sendError, sendJson } from './respond.ts';
+import { removeStaleUploads } from '../publish/receive.ts';
 import { bundleFileNames } from '../store/runs.ts';
 
 export interface RegistryOptions {
@@ -56,8 +57,9 @@ function runId(text: string): number {
 
 /** The path's segments, decoded; a malformed percent-encoding is the client's error, not a 500. */
 function pathSegments(path: string): string[] {
+  let segments: string[];
   try {
-    return path
+    segments = path
       .split('/')
       .filter(Boolean)
       .map((segment) => decodeURIComponent(segment));
@@ -68,6 +70,17 @@ function pathSegments(path: string): string[] {
       'The path holds a malformed percent-encoding (a % not followed by two hex digits of UTF-8).',
     );
   }
+  // A NUL or another control character names no page or file of the registry (and PostgreSQL's text
+  // refuses a NUL): the client's error, named, not a 500.
+  // eslint-disable-next-line no-control-regex
+  const control = segments.find((segment) => /[\u0000-\u001f\u007f]/.test(segment));
+  if (control !== undefined)
+    throw new RequestError(
+      400,
+      'bad_path',
+      `The path holds a ${control.includes('\u0000') ? 'NUL byte (%00)' : 'control character'}, which no page or file of the registry has: remove it.`,
+    );
+  return segments;
 }
 
 async function route(
@@ -91,6 +104,8 @@ async function route(
       `${method.slice(0, 10)} is not allowed here: the registry's pages and reads are GET.`,
     );
   if (options.privateReads) {
+    // What needs a token is never kept by a shared cache: every answer is Cache-Control: private.
+    markPrivate(response);
     const authentication = authenticate(context.publishers.current(), request.headers.authorization);
     if (authentication.state !== 'ok') throw authenticationError(authentication.state);
   }
@@ -133,6 +148,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,
   };
   const log = options.log ?? ((line: string) => console.log(line));
+  for (const name of removeStaleUploads())
+    log(`removed ${name}: the upload directory of a registry that was stopped mid-publish`);
   const server = createServer({ key: options.tls.key, cert: options.tls.cert }, (request, response) => {
     const started = performance.now();
     response.once('finish', () => {

@@ -4,7 +4,8 @@
 // --private-reads). The registry reads the file at start and again whenever it changes
 // (PublishersFile); a bundle is trusted only when one of its publisher's own keys signed it.
 import { createHash, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { KeyFileError, keyFingerprint, publicKeyFromPem } from '../../conformance/attestation/signing-key.ts';
 
 export interface Publisher {
@@ -156,6 +157,9 @@ export function addPublisher(
   const token = newToken();
   const entries = readEntries(file).filter((entry) => entry.name !== name);
   entries.push({ name, tokenSha256: tokenDigest(token), keys: [...keyPems] });
+  // The data directory is made here as `registry serve` makes it: `registry publisher` is the
+  // first command of a new registry, run before any serve.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const temporary = `${file}.${process.pid}.tmp`;
   writeFileSync(temporary, `${JSON.stringify({ publishers: entries }, null, 2)}\n`, { mode: 0o600 });
   renameSync(temporary, file);

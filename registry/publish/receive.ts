@@ -4,7 +4,7 @@
 // problem; so is a bundle that carries a private key or a registry token. Only then is
 // the run stored, in one transaction; the temporary directory is removed whatever happens.
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ATTESTATION_FILES } from '../../conformance/attestation/bundle-files.ts';
@@ -12,7 +12,9 @@ import { keyFingerprint } from '../../conformance/attestation/signing-key.ts';
 import { BundleInputError, verifyBundle } from '../../conformance/attestation/verify-bundle.ts';
 import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
 import type { Database } from '../database/database.ts';
+import { running } from '../database/directory-lock.ts';
 import { DeploymentOwnedError, storeRun, type StoreResult } from '../store/runs.ts';
+import { TargetChangedError } from '../store/targets.ts';
 import type { Publisher } from './publishers.ts';
 import { ruleOutcomes, runFacts } from './run-facts.ts';
 import type { Upload } from './upload.ts';
@@ -33,6 +35,23 @@ const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).dig
 const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
 /** Any registry token, anyone's: the files are served as published, so none may hold one. */
 const ANY_TOKEN = /tacr_[A-Za-z0-9_-]{43}/;
+
+const UPLOAD_PREFIX = 'registry-upload-';
+
+/**
+ * Removes the upload directories of registries that no longer run (killed with -9 mid-publish),
+ * at start; returns what it removed. A directory of a running registry, or of no pid, is kept.
+ */
+export function removeStaleUploads(): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(tmpdir())) {
+    const pid = Number(new RegExp(`^${UPLOAD_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue;
+    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
 
 export async function receiveBundle(
   db: Database,
@@ -56,7 +75,9 @@ export async function receiveBundle(
       );
   }
   const manifest = upload.files.get(ATTESTATION_FILES.manifest);
-  const directory = mkdtempSync(join(tmpdir(), 'registry-upload-'));
+  // Named with this process's pid: a registry killed mid-publish leaves it, and the next start
+  // removes it (removeStaleUploads) without touching a running registry's.
+  const directory = mkdtempSync(join(tmpdir(), `${UPLOAD_PREFIX}${process.pid}-`));
   try {
     for (const [name, content] of upload.files)
       writeFileSync(join(directory, name), content, { mode: 0o600 });
@@ -103,8 +124,11 @@ export async function receiveBundle(
     });
     const files = [...upload.files].map(([name, content]) => ({ name, sha256: sha256(content), content }));
     try {
-      return await storeRun(db, facts, { sha256: sha256(manifest), files }, ruleOutcomes(report));
+      return await storeRun(db, facts, { sha256: sha256(manifest), files }, ruleOutcomes(report), {
+        targetMoved: upload.targetMoved,
+      });
     } catch (error) {
+      if (error instanceof TargetChangedError) throw new PublishRefused(409, 'target_changed', error.message);
       if (!(error instanceof DeploymentOwnedError)) throw error;
       throw new PublishRefused(
         403,

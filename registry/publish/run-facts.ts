@@ -2,6 +2,7 @@
 // (verdict, profile, scope, signer…) and every rule's outcome overall and per protocol. The scope
 // is read defensively: a report of an earlier kit may lack it, and a later one may add fields,
 // which are kept whole in the `scope` and `options` columns.
+import { claimWarnings } from '../../conformance/attestation/claim-warnings.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { ALL_PROTOCOLS, type RuleOutcome, type RunFacts } from '../store/runs.ts';
 
@@ -50,6 +51,12 @@ export function runFacts(report: ConformanceReport, provenance: Provenance): Run
     signer: provenance.signer,
     publisher: provenance.publisher,
     startedAt: report.startedAt,
+    // What verify would warn of, kept with the run so every answer that shows the run shows them.
+    warnings: claimWarnings(report),
+    otherTenant:
+      [...(report.tls ?? []), ...(report.shards ?? []).flatMap((shard) => shard.tls ?? [])].find(
+        (tls) => tls.field === 'otherTenantBaseUrl',
+      )?.host ?? null,
   };
 }
 

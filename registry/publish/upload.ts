@@ -9,6 +9,8 @@ export interface Upload {
   deployment: string;
   version: string;
   files: Map<string, Buffer>;
+  /** The publisher says the deployment's target moved: a run of another base URL is accepted, and the move kept. */
+  targetMoved: boolean;
 }
 
 /** A deployment's name: also a path segment of the pages and the badge. */
@@ -56,7 +58,9 @@ export function parseUpload(text: string): Upload {
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw new UploadError('The body must be a JSON object {"deployment", "version", "files"}.');
-  const { deployment, version, files } = data as Record<string, unknown>;
+  const { deployment, version, files, targetMoved } = data as Record<string, unknown>;
+  if (targetMoved !== undefined && typeof targetMoved !== 'boolean')
+    throw new UploadError('"targetMoved" must be true or false.');
   const problem = deploymentProblem(deployment) ?? versionProblem(version);
   if (problem) throw new UploadError(problem);
   if (typeof files !== 'object' || files === null || Array.isArray(files))
@@ -75,15 +79,25 @@ export function parseUpload(text: string): Upload {
       throw new UploadError(`"files"."${name}" is not base64 (the file's bytes, encoded).`);
     decoded.set(name, bytes ?? Buffer.alloc(0));
   }
-  return { deployment: deployment as string, version: version as string, files: decoded };
+  return {
+    deployment: deployment as string,
+    version: version as string,
+    files: decoded,
+    targetMoved: targetMoved === true,
+  };
 }
 
 /** The upload of a bundle directory (its top-level regular files). */
-export function uploadOf(directory: string, deployment: string, version: string): string {
+export function uploadOf(
+  directory: string,
+  deployment: string,
+  version: string,
+  targetMoved = false,
+): string {
   const files: Record<string, string> = {};
   for (const name of readdirSync(directory)) {
     const path = join(directory, name);
     if (statSync(path).isFile()) files[name] = readFileSync(path).toString('base64');
   }
-  return JSON.stringify({ deployment, version, files });
+  return JSON.stringify({ deployment, version, files, ...(targetMoved ? { targetMoved } : {}) });
 }

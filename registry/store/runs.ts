@@ -1,6 +1,7 @@
 // The repository of runs: what a publish stores (in one transaction) and what the pages, the badge,
 // can-i-ship and diff read. Facts are stored per run; every answer is a query over them.
 import type { Database, Queryable } from '../database/database.ts';
+import { bindTarget, recordMove } from './targets.ts';
 
 export interface RuleOutcome {
   ruleId: string;
@@ -34,6 +35,10 @@ export interface RunFacts {
   signer: string;
   publisher: string;
   startedAt: string;
+  /** Every warning `verify` prints for the run (claimWarnings): what the signature does not tie down. */
+  warnings: string[];
+  /** The other tenant's host the isolation rules used, when the run recorded it. */
+  otherTenant: string | null;
 }
 
 export interface StoredRun extends RunFacts {
@@ -63,7 +68,7 @@ export class DeploymentOwnedError extends Error {
 
 const RUN_COLUMNS = `id, bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
   protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at`;
+  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings, other_tenant`;
 
 interface RunRow {
   id: number;
@@ -89,6 +94,8 @@ interface RunRow {
   publisher: string;
   started_at: Date | string;
   published_at: Date | string;
+  warnings: string[];
+  other_tenant: string | null;
 }
 
 function runOf(row: RunRow): StoredRun {
@@ -116,6 +123,8 @@ function runOf(row: RunRow): StoredRun {
     publisher: row.publisher,
     startedAt: new Date(row.started_at).toISOString(),
     publishedAt: new Date(row.published_at).toISOString(),
+    warnings: row.warnings,
+    otherTenant: row.other_tenant,
   };
 }
 
@@ -128,6 +137,7 @@ export function storeRun(
   facts: RunFacts,
   bundle: BundleContent,
   outcomes: readonly RuleOutcome[],
+  { targetMoved = false }: { targetMoved?: boolean } = {},
 ): Promise<StoreResult> {
   return db.transaction(async (tx) => {
     const earlier = await runByBundle(tx, bundle.sha256);
@@ -141,6 +151,8 @@ export function storeRun(
       [facts.deployment],
     );
     if (owner?.publisher !== facts.publisher) throw new DeploymentOwnedError(facts.deployment);
+    const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
+    const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
     const size = bundle.files.reduce((total, file) => total + file.content.length, 0);
     // Two publishes of one bundle at once: the second waits here for the first, then finds its run.
     const inserted = await tx.query(
@@ -160,8 +172,8 @@ export function storeRun(
     const [row] = await tx.query<RunRow>(
       `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
          protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings, other_tenant)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
        RETURNING ${RUN_COLUMNS}`,
       [
         bundle.sha256,
@@ -185,6 +197,8 @@ export function storeRun(
         facts.signer,
         facts.publisher,
         facts.startedAt,
+        facts.warnings,
+        facts.otherTenant,
       ],
     );
     if (!row) throw new Error('the run was not inserted');
@@ -199,6 +213,7 @@ export function storeRun(
         outcomes.map((outcome) => outcome.verdict),
       ],
     );
+    if (movedFrom) await recordMove(tx, facts.deployment, movedFrom, target, facts.publisher, row.id);
     return { stored: 'new', run: runOf(row) };
   });
 }
@@ -213,18 +228,39 @@ export async function runById(db: Queryable, id: number): Promise<StoredRun | un
   return row && runOf(row);
 }
 
-/** A deployment's runs, oldest first (of one version when given). */
+/**
+ * The order of runs: by the run's own signed start time, not by when it was uploaded (a run's id),
+ * so a run published late does not pass for the newest; the id breaks a tie of start times.
+ */
+export const RUN_ORDER = 'started_at, id';
+const RUN_ORDER_DESC = 'started_at DESC, id DESC';
+
+/** A deployment's runs, oldest first by start time (of one version when given). */
 export async function runsOf(db: Queryable, deployment: string, version?: string): Promise<StoredRun[]> {
   const rows =
     version === undefined
-      ? await db.query<RunRow>(`SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY id`, [
-          deployment,
-        ])
+      ? await db.query<RunRow>(
+          `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY ${RUN_ORDER}`,
+          [deployment],
+        )
       : await db.query<RunRow>(
-          `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 ORDER BY id`,
+          `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 ORDER BY ${RUN_ORDER}`,
           [deployment, version],
         );
   return rows.map(runOf);
+}
+
+/** The newest run of a version by start time: the one that decides for it. */
+export async function newestOfVersion(
+  db: Queryable,
+  deployment: string,
+  version: string,
+): Promise<StoredRun | undefined> {
+  const [row] = await db.query<RunRow>(
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
+    [deployment, version],
+  );
+  return row && runOf(row);
 }
 
 /**
@@ -235,9 +271,9 @@ export async function runsOf(db: Queryable, deployment: string, version?: string
 export async function certifiedRuns(db: Queryable): Promise<StoredRun[]> {
   const rows = await db.query<RunRow>(
     `SELECT DISTINCT ON (deployment) ${RUN_COLUMNS}
-     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs ORDER BY deployment, version, id DESC) AS latest
+     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs ORDER BY deployment, version, ${RUN_ORDER_DESC}) AS latest
      WHERE verdict = 'CONFORMANT'
-     ORDER BY deployment, id DESC`,
+     ORDER BY deployment, ${RUN_ORDER_DESC}`,
   );
   return rows.map(runOf);
 }
@@ -245,7 +281,7 @@ export async function certifiedRuns(db: Queryable): Promise<StoredRun[]> {
 /** A deployment's latest run, whatever its verdict (the badge). */
 export async function latestRun(db: Queryable, deployment: string): Promise<StoredRun | undefined> {
   const [row] = await db.query<RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY id DESC LIMIT 1`,
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
     [deployment],
   );
   return row && runOf(row);

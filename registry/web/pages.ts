@@ -2,12 +2,16 @@
 // the certified implementations, a deployment's history (verdict per version and a rule × version
 // grid), and a run (its facts, scope and rules, with links to its HTML report and evidence).
 import { ALL_PROTOCOLS, type RuleOutcome, type StoredRun } from '../store/runs.ts';
+import { targetText, type TargetMove } from '../store/targets.ts';
 import { html, page, verdictClass, type Html } from './html.ts';
 
 const date = (iso: string): string => iso.slice(0, 10);
 const shortSigner = (signer: string): string => `${signer.slice(0, 'sha256:'.length + 16)}…`;
 const scopeText = (run: StoredRun): string =>
   `${run.protocolsChecked.join(', ')}${run.partial.length > 0 ? ' (partial)' : ''}`;
+/** verify's warnings of a run, shown wherever the run is: a signature does not tie these down. */
+const warningsText = (run: StoredRun): string =>
+  run.warnings.length > 0 ? `${run.warnings.length} warning${run.warnings.length > 1 ? 's' : ''}` : 'none';
 
 export function certifiedPage(certified: readonly StoredRun[], others: readonly string[]): string {
   const rows = certified.map(
@@ -19,6 +23,7 @@ export function certifiedPage(certified: readonly StoredRun[], others: readonly 
         <td>${scopeText(run)}</td>
         <td>${date(run.startedAt)}</td>
         <td class="mono" title="${run.signer}">${shortSigner(run.signer)}</td>
+        <td class="warnings" title="${run.warnings.join(' ')}">${warningsText(run)}</td>
         <td>
           <a href="/runs/${run.id}"
             ><img src="/badge/${run.deployment}.svg" alt="badge of ${run.deployment}"
@@ -45,6 +50,7 @@ export function certifiedPage(certified: readonly StoredRun[], others: readonly 
                   <th>Protocols</th>
                   <th>Date</th>
                   <th>Signer</th>
+                  <th>verify warns</th>
                   <th>Badge (latest run)</th>
                 </tr>
               </thead>
@@ -77,6 +83,7 @@ export function deploymentPage(
   name: string,
   runs: readonly StoredRun[],
   outcomes: readonly (RuleOutcome & { runId: number })[],
+  moves: readonly TargetMove[] = [],
 ): string {
   const versions = byVersion(runs);
   const latest = runs.at(-1);
@@ -107,6 +114,20 @@ export function deploymentPage(
         Badge URL:
         <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''}
       </p>
+      ${
+        moves.length > 0
+          ? html`<h2>Target moves</h2>
+              <ul id="target-moves">
+                ${moves.map(
+                  (move) =>
+                    html`<li>
+                      ${move.movedAt.slice(0, 10)}: ${targetText(move.from)} → ${targetText(move.to)}, said by
+                      ${move.publisher} with <a href="/runs/${move.runId}">run ${move.runId}</a>
+                    </li>`,
+                )}
+              </ul>`
+          : ''
+      }
       <h2>Versions</h2>
       <table id="versions">
         <thead>
@@ -126,7 +147,8 @@ export function deploymentPage(
                       html`<div>
                         <a class="${verdictClass(run.verdict)}" href="/runs/${run.id}"
                           >run ${run.id}: ${run.verdict}</a
-                        >, ${run.profile}, ${scopeText(run)}, ${date(run.startedAt)}
+                        >, ${run.profile}, ${scopeText(run)},
+                        ${date(run.startedAt)}${run.warnings.length > 0 ? html`, <span class="warnings" title="${run.warnings.join(' ')}">${warningsText(run)}</span>` : ''}
                       </div>`,
                   )}
                 </td>
@@ -192,6 +214,16 @@ export function runPage(run: StoredRun, outcomes: readonly RuleOutcome[], files:
         <dt>Settings</dt>
         <dd class="mono">
           ${options.length > 0 ? options.map(([key, value], index) => html`${index > 0 ? ', ' : ''}${key}=${JSON.stringify(value)}`) : 'not recorded'}
+        </dd>
+        <dt>verify warns</dt>
+        <dd id="warnings">
+          ${
+            run.warnings.length > 0
+              ? html`<ul>
+                  ${run.warnings.map((warning) => html`<li>${warning}</li>`)}
+                </ul>`
+              : 'nothing'
+          }
         </dd>
         <dt>Signer</dt>
         <dd class="mono">${run.signer}</dd>

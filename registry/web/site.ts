@@ -16,6 +16,7 @@ import {
   runById,
   runsOf,
 } from '../store/runs.ts';
+import { targetOf } from '../store/targets.ts';
 import { certifiedPage, deploymentPage, runPage } from './pages.ts';
 
 const FILE_TYPES: Record<string, string> = {
@@ -72,6 +73,7 @@ export async function siteRoutes(
           db,
           runs.map((run) => run.id),
         ),
+        (await targetOf(db, second)).moves,
       ),
     );
     return true;

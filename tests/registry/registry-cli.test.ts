@@ -59,11 +59,15 @@ describe('registry --help: every action explains itself, with one table of exit 
 
 test('serve with a database it cannot reach exits 3, saying why, and never prints the password', async () => {
   const port = await closedPort();
+  const passwordFile = join(work, 'database-password');
+  writeFileSync(passwordFile, 'hunter2-secret\n');
   const result = await runMain([
     'registry',
     'serve',
     '--database-url',
-    `postgres://registry:hunter2-secret@127.0.0.1:${port}/registry`,
+    `postgres://registry@127.0.0.1:${port}/registry`,
+    '--database-password-file',
+    passwordFile,
     '--port',
     '0',
   ]);
@@ -71,6 +75,35 @@ test('serve with a database it cannot reach exits 3, saying why, and never print
   assert.match(result.stderr, /^The registry's database cannot be opened: .*ECONNREFUSED/m);
   assert.equal(`${result.stdout}${result.stderr}`.includes('hunter2-secret'), false);
   assert.doesNotMatch(result.stderr, STACK_TRACE);
+});
+
+test('a password in --database-url is refused (ps shows it), naming PGPASSWORD and the password file; a password file that cannot be read is named', async () => {
+  const port = await closedPort();
+  const inUrl = await runMain([
+    'registry',
+    'serve',
+    '--database-url',
+    `postgres://registry:hunter2-secret@127.0.0.1:${port}/registry`,
+    '--port',
+    '0',
+  ]);
+  assert.equal(inUrl.code, 2);
+  assert.match(inUrl.stderr, /holds a password, which any user of this machine sees in ps/);
+  assert.match(inUrl.stderr, /PGPASSWORD or --database-password-file/);
+  assert.equal(`${inUrl.stdout}${inUrl.stderr}`.includes('hunter2-secret'), false);
+  const missing = join(work, 'no-such-password-file');
+  const unreadable = await runMain([
+    'registry',
+    'serve',
+    '--database-url',
+    `postgres://registry@127.0.0.1:${port}/registry`,
+    '--database-password-file',
+    missing,
+    '--port',
+    '0',
+  ]);
+  assert.equal(unreadable.code, 2);
+  assert.ok(unreadable.stderr.includes(`${missing} cannot be read (ENOENT)`), unreadable.stderr);
 });
 
 /** A loopback port nothing listens on. */

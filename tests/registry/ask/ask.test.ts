@@ -252,6 +252,8 @@ for (const backend of BACKENDS) {
         signer: 'sha256:x',
         publisher: 'acme',
         startedAt: '2026-11-25T10:00:00.000Z',
+        warnings: [],
+        otherTenant: null,
       });
       const bundle = (seed: string) => ({
         sha256: createHash('sha256').update(seed).digest('hex'),
@@ -290,6 +292,8 @@ for (const backend of BACKENDS) {
         signer: 'sha256:x',
         publisher: 'acme',
         startedAt: '2026-11-25T10:00:00.000Z',
+        warnings: [],
+        otherTenant: null,
       });
       const bundle = (seed: string) => ({
         sha256: createHash('sha256').update(seed).digest('hex'),

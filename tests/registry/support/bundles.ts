@@ -28,6 +28,12 @@ export interface BundleShape {
   /** Fewer than the catalog's rules selected: a partial run. */
   rulesSelected?: number;
   targetName?: string;
+  /** The target's base URL (default https://api.acme.example/v1), its host map and CA file. */
+  baseUrl?: string;
+  hosts?: Readonly<Record<string, string>>;
+  caFile?: string;
+  /** The other tenant's host (its certificate recorded as otherTenantBaseUrl's), e.g. globex.acme.example:443. */
+  otherTenant?: string;
   startedAt?: Date;
   /** undefined: unsigned. */
   key?: KeyObject;
@@ -70,12 +76,25 @@ export function makeBundle(shape: BundleShape = {}): string {
   const outcomes = outcomesFailing(failing);
   const checked = shape.checked ?? ['HTTP/1.1', 'HTTP/2'];
   const certificate = tlsEvidence([...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])]);
+  const certificates = [
+    certificate,
+    ...(shape.otherTenant
+      ? [
+          {
+            ...tlsEvidence([...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])], shape.otherTenant),
+            field: 'otherTenantBaseUrl' as const,
+          },
+        ]
+      : []),
+  ];
   const rulesSelected = shape.rulesSelected ?? RULES.length;
   const report = buildReport(outcomes, {
     target: {
       name: shape.targetName ?? 'acme staging',
       mode: 'file',
-      baseUrl: 'https://api.acme.example/v1',
+      baseUrl: shape.baseUrl ?? 'https://api.acme.example/v1',
+      ...(shape.hosts ? { hosts: { ...shape.hosts } } : {}),
+      ...(shape.caFile ? { caFile: shape.caFile } : {}),
     },
     profile: shape.profile ?? 'strict',
     startedAt: shape.startedAt ?? new Date('2026-11-25T10:00:00Z'),
@@ -86,7 +105,7 @@ export function makeBundle(shape: BundleShape = {}): string {
       selectedRules: rulesSelected,
       maxListPages: 10,
     },
-    tls: [certificate],
+    tls: certificates,
     ...(checked.length > 1
       ? {
           byProtocol: new Map(
@@ -100,7 +119,7 @@ export function makeBundle(shape: BundleShape = {}): string {
     runProtocols: checked,
     scope: scopeOf({
       protocolsChecked: checked,
-      tls: [certificate],
+      tls: certificates,
       rulesSelected,
       rulesInCatalog: RULES.length,
     }),

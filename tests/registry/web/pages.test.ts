@@ -31,6 +31,8 @@ const run: StoredRun = {
   publisher: 'acme',
   startedAt: '2026-11-25T10:00:00.000Z',
   publishedAt: '2026-11-25T10:05:00.000Z',
+  warnings: [HOSTILE],
+  otherTenant: HOSTILE,
 };
 
 test('a hostile target name, base URL, option or scope is text on every page, never markup', () => {
