@@ -2,9 +2,9 @@
 // every tenant, so another tenant's key on acme's host is served acme's customers. The balancer
 // sends requests that carry globex's key on acme's host to pod A, but the `podBAt`-th of them to
 // pod B (as a balancer alternating between pods hands a run's requests out). The suite's rules
-// send that request in this order: TENANT-CROSS-KEY-REJECTED's (the MUST) first, then
-// TENANT-CROSS-KEY-INDISTINGUISHABLE's (ADVISORY), so with `podBAt` 2 only the advisory rule's
-// probe is answered with data: a cross-tenant read the run saw, which only the run's checker
+// send that request in this order: TENANT-CROSS-KEY-REJECTED's (the MUST) twice — on a connection
+// offering no ALPN, then on one offering http/1.1 — then TENANT-CROSS-KEY-INDISTINGUISHABLE's
+// (ADVISORY), so with `podBAt` 3 only the advisory rule's probe is answered with data: a cross-tenant read the run saw, which only the run's checker
 // catches. Everything else goes to pod A unchanged.
 import { startGateFront, type GateFront } from './gate-front.ts';
 import type { IndependentServer } from './server.ts';
