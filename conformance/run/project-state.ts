@@ -3,7 +3,7 @@
 // the run's shared directory (conformance/run/projects.ts).
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENV } from '../env.ts';
+import { ENV, type Environment, handOver } from '../env.ts';
 import type { MadeKey } from '../deployment/key-minting.ts';
 
 export interface ProjectState {
@@ -13,17 +13,17 @@ export interface ProjectState {
   minted: MadeKey[];
 }
 
-function stateFile(env: NodeJS.ProcessEnv): string | undefined {
-  const directory = env[ENV.projectState];
+function stateFile(env: Environment | undefined): string | undefined {
+  const directory = handOver('projectState', env);
   return directory ? join(directory, 'state.json') : undefined;
 }
 
-export function readProjectState(env: NodeJS.ProcessEnv = process.env): ProjectState | undefined {
+export function readProjectState(env?: Environment): ProjectState | undefined {
   const file = stateFile(env);
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ProjectState) : undefined;
 }
 
-export function writeProjectState(state: ProjectState, env: NodeJS.ProcessEnv = process.env): void {
+export function writeProjectState(state: ProjectState, env?: Environment): void {
   const file = stateFile(env);
   if (!file) throw new Error(`${ENV.projectState} is not set: run the set-up project from its config.`);
   // It may hold minted keys: readable by this user only, in a directory of the run's own. Written

@@ -8,6 +8,7 @@ import { KeyNamer, keyNamerFor } from '../redaction/shown-keys.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 import { bindTarget } from './run-target.ts';
 import { readProjectState } from './project-state.ts';
+import { inputEnvironment } from '../env.ts';
 
 export class RunRedaction {
   #namerOfRun: KeyNamer | undefined;
@@ -51,7 +52,7 @@ export class RunRedaction {
    * it (a batch's variant names its own outcome file). Keys and hand-overs, never a setting.
    */
   environment(): NodeJS.ProcessEnv {
-    return { ...process.env, ...this.#runEnvironment };
+    return { ...inputEnvironment(), ...this.#runEnvironment };
   }
 
   /** `text` with every key shown as its variable's name. */

@@ -27,14 +27,13 @@ import type {
 } from '@playwright/test/reporter';
 import { buildReport } from '../report/build-report.ts';
 import { colourWanted, paint, ruleLine, summary } from '../report/console.ts';
-import { ruleVerdict } from '../report/verdict.ts';
 import { writeReports } from '../report/write-reports.ts';
 import { ruleById, type RuleId } from '../catalog/rules.ts';
 import { declaredTargetOf, runMetadataOf } from './run-target.ts';
 import { kitProjectRole } from './projects.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { Profile, TargetDeclaration } from '../deployment/target.ts';
-import { EXIT_CODE, exitCodeFor } from '../report/verdict.ts';
+import { EXIT_CODE, exitCodeFor, ruleVerdict } from '../report/verdict.ts';
 import { pacedRateOfRun, preflightFromEnvironment } from './preflight-state.ts';
 import { retriesByRule, trafficOf } from '../report/traffic-summary.ts';
 import { explainFrontRefusals } from '../report/front-refusals.ts';
@@ -74,6 +73,7 @@ import {
   type PlaywrightSettings,
 } from './reporter-settings.ts';
 import { RULES } from '../catalog/rules.ts';
+import { inputEnvironment } from '../env.ts';
 
 export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
@@ -87,7 +87,7 @@ export default class ConformanceReporter implements Reporter {
   /** A shard's own record, left beside its blob once every reporter has ended (onExit). */
   #shardRecord: ShardRecord | undefined;
   #startedAt = new Date();
-  readonly #painter = paint(colourWanted(process.stdout));
+  readonly #painter = paint(colourWanted(process.stdout, inputEnvironment()));
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
   readonly #outcomes = new OutcomesByProtocol();
   readonly #leaks = new LeaksSeen();
@@ -166,7 +166,8 @@ export default class ConformanceReporter implements Reporter {
     );
     this.#metadata =
       (config.metadata as { conformance?: RunMetadata }).conformance ??
-      (this.#declaredTarget && runMetadataOf(this.#declaredTarget, false, process.env, this.#runSettings));
+      (this.#declaredTarget &&
+        runMetadataOf(this.#declaredTarget, false, inputEnvironment(), this.#runSettings));
     for (const project of ruleProjects) {
       const protocol = (project.use as { protocol?: Protocol }).protocol ?? 'h1';
       this.#labels.set(project.name, ruleProjects.length > 1 ? PROTOCOL_NAME[protocol] : '');
