@@ -32,6 +32,9 @@ interface Row {
 
 interface MutantReport {
   status: string;
+  mutatorName?: string;
+  replacement?: string;
+  location?: { start: { line: number; column: number } };
 }
 
 /** Stryker's score: mutants detected (killed or timed out) of the mutants that could run. */
@@ -62,8 +65,8 @@ function line(row: Row): string {
     row.timeout,
     row.survived,
     row.noCoverage,
-    `${row.score.toFixed(1)} %`,
-    row.score >= GOAL ? 'yes' : '**no**',
+    row.mutants === 0 ? 'no mutant' : `${row.score.toFixed(1)} %`,
+    row.mutants === 0 || row.score >= GOAL ? 'yes' : '**no**',
     row.date,
   ];
   return `| ${cells.join(' | ')} |`;
@@ -104,6 +107,11 @@ function mutate(file: string): Row {
     relative(ROOT, join(ROOT, path)) === file ? entry.mutants : [],
   );
   const row = rowOf(file, mutants, new Date().toISOString().slice(0, 10));
+  // What no test pins down, for the next test to write.
+  for (const mutant of mutants.filter((candidate) => candidate.status === 'Survived'))
+    console.log(
+      `  survived ${file}:${mutant.location?.start.line ?? '?'} ${mutant.mutatorName ?? ''} → ${JSON.stringify(mutant.replacement ?? '')}`,
+    );
   console.log(`${line(row)} ${Math.round((Date.now() - started) / 1000)} s`);
   return row;
 }
@@ -118,7 +126,15 @@ function main(): void {
   }
 }
 
+/** The sections after the table (`## …`, written by hand: a baseline, notes), kept as they are. */
+function keptSections(): string {
+  const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+  const start = text.indexOf('\n## ');
+  return start === -1 ? '' : text.slice(start);
+}
+
 function writeResults(rows: ReadonlyMap<string, string>): void {
+  const sections = keptSections();
   const text = [
     '# Mutation scores of the judging code',
     '',
@@ -130,9 +146,8 @@ function writeResults(rows: ReadonlyMap<string, string>): void {
     '| file | mutants | killed | timed out | survived | no coverage | score | ≥ 85 % | measured |',
     '|---|---|---|---|---|---|---|---|---|',
     ...[...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, text]) => text),
-    '',
   ].join('\n');
-  writeFileSync(RESULTS, text);
+  writeFileSync(RESULTS, `${text}\n${sections}`);
 }
 
 if (process.argv[1] === import.meta.filename) main();
