@@ -75,12 +75,12 @@ function line(row: Row): string {
 /** The rows of the results file as it is, by file. */
 function previousRows(): Map<string, string> {
   if (!existsSync(RESULTS)) return new Map();
-  const rows = readFileSync(RESULTS, 'utf8')
-    .split('\n')
-    .flatMap((text) => {
-      const file = /^\| `([^`]+)` \|/.exec(text)?.[1];
-      return file ? [[file, text] as const] : [];
-    });
+  const text = readFileSync(RESULTS, 'utf8');
+  const table = text.includes('\n## ') ? text.slice(0, text.indexOf('\n## ')) : text;
+  const rows = table.split('\n').flatMap((line) => {
+    const file = /^\| `([^`]+)`\s*\|/.exec(line)?.[1];
+    return file ? [[file, line] as const] : [];
+  });
   return new Map(rows);
 }
 
