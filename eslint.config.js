@@ -116,6 +116,32 @@ export default tseslint.config(
     rules: SETTINGS_RESOLVED_ONCE,
   },
   {
+    // One channel between the kit's processes: conformance/env.ts alone reads and writes the
+    // environment (its hand-overs declared there once, its inputs given to the rest as values).
+    // The settings' entry points above take the user's environment from it too (startingEnvironment,
+    // inputEnvironment). tests/conformance/run/env-channel.test.ts holds the source tree to it.
+    files: [
+      'conformance/**/*.ts',
+      'cli/**/*.ts',
+      'library/**/*.ts',
+      'kit/**/*.ts',
+      'mutation/**/*.ts',
+      'playwright.config.ts',
+    ],
+    ignores: ['conformance/env.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Read and write the environment through conformance/env.ts: a hand-over with handOver()/setHandOvers(), an input from inputEnvironment() at the caller, passed down as a value.',
+        },
+      ],
+    },
+  },
+  {
     // A test's temporary directory is tests/support/scratch.ts's: removed when the tests passed,
     // kept when one failed. One of its own would be left behind by every run.
     files: ['tests/**/*.ts'],

@@ -4,12 +4,8 @@
 // --help` explains the options.
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
-import {
-  handedOverSettings,
-  handOverOf,
-  resolveRunSettings,
-  RUN_SETTINGS_VARIABLE,
-} from './conformance/settings.ts';
+import { handedOverSettings, handOverOf, resolveRunSettings } from './conformance/settings.ts';
+import { handOverVariables, inputEnvironment, setHandOvers } from './conformance/env.ts';
 import { protocolsOfRun } from './conformance/requests/protocols.ts';
 import { declaredTargetOf, runMetadataOf } from './conformance/run/run-target.ts';
 import type { SuiteOptions } from './conformance/run/projects.ts';
@@ -27,10 +23,10 @@ const sharded = process.argv.some((argument) => argument === '--shard' || argume
 // environment itself and hands them on the same way, so that the workers, which read this config
 // again, find the runner's value rather than resolve their own.
 const settings =
-  handedOverSettings(process.env) ??
+  handedOverSettings(inputEnvironment()) ??
   (() => {
-    const resolved = resolveRunSettings({}, process.env);
-    process.env[RUN_SETTINGS_VARIABLE] = handOverOf(resolved);
+    const resolved = resolveRunSettings({}, inputEnvironment());
+    setHandOvers(handOverVariables({ runSettings: handOverOf(resolved) }));
     return resolved;
   })();
 // The projects a team's config gets from conformanceProjects(), named by protocol only: the target
@@ -54,14 +50,14 @@ const projects = merging
 const target = declaredTargetOf(projects.at(-1));
 const reports = settings.reportDirectory;
 const metadata: RunMetadata | undefined =
-  target && runMetadataOf(target, settings.failOnIncomplete, process.env, settings);
+  target && runMetadataOf(target, settings.failOnIncomplete, inputEnvironment(), settings);
 
 export default defineConfig<object, SuiteOptions>({
   testDir: './specs',
   fullyParallel: true,
-  forbidOnly: !!process.env.CI,
+  forbidOnly: !!inputEnvironment().CI,
   retries: 0,
-  workers: process.env.CI ? 2 : undefined,
+  workers: inputEnvironment().CI ? 2 : undefined,
   // A rule's time includes its share of the retry budget and of a paced run's waits.
   timeout: 60_000 + settings.retryBudgetMs,
   // The conformance reporter comes first: it redacts results in place before the others see them.
@@ -71,7 +67,7 @@ export default defineConfig<object, SuiteOptions>({
     [codeFile('conformance/run/reporter'), { settings }],
     ['html', { outputFolder: join(reports, 'html'), open: 'never' }],
     // The project's own tests read Playwright's JSON report too (tests/support/conformance-run.ts).
-    ...(process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),
+    ...(inputEnvironment().PLAYWRIGHT_JSON_OUTPUT_NAME ? [['json'] as ['json']] : []),
     ...(sharded ? [['blob', { outputDir: join(reports, 'blob') }] as ['blob', object]] : []),
   ],
   outputDir: join(reports, 'test-results'),

@@ -9,7 +9,13 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import type { Project, ReporterDescription } from '@playwright/test';
 import { codeFile, nodeCommand } from '../kit/package-root.ts';
-import { ENV, handOversIgnoredWarning, withoutHandOvers } from '../conformance/env.ts';
+import {
+  ENV,
+  forgetHandOvers,
+  handOversIgnoredWarning,
+  inputEnvironment,
+  setForWorkers,
+} from '../conformance/env.ts';
 import { resolveRunSettings, RUN_OPTIONS, UsageError, type RunSettings } from '../conformance/settings.ts';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
@@ -123,16 +129,16 @@ function ensureEmbeddedCertificates(certDir: string): void {
 function declared(target: ConformanceTarget, profile: RunSettings['profile']): TargetDeclaration {
   if ('embedded' in target) {
     // The embedded target names its keys by variable, like any target: the fixtures' public test keys.
-    for (const [name, value] of Object.entries(fixtureKeyEnvironment())) process.env[name] ??= value;
-    const certDir = target.certDir ? resolve(target.certDir) : embeddedCertDir();
-    process.env[ENV.referenceCertDir] = certDir;
+    setForWorkers(fixtureKeyEnvironment(), true);
+    const certDir = target.certDir ? resolve(target.certDir) : embeddedCertDir(inputEnvironment());
+    setForWorkers({ [ENV.referenceCertDir]: certDir });
     ensureEmbeddedCertificates(certDir);
-    return declareEmbeddedTarget(process.env, profile);
+    return declareEmbeddedTarget(inputEnvironment(), profile);
   }
   // A key not exported stops the conformance projects' set-up, not the config: a team runs its own
   // projects (`--project api`) without the conformance secrets.
   if ('file' in target)
-    return declareTarget(resolve(target.file), process.env, 'file', profile, { keysLater: true });
+    return declareTarget(resolve(target.file), inputEnvironment(), 'file', profile, { keysLater: true });
   for (const name of ['baseUrl', 'otherTenantBaseUrl', 'sandboxBaseUrl'] as const) {
     const value = target[name];
     if (value !== undefined && !isBaseUrl(value))
@@ -143,9 +149,9 @@ function declared(target: ConformanceTarget, profile: RunSettings['profile']): T
   const file = join(runStateDirectory(), URL_TARGET_FILE);
   if (!existsSync(file)) {
     const options = { ...target, ...(target.caFile ? { caFile: resolve(target.caFile) } : {}) };
-    writeFileSync(file, `${JSON.stringify(urlTarget(options, process.env), null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify(urlTarget(options, inputEnvironment()), null, 2)}\n`);
   }
-  return declareTarget(file, process.env, 'file', profile);
+  return declareTarget(file, inputEnvironment(), 'file', profile);
 }
 
 /** Whether this process has removed the hand-overs of the environment it was started in. */
@@ -159,12 +165,10 @@ let handOversForgotten = false;
  * again and find the runner's own values.
  */
 function forgetHandOversInTheRunner(): void {
-  if (handOversForgotten || process.env.TEST_WORKER_INDEX !== undefined) return;
+  if (handOversForgotten || inputEnvironment().TEST_WORKER_INDEX !== undefined) return;
   handOversForgotten = true;
-  const { ignored } = withoutHandOvers(process.env);
-  if (ignored.length === 0) return;
-  console.error(handOversIgnoredWarning(ignored));
-  for (const name of ignored) delete process.env[name];
+  const ignored = forgetHandOvers();
+  if (ignored.length > 0) console.error(handOversIgnoredWarning(ignored));
 }
 
 /**
@@ -177,7 +181,7 @@ function forgetHandOversInTheRunner(): void {
 export function conformanceProjects(options: ConformanceProjectsOptions = {}): Project[] {
   forgetHandOversInTheRunner();
   // The team's config is its run's entry point: its options and the environment resolve here.
-  return kitProjects(options, teamSettings(options, process.env));
+  return kitProjects(options, teamSettings(options, inputEnvironment()));
 }
 
 /**
@@ -205,8 +209,8 @@ export function kitProjects(
   });
   // Read by Node once at start-up, and not a setting of the run but the trust of the process: set
   // here, in the runner, it reaches the worker processes.
-  const caBundle = caBundleFor(declaredTarget.caFile, runStateDirectory());
-  if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
+  const caBundle = caBundleFor(declaredTarget.caFile, runStateDirectory(), inputEnvironment());
+  if (caBundle) setForWorkers({ NODE_EXTRA_CA_CERTS: caBundle });
   return projects;
 }
 
@@ -223,7 +227,7 @@ export function conformanceReporter(options: ConformanceReporterOptions = {}): R
   if (process.argv.includes('--list')) return [codeFile('conformance/run/list-reporter')];
   // The team's config is the entry point: the environment's settings resolve here (the rule
   // projects' own, with the team's options, win in a run).
-  const settings = resolveRunSettings({}, process.env);
+  const settings = resolveRunSettings({}, inputEnvironment());
   return [
     codeFile('conformance/run/reporter'),
     {

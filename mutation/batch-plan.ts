@@ -5,11 +5,10 @@
 // preflight's result, the answer watch, the outcome file) and the report metadata the config
 // would derive from its target.
 import { readFileSync } from 'node:fs';
+import { ENV, handOver, type Environment } from '../conformance/env.ts';
 import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { RunMetadata } from '../conformance/report/run-metadata.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
-
-export const BATCH_PLAN_ENV = 'MUTATION_BATCH_PLAN';
 
 export interface BatchVariant {
   /** Names the describe its rules are registered under (conformance/run/batch-variants.ts). */
@@ -35,12 +34,12 @@ export interface BatchPlan {
 }
 
 /** The plan's file, in the campaign's own directory (removed when the campaign ends). */
-export function batchPlanFile(env: NodeJS.ProcessEnv = process.env): string {
-  const file = env[BATCH_PLAN_ENV];
-  if (!file) throw new Error(`${BATCH_PLAN_ENV} names no plan: this config is run by mutation/campaign.ts`);
+export function batchPlanFile(env?: Environment): string {
+  const file = handOver('batchPlan', env);
+  if (!file) throw new Error(`${ENV.batchPlan} names no plan: this config is run by mutation/campaign.ts`);
   return file;
 }
 
-export function readBatchPlan(env: NodeJS.ProcessEnv = process.env): BatchPlan {
+export function readBatchPlan(env?: Environment): BatchPlan {
   return JSON.parse(readFileSync(batchPlanFile(env), 'utf8')) as BatchPlan;
 }

@@ -9,18 +9,21 @@ import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
 import { readRunSettings } from '../conformance/settings.ts';
 import {
-  BATCH_VARIANTS_ENV,
-  batchVariantsGrep,
-  type BatchVariantOptions,
-} from '../conformance/run/batch-variants.ts';
+  handOverVariables,
+  inputEnvironment,
+  onlyHandOvers,
+  setForWorkers,
+  setHandOvers,
+} from '../conformance/env.ts';
+import { batchVariantsGrep, type BatchVariantOptions } from '../conformance/run/batch-variants.ts';
 import { batchPlanFile, readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 const plan = readBatchPlan();
 // Read by Node once at start-up: set here, it reaches the worker processes (as in the suite's config).
 // Beside the plan, in the campaign's directory: not in outputDir, which Playwright empties as it starts.
-const caBundle = caBundleFor(plan.caFile, dirname(batchPlanFile()));
+const caBundle = caBundleFor(plan.caFile, dirname(batchPlanFile()), inputEnvironment());
 // Not a setting of the run but the trust of the processes.
-if (caBundle) process.env.NODE_EXTRA_CA_CERTS = caBundle;
+if (caBundle) setForWorkers({ NODE_EXTRA_CA_CERTS: caBundle });
 
 /** The suite's test options (conformance/run/test.ts) that each project sets. */
 interface SuiteOptions {
@@ -29,7 +32,9 @@ interface SuiteOptions {
 
 // The specs register each rule once per variant (conformance/run/batch-variants.ts): set here, the
 // names reach the workers, which load the specs again.
-process.env[BATCH_VARIANTS_ENV] = JSON.stringify(plan.variants.map((variant) => variant.name));
+setHandOvers(
+  handOverVariables({ batchVariants: JSON.stringify(plan.variants.map((variant) => variant.name)) }),
+);
 
 export default defineConfig<SuiteOptions>({
   testDir: resolve(import.meta.dirname, '..', 'specs'),
@@ -54,8 +59,9 @@ export default defineConfig<SuiteOptions>({
         // the runner resolves a run's of its own — its variables over the environment the
         // campaign was started in (a CONFORMANCE_MAX_RETRIES there holds for both ways of
         // running a variant).
-        runSettings: readRunSettings({ ...process.env, ...variant.environment }),
-        runEnvironment: variant.environment,
+        runSettings: readRunSettings({ ...inputEnvironment(), ...variant.environment }),
+        // Its hand-overs alone: its settings are resolved above, never read again by a worker.
+        runEnvironment: onlyHandOvers(variant.environment),
         declaredTarget: variant.declaredTarget,
         expectedToFail: variant.expectedToFail,
       })),

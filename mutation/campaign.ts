@@ -20,7 +20,7 @@ import { readRunSettings } from '../conformance/settings.ts';
 import { exitCodeOf } from '../conformance/run/exit-code.ts';
 import { runPreflight, type PreflightResult } from '../conformance/deployment/preflight.ts';
 import { RULES, type RuleId } from '../conformance/catalog/rules.ts';
-import { ENV } from '../conformance/env.ts';
+import { ENV, handOverVariables, inputEnvironment } from '../conformance/env.ts';
 import { bindTarget, runMetadataOf } from '../conformance/run/run-target.ts';
 import { declareTarget, type TargetDeclaration } from '../conformance/deployment/target.ts';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../conformance/deployment/embedded-target.ts';
@@ -30,7 +30,7 @@ import { startReferenceServer, type RunningReferenceServer } from '../reference-
 import { ensureCertificates } from '../reference-server/listeners/certificates.ts';
 import type { ConformanceReport, RuleVerdict } from '../schemas/generated/conformance-report.ts';
 import { readReport, REPO_ROOT, runBounded, runSuite } from './suite-run.ts';
-import { BATCH_PLAN_ENV, type BatchPlan, type BatchVariant } from './batch-plan.ts';
+import { type BatchPlan, type BatchVariant } from './batch-plan.ts';
 import { expectedFailures } from './expectations.ts';
 
 export type VariantName = 'clean' | FaultName;
@@ -113,7 +113,7 @@ export async function runCampaign(
   // The fixtures' public test keys, read once for every run of the campaign.
   const keys: FixtureKeys = fixtureKeyEnvironment();
   const strictEnv = {
-    ...process.env,
+    ...inputEnvironment(),
     ...keys,
     [ENV.profile]: 'strict',
     [ENV.requestTimeout]: CAMPAIGN_REQUEST_TIMEOUT_SECONDS,
@@ -251,7 +251,7 @@ async function runBatch(
           [ENV.outcomeFile]: join(dir, 'outcome.json'),
         },
         declaredTarget: target,
-        metadata: runMetadataOf(target, false),
+        metadata: runMetadataOf(target, false, inputEnvironment()),
         reportDir: join(dir, 'reports'),
         expectedToFail: variant === 'clean' ? [] : expectedFailures(variant),
       };
@@ -262,7 +262,7 @@ async function runBatch(
   const batch = await runBounded(
     join(REPO_ROOT, 'node_modules', '.bin', 'playwright'),
     ['test', '--config', join(import.meta.dirname, 'batch.config.ts')],
-    { ...keys, [BATCH_PLAN_ENV]: planFile },
+    { ...keys, ...handOverVariables({ batchPlan: planFile }) },
     BATCH_TIMEOUT_MS,
   );
   return new Map(

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nodeCommand, PACKAGE_ROOT } from '../kit/package-root.ts';
 import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
+import { inputEnvironment } from '../conformance/env.ts';
 
 export const REPO_ROOT = PACKAGE_ROOT;
 
@@ -57,7 +58,7 @@ export async function runBounded(
     cwd: REPO_ROOT,
     // Its own process group, so that a time-out ends Playwright and its workers too, not only tsx.
     detached: true,
-    env: { ...process.env, ...env },
+    env: { ...inputEnvironment(), ...env },
   });
   let stdout = '';
   let stderr = '';

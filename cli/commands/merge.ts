@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createRequire } from 'node:module';
-import { ENV, REPORT_ENV, handOversIgnoredWarning, withoutHandOvers } from '../../conformance/env.ts';
+import { ENV, REPORT_ENV, handOversIgnoredWarning, startingEnvironment } from '../../conformance/env.ts';
 import {
   handOverOf,
   resolveRunSettings,
@@ -86,7 +86,7 @@ export function main(argv: string[]): number {
   }
   // What the run's own processes hand each other (shard records, the outcome file) is never taken
   // from the user's environment.
-  const { env, ignored } = withoutHandOvers(process.env);
+  const { env, ignored } = startingEnvironment();
   if (ignored.length > 0) console.error(handOversIgnoredWarning(ignored));
   const flagsProblem = attestationFlagsProblem(attestationValues(values));
   if (flagsProblem !== undefined) {

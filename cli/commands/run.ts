@@ -13,6 +13,7 @@ import {
 } from '../../conformance/deployment/url-target.ts';
 import { EXIT } from '../exit-codes.ts';
 import { PUBLISH_HELP, publishAfterRun, takePublishOptions } from './registry-run-publish.ts';
+import { inputEnvironment } from '../../conformance/env.ts';
 
 const URL_OPTIONS = ['base-url', 'other-tenant-base-url', 'sandbox-base-url', 'ca-file'] as const;
 
@@ -95,7 +96,7 @@ async function runWithoutPublishing(argv: string[], resolved: SettingsResolved):
       sandboxBaseUrl: text('sandbox-base-url'),
       caFile: caFile === undefined ? undefined : resolve(caFile),
     },
-    process.env,
+    inputEnvironment(),
   );
   // The file names variables, never keys; it is checked like any target file (schema included).
   const directory = mkdtempSync(join(tmpdir(), 'conformance-url-target-'));

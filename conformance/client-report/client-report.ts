@@ -14,6 +14,7 @@ import { renderConsole, renderJunit, renderMarkdown } from './render.ts';
 
 import { EXIT_CODE } from '../report/verdict.ts';
 import { kitPackage } from '../../kit/package-root.ts';
+import { inputEnvironment } from '../env.ts';
 
 /** The exit codes of every command (conformance/report/verdict.ts): 0 here is CLIENT CONFORMANT. */
 export const EXIT = { ...EXIT_CODE, conformant: EXIT_CODE.ok } as const;
@@ -26,7 +27,7 @@ export interface ReportIo {
 }
 
 const DEFAULT_IO: ReportIo = {
-  env: process.env,
+  env: inputEnvironment(),
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
 };

@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { DEFAULT_CERT_DIR } from '../../reference-server/listeners/certificates.ts';
 import { PACKAGE_ROOT } from '../../kit/package-root.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
-import { ENV } from '../env.ts';
+import { ENV, type Environment } from '../env.ts';
 import { declareTarget, type TargetDeclaration } from './target.ts';
 import type { Profile } from '../settings.ts';
 
@@ -41,7 +41,7 @@ export function fixtureKeyVariable(keyId: string): string {
  * The embedded server's certificate directory: the reference server's default (under the current
  * directory) unless the environment names another; the config hands the result to the server.
  */
-export function embeddedCertDir(env: NodeJS.ProcessEnv = process.env): string {
+export function embeddedCertDir(env: Environment): string {
   return resolve(env[ENV.referenceCertDir] || DEFAULT_CERT_DIR);
 }
 

@@ -9,6 +9,7 @@ import { trafficLine } from './traffic-summary.ts';
 import { protocolsLine } from './outcomes-by-protocol.ts';
 import { reachLines } from './reach.ts';
 import { scopeLine, verdictWithScope } from './scope.ts';
+import { type Environment } from '../env.ts';
 
 export interface Paint {
   verdict(verdict: RuleResult['verdict'], text: string): string;
@@ -18,7 +19,7 @@ export interface Paint {
 }
 
 /** NO_COLOR and FORCE_COLOR are the terminal's convention, read where output is written: not run settings. */
-export function colourWanted(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv = process.env): boolean {
+export function colourWanted(stream: { isTTY?: boolean }, env: Environment): boolean {
   const force = env.FORCE_COLOR;
   if (force === '0' || force === 'false' || (env.NO_COLOR !== undefined && env.NO_COLOR !== '')) return false;
   if (force !== undefined) return true;

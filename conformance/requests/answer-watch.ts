@@ -6,7 +6,7 @@
 // failed test, so a count in memory would start again at zero.
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { FailedExchange, RequestSummary } from './exchange.ts';
-import { ENV } from '../env.ts';
+import { handOver } from '../env.ts';
 
 /** Consecutive exchanges without an answer after which the target is taken as gone. */
 export const NO_ANSWER_LIMIT = 3;
@@ -31,7 +31,7 @@ interface Counts {
  * between the run's processes (a file they share), not a setting.
  */
 function watchFile(): string | undefined {
-  return process.env[ENV.answerWatchFile];
+  return handOver('answerWatchFile');
 }
 
 function counted(): Counts {

@@ -6,6 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createSecureContext, rootCertificates, type SecureContext } from 'node:tls';
 import { join } from 'node:path';
+import { type Environment } from '../env.ts';
 
 /**
  * NODE_EXTRA_CA_CERTS is the trust Node reads at start-up, the process's own: not a run setting.
@@ -15,7 +16,7 @@ import { join } from 'node:path';
 export function caBundleFor(
   targetCaFile: string | undefined,
   directory: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment,
 ): string | undefined {
   const existing = env.NODE_EXTRA_CA_CERTS;
   if (targetCaFile === undefined) return existing;

@@ -14,7 +14,7 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
-import { ENV } from '../env.ts';
+import { type Environment, handOver } from '../env.ts';
 import { runSettings } from '../settings.ts';
 
 export interface TrafficState {
@@ -61,12 +61,12 @@ let ownState: TrafficState | undefined;
  * The run's traffic file, named by the config (ENV.trafficFile, in the run's state directory); none
  * outside a run. A hand-over between the run's processes (a file they share), not a setting.
  */
-export function trafficFileOfRun(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  return env[ENV.trafficFile];
+export function trafficFileOfRun(env?: Environment): string | undefined {
+  return handOver('trafficFile', env);
 }
 
 /** Reads the state, lets `change` update it and returns what `change` returns, atomically across workers. */
-export function withTraffic<T>(change: (state: TrafficState) => T, env: NodeJS.ProcessEnv = process.env): T {
+export function withTraffic<T>(change: (state: TrafficState) => T, env?: Environment): T {
   const file = trafficFileOfRun(env);
   if (!file) {
     ownState ??= initialTraffic(runSettings().maxRps);

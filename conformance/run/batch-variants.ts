@@ -8,9 +8,7 @@
 import type { RuleId } from '../catalog/rules.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 import type { RunSettings } from '../settings.ts';
-
-/** Not a setting of any run: the batch config sets it for its own processes. */
-export const BATCH_VARIANTS_ENV = 'CONFORMANCE_KIT_BATCH_VARIANTS';
+import { type Environment, handOver } from '../env.ts';
 
 /** A variant's run, as a project's `batchVariants` option gives it: what a rule project's options say. */
 export interface BatchVariantOptions {
@@ -22,8 +20,9 @@ export interface BatchVariantOptions {
 }
 
 /** The variants whose rules the specs register, in the batch; undefined in a conformance run. */
-export function batchVariantNames(env: NodeJS.ProcessEnv = process.env): string[] | undefined {
-  const names = env[BATCH_VARIANTS_ENV];
+export function batchVariantNames(env?: Environment): string[] | undefined {
+  // A hand-over of the batch's config (conformance/env.ts): never taken from a user's environment.
+  const names = handOver('batchVariants', env);
   return names ? (JSON.parse(names) as string[]) : undefined;
 }
 

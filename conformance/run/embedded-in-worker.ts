@@ -6,7 +6,7 @@
 import { startReferenceServer, type RunningReferenceServer } from '../../reference-server/server.ts';
 import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../../reference-server/store/fixtures.ts';
 import { embeddedCertDir } from '../deployment/embedded-target.ts';
-import { ENV } from '../env.ts';
+import { handOverVariables, setHandOvers, inputEnvironment } from '../env.ts';
 import { ensureCertificates } from '../../reference-server/listeners/certificates.ts';
 import { isMainModule } from '../../kit/package-root.ts';
 
@@ -17,14 +17,18 @@ export async function startEmbeddedReference(): Promise<RunningReferenceServer> 
     httpPort: 0,
     domain: 'localhost',
     fixtures: loadFixtures(DEFAULT_FIXTURES_FILE),
-    certDir: embeddedCertDir(),
+    certDir: embeddedCertDir(inputEnvironment()),
     // Two customers a page, as the run command's embedded reference (playwright.config.ts): the
     // fixtures' lists of three then page, and the page-cursor rule is exercised.
     customersPageSize: 2,
   });
   // The ports this worker's server chose, for binding the target in this process: a hand-over, not a setting.
-  process.env[ENV.referenceHttpsPort] = String(server.httpsPort);
-  process.env[ENV.referenceHttpPort] = String(server.httpPort);
+  setHandOvers(
+    handOverVariables({
+      referenceHttpsPort: String(server.httpsPort),
+      referenceHttpPort: String(server.httpPort),
+    }),
+  );
   return server;
 }
 

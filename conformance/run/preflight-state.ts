@@ -3,20 +3,20 @@
 // run ended at, from the run's traffic file.
 import { describeProblem, type PreflightResult } from '../deployment/preflight.ts';
 import { pacedRate, readTraffic } from '../requests/shared-pacing.ts';
-import { ENV } from '../env.ts';
+import { ENV, type Environment, handOver } from '../env.ts';
 import { readProjectState } from './project-state.ts';
 
 /** The requests per second the run ended paced at, or undefined if it never was. */
-export function pacedRateOfRun(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const file = env[ENV.trafficFile];
+export function pacedRateOfRun(env?: Environment): number | undefined {
+  const file = handOver('trafficFile', env);
   const traffic = file ? readTraffic(file) : undefined;
   return traffic && pacedRate(traffic);
 }
 
 /** What the preflight found, as the workers and the reporter read it; undefined before it ran. */
-export function preflightFromEnvironment(env: NodeJS.ProcessEnv = process.env): PreflightResult | undefined {
+export function preflightFromEnvironment(env?: Environment): PreflightResult | undefined {
   // The set-up project leaves it in the run's state file; the mutation campaign's batch, in the environment.
-  const text = env[ENV.preflight] ?? readProjectState(env)?.env[ENV.preflight];
+  const text = handOver('preflight', env) ?? readProjectState(env)?.env[ENV.preflight];
   return text ? (JSON.parse(text) as PreflightResult) : undefined;
 }
 

@@ -8,7 +8,7 @@
 import { untracedTest as test } from './untraced-test.ts';
 import { mintKeys } from '../deployment/key-minting.ts';
 import { runPreflight } from '../deployment/preflight.ts';
-import { ENV } from '../env.ts';
+import { ENV, setHandOvers, inputEnvironment } from '../env.ts';
 import { ANNOTATION } from './annotations.ts';
 import { useRunSettings } from '../settings.ts';
 import { bindTarget } from './run-target.ts';
@@ -24,7 +24,7 @@ test('conformance set-up: preflight and key minting', async ({ playwright }, tes
     runSettings: settings,
   } = testInfo.project.use as Partial<SuiteOptions>;
   // Hand-overs, not settings: the run's state directory, where what the set-up found is left.
-  Object.assign(process.env, runEnvironment);
+  setHandOvers(runEnvironment ?? {});
   if (!declaredTarget || !settings)
     throw new Error('No declaredTarget or runSettings option: use conformanceProjects() in the config.');
   // A key the target file names was not exported when the config was read: said now, as `run` says it.
@@ -36,7 +36,7 @@ test('conformance set-up: preflight and key minting', async ({ playwright }, tes
   const server = await startEmbeddedInThisWorker();
   let preflight;
   try {
-    preflight = await runPreflight(bindTarget(declaredTarget), settings.requestTimeoutMs);
+    preflight = await runPreflight(bindTarget(declaredTarget, inputEnvironment()), settings.requestTimeoutMs);
   } finally {
     await server?.close();
   }
@@ -66,7 +66,7 @@ test('conformance set-up: preflight and key minting', async ({ playwright }, tes
   }
   let minted: Awaited<ReturnType<typeof mintKeys>> | undefined;
   if (declaredTarget.keyMinting) {
-    const adminToken = process.env[declaredTarget.keyMinting.adminToken] ?? '';
+    const adminToken = inputEnvironment()[declaredTarget.keyMinting.adminToken] ?? '';
     minted = await mintKeys(declaredTarget, adminToken, declaredTarget.caFile);
   }
   writeProjectState({ env: { ...env, ...minted?.env }, minted: [...(minted?.made ?? [])] });

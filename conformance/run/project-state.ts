@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ENV } from '../env.ts';
+import { ENV, type Environment, handOver } from '../env.ts';
 import type { MadeKey } from '../deployment/key-minting.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 import type { KnowledgeRecord } from '../judging/knowledge-record.ts';
@@ -18,17 +18,17 @@ export interface ProjectState {
   minted: MadeKey[];
 }
 
-function stateFile(env: NodeJS.ProcessEnv): string | undefined {
-  const directory = env[ENV.projectState];
+function stateFile(env: Environment | undefined): string | undefined {
+  const directory = handOver('projectState', env);
   return directory ? join(directory, 'state.json') : undefined;
 }
 
-export function readProjectState(env: NodeJS.ProcessEnv = process.env): ProjectState | undefined {
+export function readProjectState(env?: Environment): ProjectState | undefined {
   const file = stateFile(env);
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ProjectState) : undefined;
 }
 
-export function writeProjectState(state: ProjectState, env: NodeJS.ProcessEnv = process.env): void {
+export function writeProjectState(state: ProjectState, env?: Environment): void {
   const file = stateFile(env);
   if (!file) throw new Error(`${ENV.projectState} is not set: run the set-up project from its config.`);
   // It may hold minted keys: readable by this user only, in a directory of the run's own. Written
@@ -56,17 +56,13 @@ export function knowledgeKey(declaredTarget: TargetDeclaration, settings: Readon
     .slice(0, 32);
 }
 
-function knowledgeFile(key: string, env: NodeJS.ProcessEnv): string | undefined {
-  const directory = env[ENV.projectState];
+function knowledgeFile(key: string, env: Environment | undefined): string | undefined {
+  const directory = handOver('projectState', env);
   return directory ? join(directory, `knowledge-${key}.json`) : undefined;
 }
 
 /** What the set-up project learned of the tenants, left for every rule worker of its run. */
-export function writeRunKnowledge(
-  key: string,
-  record: KnowledgeRecord,
-  env: NodeJS.ProcessEnv = process.env,
-): void {
+export function writeRunKnowledge(key: string, record: KnowledgeRecord, env?: Environment): void {
   const file = knowledgeFile(key, env);
   if (!file) throw new Error(`${ENV.projectState} is not set: run the set-up project from its config.`);
   // The tenants' data (never a key): readable by this user only, as the state file.
@@ -74,10 +70,7 @@ export function writeRunKnowledge(
 }
 
 /** What the run's set-up project learned of the tenants; undefined when it learned nothing (the mutation campaign's batch has no set-up project). */
-export function readRunKnowledge(
-  key: string,
-  env: NodeJS.ProcessEnv = process.env,
-): KnowledgeRecord | undefined {
+export function readRunKnowledge(key: string, env?: Environment): KnowledgeRecord | undefined {
   const file = knowledgeFile(key, env);
   return file && existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as KnowledgeRecord) : undefined;
 }

@@ -11,7 +11,7 @@ import type { Project } from '@playwright/test';
 import { CODE_ROOT } from '../../kit/package-root.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import { initialTraffic } from '../requests/shared-pacing.ts';
-import { ENV } from '../env.ts';
+import { ENV, handOver, handOverVariables, setHandOvers } from '../env.ts';
 import type { RunSettings } from '../settings.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 
@@ -78,7 +78,7 @@ export function ruleProjects(settings: RuleProjectsSettings): Project<object, Su
 
 /** Whether each worker starts the embedded reference server (standaloneProjects). */
 export function embeddedInWorker(): boolean {
-  return process.env[ENV.embeddedInWorker] === '1';
+  return handOver('embeddedInWorker') === '1';
 }
 
 /**
@@ -93,10 +93,10 @@ export async function startEmbeddedInThisWorker(): Promise<{ close(): Promise<vo
 
 /** The run's shared files: made once by the Playwright runner, found by its workers through the environment. */
 export function runStateDirectory(): string {
-  const existing = process.env[ENV.projectState];
+  const existing = handOver('projectState');
   if (existing) return existing;
   const directory = mkdtempSync(join(tmpdir(), 'conformance-projects-'));
-  process.env[ENV.projectState] = directory;
+  setHandOvers(handOverVariables({ projectState: directory }));
   // The runner made it; the runner removes it when it ends.
   process.once('exit', () => rmSync(directory, { recursive: true, force: true }));
   return directory;

@@ -9,6 +9,7 @@ import type { TargetDeclaration } from '../deployment/target.ts';
 import { bindTarget } from './run-target.ts';
 import { readProjectState } from './project-state.ts';
 import type { DeclaredHostsAndKeys } from '../judging/run-facts.ts';
+import { inputEnvironment } from '../env.ts';
 
 export class RunRedaction {
   #namerOfRun: KeyNamer | undefined;
@@ -68,7 +69,7 @@ export class RunRedaction {
    * it (a batch's variant names its own outcome file). Keys and hand-overs, never a setting.
    */
   environment(): NodeJS.ProcessEnv {
-    return { ...process.env, ...this.#runEnvironment };
+    return { ...inputEnvironment(), ...this.#runEnvironment };
   }
 
   /** `text` with every key shown as its variable's name. */

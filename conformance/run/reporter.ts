@@ -74,6 +74,7 @@ import { RULES } from '../catalog/rules.ts';
 import { TeamTests } from './team-tests.ts';
 import { failureShownAsFailure } from './failed-rules-keep-worker.ts';
 import { kitRuleIdOf, shownByExchanges } from './kit-rule-results.ts';
+import { inputEnvironment } from '../env.ts';
 
 export default class ConformanceReporter implements Reporter {
   #declaredTarget: TargetDeclaration | undefined;
@@ -87,7 +88,7 @@ export default class ConformanceReporter implements Reporter {
   /** A shard's own record, left beside its blob once every reporter has ended (onExit). */
   #shardRecord: ShardRecord | undefined;
   #startedAt = new Date();
-  readonly #painter = paint(colourWanted(process.stdout));
+  readonly #painter = paint(colourWanted(process.stdout, inputEnvironment()));
   /** Each rule's outcomes, by the protocol its project spoke ('' when the run has one project). */
   readonly #outcomes = new OutcomesByProtocol();
   readonly #leaks = new LeaksSeen();
@@ -165,7 +166,8 @@ export default class ConformanceReporter implements Reporter {
     );
     this.#metadata =
       (config.metadata as { conformance?: RunMetadata }).conformance ??
-      (this.#declaredTarget && runMetadataOf(this.#declaredTarget, false, process.env, this.#runSettings));
+      (this.#declaredTarget &&
+        runMetadataOf(this.#declaredTarget, false, inputEnvironment(), this.#runSettings));
     for (const project of ruleProjects) {
       const protocol = (project.use as { protocol?: Protocol }).protocol ?? 'h1';
       this.#labels.set(project.name, ruleProjects.length > 1 ? PROTOCOL_NAME[protocol] : '');

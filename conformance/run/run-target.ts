@@ -11,12 +11,10 @@ import { PROTOCOL_NAME, protocolsOfRun } from '../requests/protocols.ts';
 import type { RunMetadata } from '../report/run-metadata.ts';
 import { runSettings, type RunSettings } from '../settings.ts';
 import { withCredentials, type ResolvedTarget, type TargetDeclaration } from '../deployment/target.ts';
+import { type Environment } from '../env.ts';
 
 /** The declared target with its keys and, for the embedded server, its ports, from `env`. */
-export function bindTarget(
-  declared: TargetDeclaration,
-  env: NodeJS.ProcessEnv = process.env,
-): ResolvedTarget {
+export function bindTarget(declared: TargetDeclaration, env: Environment): ResolvedTarget {
   const target = withCredentials(declared, env);
   return declared.mode === 'embedded' ? onReferencePorts(target, env) : target;
 }
@@ -30,7 +28,7 @@ export function declaredTargetOf(project: { use?: object } | undefined): TargetD
 export function runMetadataOf(
   declared: TargetDeclaration,
   failOnIncomplete: boolean,
-  env: NodeJS.ProcessEnv = process.env,
+  env: Environment,
   settings: Pick<RunSettings, 'protocols'> = runSettings(),
 ): RunMetadata {
   // Without a CA file of the target's, a CA the user added to Node is trusted all the same: the

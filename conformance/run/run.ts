@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ENV, handOversIgnoredWarning, withoutHandOvers } from '../env.ts';
+import { ENV, handOversIgnoredWarning, startingEnvironment } from '../env.ts';
 import { TargetError, resolveTarget, type ResolvedTarget } from '../deployment/target.ts';
 import { offeredProtocols, PROTOCOLS, type Protocol } from '../requests/protocols.ts';
 import { trustedCas } from '../requests/ca-trust.ts';
@@ -78,7 +78,7 @@ export async function main(argv: readonly string[], resolved?: SettingsResolved)
     return EXIT_CODE.usage;
   }
   // What the run's own processes hand each other is never taken from the user's environment.
-  const { env, ignored } = withoutHandOvers(process.env);
+  const { env, ignored } = startingEnvironment();
   if (ignored.length > 0) console.error(handOversIgnoredWarning(ignored));
   // Every setting, from a flag or the environment, is resolved and checked here, once; Playwright's
   // processes receive the result (RUN_SETTINGS_VARIABLE), never the flags or variables again.

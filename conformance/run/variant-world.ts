@@ -34,6 +34,7 @@ import { knowledgeKey, readProjectState, readRunKnowledge } from './project-stat
 import { knowledgeOfRecord } from '../judging/knowledge-record.ts';
 import { startEmbeddedInThisWorker } from './projects.ts';
 import type { DeclaredUrl, PreflightProblem } from '../deployment/preflight.ts';
+import { setHandOvers, removeHandOvers, inputEnvironment } from '../env.ts';
 
 /** One run a worker serves: what a rule project's options (test.ts) say of it. */
 export interface RunOptions {
@@ -105,7 +106,7 @@ export class VariantWorld {
     useRunSettings(runSettings);
     if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
     const server = declaredTarget.mode === 'embedded' ? await startEmbeddedInThisWorker() : undefined;
-    const target = bindTarget(declaredTarget);
+    const target = bindTarget(declaredTarget, inputEnvironment());
     const { protocol, expectedToFail } = options;
     const world = new VariantWorld(
       {
@@ -127,13 +128,13 @@ export class VariantWorld {
    * and the answer watch read them there (a worker that serves one run enters it once).
    */
   enter(): void {
-    Object.assign(process.env, this.#environment);
+    setHandOvers(this.#environment);
     useRunSettings(this.settings);
   }
 
   /** Takes back its hand-overs, so that none is read as another run's that does not set it. */
   leave(): void {
-    for (const name of Object.keys(this.#environment)) delete process.env[name];
+    removeHandOvers(Object.keys(this.#environment));
   }
 
   get proxyUrl(): Promise<string | undefined> {
@@ -169,9 +170,9 @@ export class VariantWorld {
   /** Its hand-overs, with what the set-up project found (project-setup.ts): preflight, minted keys. */
   static #applyEnvironment(runEnvironment: Readonly<Record<string, string>>): Record<string, string> {
     // Hand-overs, not settings: set before anything reads them (the preflight's result, the answer watch).
-    Object.assign(process.env, runEnvironment);
+    setHandOvers(runEnvironment);
     const environment = { ...runEnvironment, ...readProjectState()?.env };
-    Object.assign(process.env, environment);
+    setHandOvers(environment);
     return environment;
   }
 

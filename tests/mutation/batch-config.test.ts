@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BATCH_PLAN_ENV, type BatchPlan } from '../../mutation/batch-plan.ts';
+import type { BatchPlan } from '../../mutation/batch-plan.ts';
 import { ENV } from '../../conformance/env.ts';
 import type { RunSettings } from '../../conformance/settings.ts';
 import { scratchDirectory } from '../support/scratch.ts';
@@ -27,7 +27,7 @@ test("a variant's settings: its own variables over the campaign's environment, n
   } as unknown as BatchPlan;
   const planFile = join(work, 'batch-plan.json');
   writeFileSync(planFile, JSON.stringify(plan));
-  process.env[BATCH_PLAN_ENV] = planFile;
+  process.env[ENV.batchPlan] = planFile;
   // Set by the user who started the campaign, as a run of its own would take it.
   process.env[ENV.maxRetries] = '0';
   process.env[ENV.maxListPages] = '3';

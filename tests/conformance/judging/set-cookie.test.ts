@@ -23,3 +23,36 @@ test('none set, or nothing that is a cookie: no cookie', () => {
   assert.deepEqual(cookiesSetBy('=novalue; Path=/'), []);
   assert.deepEqual(cookiesSetBy('sid=; Path=/'), [{ name: 'sid', value: '' }]);
 });
+
+test('a comma starts a cookie only before a token and "=", with or without spaces; names and values are trimmed', () => {
+  assert.deepEqual(cookiesSetBy('a=1,b=2'), [
+    { name: 'a', value: '1' },
+    { name: 'b', value: '2' },
+  ]);
+  assert.deepEqual(cookiesSetBy("a=1,   !#$%&'*+-.^_`|~Zz9=2"), [
+    { name: 'a', value: '1' },
+    { name: "!#$%&'*+-.^_`|~Zz9", value: '2' },
+  ]);
+  // A comma before anything else (a date, a space-separated word) stays in its cookie's attributes.
+  assert.deepEqual(cookiesSetBy('a=1; Expires=Wed, 04 Dec 2026; Path=/, b c=2'), [{ name: 'a', value: '1' }]);
+  assert.deepEqual(cookiesSetBy(' sid = v 1 ;Path=/\n  id2=x=y; Secure'), [
+    { name: 'sid', value: 'v 1' },
+    { name: 'id2', value: 'x=y' },
+  ]);
+  // No "=", or nothing before it: not a cookie; the others are kept.
+  assert.deepEqual(cookiesSetBy('flag; Secure\n=x\nok=1'), [{ name: 'ok', value: '1' }]);
+  assert.deepEqual(cookiesSetBy('\n'), []);
+});
+
+test('the Cookie field: each name=value, joined by "; ", nothing for no cookie', () => {
+  assert.equal(cookieField([]), '');
+  assert.equal(cookieField([{ name: 'a', value: '' }]), 'a=');
+  assert.equal(
+    cookieField([
+      { name: 'a', value: '1' },
+      { name: 'b', value: '2' },
+      { name: 'c', value: '3' },
+    ]),
+    'a=1; b=2; c=3',
+  );
+});

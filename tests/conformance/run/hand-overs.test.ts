@@ -88,6 +88,9 @@ describe('`run` with every hand-over variable set in its environment', () => {
       [ENV.referenceHttpsPort]: '1',
       [ENV.referenceHttpPort]: '1',
       [mintedVariable('fullAccess')]: 'forged-minted-key',
+      // The mutation batch's own: a list of no variant would register no rule of the run.
+      [ENV.batchVariants]: '[]',
+      [ENV.batchPlan]: join(work, 'plan.json'),
     };
     // The embedded reference, one rule, HTTP/1.1 only, strict: the reference offers HTTP/2 too.
     run = await runConformance(

@@ -1,0 +1,153 @@
+// The judge is tested like what it judges: StrykerJS mutates each file of conformance/judging/,
+// one file per Stryker run (stryker.judging.config.json: the command runner, concurrency 1), and
+// runs the judging code's unit tests against every mutant (bench/mutation/judging-tests.ts, one
+// process). A mutant no test kills is a decision of the judge that no fast test pins down. The
+// scores go to bench/mutation-judging-results.md, a row per file; a run of some files keeps the
+// other rows as they were. Not part of `npm test`: each mutant is a test run.
+//   npm run mutation:judging                                      every file
+//   npm run mutation:judging -- conformance/judging/checks.ts     the files named
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '..');
+const CONFIG = 'stryker.judging.config.json';
+const JSON_REPORT = join(ROOT, 'reports', 'mutation', 'judging.json');
+const RESULTS = join(ROOT, 'bench', 'mutation-judging-results.md');
+/** What the goal asks of every file. */
+const GOAL = 85;
+/** One file's Stryker run, sandbox copy included, bounded: 2 hours is far beyond the largest. */
+const RUN_TIMEOUT_MS = 2 * 60 * 60 * 1000;
+
+interface Row {
+  file: string;
+  mutants: number;
+  killed: number;
+  timeout: number;
+  survived: number;
+  noCoverage: number;
+  score: number;
+  date: string;
+}
+
+interface MutantReport {
+  status: string;
+  mutatorName?: string;
+  replacement?: string;
+  location?: { start: { line: number; column: number } };
+}
+
+/** Stryker's score: mutants detected (killed or timed out) of the mutants that could run. */
+export function rowOf(file: string, mutants: readonly MutantReport[], date: string): Row {
+  const count = (status: string) => mutants.filter((mutant) => mutant.status === status).length;
+  const killed = count('Killed');
+  const timeout = count('Timeout');
+  const survived = count('Survived');
+  const noCoverage = count('NoCoverage');
+  const valid = killed + timeout + survived + noCoverage;
+  return {
+    file,
+    mutants: valid,
+    killed,
+    timeout,
+    survived,
+    noCoverage,
+    score: valid === 0 ? 100 : (100 * (killed + timeout)) / valid,
+    date,
+  };
+}
+
+function line(row: Row): string {
+  const cells = [
+    `\`${row.file}\``,
+    row.mutants,
+    row.killed,
+    row.timeout,
+    row.survived,
+    row.noCoverage,
+    row.mutants === 0 ? 'no mutant' : `${row.score.toFixed(1)} %`,
+    row.mutants === 0 || row.score >= GOAL ? 'yes' : '**no**',
+    row.date,
+  ];
+  return `| ${cells.join(' | ')} |`;
+}
+
+/** The rows of the results file as it is, by file. */
+function previousRows(): Map<string, string> {
+  if (!existsSync(RESULTS)) return new Map();
+  const text = readFileSync(RESULTS, 'utf8');
+  const table = text.includes('\n## ') ? text.slice(0, text.indexOf('\n## ')) : text;
+  const rows = table.split('\n').flatMap((line) => {
+    const file = /^\| `([^`]+)`\s*\|/.exec(line)?.[1];
+    return file ? [[file, line] as const] : [];
+  });
+  return new Map(rows);
+}
+
+function judgingFiles(): string[] {
+  return readdirSync(join(ROOT, 'conformance', 'judging'))
+    .filter((name) => name.endsWith('.ts'))
+    .sort()
+    .map((name) => `conformance/judging/${name}`);
+}
+
+function mutate(file: string): Row {
+  const started = Date.now();
+  const run = spawnSync('npx', ['stryker', 'run', CONFIG, '--mutate', file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: RUN_TIMEOUT_MS,
+  });
+  if (run.status !== 0)
+    throw new Error(`Stryker failed on ${file} (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+  const report = JSON.parse(readFileSync(JSON_REPORT, 'utf8')) as {
+    files: Record<string, { mutants: MutantReport[] }>;
+  };
+  const mutants = Object.entries(report.files).flatMap(([path, entry]) =>
+    relative(ROOT, join(ROOT, path)) === file ? entry.mutants : [],
+  );
+  const row = rowOf(file, mutants, new Date().toISOString().slice(0, 10));
+  // What no test pins down, for the next test to write.
+  for (const mutant of mutants.filter((candidate) => candidate.status === 'Survived'))
+    console.log(
+      `  survived ${file}:${mutant.location?.start.line ?? '?'} ${mutant.mutatorName ?? ''} → ${JSON.stringify(mutant.replacement ?? '')}`,
+    );
+  console.log(`${line(row)} ${Math.round((Date.now() - started) / 1000)} s`);
+  return row;
+}
+
+function main(): void {
+  const asked = process.argv.slice(2);
+  const files = asked.length > 0 ? asked : judgingFiles();
+  const rows = previousRows();
+  for (const file of files) {
+    rows.set(file, line(mutate(file)));
+    writeResults(rows);
+  }
+}
+
+/** The sections after the table (`## …`, written by hand: a baseline, notes), kept as they are. */
+function keptSections(): string {
+  const text = existsSync(RESULTS) ? readFileSync(RESULTS, 'utf8') : '';
+  const start = text.indexOf('\n## ');
+  return start === -1 ? '' : text.slice(start);
+}
+
+function writeResults(rows: ReadonlyMap<string, string>): void {
+  const sections = keptSections();
+  const text = [
+    '# Mutation scores of the judging code',
+    '',
+    'Written by `npm run mutation:judging` (bench/mutation-judging.ts): StrykerJS 8 (command runner,',
+    `Node ${process.versions.node}, concurrency 1) mutates one file of \`conformance/judging/\` at a time and runs`,
+    "the judging code's unit tests (`tests/conformance/judging/*.test.ts`, `tests/conformance/pages.test.ts`)",
+    'against each mutant. Score: mutants killed or timed out of those that ran. Goal: ≥ 85 % for every file.',
+    '',
+    '| file | mutants | killed | timed out | survived | no coverage | score | ≥ 85 % | measured |',
+    '|---|---|---|---|---|---|---|---|---|',
+    ...[...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, text]) => text),
+  ].join('\n');
+  writeFileSync(RESULTS, `${text}\n${sections}`);
+}
+
+if (process.argv[1] === import.meta.filename) main();
