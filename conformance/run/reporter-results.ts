@@ -159,3 +159,20 @@ export function writeShardRecord(outputDir: string, record: ShardRecord): void {
   mkdirSync(blob, { recursive: true });
   writeFileSync(join(blob, shardRecordFile(record.shard)), `${JSON.stringify(record, null, 2)}\n`);
 }
+
+/**
+ * The run's exit code and Playwright status. The verdict, not Playwright's count of failed tests,
+ * decides the exit code; a run that broke outside the tests, or was interrupted, cannot be trusted
+ * — but a failure seen is the exit code of NOT CONFORMANT whatever else broke: the code is the
+ * printed verdict's.
+ */
+export function runEnd(
+  result: FullResult,
+  verdict: string,
+  runErrors: boolean,
+  verdictExitCode: number,
+): { exitCode: number; status: FullResult['status'] } {
+  const stopped = result.status === 'interrupted' || result.status === 'timedout';
+  const exitCode = (runErrors || stopped) && verdict !== 'NOT CONFORMANT' ? EXIT_CODE.setup : verdictExitCode;
+  return { exitCode, status: stopped ? result.status : exitCode === EXIT_CODE.ok ? 'passed' : 'failed' };
+}

@@ -58,6 +58,7 @@ import {
   outcomeOf,
   preflightOnlyEnded,
   protocolsCovered,
+  runEnd,
   selectionOf,
   shardRecordsOfMerge,
   targetsChecked,
@@ -372,21 +373,9 @@ export default class ConformanceReporter implements Reporter {
     console.log(summary(report, { selected: this.#selected, reportFiles, painter: this.#painter }));
     writeBundleIfWanted(report, this.#outputDir, this.#runSettings, this.#targetsChecked);
     if (this.#runErrors.length > 0) console.error(`The run did not complete: ${this.#runErrors.join('; ')}`);
-    // The verdict, not Playwright's count of failed tests, decides the exit code; a run that broke
-    // outside the tests, or was interrupted, cannot be trusted.
-    const broken =
-      this.#runErrors.length > 0 || result.status === 'interrupted' || result.status === 'timedout';
-    // A failure seen is the exit code of NOT CONFORMANT whatever else broke: the code is the printed verdict's.
-    const exitCode =
-      broken && report.verdict !== 'NOT CONFORMANT' ? EXIT_CODE.setup : exitCodeFor(report, failOnIncomplete);
+    const { exitCode, status } = runEnd(result, report.verdict, this.#runErrors.length > 0, exitCodeFor(report, failOnIncomplete)); // prettier-ignore
     writeOutcome(report.verdict, exitCode, this.#redaction.environment());
     this.#incompleteFails = report.verdict === 'INCOMPLETE' && exitCode !== EXIT_CODE.ok;
-    const status =
-      result.status === 'interrupted' || result.status === 'timedout'
-        ? result.status
-        : exitCode === EXIT_CODE.ok
-          ? 'passed'
-          : 'failed';
     return Promise.resolve({ status });
   }
 
