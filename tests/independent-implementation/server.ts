@@ -7,7 +7,6 @@
 // scoped to the host's tenant and environment → permission. Every answer carries no-store and HSTS.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AddressInfo } from 'node:net';
-import { constants as http2Constants, type Http2SecureServer, type ServerHttp2Stream } from 'node:http2';
 import { Readable } from 'node:stream';
 import { createSecureContext, type TlsOptions, type TLSSocket } from 'node:tls';
 import { addressing, hostPattern } from './addressing.ts';
@@ -18,6 +17,7 @@ import { formPage, PAGING_FORMS, type PagingForm } from './paging-forms.ts';
 import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
 import { Sessions, stickyBalancerCookies } from './cookies.ts';
 import { startH2cPlainPort } from './h2c-plain-port.ts';
+import { answerErrorsInHtml, drainConnections, refuseStreams } from './defect-hooks.ts';
 import {
   customersOf,
   KeyDirectory,
@@ -115,16 +115,6 @@ function addResponseHeaders(
   app.setErrorHandler((error: { statusCode?: number }, _request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 ? error.statusCode : 500;
     return sendError(reply, status, status < 500 ? 'bad_request' : 'internal_error', 'The request failed.');
-  });
-}
-
-/** The `html` error bodies defect (choices.ts): an error's JSON body replaced by a page saying it. */
-function answerErrorsInHtml(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (reply.statusCode < 400 || typeof payload !== 'string') return payload;
-    reply.header('Content-Type', 'text/html; charset=utf-8');
-    const title = `${reply.statusCode} Error`;
-    return `<!DOCTYPE html><html><head><title>${title}</title></head><body><h1>${title}</h1></body></html>`;
   });
 }
 
@@ -282,53 +272,6 @@ function api(
     return page.body;
   });
   return app;
-}
-
-/**
- * Every `every`th HTTP/2 stream is reset with REFUSED_STREAM as it opens, before the app sees it
- * (RFC 9113 §8.7): the server's own stream handler runs for the others only.
- */
-function refuseStreams(app: FastifyInstance, every: number): void {
-  const server = app.server as unknown as Http2SecureServer;
-  const handlers = server.listeners('stream') as ((...args: unknown[]) => void)[];
-  server.removeAllListeners('stream');
-  let seen = 0;
-  server.on('stream', (stream: ServerHttp2Stream, ...rest: unknown[]) => {
-    seen += 1;
-    if (seen % every === 0) {
-      // The server's own reset, told to it as an error of the stream: nothing to report.
-      stream.on('error', () => {});
-      stream.close(http2Constants.NGHTTP2_REFUSED_STREAM);
-    } else for (const handler of handlers) handler.call(server, stream, ...rest);
-  });
-}
-
-/** How long a drained connection stays open after its GOAWAY. */
-const DRAIN_GRACE_MS = 50;
-
-/** Every Nth connection drained at its first stream (GOAWAY NO_ERROR below it), then closed. */
-function drainConnections(app: FastifyInstance, every: number): void {
-  const server = app.server as unknown as Http2SecureServer;
-  const handlers = server.listeners('stream') as ((...args: unknown[]) => void)[];
-  server.removeAllListeners('stream');
-  let sessions = 0;
-  const drained = new WeakSet<object>();
-  server.on('session', (session) => {
-    sessions += 1;
-    if (sessions % every === 0) drained.add(session);
-  });
-  server.on('stream', (stream: ServerHttp2Stream, ...rest: unknown[]) => {
-    const session = stream.session;
-    if (!session || !drained.has(session)) {
-      for (const handler of handlers) handler.call(server, stream, ...rest);
-      return;
-    }
-    stream.on('error', () => {});
-    // The client learns of the drain from the GOAWAY alone (its stream is above the last id),
-    // then the connection goes, as a front ends it once its grace period is over.
-    session.goaway(http2Constants.NGHTTP2_NO_ERROR, Math.max(0, (stream.id ?? 1) - 2));
-    setTimeout(() => session.destroy(), DRAIN_GRACE_MS).unref();
-  });
 }
 
 /** Every value of the field `name` (lower case), in order: what HTTP/1.1 and HTTP/2 requests both keep. */
