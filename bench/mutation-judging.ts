@@ -8,6 +8,7 @@
 //   npm run mutation:judging -- conformance/judging/checks.ts     the files named
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { format, resolveConfig } from 'prettier';
 import { join, relative } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -116,13 +117,13 @@ function mutate(file: string): Row {
   return row;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const asked = process.argv.slice(2);
   const files = asked.length > 0 ? asked : judgingFiles();
   const rows = previousRows();
   for (const file of files) {
     rows.set(file, line(mutate(file)));
-    writeResults(rows);
+    await writeResults(rows);
   }
 }
 
@@ -133,7 +134,7 @@ function keptSections(): string {
   return start === -1 ? '' : text.slice(start);
 }
 
-function writeResults(rows: ReadonlyMap<string, string>): void {
+async function writeResults(rows: ReadonlyMap<string, string>): Promise<void> {
   const sections = keptSections();
   const text = [
     '# Mutation scores of the judging code',
@@ -147,7 +148,9 @@ function writeResults(rows: ReadonlyMap<string, string>): void {
     '|---|---|---|---|---|---|---|---|---|',
     ...[...rows.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, text]) => text),
   ].join('\n');
-  writeFileSync(RESULTS, `${text}\n${sections}`);
+  // Formatted as the repository's format check wants it.
+  const options = { ...(await resolveConfig(RESULTS)), filepath: RESULTS };
+  writeFileSync(RESULTS, await format(`${text}\n${sections}`, options));
 }
 
-if (process.argv[1] === import.meta.filename) main();
+if (process.argv[1] === import.meta.filename) await main();

@@ -30,6 +30,12 @@ export interface KeyRole extends Place {
 export interface RunFacts {
   /** The declared tenant hosts, by lower-case host name. */
   places: ReadonlyMap<string, Place>;
+  /**
+   * Host names the target declares for more than one place (a slip in its roles: the sandbox or the
+   * other tenant on the base URL's host name): what a request there may see is not known, so the
+   * checker does not judge it — the rules that need those roles say what is wrong (target-roles).
+   */
+  unjudgedHosts?: ReadonlySet<string>;
   /** The run's keys, by the environment variable a recorded request shows each as. */
   keys: ReadonlyMap<string, KeyRole>;
   /** Each tenant's distinctive values, as learned. */
@@ -99,6 +105,7 @@ function breachOf(
   if (role.revoked) return 'revoked-key';
   if (!role.reads) return 'key-without-permission';
   const names = hostNames(url, fields);
+  if (names.some((name) => facts.unjudgedHosts?.has(name))) return undefined;
   if (names.length > 1) {
     // Where the connection (URL, SNI) and Host disagree, a key may be served its own tenant by
     // either name (a front routing by Host): only data of a tenant other than the key's breaks it.

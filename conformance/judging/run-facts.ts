@@ -31,15 +31,31 @@ export function runFactsOf(
   target: DeclaredHostsAndKeys,
   tenants: Readonly<Partial<Record<'own' | 'other', TenantValues>>>,
 ): RunFacts {
+  // A host name or a key variable the target gives more than one role is left unjudged: the roles
+  // are the vendor's slip, which the rules needing them report as not evaluated (target-roles.ts),
+  // and the checker must not turn the slip into a failure of the deployment.
   const places = new Map<string, Place>();
+  const unjudgedHosts = new Set<string>();
   const place = (url: string | undefined, value: Place): void => {
-    if (url !== undefined) places.set(new URL(url).hostname.toLowerCase(), value);
+    if (url === undefined) return;
+    const host = new URL(url).hostname.toLowerCase();
+    const known = places.get(host);
+    if (known && (known.tenant !== value.tenant || known.environment !== value.environment))
+      unjudgedHosts.add(host);
+    places.set(host, value);
   };
   place(target.baseUrl, { tenant: 'own', environment: 'production' });
   place(target.sandboxBaseUrl, { tenant: 'own', environment: 'sandbox' });
   place(target.otherTenantBaseUrl, { tenant: 'other', environment: 'production' });
+  for (const host of unjudgedHosts) places.delete(host);
   const keys = new Map<string, KeyRole>();
-  for (const [name, variable] of Object.entries(target.credentialVariables) as [CredentialName, string][])
+  const unjudgedKeys = new Set<string>();
+  for (const [name, variable] of Object.entries(target.credentialVariables) as [CredentialName, string][]) {
+    const known = keys.get(variable);
+    if (known && JSON.stringify(known) !== JSON.stringify(KEY_ROLES[name])) unjudgedKeys.add(variable);
     keys.set(variable, KEY_ROLES[name]);
-  return { places, keys, tenants };
+  }
+  // A key of two roles is then no known key: its requests are unjudged (credentialOf).
+  for (const variable of unjudgedKeys) keys.delete(variable);
+  return { places, unjudgedHosts, keys, tenants };
 }

@@ -235,3 +235,48 @@ describe('the run’s checker', () => {
     );
   });
 });
+
+describe("a slip in the target's roles is not judged a breach of the deployment", () => {
+  const withRoles = (
+    urls: { otherTenantBaseUrl?: string; sandboxBaseUrl?: string },
+    credentialVariables: Record<string, string>,
+  ) => runFactsOf({ baseUrl: ACME, ...urls, credentialVariables }, { own, other });
+  const ownRead = recorded({ headers: [['Authorization', 'Bearer $ACME_FULL']] });
+
+  test("the other tenant's key variable is one of the tenant's own: its own reads pass", () => {
+    const facts = withRoles(
+      { otherTenantBaseUrl: GLOBEX },
+      { fullAccess: 'ACME_FULL', readOnly: 'ACME_RO', otherTenant: 'ACME_FULL' },
+    );
+    assert.equal(judgeExchange(ownRead, facts), undefined);
+    // A key of one role is still judged: the read-only key on globex's host served globex's list.
+    const foreign = recorded({
+      url: `${GLOBEX}/customers`,
+      headers: [['Authorization', 'Bearer $ACME_RO']],
+      body: GLOBEX_LIST,
+    });
+    assert.equal(judgeExchange(foreign, facts)?.kind, 'cross-key');
+  });
+
+  test("the sandbox or the other tenant declared on the base URL's host name: that host is unjudged", () => {
+    for (const urls of [
+      { sandboxBaseUrl: 'https://acme.api.localhost:9443/v1' },
+      { otherTenantBaseUrl: 'https://acme.api.localhost:9443/v1' },
+    ]) {
+      const facts = withRoles(urls, { fullAccess: 'ACME_FULL', sandbox: 'S', otherTenant: 'G' });
+      assert.equal(judgeExchange(ownRead, facts), undefined, JSON.stringify(urls));
+    }
+  });
+
+  test('the probe sharing the sandbox key: the sandbox key is not made a production key', () => {
+    const facts = withRoles(
+      { sandboxBaseUrl: SANDBOX },
+      { fullAccess: 'ACME_FULL', sandbox: 'ACME_SANDBOX', probe: 'ACME_SANDBOX' },
+    );
+    const sandboxRead = recorded({
+      url: `${SANDBOX}/customers`,
+      headers: [['Authorization', 'Bearer $ACME_SANDBOX']],
+    });
+    assert.equal(judgeExchange(sandboxRead, facts), undefined);
+  });
+});
