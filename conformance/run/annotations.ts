@@ -41,6 +41,11 @@ export const ANNOTATION = {
    * run's checker searches every answer for.
    */
   tenantValues: 'tenant-values',
+  /**
+   * Attachment of the set-up project's test: the run's declared hosts and key variables (no key
+   * value), which the run's checker judges by — in a merge too, whose blobs keep no project option.
+   */
+  runTarget: 'run-target',
   /** Attachment of the set-up project's test: the preflight's certificates and protocols (TlsEvidence[]). */
   preflightTls: 'preflight-tls',
   /** Attachment of the set-up project's test: the preflight's keyless requests (RecordedExchange[]), for exchanges.har. */

@@ -20,9 +20,13 @@ import { showEveryString } from './reporter-results.ts';
 
 export class RunJudgement {
   readonly #tenants: Partial<Record<TenantRole, TenantValues>> = {};
+  /** The hosts and key variables the set-up project declared (what a merge judges by). */
+  #target: DeclaredHostsAndKeys | undefined;
 
   /** Keeps the tenants' values a test carries (a worker's first test carries its learning). */
   learned(result: TestResult, namer: KeyNamer): void {
+    const target = result.attachments.find((attachment) => attachment.name === ANNOTATION.runTarget)?.body;
+    if (target && !this.#target) this.#target = JSON.parse(target.toString('utf8')) as DeclaredHostsAndKeys;
     const body = result.attachments.find((attachment) => attachment.name === ANNOTATION.tenantValues)?.body;
     if (!body) return;
     // Shown as the recorded exchanges are, so that a value is sought in the form they hold it in.
@@ -47,8 +51,9 @@ export class RunJudgement {
     selected: ReadonlySet<string>,
     runError: (message: string) => void,
   ): void {
-    if (!target || (!this.#tenants.own && !this.#tenants.other)) return;
-    const violations = judgeRun(history, runFactsOf(target, this.#tenants));
+    const declared = target ?? this.#target;
+    if (!declared || (!this.#tenants.own && !this.#tenants.other)) return;
+    const violations = judgeRun(history, runFactsOf(declared, this.#tenants));
     if (violations.length === 0) return;
     const failedMust = evidenceOfFailedMusts(outcomes);
     const fallback = outcomes.protocols()[0] ?? '';

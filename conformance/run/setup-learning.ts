@@ -27,6 +27,11 @@ export async function learnOnceForRun(
     testInfo.annotations.push({ type: ANNOTATION.protocol, description: PROTOCOL_NAME[protocol] });
     const knowledge = await world.knowledge;
     await attachLearningOnce(testInfo, world.learningExchanges, world.namer, knowledge);
+    const { baseUrl, otherTenantBaseUrl, sandboxBaseUrl, credentialVariables } = world.target;
+    await testInfo.attach(ANNOTATION.runTarget, {
+      body: JSON.stringify({ baseUrl, otherTenantBaseUrl, sandboxBaseUrl, credentialVariables }),
+      contentType: 'application/json',
+    });
     writeRunKnowledge(world.knowledgeKey, knowledgeRecord(knowledge));
   } finally {
     await world.close();
