@@ -34,6 +34,9 @@ const settings =
 // each project hands the settings to its workers (the `runSettings` option).
 // Declared here and only here: every other part of the run gets the target from these projects
 // (the `declaredTarget` option) and reads its keys from the environment it runs in.
+// The trust the user started the run with, before the projects join the target's CA to it in a
+// bundle of the run's own (a path that differs from run to run, and from shard to shard).
+const startingTrust = { ...inputEnvironment() };
 const projects = merging
   ? []
   : kitProjects(
@@ -50,7 +53,7 @@ const projects = merging
 const target = declaredTargetOf(projects.at(-1));
 const reports = settings.reportDirectory;
 const metadata: RunMetadata | undefined =
-  target && runMetadataOf(target, settings.failOnIncomplete, inputEnvironment(), settings);
+  target && runMetadataOf(target, settings.failOnIncomplete, startingTrust, settings);
 
 export default defineConfig<object, SuiteOptions>({
   testDir: './specs',

@@ -66,9 +66,7 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
       const missing = missingInputs(target, rule.needs);
       if (missing.length > 0)
         skipRule(testInfo, new RuleEnd(ANNOTATION.notEvaluated, notEvaluatedReason(missing, target.file)));
-      // A role the target does not show (a sandbox as the other tenant, one key in two roles) judges nothing.
-      const roleNotShown = roleNotShownReason(roleProblems(target, knowledge), rule.needs);
-      if (roleNotShown !== undefined) skipRule(testInfo, new RuleEnd(ANNOTATION.notEvaluated, roleNotShown));
+      // A URL the preflight could not reach first: what its role is cannot be shown either.
       const unreached = rule.needs.flatMap((input) => {
         const problem = unreachable.get(input as DeclaredUrl);
         return problem ? [problem] : [];
@@ -81,6 +79,9 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
             `not evaluated: the preflight could not reach ${unreached.map(describeProblem).join(' ')}`,
           ),
         );
+      // A role the target does not show (a sandbox as the other tenant, one key in two roles) judges nothing.
+      const roleNotShown = roleNotShownReason(roleProblems(target, knowledge), rule.needs);
+      if (roleNotShown !== undefined) skipRule(testInfo, new RuleEnd(ANNOTATION.notEvaluated, roleNotShown));
       const check = new Checks(namer, knowledge);
       const contextOver = (ruleApi: Api, ruleRaw: RawClient): RuleContext => {
         const context: RuleContext = {

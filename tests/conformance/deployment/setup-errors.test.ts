@@ -20,6 +20,7 @@ import { ensureCertificates } from '../../../reference-server/listeners/certific
 import { runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
+import { startIndependentServer, type IndependentServer } from '../../independent-implementation/server.ts';
 
 /** The issue's bound for every set-up mistake: an answer in under a minute. */
 const TIME_BOUND_MS = 60_000;
@@ -244,17 +245,22 @@ describe('option mistakes: exit 2 with what to do', () => {
 describe('after the preflight: no answer is an ERROR, never a failure', () => {
   const work = scratchDirectory('conformance-no-answer-');
   let server: RunningReferenceServer;
+  let independent: IndependentServer;
   let fading: Server;
 
   before(async () => {
     server = (await startTestServer({})).server;
-    // Forwards the preflight's one connection to the reference server, then goes silent: a
-    // target that stops answering once the run has started.
+    // The deployment behind the port that fades: the independent implementation, which serves a
+    // Host of any port (the reference server answers a Host naming another port than its own 421,
+    // which the preflight rightly reports as a set-up error).
+    independent = await startIndependentServer();
+    // Forwards the preflight's one connection to it, then goes silent: a target that stops
+    // answering once the run has started.
     let connections = 0;
     fading = createTcpServer((client) => {
       // The runner's ALPN handshake, then the preflight's and the rules' connection: no more.
       if (++connections > 2) return;
-      const upstream = connectTcp(server.httpsPort, '127.0.0.1');
+      const upstream = connectTcp(independent.port, '127.0.0.1');
       client.pipe(upstream).pipe(client);
       client.on('error', () => upstream.destroy());
       upstream.on('error', () => client.destroy());
@@ -265,23 +271,30 @@ describe('after the preflight: no answer is an ERROR, never a failure', () => {
 
   after(async () => {
     fading.close();
+    await independent.close();
     await server.close();
   });
 
   test('a target that stops answering mid-run: every rule it leaves unchecked is ERROR, exit 3, the rest not sent', async () => {
     const port = (fading.address() as AddressInfo).port;
     const file = join(work, 'fading.json');
+    writeFileSync(join(work, 'independent-ca.pem'), independent.caPem);
     writeFileSync(
       file,
       JSON.stringify({
         baseUrl: `https://acme.api.localhost:${port}/v1`,
         plainHttpBaseUrl: `http://acme.api.localhost:${server.httpPort}/v1`,
-        credentials: { fullAccess: 'REFERENCE_KEY_ACME_PROD_FULL' },
-        caFile: server.caPath,
+        credentials: { fullAccess: 'INDEPENDENT_ACME_LIVE_FULL' },
+        caFile: join(work, 'independent-ca.pem'),
         hosts: HOSTS,
       }),
     );
-    const run = await runConformance(['--target', file, '--request-timeout', '2'], keys, TIME_BOUND_MS * 3);
+    const independentKeys = { INDEPENDENT_ACME_LIVE_FULL: independent.keys.acmeLiveFull };
+    const run = await runConformance(
+      ['--target', file, '--request-timeout', '2'],
+      independentKeys,
+      TIME_BOUND_MS * 3,
+    );
     assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
     assert.equal(run.exitCode, 3);
     const verdicts = new Map(run.report.rules.map((rule) => [rule.id, rule.verdict]));

@@ -186,7 +186,7 @@ test('every page of a list is learned; a bound or a page not served cuts it, and
   assert.ok(knowledge.own?.values.has('Grace Hopper'), 'the second page was learned');
   assert.deepEqual(knowledge.otherNextPage, {
     url: otherPage2,
-    how: 'the body\'s "next_cursor" cursor (sent as cursor)',
+    how: 'the body\'s "next_cursor" token (sent as cursor)',
   });
   assert.deepEqual(knowledge.listsCut, [
     `The customer list of the other tenant (globex.api.example.com) was not followed to its end: its page 2 (${otherPage2}), which it named as the next one, got a 500; records past it were not checked.`,
