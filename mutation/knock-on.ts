@@ -16,6 +16,15 @@ const KNOCK_ONS: Readonly<Record<KnockOn, { breaks: Reading; reason: string }>> 
   },
 };
 
+/**
+ * A rule that needs the other tenant's key is not evaluated, not failed, where the authenticated
+ * path answers 404: that key is then never shown to be served its own tenant's list, so the target's
+ * roles are not shown (conformance/run/target-roles.ts) and the rule judges nothing.
+ */
+function rolesUnshown(knockOn: KnockOn | undefined, needs: readonly string[]): boolean {
+  return knockOn === 'authenticated-path-not-found' && needs.includes('credentials.otherTenant');
+}
+
 /** A fault's entry, as far as its consequences go (fault.ts). */
 interface Consequences {
   catches: readonly RuleId[];
@@ -31,8 +40,9 @@ export function consequencesOf(fault: Consequences): Partial<Record<RuleId, stri
   const knockOn = fault.knockOn === undefined ? undefined : KNOCK_ONS[fault.knockOn];
   const derived: Partial<Record<RuleId, string>> = {};
   if (knockOn) {
-    for (const { id, reads } of RULE_DECLARATIONS)
-      if (reads === knockOn.breaks && !fault.catches.includes(id)) derived[id] = knockOn.reason;
+    for (const { id, reads, needs } of RULE_DECLARATIONS)
+      if (reads === knockOn.breaks && !fault.catches.includes(id) && !rolesUnshown(fault.knockOn, needs))
+        derived[id] = knockOn.reason;
   }
   return { ...derived, ...fault.alsoFails };
 }
