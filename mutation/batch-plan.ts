@@ -30,8 +30,16 @@ export interface BatchPlan {
   caFile: string;
   /** Playwright's output directory (attachments of failed tests). */
   outputDir: string;
+  /** A rule that fails keeps its worker, as in the `run` command: for runs whose failures are not known ahead. */
+  failedRulesKeepWorker?: boolean;
   variants: BatchVariant[];
 }
+
+/**
+ * Where, in a variant's report directory, the batch reporter keeps what the variant's conformance
+ * reporter printed at its end: the summary a run of its own prints, verdict line and all.
+ */
+export const BATCH_CONSOLE_FILE = 'console.txt';
 
 /** The plan's file, in the campaign's own directory (removed when the campaign ends). */
 export function batchPlanFile(env?: Environment): string {

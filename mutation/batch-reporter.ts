@@ -19,7 +19,10 @@ import type {
 } from '@playwright/test/reporter';
 import ConformanceReporter from '../conformance/run/reporter.ts';
 import { batchVariantOf, type BatchVariantOptions } from '../conformance/run/batch-variants.ts';
-import { readBatchPlan, type BatchVariant } from './batch-plan.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { format } from 'node:util';
+import { BATCH_CONSOLE_FILE, readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 interface VariantReporter {
   variant: BatchVariant;
@@ -82,7 +85,15 @@ export default class BatchReporter implements Reporter {
   }
 
   async onEnd(result: FullResult): Promise<void> {
-    for (const { reporter } of this.#variants.values()) await reporter.onEnd(result);
+    for (const { variant, reporter } of this.#variants.values()) {
+      // What a run of its own prints at its end (summary, verdict line), kept beside its reports:
+      // the variants end one after another, so what is printed meanwhile is this one's.
+      const printed = await printedDuring(async () => {
+        await reporter.onEnd(result);
+      });
+      mkdirSync(variant.reportDir, { recursive: true });
+      writeFileSync(join(variant.reportDir, BATCH_CONSOLE_FILE), printed);
+    }
   }
 
   #forTest(test: TestCase, call: (reporter: ConformanceReporter) => void): void {
@@ -98,4 +109,25 @@ function ownOptions(project: FullProject, name: string): Omit<BatchVariantOption
   if (!found) return undefined;
   const { runSettings, runEnvironment, declaredTarget, expectedToFail } = found;
   return { runSettings, runEnvironment, declaredTarget, expectedToFail };
+}
+
+/** What `work` prints with console.log and console.error while it runs, printed as ever too. */
+async function printedDuring(work: () => Promise<void>): Promise<string> {
+  const { log, error } = console;
+  let printed = '';
+  const keep =
+    (print: (...values: unknown[]) => void) =>
+    (...values: unknown[]): void => {
+      printed += `${format(...values)}\n`;
+      print(...values);
+    };
+  console.log = keep(log);
+  console.error = keep(error);
+  try {
+    await work();
+  } finally {
+    console.log = log;
+    console.error = error;
+  }
+  return printed;
 }

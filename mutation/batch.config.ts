@@ -28,6 +28,7 @@ if (caBundle) setForWorkers({ NODE_EXTRA_CA_CERTS: caBundle });
 /** The suite's test options (conformance/run/test.ts) that each project sets. */
 interface SuiteOptions {
   batchVariants: readonly BatchVariantOptions[];
+  failedRulesKeepWorker: boolean;
 }
 
 // The specs register each rule once per variant (conformance/run/batch-variants.ts): set here, the
@@ -53,6 +54,7 @@ export default defineConfig<SuiteOptions>({
     workers: 1,
     grep: batchVariantsGrep(share.map((variant) => variant.name)),
     use: {
+      failedRulesKeepWorker: plan.failedRulesKeepWorker === true,
       batchVariants: share.map((variant) => ({
         name: variant.name,
         // This config is the batch's entry point: each variant's settings resolve here, once, as

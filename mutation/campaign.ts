@@ -13,15 +13,14 @@
 // The runner itself (`npm run conformance`) checks the clean server, one faulty variant, and any
 // variant whose preflight fails (the runner stops those with SETUP ERROR); the clean server and
 // that faulty variant are in the batch too, and the test requires both ways to read the same.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readRunSettings } from '../conformance/settings.ts';
-import { exitCodeOf } from '../conformance/run/exit-code.ts';
 import { runPreflight, type PreflightResult } from '../conformance/deployment/preflight.ts';
 import { RULES, type RuleId } from '../conformance/catalog/rules.ts';
-import { ENV, handOverVariables, inputEnvironment } from '../conformance/env.ts';
-import { bindTarget, runMetadataOf } from '../conformance/run/run-target.ts';
+import { ENV, inputEnvironment } from '../conformance/env.ts';
+import { bindTarget } from '../conformance/run/run-target.ts';
 import { declareTarget, type TargetDeclaration } from '../conformance/deployment/target.ts';
 import { fixtureKeyEnvironment, fixtureKeyVariable } from '../conformance/deployment/embedded-target.ts';
 import { FAULT_NAMES, faultySteps, type FaultName } from './catalog.ts';
@@ -29,8 +28,8 @@ import { DEFAULT_FIXTURES_FILE, loadFixtures } from '../reference-server/store/f
 import { startReferenceServer, type RunningReferenceServer } from '../reference-server/server.ts';
 import { ensureCertificates } from '../reference-server/listeners/certificates.ts';
 import type { ConformanceReport, RuleVerdict } from '../schemas/generated/conformance-report.ts';
-import { readReport, REPO_ROOT, runBounded, runSuite } from './suite-run.ts';
-import { type BatchPlan, type BatchVariant } from './batch-plan.ts';
+import { runSuite } from './suite-run.ts';
+import { runBatch, type BatchEntry, type BatchOptions } from './batch-run.ts';
 import { expectedFailures } from './expectations.ts';
 
 export type VariantName = 'clean' | FaultName;
@@ -163,7 +162,7 @@ export async function runCampaign(
     );
     const [runnerRuns, batchRuns] = await Promise.all([
       sequentially(byRunner, (variant) => runByRunner(work, variant, keys)),
-      runBatch(work, batched, declared, preflights, keys, {
+      runVariantsBatched(work, batched, declared, preflights, keys, {
         workers: options.concurrency ?? DEFAULT_CONCURRENCY,
         caFile: caPath,
       }),
@@ -224,54 +223,26 @@ async function runByRunner(work: string, variant: VariantName, keys: FixtureKeys
 }
 
 /** Every variant of `variants` in one Playwright run, `workers` at a time, a share of them each. */
-async function runBatch(
+async function runVariantsBatched(
   work: string,
   variants: readonly VariantName[],
   declared: ReadonlyMap<VariantName, TargetDeclaration>,
   preflights: ReadonlyMap<VariantName, PreflightResult>,
   keys: FixtureKeys,
-  { workers, caFile }: Pick<BatchPlan, 'workers' | 'caFile'>,
+  { workers, caFile }: Pick<BatchOptions, 'workers' | 'caFile'>,
 ): Promise<Map<VariantName, VariantRun>> {
-  if (variants.length === 0) return new Map();
-  const batchDir = join(work, 'batch');
-  const plan: BatchPlan = {
-    workers,
-    caFile,
-    outputDir: join(batchDir, 'test-results'),
-    variants: variants.map((variant): BatchVariant => {
-      const dir = join(batchDir, variant);
-      mkdirSync(dir, { recursive: true });
-      const target = declared.get(variant) as TargetDeclaration;
-      return {
-        name: variant,
-        environment: {
-          ...runnerEnvironment(work, variant),
-          [ENV.preflight]: JSON.stringify(preflights.get(variant)),
-          [ENV.answerWatchFile]: join(dir, 'consecutive-no-answers'),
-          [ENV.outcomeFile]: join(dir, 'outcome.json'),
-        },
-        declaredTarget: target,
-        metadata: runMetadataOf(target, false, inputEnvironment()),
-        reportDir: join(dir, 'reports'),
-        expectedToFail: variant === 'clean' ? [] : expectedFailures(variant),
-      };
-    }),
-  };
-  const planFile = join(work, 'batch-plan.json');
-  writeFileSync(planFile, JSON.stringify(plan, null, 2));
-  const batch = await runBounded(
-    join(REPO_ROOT, 'node_modules', '.bin', 'playwright'),
-    ['test', '--config', join(import.meta.dirname, 'batch.config.ts')],
-    { ...keys, ...handOverVariables({ batchPlan: planFile }) },
-    BATCH_TIMEOUT_MS,
-  );
+  const entries = variants.map((variant): BatchEntry => ({
+    name: variant,
+    environment: runnerEnvironment(work, variant),
+    declared: declared.get(variant) as TargetDeclaration,
+    preflight: preflights.get(variant) as PreflightResult,
+    expectedToFail: variant === 'clean' ? [] : expectedFailures(variant),
+  }));
+  const runs = await runBatch(work, entries, keys, { workers, caFile, timeoutMs: BATCH_TIMEOUT_MS });
   return new Map(
-    plan.variants.map(({ name, environment, reportDir }) => {
+    [...runs].map(([name, run]) => {
       const variant = name as VariantName;
-      const report = readReport(join(reportDir, 'conformance.json'));
-      // Read as the runner reads it: without an outcome the run broke.
-      const exitCode = exitCodeOf(environment[ENV.outcomeFile] ?? '', null);
-      return [variant, variantRun(variant, 'batch', exitCode, report, `${batch.stderr}${batch.stdout}`)];
+      return [variant, variantRun(variant, 'batch', run.exitCode, run.report, run.stderr)];
     }),
   );
 }

@@ -1,5 +1,6 @@
 // A private CA and leaf certificates signed by it, made fresh in memory for each start. EC
 // keys (P-256) rather than RSA, so that the suite meets another key type than the reference's.
+import { randomBytes } from 'node:crypto';
 import { generate } from 'selfsigned';
 
 export interface Certificates {
@@ -34,7 +35,11 @@ export async function makeCertificateSet(
   const notBeforeDate = new Date(Date.now() - DAY_MS);
   const notAfterDate = new Date(Date.now() + 7 * DAY_MS);
   const common = { keyType: 'ec', curve: 'P-256', algorithm: 'sha256', notBeforeDate, notAfterDate } as const;
-  const ca = await generate([{ name: 'commonName', value: caName }], {
+  // A name of its own, as two operators' CAs have: OpenSSL looks a leaf's issuer up by name, so
+  // that several deployments trusted at once (a batch of runs, tests/support/batched-runs.ts) each
+  // find their own CA, not another one of the same name.
+  const uniqueName = `${caName} ${randomBytes(4).toString('hex')}`;
+  const ca = await generate([{ name: 'commonName', value: uniqueName }], {
     ...common,
     extensions: [
       { name: 'basicConstraints', cA: true, critical: true },

@@ -6,11 +6,13 @@
 // - a next page on another origin, or in a form the suite does not know (hasMore + continuation):
 //   the list is cut — INCOMPLETE under strict, never CONFORMANT, even when page 2 leaks — the
 //   scope names the form, and nothing is ever sent to the other origin.
-// A direct request first shows each shape; one strict run of the suite each, over HTTP/1.1.
+// A direct request shows each shape; the suite checks every deployment of the file in one batch
+// (tests/support/batched-runs.ts), each a run of its own over HTTP/1.1, strict for the cut lists.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runConformance } from '../support/conformance-run.ts';
-import { writeIndependentTarget } from './independent-target.ts';
+import type { ConformanceRun } from '../support/conformance-run.ts';
+import { runTargetsTogether } from '../support/batched-runs.ts';
+import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { OTHER_ORIGIN_HOST, type PagingForm } from './paging-forms.ts';
 import { assertConformant, assertNoKeyInReports, assertNotConformant, probe } from './run-support.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
@@ -29,26 +31,27 @@ async function acmeGet(server: IndependentServer, path: string) {
   return { ...answer, text: answer.body };
 }
 
-async function runAgainst(server: IndependentServer, strict = false) {
-  const target = await writeIndependentTarget(server);
-  const run = await runConformance(
-    ['--target', target.file, ...(strict ? ['--profile', 'strict'] : [])],
-    target.env,
-  );
-  return { run, target };
+/** A deployment of the file: the implementation paged by a form, leaking from page 2 or not. */
+interface Deployment {
+  server: IndependentServer;
+  target: WrittenTarget;
+  run?: ConformanceRun;
+}
+
+const deployments = new Map<string, Deployment>();
+const nameOf = (form: PagingForm, leak: boolean): string => `${form}${leak ? '-leaking' : ''}`;
+
+/** The deployment of `form` (`leak`: page 2 holds globex's first customer), and its run. */
+function deployment(form: PagingForm, leak: boolean): Required<Deployment> {
+  const found = deployments.get(nameOf(form, leak));
+  assert.ok(found?.run, `no run of ${nameOf(form, leak)}`);
+  return { ...found, run: found.run };
 }
 
 /** The implementation paged by `form` (`leak`: page 2 holds globex's first customer) for `body`. */
 function withForm(form: PagingForm, leak: boolean, body: (server: () => IndependentServer) => void) {
   describe(`${form}${leak ? ', leaking from page 2' : ''}`, () => {
-    let server: IndependentServer;
-    before(async () => {
-      server = await startIndependentServer({ customerList: form, pagedLeakFromPage2: leak });
-    });
-    after(async () => {
-      await server.close();
-    });
-    body(() => server);
+    body(() => deployment(form, leak).server);
   });
 }
 
@@ -83,8 +86,8 @@ for (const [form, secondPage] of FOLLOWED) {
       assert.doesNotMatch(second.text, /Cypress Creek/);
     });
 
-    test('CONFORMANT, every rule passed, no key in any report', async () => {
-      const { run, target } = await runAgainst(server());
+    test('CONFORMANT, every rule passed, no key in any report', () => {
+      const { run, target } = deployment(form, false);
       assertConformant(run);
       assertNoKeyInReports(run, target.env);
     });
@@ -94,7 +97,7 @@ for (const [form, secondPage] of FOLLOWED) {
     test('NOT CONFORMANT by TENANT-OWN-DATA-ONLY: the leak on page 2 is found', async () => {
       const second = await acmeGet(server(), secondPage((await acmeGet(server(), '/v1/customers')).text));
       assert.match(second.text, /Cypress Creek/, 'the defect is there');
-      const { run } = await runAgainst(server());
+      const { run } = deployment(form, true);
       assertNotConformant(run, { 'TENANT-OWN-DATA-ONLY': 'fail' });
     });
   });
@@ -108,10 +111,41 @@ const CUT: readonly (readonly [PagingForm, RegExp])[] = [
   ['paged-more-unknown', /"hasMore": true, but names its next page in no form the suite follows/],
 ];
 
+// Every deployment started, then checked by the suite in one batch; each test reads its run.
+before(
+  async () => {
+    const wanted: (readonly [PagingForm, boolean])[] = [
+      ...FOLLOWED.flatMap(([form]) => [[form, false] as const, [form, true] as const]),
+      ...CUT.map(([form]) => [form, true] as const),
+    ];
+    for (const [form, leak] of wanted) {
+      const server = await startIndependentServer({ customerList: form, pagedLeakFromPage2: leak });
+      deployments.set(nameOf(form, leak), { server, target: await writeIndependentTarget(server) });
+    }
+    const strict = new Set(CUT.map(([form]) => nameOf(form, true)));
+    const runs = await runTargetsTogether(
+      [...deployments].map(([name, { target }]) => ({
+        name,
+        file: target.file,
+        env: target.env,
+        ...(strict.has(name) ? { profile: 'strict' as const } : {}),
+      })),
+    );
+    for (const [name, run] of runs) {
+      const found = deployments.get(name);
+      if (found) found.run = run;
+    }
+  },
+  { timeout: 600_000 },
+);
+after(async () => {
+  for (const { server } of deployments.values()) await server.close();
+});
+
 for (const [form, named] of CUT)
   withForm(form, true, (server) => {
-    test('the list is cut, naming the form: INCOMPLETE under strict though page 2 leaks, never CONFORMANT; nothing sent to another origin', async () => {
-      const { run, target } = await runAgainst(server(), true);
+    test('the list is cut, naming the form: INCOMPLETE under strict though page 2 leaks, never CONFORMANT; nothing sent to another origin', () => {
+      const { run, target } = deployment(form, true);
       assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
       const cut = run.report?.scope?.listsCut ?? [];
       assert.ok(

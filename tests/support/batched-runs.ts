@@ -1,0 +1,102 @@
+// Several deployments of one test file checked by the suite in ONE Playwright run, the way the
+// mutation campaign checks its variants (mutation/batch-run.ts): each target declared and
+// preflighted here as the set-up project would, each with its own report directory, outcome file
+// and printed summary, read back as a run of its own (ConformanceRun). A runner, a set-up project
+// and their worker processes are what a run costs beyond its rules; a file of a dozen deployments
+// pays them once. What only the `run` command does (its options, its exit, its console while the
+// rules run) stays proved by the tests that run it (runConformance).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ENV, inputEnvironment } from '../../conformance/env.ts';
+import { declareTarget } from '../../conformance/deployment/target.ts';
+import { runPreflight } from '../../conformance/deployment/preflight.ts';
+import { bindTarget } from '../../conformance/run/run-target.ts';
+import { readRunSettings } from '../../conformance/settings.ts';
+import { runBatch, type BatchEntry } from '../../mutation/batch-run.ts';
+import { runConformance, type ConformanceRun } from './conformance-run.ts';
+import { scratchDirectory } from './scratch.ts';
+
+export interface BatchedTarget {
+  /** Names the run in the batch: letters, digits and dashes. */
+  name: string;
+  /** The target file, as the test wrote it for `run --target`. */
+  file: string;
+  /** The variables the target file names, with the keys. */
+  env: Readonly<Record<string, string>>;
+  profile?: 'default' | 'strict';
+}
+
+/** Each target's run, over HTTP/1.1 as runConformance's are unless told; by name. */
+export async function runTargetsTogether(
+  targets: readonly BatchedTarget[],
+  { workers = 2, timeoutMs = 600_000 } = {},
+): Promise<Map<string, ConformanceRun>> {
+  const work = scratchDirectory('batched-runs-');
+  const prepared = await Promise.all(targets.map((target, index) => prepare(target, index)));
+  const batched = prepared.filter((entry) => entry.entry.preflight.ok);
+  const caBundle = join(work, 'ca-bundle.pem');
+  writeFileSync(
+    caBundle,
+    batched
+      .flatMap(({ entry }) => (entry.declared.caFile ? [readFileSync(entry.declared.caFile, 'utf8')] : []))
+      .join('\n'),
+  );
+  const runs = await runBatch(
+    work,
+    batched.map(({ entry }) => entry),
+    Object.assign({}, ...batched.map(({ keys }) => keys)) as Record<string, string>,
+    // A failure is not known ahead, as in a user's run: a failed rule keeps its worker.
+    { workers, caFile: caBundle, failedRulesKeepWorker: true, timeoutMs },
+  );
+  const results = new Map<string, ConformanceRun>();
+  for (const { target, entry } of prepared) {
+    const run = runs.get(entry.name);
+    // A preflight that fails stops the run with SETUP ERROR: that is the runner's to say.
+    results.set(
+      target.name,
+      run
+        ? { ...run, stdout: run.console, outcomes: [] }
+        : await runConformance(
+            ['--target', target.file, ...(target.profile ? ['--profile', target.profile] : [])],
+            { ...target.env },
+          ),
+    );
+  }
+  return results;
+}
+
+/**
+ * The target as a run of the batch reads it: its key variables renamed apart from the other
+ * targets' (each deployment has keys of its own under the same names), written beside the
+ * original so that its relative paths (caFile) still resolve; declared and preflighted.
+ */
+async function prepare(
+  target: BatchedTarget,
+  index: number,
+): Promise<{ target: BatchedTarget; entry: BatchEntry; keys: Record<string, string> }> {
+  const suffix = `__BATCHED_${index}`;
+  const declaration = JSON.parse(readFileSync(target.file, 'utf8')) as {
+    credentials?: Record<string, string>;
+  };
+  const credentials = Object.fromEntries(
+    Object.entries(declaration.credentials ?? {}).map(([role, variable]) => [role, `${variable}${suffix}`]),
+  );
+  const file = target.file.replace(/\.json$/, `.batched-${index}.json`);
+  writeFileSync(file, JSON.stringify({ ...declaration, credentials }, null, 2));
+  const keys = Object.fromEntries(
+    Object.entries(target.env).map(([name, value]) => [`${name}${suffix}`, value]),
+  );
+  const environment = {
+    [ENV.targetFile]: file,
+    ...(target.profile ? { [ENV.profile]: target.profile } : {}),
+  };
+  const env = { ...inputEnvironment(), ...keys, ...environment };
+  const settings = readRunSettings(env);
+  const declared = declareTarget(file, env, 'file', settings.profile);
+  const preflight = await runPreflight(bindTarget(declared, env), settings.requestTimeoutMs);
+  return {
+    target,
+    entry: { name: target.name, environment, declared, preflight, expectedToFail: [] },
+    keys,
+  };
+}
