@@ -8,10 +8,10 @@
 //   scope names the form, and nothing is ever sent to the other origin.
 // A direct request shows each shape; the suite checks every deployment of the file in one batch
 // (tests/support/batched-runs.ts), each a run of its own over HTTP/1.1, strict for the cut lists.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConformanceRun } from '../support/conformance-run.ts';
-import { runTargetsTogether } from '../support/batched-runs.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
 import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { OTHER_ORIGIN_HOST, type PagingForm } from './paging-forms.ts';
 import { assertConformant, assertNoKeyInReports, assertNotConformant, probe } from './run-support.ts';
@@ -31,28 +31,24 @@ async function acmeGet(server: IndependentServer, path: string) {
   return { ...answer, text: answer.body };
 }
 
-/** A deployment of the file: the implementation paged by a form, leaking from page 2 or not. */
-interface Deployment {
-  server: IndependentServer;
-  target: WrittenTarget;
-  run?: ConformanceRun;
-}
-
-const deployments = new Map<string, Deployment>();
-const nameOf = (form: PagingForm, leak: boolean): string => `${form}${leak ? '-leaking' : ''}`;
-
-/** The deployment of `form` (`leak`: page 2 holds globex's first customer), and its run. */
-function deployment(form: PagingForm, leak: boolean): Required<Deployment> {
-  const found = deployments.get(nameOf(form, leak));
-  assert.ok(found?.run, `no run of ${nameOf(form, leak)}`);
-  return { ...found, run: found.run };
-}
+const batch = batchOfDeployments();
 
 /** The implementation paged by `form` (`leak`: page 2 holds globex's first customer) for `body`. */
-function withForm(form: PagingForm, leak: boolean, body: (server: () => IndependentServer) => void) {
-  describe(`${form}${leak ? ', leaking from page 2' : ''}`, () => {
-    body(() => deployment(form, leak).server);
-  });
+function withForm(
+  form: PagingForm,
+  leak: boolean,
+  body: (deployed: () => { server: IndependentServer; run: ConformanceRun; target: WrittenTarget }) => void,
+  profile?: 'strict',
+) {
+  const deployed = batch.add(
+    `${form}${leak ? '-leaking' : ''}`,
+    async () => {
+      const server = await startIndependentServer({ customerList: form, pagedLeakFromPage2: leak });
+      return { server, target: await writeIndependentTarget(server), close: () => server.close() };
+    },
+    profile ? { profile } : {},
+  );
+  describe(`${form}${leak ? ', leaking from page 2' : ''}`, () => body(deployed));
 }
 
 /** Each followed form: where page 2 is, as a direct request reaches it. */
@@ -76,28 +72,31 @@ const FOLLOWED: readonly (readonly [PagingForm, (page1: string) => string])[] = 
 ];
 
 for (const [form, secondPage] of FOLLOWED) {
-  withForm(form, false, (server) => {
+  withForm(form, false, (deployed) => {
     test('page 1 names page 2 in its form, and page 2 holds acme’s second customer alone', async () => {
-      const first = await acmeGet(server(), '/v1/customers');
+      const first = await acmeGet(deployed().server, '/v1/customers');
       assert.equal(first.status, 200, first.text);
-      const second = await acmeGet(server(), secondPage(first.text));
+      const second = await acmeGet(deployed().server, secondPage(first.text));
       assert.equal(second.status, 200, second.text);
       assert.match(second.text, /Mesa Anvil Works/);
       assert.doesNotMatch(second.text, /Cypress Creek/);
     });
 
     test('CONFORMANT, every rule passed, no key in any report', () => {
-      const { run, target } = deployment(form, false);
+      const { run, target } = deployed();
       assertConformant(run);
       assertNoKeyInReports(run, target.env);
     });
   });
 
-  withForm(form, true, (server) => {
+  withForm(form, true, (deployed) => {
     test('NOT CONFORMANT by TENANT-OWN-DATA-ONLY: the leak on page 2 is found', async () => {
-      const second = await acmeGet(server(), secondPage((await acmeGet(server(), '/v1/customers')).text));
+      const second = await acmeGet(
+        deployed().server,
+        secondPage((await acmeGet(deployed().server, '/v1/customers')).text),
+      );
       assert.match(second.text, /Cypress Creek/, 'the defect is there');
-      const { run } = deployment(form, true);
+      const { run } = deployed();
       assertNotConformant(run, { 'TENANT-OWN-DATA-ONLY': 'fail' });
     });
   });
@@ -111,53 +110,27 @@ const CUT: readonly (readonly [PagingForm, RegExp])[] = [
   ['paged-more-unknown', /"hasMore": true, but names its next page in no form the suite follows/],
 ];
 
-// Every deployment started, then checked by the suite in one batch; each test reads its run.
-before(
-  async () => {
-    const wanted: (readonly [PagingForm, boolean])[] = [
-      ...FOLLOWED.flatMap(([form]) => [[form, false] as const, [form, true] as const]),
-      ...CUT.map(([form]) => [form, true] as const),
-    ];
-    for (const [form, leak] of wanted) {
-      const server = await startIndependentServer({ customerList: form, pagedLeakFromPage2: leak });
-      deployments.set(nameOf(form, leak), { server, target: await writeIndependentTarget(server) });
-    }
-    const strict = new Set(CUT.map(([form]) => nameOf(form, true)));
-    const runs = await runTargetsTogether(
-      [...deployments].map(([name, { target }]) => ({
-        name,
-        file: target.file,
-        env: target.env,
-        ...(strict.has(name) ? { profile: 'strict' as const } : {}),
-      })),
-    );
-    for (const [name, run] of runs) {
-      const found = deployments.get(name);
-      if (found) found.run = run;
-    }
-  },
-  { timeout: 600_000 },
-);
-after(async () => {
-  for (const { server } of deployments.values()) await server.close();
-});
-
 for (const [form, named] of CUT)
-  withForm(form, true, (server) => {
-    test('the list is cut, naming the form: INCOMPLETE under strict though page 2 leaks, never CONFORMANT; nothing sent to another origin', () => {
-      const { run, target } = deployment(form, true);
-      assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
-      const cut = run.report?.scope?.listsCut ?? [];
-      assert.ok(
-        cut.some((sentence) => named.test(sentence)),
-        JSON.stringify(cut),
-      );
-      assert.ok(cut.every((sentence) => run.report?.scope?.partial.includes(sentence)));
-      assert.match(run.stdout, /(a list|lists) cut/);
-      const elsewhere = server().received.filter((request) =>
-        request.rawHeaders.some((value) => value.includes(OTHER_ORIGIN_HOST)),
-      );
-      assert.deepEqual(elsewhere, [], 'no request of the run went to the other origin');
-      assertNoKeyInReports(run, target.env);
-    });
-  });
+  withForm(
+    form,
+    true,
+    (deployed) => {
+      test('the list is cut, naming the form: INCOMPLETE under strict though page 2 leaks, never CONFORMANT; nothing sent to another origin', () => {
+        const { run, target } = deployed();
+        assert.equal(run.report?.verdict, 'INCOMPLETE', run.stdout);
+        const cut = run.report?.scope?.listsCut ?? [];
+        assert.ok(
+          cut.some((sentence) => named.test(sentence)),
+          JSON.stringify(cut),
+        );
+        assert.ok(cut.every((sentence) => run.report?.scope?.partial.includes(sentence)));
+        assert.match(run.stdout, /(a list|lists) cut/);
+        const elsewhere = deployed().server.received.filter((request) =>
+          request.rawHeaders.some((value) => value.includes(OTHER_ORIGIN_HOST)),
+        );
+        assert.deepEqual(elsewhere, [], 'no request of the run went to the other origin');
+        assertNoKeyInReports(run, target.env);
+      });
+    },
+    'strict',
+  );

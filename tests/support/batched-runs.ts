@@ -5,6 +5,7 @@
 // and their worker processes are what a run costs beyond its rules; a file of a dozen deployments
 // pays them once. What only the `run` command does (its options, its exit, its console while the
 // rules run) stays proved by the tests that run it (runConformance).
+import { after, before } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV, inputEnvironment } from '../../conformance/env.ts';
@@ -98,5 +99,75 @@ async function prepare(
     target,
     entry: { name: target.name, environment, declared, preflight, expectedToFail: [] },
     keys,
+  };
+}
+
+/** A deployment a test file starts: the target file naming it, and how to stop it. */
+export interface StartedDeployment {
+  target: { file: string; env: Readonly<Record<string, string>> };
+  close(): Promise<void>;
+}
+
+export interface BatchOfDeployments {
+  /**
+   * Plans deployment `name` (letters, digits, dashes), started by `start` before the file's tests
+   * and checked with the others in one batch; the function returned gives it with its run.
+   */
+  add<T extends StartedDeployment>(
+    name: string,
+    start: () => Promise<T>,
+    options?: { profile?: BatchedTarget['profile'] },
+  ): () => T & { run: ConformanceRun };
+}
+
+/**
+ * The deployments of a test file, checked together: call at the file's top level, `add` each
+ * deployment while the file loads; before its first test every one is started and the batch run,
+ * after its last every one is stopped.
+ */
+export function batchOfDeployments(): BatchOfDeployments {
+  const planned = new Map<
+    string,
+    { start: () => Promise<StartedDeployment>; profile?: BatchedTarget['profile'] }
+  >();
+  const started = new Map<string, StartedDeployment & { run?: ConformanceRun }>();
+  before(
+    async () => {
+      // node:test starts a hook of the file's top level as it is registered, while the file is
+      // still loading: the deployments are added after this call, so their plan is read a turn later.
+      await new Promise((loaded) => setImmediate(loaded));
+      for (const [name, { start }] of planned) started.set(name, await start());
+      const runs = await runTargetsTogether(
+        [...started].map(([name, { target }]) => ({
+          name,
+          file: target.file,
+          env: target.env,
+          ...(planned.get(name)?.profile ? { profile: planned.get(name)?.profile } : {}),
+        })),
+      );
+      for (const [name, run] of runs) {
+        const deployment = started.get(name);
+        if (deployment) deployment.run = run;
+      }
+    },
+    { timeout: 600_000 },
+  );
+  after(async () => {
+    for (const deployment of started.values()) await deployment.close();
+  });
+  return {
+    add<T extends StartedDeployment>(
+      name: string,
+      start: () => Promise<T>,
+      options: { profile?: BatchedTarget['profile'] } = {},
+    ) {
+      if (planned.has(name)) throw new Error(`Two deployments named ${name} in one batch.`);
+      planned.set(name, { start, ...options });
+      return () => {
+        const deployment = started.get(name) as (T & { run?: ConformanceRun }) | undefined;
+        if (!deployment?.run) throw new Error(`No run of ${name}: its deployment did not start.`);
+        return deployment as T & { run: ConformanceRun };
+      };
+    },
   };
 }
