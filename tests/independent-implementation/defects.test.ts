@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect as http2Connect } from 'node:http2';
 import { runConformance } from '../support/conformance-run.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
 import { startHostFront, type HostFront } from './host-front.ts';
 import { writeIndependentTarget } from './independent-target.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
@@ -27,24 +28,23 @@ import { assertNotConformant, probe, type ProbeAnswer } from './run-support.ts';
 const ACME = 'acme.api.localhost';
 const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
 
+/** The deployments without a front of their own, checked in one batch (tests/support/batched-runs.ts). */
+const batch = batchOfDeployments();
+
 describe('a plain-HTTP port that serves HTTP/2 without TLS (h2c, prior knowledge)', () => {
-  let server: IndependentServer;
-
-  before(async () => {
-    server = await startIndependentServer({ plainHttp: 'serves-h2c' });
+  const deployed = batch.add('serves-h2c', async () => {
+    const server = await startIndependentServer({ plainHttp: 'serves-h2c' });
+    return { server, target: await writeIndependentTarget(server), close: () => server.close() };
   });
-
-  after(async () => {
-    await server?.close();
-  });
+  const serverOf = (): IndependentServer => deployed().server;
 
   test('HTTP/2 by prior knowledge with a valid key is served on the plain port', async () => {
-    const session = http2Connect(`http://127.0.0.1:${server.plainHttpPort ?? 0}`);
+    const session = http2Connect(`http://127.0.0.1:${serverOf().plainHttpPort ?? 0}`);
     try {
       const stream = session.request({
         ':path': '/v1/customers',
         ':authority': ACME,
-        authorization: `Bearer ${server.keys.acmeLiveProbe}`,
+        authorization: `Bearer ${serverOf().keys.acmeLiveProbe}`,
       });
       const [headers] = (await once(stream, 'response')) as [Record<string, unknown>];
       let body = '';
@@ -56,9 +56,8 @@ describe('a plain-HTTP port that serves HTTP/2 without TLS (h2c, prior knowledge
     }
   });
 
-  test('NOT CONFORMANT by TRANSPORT-PLAIN-HTTP-H2C-REJECTED alone', async () => {
-    const target = await writeIndependentTarget(server);
-    const run = await runConformance(['--target', target.file], target.env);
+  test('NOT CONFORMANT by TRANSPORT-PLAIN-HTTP-H2C-REJECTED alone', () => {
+    const { run } = deployed();
     // HTTP/1.1 on that port gets no answer an HTTP/1.1 client can read: a refusal, which passes.
     assertNotConformant(run, { 'TRANSPORT-PLAIN-HTTP-H2C-REJECTED': 'fail' });
     const result = run.report?.rules.find((rule) => rule.id === 'TRANSPORT-PLAIN-HTTP-H2C-REJECTED');
@@ -75,29 +74,25 @@ describe('a plain-HTTP port that serves HTTP/2 without TLS (h2c, prior knowledge
 });
 
 describe('a session cookie beside the API key: a served answer sets sid, which then authenticates alone on any host', () => {
-  let server: IndependentServer;
-
-  before(async () => {
-    server = await startIndependentServer({ cookies: 'session' });
+  const deployed = batch.add('session-cookie', async () => {
+    const server = await startIndependentServer({ cookies: 'session' });
+    return { server, target: await writeIndependentTarget(server), close: () => server.close() };
   });
-
-  after(async () => {
-    await server?.close();
-  });
+  const serverOf = (): IndependentServer => deployed().server;
 
   test('shown by direct requests: the sid of a served answer, without Authorization, gets acme’s list on globex’s host', async () => {
     const served = await probe({
-      port: server.port,
-      ca: server.caPem,
+      port: serverOf().port,
+      ca: serverOf().caPem,
       host: ACME,
-      headers: [bearer(server.keys.acmeLiveFull)],
+      headers: [bearer(serverOf().keys.acmeLiveFull)],
     });
     const setCookie = String(served.headers['set-cookie'] ?? '');
     const sid = /sid=([^;]+)/.exec(setCookie)?.[1] ?? '';
     assert.notEqual(sid, '');
     const elsewhere = await probe({
-      port: server.port,
-      ca: server.caPem,
+      port: serverOf().port,
+      ca: serverOf().caPem,
       host: 'globex.api.localhost',
       headers: [['Cookie', `sid=${sid}`]],
     });
@@ -105,9 +100,8 @@ describe('a session cookie beside the API key: a served answer sets sid, which t
     assert.equal(elsewhere.body, served.body, "acme's list, on globex's host");
   });
 
-  test('NOT CONFORMANT by AUTH-COOKIE-NOT-CREDENTIAL alone, on both hosts', async () => {
-    const target = await writeIndependentTarget(server);
-    const run = await runConformance(['--target', target.file], target.env);
+  test('NOT CONFORMANT by AUTH-COOKIE-NOT-CREDENTIAL alone, on both hosts', () => {
+    const { run } = deployed();
     assertNotConformant(run, { 'AUTH-COOKIE-NOT-CREDENTIAL': 'fail' });
     const result = run.report?.rules.find((rule) => rule.id === 'AUTH-COOKIE-NOT-CREDENTIAL');
     assert.match(result?.message ?? '', /\(sid\) sent back without Authorization: the answer holds data/);
@@ -126,22 +120,18 @@ describe('a session cookie beside the API key: a served answer sets sid, which t
 });
 
 describe('a plain-HTTP listener whose app trusts X-Forwarded-Proto (written for a proxy)', () => {
-  let server: IndependentServer;
-
-  before(async () => {
-    server = await startIndependentServer({ plainHttp: 'trusts-forwarded-proto' });
+  const deployed = batch.add('trusts-forwarded-proto', async () => {
+    const server = await startIndependentServer({ plainHttp: 'trusts-forwarded-proto' });
+    return { server, target: await writeIndependentTarget(server), close: () => server.close() };
   });
-
-  after(async () => {
-    await server?.close();
-  });
+  const serverOf = (): IndependentServer => deployed().server;
 
   test('plain HTTP with a valid key is refused, and served as soon as X-Forwarded-Proto says https', async () => {
     const plain = (headers: [string, string][]) =>
       probe({
-        port: server.plainHttpPort ?? 0,
+        port: serverOf().plainHttpPort ?? 0,
         host: ACME,
-        headers: [bearer(server.keys.acmeLiveProbe), ...headers],
+        headers: [bearer(serverOf().keys.acmeLiveProbe), ...headers],
       });
     const refused = await plain([]);
     assert.deepEqual([refused.status, refused.code], [403, 'https_required']);
@@ -153,9 +143,8 @@ describe('a plain-HTTP listener whose app trusts X-Forwarded-Proto (written for 
     assert.equal(forwarded.status, 403);
   });
 
-  test('NOT CONFORMANT by TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED alone', async () => {
-    const target = await writeIndependentTarget(server);
-    const run = await runConformance(['--target', target.file], target.env);
+  test('NOT CONFORMANT by TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED alone', () => {
+    const { run } = deployed();
     // TRANSPORT-PLAIN-HTTP-KEY-REJECTED sends the same key without the header: refused, a pass.
     assertNotConformant(run, { 'TRANSPORT-PLAIN-HTTP-FORWARDED-PROTO-REJECTED': 'fail' });
     const result = run.report?.rules.find(
