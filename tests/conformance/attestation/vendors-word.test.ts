@@ -46,6 +46,15 @@ test("without key minting, the scope, the statement, the badge and verify say th
     lines,
     'the signed statement carries them',
   );
+  // The reports a reader opens say them too.
+  assert.match(
+    read(directory, 'conformance.md'),
+    /^\| Vendor's word \| .*credentials\.revoked \(target file\): the vendor's word that the key was revoked/m,
+  );
+  assert.match(
+    read(directory, 'conformance.html'),
+    /Vendor(&#39;|')s word[^]*credentials\.revoked \(target file\)/,
+  );
   const badge = read(directory, 'badge.svg');
   assert.ok(
     badge.includes(`CONFORMANT · default · 2026-11-25 · ${REVOKED_KEY_MARK.replace("'", '&#39;')}`),
