@@ -279,7 +279,10 @@ export function vendorsWordOf(facts: VendorsWordFacts): string[] {
     (row) =>
       row.vendorsWord !== undefined &&
       (row.mintedBy === undefined || !(facts.keysMinted ?? []).includes(row.mintedBy)),
-  ).map((row) => `${row.input.replaceAll('`', '')} (${row.kind}): the vendor's word ${row.vendorsWord}`);
+  ).map(
+    // Plain text, as the statement and verify show it: the table's code marks dropped.
+    (row) => `${row.input} (${row.kind}): the vendor's word ${row.vendorsWord}`.replaceAll('`', ''),
+  );
 }
 
 /** How the line of the revoked key begins (the badge marks a run whose revoked key is the vendor's word). */
