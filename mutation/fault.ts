@@ -88,7 +88,6 @@ export function inAnyTenant(context: PipelineContext, host: ApiHost, token: stri
 export function clearKeyLookup(
   fixtures: Fixtures,
   same: (presented: string, secret: string) => boolean,
-  options: { revokedToo?: boolean } = {},
 ): ServerSteps['findKey'] {
   return (context, host, token) => {
     const correct = CORRECT.findKey(context, host, token);
@@ -97,7 +96,7 @@ export function clearKeyLookup(
     const key = keys.find(
       (candidate) =>
         candidate.environment === host.environment &&
-        (options.revokedToo === true || candidate.revoked !== true) &&
+        candidate.revoked !== true &&
         same(token, candidate.secret),
     );
     return (

@@ -180,6 +180,7 @@ function describe(report: ConformanceReport, verification: Verification, checked
     `Host map:     ${hosts.length > 0 ? hosts.map(([pattern, address]) => `${pattern} → ${address}`).join(', ') : 'none (names resolved by DNS)'}`,
     `CA file:      ${report.target.caFile ?? "none (the system's CAs)"}`,
     ...(report.target.trust ?? []).map((source) => `Trust:        ${source}`),
+    ...(report.scope?.vendorsWord ?? []).map((line) => `Vendor's word: ${line}`),
     'Certificates:',
     ...(certificates.length > 0
       ? certificates.map(

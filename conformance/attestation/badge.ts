@@ -3,6 +3,7 @@
 // rather than fetched from a badge service: a bundle must be complete offline.
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { verdictWithScope } from '../report/scope.ts';
+import { revokedKeyOnVendorsWord } from '../report/vendor-inputs.ts';
 import { BADGE_FILE } from './bundle-files.ts';
 
 const LABEL = 'tenant-auth conformance';
@@ -19,8 +20,13 @@ const COLOUR: Record<ConformanceReport['verdict'], string> = {
 };
 
 export function badgeMessage(report: BadgeFields): string {
-  return `${verdictWithScope(report)} · ${report.profile} · ${report.startedAt.slice(0, 10)}`;
+  // A revoked key the kit did not revoke itself may never have been a key: the badge says so.
+  const revoked = revokedKeyOnVendorsWord(report.scope) ? ` · ${REVOKED_KEY_MARK}` : '';
+  return `${verdictWithScope(report)} · ${report.profile} · ${report.startedAt.slice(0, 10)}${revoked}`;
 }
+
+/** The badge's mark of a run whose revoked key is the vendor's word. */
+export const REVOKED_KEY_MARK = "revoked key: vendor's word";
 
 export function renderBadge(report: BadgeFields): string {
   const message = badgeMessage(report);

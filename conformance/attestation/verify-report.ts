@@ -64,9 +64,15 @@ export function checkReport(report: ConformanceReport, problems: string[]): void
         report.target.hosts ?? {},
         // A set-up error certifies nothing: its missing certificate is the error itself.
         report.verdict === 'SETUP ERROR' ? undefined : report.target.baseUrl,
+        report.target,
       ),
     );
-    if (!isDeepStrictEqual(recomputed, scope))
+    // What rests on the vendor's word follows from the target (vendor-inputs.ts): never fewer lines.
+    if (!isDeepStrictEqual(recomputed.vendorsWord, scope.vendorsWord))
+      problems.push(
+        `${REPORT_FILES.json}'s scope does not say what the run took on the vendor's word: it should say ${JSON.stringify(recomputed.vendorsWord ?? [])}, it says ${JSON.stringify(scope.vendorsWord ?? [])}.`,
+      );
+    else if (!isDeepStrictEqual(recomputed, scope))
       problems.push(
         `${REPORT_FILES.json}'s scope does not follow from its protocols and hosts: it should say ${JSON.stringify(recomputed.partial)} of what is partial, it says ${JSON.stringify(scope.partial)}.`,
       );

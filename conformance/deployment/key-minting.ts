@@ -70,8 +70,12 @@ export function plannedKeys(target: MintingTarget): PlannedKey[] {
     ...(otherTenant ? [{ credential: 'otherTenant' as const, tenant: otherTenant, request: full }] : []),
     ...(minting.probe === true ? [{ credential: 'probe' as const, tenant, request: full }] : []),
   ];
-  // A credential the file gives is used as it is.
-  return plan.filter((key) => target.credentialVariables[key.credential] === undefined);
+  // A credential the file gives is used as it is, but for the revoked key: one the kit did not see
+  // served and then revoke may never have been a key, and passes the revoked-key rule as an unknown
+  // key does. With minting at hand the kit's own is used, whatever the file names.
+  return plan.filter(
+    (key) => key.revokeAtOnce === true || target.credentialVariables[key.credential] === undefined,
+  );
 }
 
 export async function mintKeys(
@@ -96,7 +100,10 @@ export async function mintKeys(
       })) as CreatedKey;
       const key = { tenant: planned.tenant, id: created.key.id };
       made.push(key);
-      if (planned.revokeAtOnce) await revoke(key);
+      if (planned.revokeAtOnce) {
+        await servedBeforeRevocation(target, created.secret, caFile);
+        await revoke(key);
+      }
       env[mintedVariable(planned.credential)] = created.secret;
     }
   } catch (error) {
@@ -117,6 +124,27 @@ export async function revokeKeys(
   if (!target.keyMinting) return;
   const { revoke } = adminOf(target, adminToken, caFile);
   await Promise.all(keys.map(revoke));
+}
+
+/**
+ * The key minted to be revoked is first shown to be a key: the tenant's list is served with it.
+ * Only then does the revoked-key rule's refusal say anything of revoked keys.
+ */
+async function servedBeforeRevocation(target: MintingTarget, secret: string, caFile: string | undefined) {
+  const url = `${target.baseUrl.replace(/\/+$/, '')}/customers`;
+  const exchange = await new RawClient({ hosts: target.hosts ?? {}, caFile }).send({
+    url,
+    method: 'GET',
+    headers: [
+      ['Authorization', `Bearer ${secret}`],
+      ['Accept', 'application/json'],
+    ],
+  });
+  const answer = exchange.kind === 'failure' ? `no response (${exchange.error})` : `${exchange.status}`;
+  if (exchange.kind === 'failure' || exchange.status !== 200)
+    throw new KeyMintingError(
+      `the key minted to be revoked was not served before its revocation: GET ${url} answered ${answer}, so its refusal once revoked would say nothing of revoked keys. Check keyMinting.tenant names the base URL's tenant.`,
+    );
 }
 
 /** A key minting made: its tenant and id (never its value). */

@@ -16,6 +16,7 @@ import type { Profile } from '../deployment/target.ts';
 import { overallVerdict, ruleVerdict, runVerdict, verdictUnderProfile, type TestOutcome } from './verdict.ts';
 import type { Traffic } from './traffic-summary.ts';
 import { catalogDigest, sourceCommit } from './provenance.ts';
+import { vendorsWordOf } from './vendor-inputs.ts';
 
 export const SPEC_FILE = 'spec/access-and-authentication.txt';
 
@@ -97,7 +98,7 @@ export function buildReport(
     ...(run.tls?.length ? { tls: run.tls } : {}),
     ...(run.reach ? { reach: run.reach } : {}),
     ...(run.shard ? { shard: run.shard } : {}),
-    ...(run.scope ? { scope: run.scope } : {}),
+    ...(run.scope ? { scope: withVendorsWord(run.scope, run.target) } : {}),
     ...(run.shards?.length ? { shards: run.shards } : {}),
     startedAt: run.startedAt.toISOString(),
     durationMs: Math.round(run.durationMs),
@@ -163,4 +164,16 @@ function packageJson(): { name: string; version: string } {
 
 function isHttp2Only(rule: Rule): boolean {
   return rule.http2Only === true;
+}
+
+/**
+ * The scope with what the run took on the vendor's word, which follows from its target alone
+ * (vendor-inputs.ts): added where every report is made, so that no report lacks it.
+ */
+function withVendorsWord(
+  scope: NonNullable<ConformanceReport['scope']>,
+  target: ConformanceReport['target'],
+): NonNullable<ConformanceReport['scope']> {
+  const vendorsWord = vendorsWordOf(target);
+  return vendorsWord.length > 0 ? { ...scope, vendorsWord } : scope;
 }

@@ -74,6 +74,9 @@ function banner(report: ConformanceReport): string {
   const fields: [string, string][] = [
     ['Target', `${report.target.name} — ${report.target.baseUrl} (${report.target.mode})`],
     ...(report.scope ? [['Scope', scopeLine(report) ?? ''] as [string, string]] : []),
+    ...(report.scope?.vendorsWord
+      ? [["Vendor's word", report.scope.vendorsWord.join('; ')] as [string, string]]
+      : []),
     ['Profile', report.profile],
     ...provenance.filter((field) => !isCertificate(field)),
     ['Spec', `${report.spec.file}, sha256 ${report.spec.sha256.slice(0, 12)}…`],

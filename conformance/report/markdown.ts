@@ -35,6 +35,9 @@ export function renderMarkdown(report: ConformanceReport): string {
     `| Duration | ${(report.durationMs / 1000).toFixed(1)} s |`,
     ...(report.shard ? [`| Shard | ${report.shard} |`] : []),
     ...(report.scope ? [`| Scope | ${escapeCell(scopeLine(report) ?? '')} |`] : []),
+    ...(report.scope?.vendorsWord
+      ? [`| Vendor's word | ${escapeCell(report.scope.vendorsWord.join('; '))} |`]
+      : []),
     ...(report.protocols ? [`| Protocols | ${protocolsLine(report) ?? ''} |`] : []),
     ...(report.reach ? [`| Reach | ${escapeCell(reachLines(report.reach).join(' '))} |`] : []),
     ...(report.traffic ? [`| Traffic | ${escapeCell(trafficLine(report.traffic) ?? '')} |`] : []),

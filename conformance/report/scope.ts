@@ -10,6 +10,7 @@ import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/con
 import { isHeldBackByScope } from './verdict.ts';
 import { shardDisagreements, shardsWithoutRecord, type ShardRecord } from './shard-records.ts';
 import { mappedAddress, type HostMap } from '../requests/host-map.ts';
+import { vendorsWordOf, type VendorsWordFacts } from './vendor-inputs.ts';
 
 export type Scope = NonNullable<ConformanceReport['scope']>;
 
@@ -47,6 +48,8 @@ export interface ScopeInputs {
   shardProblems?: readonly string[];
   /** A merge's shards of which no record was gathered (shard-records.ts, shardsWithoutRecord). */
   shardsWithoutRecord?: readonly string[];
+  /** What the report's target records of the inputs that rest on the vendor's word (vendor-inputs.ts). */
+  target?: VendorsWordFacts;
 }
 
 const HTTP1 = 'HTTP/1.1';
@@ -91,6 +94,7 @@ export function scopeOf(inputs: ScopeInputs): Scope {
         ]
       : []),
   ];
+  const vendorsWord = inputs.target ? vendorsWordOf(inputs.target) : [];
   return {
     protocolsChecked: [...inputs.protocolsChecked],
     protocolsOffered: offered,
@@ -102,6 +106,7 @@ export function scopeOf(inputs: ScopeInputs): Scope {
     ...(inputs.shards?.length ? { shards: [...inputs.shards] } : {}),
     ...(inputs.listsCut?.length ? { listsCut: [...inputs.listsCut] } : {}),
     ...(inputs.settings ? { settings: { ...inputs.settings } } : {}),
+    ...(vendorsWord.length > 0 ? { vendorsWord } : {}),
     partial,
   };
 }
@@ -116,12 +121,14 @@ export function scopeInputsOf(
   shards: readonly ShardRecord[] = [],
   hostMap: HostMap = {},
   baseUrl?: string,
+  target?: VendorsWordFacts,
 ): ScopeInputs {
   const shardProblems = shardDisagreements(shards);
   const withoutRecord = shardsWithoutRecord(shards);
   return {
     hostMap,
     ...(baseUrl !== undefined ? { baseUrl } : {}),
+    ...(target !== undefined ? { target } : {}),
     ...(withoutRecord.length > 0 ? { shardsWithoutRecord: withoutRecord } : {}),
     ...(shardProblems.length > 0 ? { shardProblems } : {}),
     protocolsChecked: scope.protocolsChecked,

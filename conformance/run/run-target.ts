@@ -12,6 +12,7 @@ import type { RunMetadata } from '../report/run-metadata.ts';
 import { runSettings, type RunSettings } from '../settings.ts';
 import { withCredentials, type ResolvedTarget, type TargetDeclaration } from '../deployment/target.ts';
 import { type Environment } from '../env.ts';
+import { plannedKeys } from '../deployment/key-minting.ts';
 
 /** The declared target with its keys and, for the embedded server, its ports, from `env`. */
 export function bindTarget(declared: TargetDeclaration, env: Environment): ResolvedTarget {
@@ -48,6 +49,8 @@ export function runMetadataOf(
       ...(caFile ? { caFile } : {}),
       ...(Object.keys(declared.hosts).length > 0 ? { hosts: { ...declared.hosts } } : {}),
       ...(trust.length > 0 ? { trust } : {}),
+      // Known before the set-up mints them: which keys the kit answers for (the revoked one above all).
+      ...(declared.keyMinting ? { keysMinted: plannedKeys(declared).map((key) => key.credential) } : {}),
     },
     profile: declared.profile,
     failOnIncomplete,

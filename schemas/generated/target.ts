@@ -42,7 +42,7 @@ export interface TargetFile {
      */
     noCustomersPermission?: string;
     /**
-     * A revoked key of the tenant under test.
+     * A revoked key of the tenant under test. Taken at its word (the report says so) unless keyMinting is given: the kit then mints, sees served and revokes a key of its own, and this one is not used.
      */
     revoked?: string;
     /**

@@ -149,6 +149,10 @@ export interface Target {
    * Every source of trust the run's processes took from their environment besides Node's bundled CAs, one sentence each: NODE_EXTRA_CA_CERTS, --use-openssl-ca or --use-system-ca (in NODE_OPTIONS or Node's own options), SSL_CERT_FILE, SSL_CERT_DIR and NODE_OPTIONS itself. verify names each. Absent: none.
    */
   trust?: string[];
+  /**
+   * The credentials the kit minted itself through the target's keyMinting (fullAccess, revoked, …): the revoked one it saw served, then revoked. Absent: none.
+   */
+  keysMinted?: string[];
 }
 /**
  * Every setting of the run, besides the profile, that can change a verdict or the exit code.
@@ -273,6 +277,10 @@ export interface Scope {
    * Lists of a tenant's data not followed to their end: a bound (--max-list-pages, --max-list-records) stopped them while a next page existed, so records past it were not checked. One sentence each; the run is partial.
    */
   listsCut?: string[];
+  /**
+   * What the run took on the word of the vendor who ran it, one line per input of docs/certification.md's inputs table that rests on it (conformance/report/vendor-inputs.ts): the revoked key among them unless the kit minted it. verify prints each. Absent for the embedded reference, whose every input the kit chose.
+   */
+  vendorsWord?: string[];
   /**
    * Every setting of the run that can change a verdict, whatever its value: a registry or a reader compares certificates by them. Playwright's retries are also shown beside the verdict when not 0.
    */

@@ -291,14 +291,17 @@ test('the bundle holds the public key only, never the private key', () => {
 
 test('the badge: verdict, profile and date, coloured by verdict; and its Markdown line', () => {
   const passing = renderBadge(report());
-  assert.match(passing, /<title>tenant-auth conformance: CONFORMANT · strict · 2026-03-04<\/title>/);
+  assert.match(
+    passing,
+    /<title>tenant-auth conformance: CONFORMANT · strict · 2026-03-04 · revoked key: vendor&#39;s word<\/title>/,
+  );
   assert.match(passing, /fill="#4c1"/);
   assert.match(renderBadge(report('KEY-REVOKED-REJECTED')), /fill="#e05d44"/);
   assert.match(renderBadge({ ...report(), verdict: 'INCOMPLETE' }), /fill="#dfb317"/);
   assert.match(renderBadge({ ...report(), verdict: 'SETUP ERROR' }), /fill="#9f9f9f"/);
   assert.equal(
     badgeMarkdown(report()),
-    '[![tenant-auth conformance: CONFORMANT · strict · 2026-03-04](bundle/badge.svg)](bundle/conformance.html)',
+    "[![tenant-auth conformance: CONFORMANT · strict · 2026-03-04 · revoked key: vendor's word](bundle/badge.svg)](bundle/conformance.html)",
   );
   // The two boxes add up to the badge's width.
   const widths = [...passing.matchAll(/<rect (?:x="\d+" )?width="(\d+)" height="20" fill="#/g)].map((match) =>

@@ -46,7 +46,13 @@ before(async () => {
       '--max-list-pages',
       '5',
     ],
-    { ...fixtureKeyEnvironment(), ...OVER_OFFERED_PROTOCOLS },
+    {
+      ...fixtureKeyEnvironment(),
+      ...OVER_OFFERED_PROTOCOLS,
+      // Trust taken from OpenSSL's store, steered to the private CA: verify must name both sources.
+      NODE_OPTIONS: '--use-openssl-ca',
+      SSL_CERT_FILE: join(server.certDir, 'ca.crt'),
+    },
   );
   bundle = join(run.reportDir, 'bundle');
 });
@@ -135,6 +141,24 @@ describe('certify: keygen, a signed run, verify', () => {
       /^ {2}! Host map: \*\.localhost was sent to 127\.0\.0\.1, a loopback or private address/m,
     );
     assert.match(result.stdout, /^ {2}! Trust came from a private CA/m);
+    // Every source of trust the run's processes used, named (NODE_OPTIONS=--use-openssl-ca SSL_CERT_FILE=…).
+    assert.match(result.stdout, /^Trust: +--use-openssl-ca: Node trusts OpenSSL's store of CAs$/m);
+    assert.ok(
+      result.stdout.includes(
+        `Trust:        SSL_CERT_FILE=${join(server.certDir, 'ca.crt')}: OpenSSL's CA file`,
+      ),
+      result.stdout,
+    );
+    // What rests on the vendor's word (no keyMinting: the revoked key among it), from the statement.
+    assert.match(
+      result.stdout,
+      /^Vendor's word: credentials\.revoked \(target file\): the vendor's word that the key was revoked/m,
+    );
+    assert.match(result.stdout, /^Vendor's word: hosts \(target file\)/m);
+    assert.match(
+      result.stdout,
+      /^Badge: .*CONFORMANT · strict · \d{4}-\d\d-\d\d · revoked key: vendor's word\]/m,
+    );
     assert.ok(
       result.stdout.includes(
         `baseUrl acme.api.localhost:${server.server.httpsPort}: SHA-256 ${leaf.fingerprint256}`,

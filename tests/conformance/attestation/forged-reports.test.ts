@@ -38,7 +38,7 @@ test('a CONFORMANT badge beside a NOT CONFORMANT report is refused, naming the b
   reseal(directory, vendor.privateKey);
   const { problems } = await verifyBundle(directory, { trustedKeys: [vendor.publicKey] });
   assert.deepEqual(problems, [
-    'badge.svg is not the badge of statement.json: it should read "tenant-auth conformance: NOT CONFORMANT · default · 2026-11-25", it reads "tenant-auth conformance: CONFORMANT · default · 2026-11-25".',
+    'badge.svg is not the badge of statement.json: it should read "tenant-auth conformance: NOT CONFORMANT · default · 2026-11-25 · revoked key: vendor\'s word", it reads "tenant-auth conformance: CONFORMANT · default · 2026-11-25 · revoked key: vendor\'s word".',
   ]);
 });
 

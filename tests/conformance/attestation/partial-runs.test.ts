@@ -47,7 +47,10 @@ async function assertLabelledEverywhere(
   assert.ok(renderJunit(built).includes(label));
   assert.match(
     renderBadge(built),
-    new RegExp(`<title>tenant-auth conformance: ${label} · ${built.profile} · 2026-11-25</title>`),
+    // A target file's revoked key is the vendor's word (no keyMinting): the badge says so last.
+    new RegExp(
+      `<title>tenant-auth conformance: ${label} · ${built.profile} · 2026-11-25 · revoked key: vendor&#39;s word</title>`,
+    ),
   );
   const directory = bundleOf(built);
   assert.equal(statementOf(directory).predicate.verdict, built.verdict);
@@ -69,10 +72,10 @@ test('an HTTP/1.1-only run of a target that offers HTTP/2 is "CONFORMANT · HTTP
   const scopeLine = await assertLabelledEverywhere(t, partial, 'CONFORMANT · HTTP/1.1 only');
   assert.match(scopeLine, /^Scope: PARTIAL: HTTP\/2 was not checked/);
   assert.doesNotMatch(scopeLine, /Under --profile strict/, 'the strict note is for strict runs');
-  // A complete run carries no label.
+  // A complete run carries no label of its scope.
   assert.match(
     renderBadge(report()),
-    /<title>tenant-auth conformance: CONFORMANT · default · 2026-11-25<\/title>/,
+    /<title>tenant-auth conformance: CONFORMANT · default · 2026-11-25 · revoked key: vendor&#39;s word<\/title>/,
   );
 });
 

@@ -90,6 +90,19 @@ test('a run with only minted keys evaluates every rule, passes, and leaves every
     // (AUTH-COOKIE-NOT-CREDENTIAL's declaration says so).
     NOT_APPLICABLE_ON_REFERENCE.map(({ id }) => id),
   );
+  // The report says which keys the kit answers for; the revoked one it revoked itself is not the
+  // vendor's word (the other inputs of the target file still are).
+  assert.deepEqual(run.report?.target.keysMinted, [
+    'fullAccess',
+    'readOnly',
+    'noCustomersPermission',
+    'revoked',
+    'sandbox',
+    'otherTenant',
+    'probe',
+  ]);
+  assert.ok(run.report?.scope?.vendorsWord?.some((line) => line.startsWith('hosts ')));
+  assert.ok(!run.report?.scope?.vendorsWord?.some((line) => line.startsWith('credentials.revoked ')));
 
   const minted = [
     ...(await adminGet('/tenants/acme/keys')).data,
