@@ -10,6 +10,7 @@ import { followPages } from '../../conformance/judging/pages.ts';
 import { withoutShared } from '../../conformance/judging/tenant-knowledge.ts';
 import { unservedPage } from '../../conformance/judging/knowledge.ts';
 import { requireOtherTenantValues, requireOwnValues } from '../tenant-data.ts';
+import { conditionalProbes } from '../conditional-requests.ts';
 import { AUTH_REJECTION_CODES } from '../../conformance/judging/spec-errors.ts';
 import { TENANT_ISOLATION_HTTP2_RULES } from './tenant-isolation-http2.ts';
 
@@ -79,13 +80,18 @@ export const TENANT_ISOLATION_RULES = [
       "Another tenant's valid key on this tenant's host is rejected (invalid_api_key or insufficient_permissions), with no data of either tenant.",
     needs: ['otherTenantBaseUrl', 'credentials.otherTenant', 'credentials.fullAccess'],
     reads: 'authenticated-path',
-    check: async ({ api, check, customersUrl, bearer }) => {
-      const exchange = await api.get(customersUrl(), {
-        headers: { Authorization: bearer('otherTenant') },
-        note: "the other tenant's key",
-      });
-      check.rejected(exchange, "Another tenant's valid key", {
-        codes: AUTH_REJECTION_CODES,
+    check: async ({ api, check, customersUrl, bearer, knowledge }) => {
+      // Also as a client with a stored copy asks (the ETag either tenant was served): a 304 gives it.
+      const probes = [undefined, ...conditionalProbes(knowledge)];
+      await check.each(probes, async (probe) => {
+        const note = `the other tenant's key${probe ? `, ${probe.note}` : ''}`;
+        const exchange = await api.get(customersUrl(), {
+          headers: { Authorization: bearer('otherTenant'), ...probe?.headers },
+          note,
+        });
+        check.rejected(exchange, `Another tenant's valid key${probe ? ` (${probe.note})` : ''}`, {
+          codes: AUTH_REJECTION_CODES,
+        });
       });
     },
   }),
