@@ -2,7 +2,6 @@
 // tenant's context, tenant identifiers are never sent, and each tenant's data is isolated.
 // Its rules of HTTP/2's own are declared in ./tenant-isolation-http2.ts.
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
-import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../../conformance/judging/key-variants.ts';
 import { Inconclusive } from '../../conformance/judging/failures.ts';
 import { notApplicable } from '../../conformance/run/rule-end.ts';
@@ -13,11 +12,8 @@ import { requireOtherTenantValues, requireOwnValues } from '../tenant-data.ts';
 import { conditionalProbes } from '../conditional-requests.ts';
 import { AUTH_REJECTION_CODES } from '../../conformance/judging/spec-errors.ts';
 import { TENANT_ISOLATION_HTTP2_RULES } from './tenant-isolation-http2.ts';
-
-/** The tenant label of a base URL: the first label of its host. */
-function tenantLabel(baseUrl: string): string {
-  return new URL(baseUrl).hostname.split('.')[0] ?? '';
-}
+import { TENANT_ISOLATION_CONDITIONAL_RULES } from './tenant-isolation-conditional.ts';
+import { noSuchTenantBaseUrl, tenantLabel } from '../tenant-hosts.ts';
 
 /** `url` (under `fromBase`) moved to `toBase`: the same path and query on the other host. */
 function onOwnHost(url: string, fromBase: string, toBase: string): string {
@@ -155,10 +151,7 @@ export const TENANT_ISOLATION_RULES = [
     needs: ['credentials.fullAccess'],
     reads: 'host-check',
     check: async ({ api, check, target, bearer }) => {
-      const url = new URL(target.baseUrl);
-      const own = tenantLabel(target.baseUrl);
-      url.hostname = url.hostname.replace(own, `no-such-tenant-${randomBytes(4).toString('hex')}`);
-      const exchange = await api.get(`${url.toString()}/customers`, {
+      const exchange = await api.get(`${noSuchTenantBaseUrl(target.baseUrl)}/customers`, {
         headers: { Authorization: bearer('fullAccess') },
         note: 'a tenant that does not exist',
         // Without wildcard DNS or a wildcard certificate, nothing answers there: that is a rejection.
@@ -298,6 +291,8 @@ export const TENANT_ISOLATION_RULES = [
       check.status(exchange, [421], 'An SNI/Host mismatch');
     },
   }),
+  // What a conditional request (a validator sent back) may tell (./tenant-isolation-conditional.ts).
+  ...TENANT_ISOLATION_CONDITIONAL_RULES,
   // The ways HTTP/2 alone offers to split a key from its tenant (./tenant-isolation-http2.ts).
   ...TENANT_ISOLATION_HTTP2_RULES,
   // A cache before the API keyed on host and URL alone (Authorization ignored) gives the answer it
