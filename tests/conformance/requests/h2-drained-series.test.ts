@@ -37,7 +37,7 @@ before(async () => {
     stream.on('error', () => {});
     const { session } = stream;
     if (session && drained.has(session)) {
-      session.goaway(constants.NGHTTP2_NO_ERROR, Math.max(0, stream.id - 2));
+      session.goaway(constants.NGHTTP2_NO_ERROR, Math.max(0, (stream.id ?? 1) - 2));
       setTimeout(() => session.destroy(), 50).unref();
       return;
     }
