@@ -150,7 +150,7 @@ export const ENV = {
   trafficFile: HAND_OVERS.trafficFile.name,
   /** `--max-rps`: requests per second the run never exceeds. */
   maxRps: variableOf('maxRps'),
-  /** `--user-agent`: the User-Agent of every request, instead of common clients' in turn. */
+  /** `--user-agent`: the User-Agent of every request, instead of common clients' (picked per request by its rule and index). */
   userAgent: variableOf('userAgent'),
   /** `--max-retries`: how often one request is sent again after a transient answer. */
   maxRetries: variableOf('maxRetries'),

@@ -218,9 +218,9 @@ export const RUN_OPTIONS = [
     variable: 'CONFORMANCE_USER_AGENT',
     kind: 'text',
     parse: checkUserAgent,
-    help: 'the User-Agent of every request (default: those of common clients in turn — curl, a browser, python-requests, Go — never one that names the suite)',
+    help: 'the User-Agent of every request (default: those of common clients, picked per request by its rule and index — curl, a browser, python-requests, Go — never one that names the suite)',
     section: 'run',
-    doc: "the User-Agent of every request, 1 to 512 visible ASCII characters and spaces; none: common clients' in turn (curl, a browser, python-requests, Go)",
+    doc: "the User-Agent of every request, 1 to 512 visible ASCII characters and spaces; none: common clients', picked per request by its rule and index (curl, a browser, python-requests, Go)",
     team: { option: 'userAgent', checked: 'by the row' },
   }),
   numberOption({

@@ -14,6 +14,7 @@ import { ERRORS_AND_VERSIONING_FAULTS } from './faults/errors-and-versioning.ts'
 import { KEYS_FAULTS } from './faults/keys.ts';
 import { PERMISSIONS_FAULTS } from './faults/permissions.ts';
 import { TENANT_ISOLATION_FAULTS } from './faults/tenant-isolation.ts';
+import { TENANT_ISOLATION_CONDITIONAL_FAULTS } from './faults/tenant-isolation-conditional.ts';
 import { TRANSPORT_FAULTS } from './faults/transport.ts';
 
 export type { Fault } from './fault.ts';
@@ -24,6 +25,7 @@ const CATALOG = {
   ...AUTHORIZATION_HEADER_FAULTS,
   ...KEYS_FAULTS,
   ...TENANT_ISOLATION_FAULTS,
+  ...TENANT_ISOLATION_CONDITIONAL_FAULTS,
   ...ENVIRONMENTS_FAULTS,
   ...PERMISSIONS_FAULTS,
   ...ERRORS_AND_VERSIONING_FAULTS,

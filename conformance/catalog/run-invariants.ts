@@ -8,7 +8,7 @@ import type { RuleId } from './rules.ts';
 export const RUN_INVARIANTS = {
   'NO-DATA-OVER-PLAIN-HTTP': 'No answer over plain HTTP holds a tenant’s data.',
   'NO-DATA-WITHOUT-VALID-KEY':
-    'No answer holds a tenant’s data unless its request carried, in Authorization, a valid key of that tenant and of the environment of the host it was sent to.',
+    'No answer holds a tenant’s data — or confirms a stored copy of the host’s tenant’s answer (304 Not Modified to a conditional request) — unless its request carried, in Authorization, a valid key of that tenant and of the environment of the host it was sent to.',
   'NO-OTHER-TENANT-DATA':
     'No answer, in its body or its headers, holds data of a tenant other than the one whose key the request carried.',
 } as const;

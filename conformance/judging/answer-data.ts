@@ -23,3 +23,24 @@ export function authorizationValues(headers: readonly (readonly [string, string]
 export function carriesAuthorization(headers: readonly (readonly [string, string])[]): boolean {
   return authorizationValues(headers).length > 0;
 }
+
+/** The request fields that make a GET conditional on the client's stored copy (RFC 9110 §13.1). */
+const VALIDATOR_FIELDS = ['if-none-match', 'if-modified-since'];
+
+/**
+ * A `304 Not Modified` to a conditional request tells the client that the copy it stored is the
+ * current representation of the URL: the client then shows that copy — the host's tenant's data,
+ * given in effect though no byte of it was sent. So a 304 is judged as data of the host's tenant:
+ * to a request without a valid key for the host it breaks what a 200 with the data would (RFC 9110
+ * §13.2.1: preconditions are evaluated only where the request would otherwise succeed). Returns
+ * the request's validator lines (`If-None-Match: "…"`), for the message; undefined when the answer
+ * is no such confirmation.
+ */
+export function confirmedCopy(
+  status: number,
+  requestHeaders: readonly (readonly [string, string])[],
+): string | undefined {
+  if (status !== 304) return undefined;
+  const lines = requestHeaders.filter(([name]) => VALIDATOR_FIELDS.includes(name.toLowerCase()));
+  return lines.length === 0 ? undefined : lines.map(([name, value]) => `${name}: ${value}`).join(', ');
+}

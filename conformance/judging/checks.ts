@@ -7,7 +7,7 @@ import { errorCode, isJsonContentType, isRefusal, onlyTransient } from '../reque
 import { recordExchange, requestLine } from '../requests/exchange-record.ts';
 import type { KeyNamer } from '../redaction/shown-keys.ts';
 import type { TenantValues } from './tenant-knowledge.ts';
-import { answerText, carriesAuthorization, dataOf } from './answer-data.ts';
+import { answerText, carriesAuthorization, confirmedCopy, dataOf } from './answer-data.ts';
 import type { Evidence } from '../../schemas/generated/conformance-report.ts';
 
 /** What a report shows of one exchange (schemas/conformance-report.schema.json): enough to reproduce, nothing secret. */
@@ -207,6 +207,14 @@ export class Checks {
       this.noAnswer(exchange, what);
     }
     this.noDataOf(exchange, options.noDataOf ?? this.#tenants, what);
+    // The same predicate as the run's checker: a 304 to a conditional request hands the client its
+    // stored copy of the data, so it is a leak, not merely a status other than a rejection.
+    const confirmed = confirmedCopy(exchange.status, exchange.request.headers);
+    if (confirmed !== undefined)
+      this.leak(
+        `${what}: answered 304 Not Modified to ${confirmed}, which confirms the client's stored copy of the tenant's data: data in effect, without a valid key. ${this.describe(exchange)}`,
+        exchange,
+      );
     if (exchange.status < 400)
       this.fail(
         `${what}: expected a rejection (4xx), got ${exchange.status}. ${this.describe(exchange)}`,

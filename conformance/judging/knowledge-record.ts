@@ -3,7 +3,7 @@
 // or one Playwright started after a failed test — reads it instead of walking the lists again.
 // The keyless answer that was served data (`servedWithoutKey`) is not kept: it is a failure the
 // learning itself reports, once, with its evidence; the rules never read it.
-import type { Knowledge } from './knowledge.ts';
+import type { Knowledge, Validators } from './knowledge.ts';
 import type { TenantValues } from './tenant-knowledge.ts';
 import type { NextPage } from './pages.ts';
 
@@ -20,6 +20,7 @@ export interface KnowledgeRecord {
   ownServed?: string[];
   otherNextPage?: NextPage;
   listsCut?: string[];
+  validators?: Partial<Record<'own' | 'other', Validators>>;
 }
 
 export function knowledgeRecord(knowledge: Knowledge): KnowledgeRecord {
@@ -35,6 +36,7 @@ export function knowledgeRecord(knowledge: Knowledge): KnowledgeRecord {
     ...(knowledge.ownServed ? { ownServed: [...knowledge.ownServed] } : {}),
     ...(knowledge.otherNextPage ? { otherNextPage: { ...knowledge.otherNextPage } } : {}),
     ...(knowledge.listsCut ? { listsCut: [...knowledge.listsCut] } : {}),
+    ...(knowledge.validators ? { validators: structuredClone(knowledge.validators) } : {}),
   };
 }
 
@@ -52,5 +54,6 @@ export function knowledgeOfRecord(record: KnowledgeRecord): Knowledge {
     ...(record.ownServed ? { ownServed: new Set(record.ownServed) } : {}),
     ...(record.otherNextPage ? { otherNextPage: { ...record.otherNextPage } } : {}),
     ...(record.listsCut ? { listsCut: [...record.listsCut] } : {}),
+    ...(record.validators ? { validators: structuredClone(record.validators) } : {}),
   };
 }

@@ -44,10 +44,29 @@ export interface Knowledge {
    * mustn't follow (pages.ts). One sentence each; the run that learned them is partial.
    */
   listsCut?: string[];
+  /**
+   * The validators each tenant's first page was served with (its `ETag`, its `Last-Modified`): the
+   * rejection probes send them back as a client with a stored copy does (If-None-Match,
+   * If-Modified-Since), since a 304 to such a request without a valid key gives the copy in effect.
+   */
+  validators?: Partial<Record<'own' | 'other', Validators>>;
+}
+
+/** What a served answer said its representation can be validated by (RFC 9110 §8.8). */
+export interface Validators {
+  etag?: string;
+  lastModified?: string;
 }
 
 type Learned =
-  | { json: unknown; firstNext?: NextPage; stoppedBy?: string; unserved?: string; cut?: string }
+  | {
+      json: unknown;
+      firstNext?: NextPage;
+      stoppedBy?: string;
+      unserved?: string;
+      cut?: string;
+      validators?: Validators;
+    }
   | { unanswered: string }
   | { servedWithoutKey: ResponseExchange }
   | undefined;
@@ -126,6 +145,14 @@ ${served.bodyText}`;
     ...cut(otherDocument, 'the other tenant', target.otherTenantBaseUrl),
   ];
   if (listsCut.length > 0) knowledge.listsCut = listsCut;
+  const validators = (document: Learned): Validators | undefined =>
+    document && 'json' in document ? document.validators : undefined;
+  const [ownValidators, otherValidators] = [validators(ownDocument), validators(otherDocument)];
+  if (ownValidators || otherValidators)
+    knowledge.validators = {
+      ...(ownValidators ? { own: ownValidators } : {}),
+      ...(otherValidators ? { other: otherValidators } : {}),
+    };
   return knowledge;
 }
 
@@ -153,8 +180,17 @@ async function documentAt(
   const json = list.pages.flatMap((page) =>
     page.kind === 'response' && page.status === 200 ? [jsonBody(page) ?? page.bodyText] : [],
   );
+  const { etag, 'last-modified': lastModified } = first.headers;
   return {
     json: json.length === 1 ? json[0] : json,
+    ...(etag !== undefined || lastModified !== undefined
+      ? {
+          validators: {
+            ...(etag !== undefined ? { etag } : {}),
+            ...(lastModified !== undefined ? { lastModified } : {}),
+          },
+        }
+      : {}),
     ...(list.firstNext ? { firstNext: list.firstNext } : {}),
     ...(list.stoppedBy !== undefined ? { stoppedBy: list.stoppedBy } : {}),
     ...(list.unserved ? { unserved: unservedPage(list.unserved) } : {}),

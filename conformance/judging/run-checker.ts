@@ -7,7 +7,7 @@
 // variables), so it judges what was on the wire, wherever in the run it was recorded.
 import { BREACHES, type Breach, type BreachKind } from '../catalog/run-invariants.ts';
 import type { NameValue, RecordedExchange } from '../requests/exchange-record.ts';
-import { answerText, authorizationValues, dataOf } from './answer-data.ts';
+import { answerText, authorizationValues, confirmedCopy, dataOf } from './answer-data.ts';
 import type { TenantValues } from './tenant-knowledge.ts';
 
 export type TenantRole = 'own' | 'other';
@@ -57,6 +57,8 @@ export interface Violation {
   /** The tenant whose data the answer held, and a few of its values found there. */
   tenant: TenantValues;
   values: string[];
+  /** A 304 to a conditional request: its validator lines (answer-data.ts `confirmedCopy`). */
+  confirmed?: string;
 }
 
 /** Every violation of the run's invariants in the history, in the history's order. */
@@ -69,7 +71,7 @@ export function judgeRun(history: readonly HistoryEntry[], facts: RunFacts): Vio
   return violations;
 }
 
-type Found = Pick<Violation, 'kind' | 'tenant' | 'values'>;
+type Found = Pick<Violation, 'kind' | 'tenant' | 'values' | 'confirmed'>;
 
 /** The first breach an exchange shows, if any: only an answer holding a tenant's data can show one. */
 export function judgeExchange(exchange: RecordedExchange, facts: RunFacts): Found | undefined {
@@ -85,7 +87,20 @@ export function judgeExchange(exchange: RecordedExchange, facts: RunFacts): Foun
     const kind = breachOf(request, role, facts);
     if (kind) return { kind, tenant, values };
   }
-  return undefined;
+  return confirmedData(exchange, facts);
+}
+
+/** A 304 to a conditional request is the host's tenant's data in effect (answer-data.ts). */
+function confirmedData(exchange: RecordedExchange, facts: RunFacts): Found | undefined {
+  const { response, request } = exchange;
+  const fields = request.headers.map(({ name, value }): [string, string] => [name, value]);
+  const confirmed = response && confirmedCopy(response.status, fields);
+  if (confirmed === undefined) return undefined;
+  const role = facts.places.get(new URL(request.url).hostname.toLowerCase())?.tenant;
+  const tenant = role && facts.tenants[role];
+  if (!role || !tenant) return undefined;
+  const kind = breachOf(request, role, facts);
+  return kind ? { kind, tenant, values: [], confirmed } : undefined;
 }
 
 /** Which breach an answer holding `data`'s tenant's data is, for this request; undefined: none. */

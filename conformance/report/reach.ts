@@ -5,10 +5,14 @@
 // one address to one backend: the run judged that backend, and the report says so.
 import type { ConformanceReport, TlsEvidence } from '../../schemas/generated/conformance-report.ts';
 import { ALPN_HTTP11_NOTE } from '../requests/raw-client.ts';
+import { RULES } from '../catalog/rules.ts';
 import type { RunExchange } from './har.ts';
 
 export type Reach = NonNullable<ConformanceReport['reach']>;
 type ConnectionKind = Reach['connections'][number]['kind'];
+type CheckedOver = NonNullable<Reach['checkedOver']>[number];
+
+const LEVEL_OF = new Map<string, string>(RULES.map((rule) => [rule.id, rule.level]));
 
 /** Answer fields that name the server that answered (a front adds them, or the backend does). */
 export const BACKEND_FIELDS = ['x-served-by', 'server', 'via', 'x-backend', 'x-upstream', 'x-served-from'];
@@ -40,9 +44,12 @@ function kindOf({ exchange }: RunExchange): ConnectionKind {
 export function reachOf(exchanges: readonly RunExchange[], tls: readonly TlsEvidence[]): Reach {
   const counts = new Map<ConnectionKind, number>();
   const values = new Map<string, Set<string>>();
+  const kindsOfRule = new Map<string, Set<ConnectionKind>>();
   for (const run of exchanges) {
     const kind = kindOf(run);
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
+    if (LEVEL_OF.has(run.madeBy))
+      kindsOfRule.set(run.madeBy, (kindsOfRule.get(run.madeBy) ?? new Set()).add(kind));
     for (const { name, value } of run.exchange.response?.headers ?? []) {
       const field = name.toLowerCase();
       if (!BACKEND_FIELDS.includes(field)) continue;
@@ -73,8 +80,35 @@ export function reachOf(exchanges: readonly RunExchange[], tls: readonly TlsEvid
       return requests > 0 ? [{ kind, requests }] : [];
     }),
     ...(backends.length > 0 ? { backends } : {}),
+    ...(kindsOfRule.size > 0 ? { checkedOver: checkedOver(kindsOfRule) } : {}),
     limits,
   };
+}
+
+/** The rules grouped by the connection kinds their requests went over, most kinds first. */
+function checkedOver(kindsOfRule: ReadonlyMap<string, ReadonlySet<ConnectionKind>>): CheckedOver[] {
+  const groups = new Map<string, CheckedOver>();
+  for (const rule of RULES) {
+    const used = kindsOfRule.get(rule.id);
+    if (!used) continue;
+    const kinds = KINDS.filter((kind) => used.has(kind));
+    const key = kinds.join('|');
+    const group = groups.get(key) ?? { kinds, rules: [] };
+    group.rules.push(rule.id);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort(
+    (a, b) => b.kinds.length - a.kinds.length || b.rules.length - a.rules.length,
+  );
+}
+
+/** `[kinds]: N rules (n MUST, n HTTP, n ADVISORY)`: a group of `checkedOver` in one phrase. */
+function checkedOverPhrase({ kinds, rules }: CheckedOver): string {
+  const levels = ['MUST', 'HTTP', 'ADVISORY'].flatMap((level) => {
+    const count = rules.filter((rule) => LEVEL_OF.get(rule) === level).length;
+    return count > 0 ? [`${count} ${level}`] : [];
+  });
+  return `[${kinds.join('; ')}] ${rules.length} rule${rules.length === 1 ? '' : 's'} (${levels.join(', ')})`;
 }
 
 /** The reach in a few lines, for the console and Markdown. */
@@ -82,6 +116,11 @@ export function reachLines(reach: Reach): string[] {
   return [
     `Client address${reach.clientAddresses.length === 1 ? '' : 'es'}: ${reach.clientAddresses.join(', ') || 'not known'}.`,
     `Requests by connection: ${reach.connections.map(({ kind, requests }) => `${kind} ${requests}`).join('; ') || 'none'}.`,
+    ...(reach.checkedOver
+      ? [
+          `Rules by the connections they were checked over: ${reach.checkedOver.map(checkedOverPhrase).join(' — ')}.`,
+        ]
+      : []),
     ...(reach.backends ?? []).map(
       ({ field, values }) =>
         `More than one backend answered: ${field} was ${values.map((value) => `"${value}"`).join(', ')}.`,

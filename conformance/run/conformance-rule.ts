@@ -26,6 +26,7 @@ import { notApplicable, notEvaluated, RuleEnd } from './rule-end.ts';
 import { roleNotShownReason, roleProblems } from './target-roles.ts';
 import { attachExchanges, attachLearningOnce, recordEvidence } from './rule-attachments.ts';
 import { keepWorkerAfterFailure } from './failed-rules-keep-worker.ts';
+import { userAgentsFor } from '../requests/user-agents.ts';
 
 /**
  * One test per rule, in the order given: a spec file registers its group's declarations. In the
@@ -58,6 +59,8 @@ function conformanceRule(rule: RuleDeclaration<RuleId>): void {
     },
     async ({ api, variant, target, settings, knowledge, exchanges, failedRulesKeepWorker }, testInfo) => {
       const { raw, namer, learningExchanges, unreachable } = variant;
+      // Each request's User-Agent is picked by the rule and the request's index in it.
+      userAgentsFor(rule.id);
       if (variant.expectedToFail.includes(rule.id)) test.fail();
       await attachLearningOnce(testInfo, learningExchanges, namer, knowledge);
       // A list learned in part: whatever this rule finds, the records past the bound were not seen.

@@ -8,6 +8,7 @@
 import { untracedTest as test } from './untraced-test.ts';
 import { mintKeys } from '../deployment/key-minting.ts';
 import { runPreflight } from '../deployment/preflight.ts';
+import { userAgentsFor } from '../requests/user-agents.ts';
 import { ENV, setHandOvers, inputEnvironment } from '../env.ts';
 import { ANNOTATION } from './annotations.ts';
 import { useRunSettings } from '../settings.ts';
@@ -36,6 +37,7 @@ test('conformance set-up: preflight and key minting', async ({ playwright }, tes
   const server = await startEmbeddedInThisWorker();
   let preflight;
   try {
+    userAgentsFor('preflight');
     preflight = await runPreflight(bindTarget(declaredTarget, inputEnvironment()), settings.requestTimeoutMs);
   } finally {
     await server?.close();
@@ -67,11 +69,13 @@ test('conformance set-up: preflight and key minting', async ({ playwright }, tes
   let minted: Awaited<ReturnType<typeof mintKeys>> | undefined;
   if (declaredTarget.keyMinting) {
     const adminToken = inputEnvironment()[declaredTarget.keyMinting.adminToken] ?? '';
+    userAgentsFor('key-minting');
     minted = await mintKeys(declaredTarget, adminToken, declaredTarget.caFile);
   }
   writeProjectState({ env: { ...env, ...minted?.env }, minted: [...(minted?.made ?? [])] });
   // As long as a rule may take: the learning was the first rule's time in each worker before.
   testInfo.setTimeout(testInfo.timeout + 60_000 + settings.retryBudgetMs);
+  userAgentsFor('learning');
   await learnOnceForRun(
     playwright.request,
     { runSettings: settings, runEnvironment, declaredTarget },

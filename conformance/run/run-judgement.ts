@@ -97,9 +97,20 @@ export function failureOf(violations: readonly Violation[]): TestOutcome {
   } as TestOutcome;
 }
 
-export function describeViolation({ breach, sender, exchange, tenant, values }: Violation): string {
+export function describeViolation({
+  breach,
+  sender,
+  exchange,
+  tenant,
+  values,
+  confirmed,
+}: Violation): string {
   const answer = exchange.response ? ` → ${exchange.response.status}` : '';
-  return `The run's checker: a request sent by ${sender} — ${requestLine({ ...exchange.request, protocol: exchange.request.httpVersion })}${answer} — was answered with data of ${tenant.label}: ${values.map((value) => JSON.stringify(value)).join(', ')}. ${RUN_INVARIANTS[breach.invariant]} (${breach.invariant}; ${breach.request}.) A violation seen by any request of the run fails the MUST whose statement it breaks, whichever rule sent it.`;
+  const data =
+    confirmed === undefined
+      ? `was answered with data of ${tenant.label}: ${values.map((value) => JSON.stringify(value)).join(', ')}`
+      : `was answered 304 Not Modified to ${confirmed}: it confirms the client's stored copy of ${tenant.label}'s answer, that tenant's data in effect`;
+  return `The run's checker: a request sent by ${sender} — ${requestLine({ ...exchange.request, protocol: exchange.request.httpVersion })}${answer} — ${data}. ${RUN_INVARIANTS[breach.invariant]} (${breach.invariant}; ${breach.request}.) A violation seen by any request of the run fails the MUST whose statement it breaks, whichever rule sent it.`;
 }
 
 const BODY_EXCERPT_LENGTH = 300;

@@ -142,7 +142,7 @@ export const TENANT_ISOLATION_FAULTS = {
   },
   'second-pod-serves-foreign-key': {
     description:
-      "Two pods behind a balancer, one of which looks keys up in every tenant: the third request of the run with another tenant's key on an existing tenant's host lands on it and is served. In a run that request is TENANT-CROSS-KEY-INDISTINGUISHABLE's (ADVISORY) probe, the MUST's own probes (on a connection offering no ALPN, then one offering http/1.1) being the first two: only the run's checker sees the cross-tenant read.",
+      "Two pods behind a balancer, one of which looks keys up in every tenant: the ninth request of the run with another tenant's key on an existing tenant's host lands on it and is served. In a run that request is TENANT-CROSS-KEY-INDISTINGUISHABLE's (ADVISORY) probe, the MUST's own probes being the first eight (four on a connection offering no ALPN, then four offering http/1.1: without a validator, with If-None-Match and either tenant's ETag, with If-Modified-Since): only the run's checker sees the cross-tenant read.",
     catches: ['TENANT-CROSS-KEY-REJECTED'],
     alsoFails: {
       'TENANT-CROSS-KEY-INDISTINGUISHABLE':
@@ -156,7 +156,7 @@ export const TENANT_ISOLATION_FAULTS = {
           if (own || !context.data.tenantIds.includes(host.tenant)) return own;
           const elsewhere = inAnyTenant(context, host, token);
           if (elsewhere) foreign += 1;
-          return foreign === 3 ? elsewhere : undefined;
+          return foreign === 9 ? elsewhere : undefined;
         },
       };
     },

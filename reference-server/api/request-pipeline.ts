@@ -15,6 +15,7 @@ import type { AuthorizationHeader } from '../http/authorization-header.ts';
 import type { HostContext, HostSteps } from '../addressing/address.ts';
 import type { RequestFacts } from '../http/request-facts.ts';
 import { cursorOf, cursorParameter, type ListPosition } from './customer-pages.ts';
+import { validated } from './validators.ts';
 
 /**
  * The replaceable steps of an API request's path: the server runs CORRECT_API_STEPS (steps.ts),
@@ -185,7 +186,7 @@ function route(
   if (!matched) return apiError('not_found');
   if (!matched.methods.includes(req.method ?? '')) return apiError('method_not_allowed');
   if (!context.steps.permits(key, matched.permission)) return apiError('insufficient_permissions');
-  return matched.handle(req, host, context);
+  return validated(req, host, matched.handle(req, host, context));
 }
 
 export function findRoute(path: string): Route | undefined {

@@ -26,6 +26,16 @@ export function writeApiResponse(res: ServerResponse, response: JsonAnswer, tran
   // A frozen answer (every error, the customers of a tenant: see `constantResponse`) is the same
   // for every request: its JSON and header fields are built once per transport, not per request.
   // Only frozen answers are ever stored, so a stored one needs no check.
+  if (response.status === 304) {
+    // Not Modified has no body (RFC 9110 §15.4.5): the common fields and the validator, nothing else.
+    const transportHeaders = transport === 'https' ? HTTPS_ONLY_HEADERS : HTTP_ONLY_HEADERS;
+    res.writeHead(
+      304,
+      headersFor(res, Object.assign({}, COMMON_HEADERS, transportHeaders, response.headers)),
+    );
+    res.end();
+    return;
+  }
   let prepared = PREPARED[transport].get(response);
   if (!prepared) {
     prepared = prepare(response, transport);

@@ -45,6 +45,15 @@ export interface ConformanceReport {
       values: string[];
     }[];
     /**
+     * The rules grouped by the connection kinds their requests went over: the isolation and authentication MUSTs over HTTP/1.1 connections with and without an ALPN offer, the HTTP and ADVISORY rules over connections without one (and each over HTTP/2 where the run spoke it).
+     */
+    checkedOver?: {
+      kinds: (
+        'HTTP/1.1, no ALPN offered' | 'HTTP/1.1, ALPN http/1.1 offered' | 'HTTP/2, ALPN h2' | 'plain HTTP'
+      )[];
+      rules: string[];
+    }[];
+    /**
      * What the run could not reach, one sentence each.
      */
     limits: string[];

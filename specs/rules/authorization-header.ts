@@ -8,6 +8,7 @@ import type { RuleContext } from '../../conformance/run/rule-context.ts';
 import { notApplicable } from '../../conformance/run/rule-end.ts';
 import { cookieField, cookiesSetBy } from '../../conformance/judging/set-cookie.ts';
 import { requireOwnValues } from '../tenant-data.ts';
+import { conditionalProbes } from '../conditional-requests.ts';
 
 const AUTH_CODES = ['missing_authorization_header', 'invalid_api_key'] as const;
 
@@ -36,10 +37,13 @@ export const AUTHORIZATION_HEADER_RULES = [
     statement: 'A request without an Authorization header is rejected with missing_authorization_header.',
     needs: [],
     reads: 'authenticated-path',
-    check: async ({ api, check, customersUrl }) => {
-      const exchange = await api.get(customersUrl());
-      check.rejected(exchange, 'A request without Authorization', {
-        codes: ['missing_authorization_header'],
+    check: async ({ api, check, customersUrl, knowledge }) => {
+      // Also as a client with a stored copy asks: a conditional request is a request (spec §1).
+      const probes = [undefined, ...conditionalProbes(knowledge)];
+      await check.each(probes, async (probe) => {
+        const exchange = await api.get(customersUrl(), probe ?? {});
+        const what = `A request without Authorization${probe ? ` (${probe.note})` : ''}`;
+        check.rejected(exchange, what, { codes: ['missing_authorization_header'] });
       });
     },
   }),

@@ -2,7 +2,6 @@
 // tenant's context, tenant identifiers are never sent, and each tenant's data is isolated.
 // Its rules of HTTP/2's own are declared in ./tenant-isolation-http2.ts.
 import { defineRule } from '../../conformance/run/rule-declaration.ts';
-import { randomBytes } from 'node:crypto';
 import { unknownKeyLike } from '../../conformance/judging/key-variants.ts';
 import { Inconclusive } from '../../conformance/judging/failures.ts';
 import { notApplicable } from '../../conformance/run/rule-end.ts';
@@ -10,13 +9,11 @@ import { followPages } from '../../conformance/judging/pages.ts';
 import { withoutShared } from '../../conformance/judging/tenant-knowledge.ts';
 import { unservedPage } from '../../conformance/judging/knowledge.ts';
 import { requireOtherTenantValues, requireOwnValues } from '../tenant-data.ts';
+import { conditionalProbes } from '../conditional-requests.ts';
 import { AUTH_REJECTION_CODES } from '../../conformance/judging/spec-errors.ts';
 import { TENANT_ISOLATION_HTTP2_RULES } from './tenant-isolation-http2.ts';
-
-/** The tenant label of a base URL: the first label of its host. */
-function tenantLabel(baseUrl: string): string {
-  return new URL(baseUrl).hostname.split('.')[0] ?? '';
-}
+import { TENANT_ISOLATION_CONDITIONAL_RULES } from './tenant-isolation-conditional.ts';
+import { noSuchTenantBaseUrl, tenantLabel } from '../tenant-hosts.ts';
 
 /** `url` (under `fromBase`) moved to `toBase`: the same path and query on the other host. */
 function onOwnHost(url: string, fromBase: string, toBase: string): string {
@@ -79,13 +76,18 @@ export const TENANT_ISOLATION_RULES = [
       "Another tenant's valid key on this tenant's host is rejected (invalid_api_key or insufficient_permissions), with no data of either tenant.",
     needs: ['otherTenantBaseUrl', 'credentials.otherTenant', 'credentials.fullAccess'],
     reads: 'authenticated-path',
-    check: async ({ api, check, customersUrl, bearer }) => {
-      const exchange = await api.get(customersUrl(), {
-        headers: { Authorization: bearer('otherTenant') },
-        note: "the other tenant's key",
-      });
-      check.rejected(exchange, "Another tenant's valid key", {
-        codes: AUTH_REJECTION_CODES,
+    check: async ({ api, check, customersUrl, bearer, knowledge }) => {
+      // Also as a client with a stored copy asks (the ETag either tenant was served): a 304 gives it.
+      const probes = [undefined, ...conditionalProbes(knowledge)];
+      await check.each(probes, async (probe) => {
+        const note = `the other tenant's key${probe ? `, ${probe.note}` : ''}`;
+        const exchange = await api.get(customersUrl(), {
+          headers: { Authorization: bearer('otherTenant'), ...probe?.headers },
+          note,
+        });
+        check.rejected(exchange, `Another tenant's valid key${probe ? ` (${probe.note})` : ''}`, {
+          codes: AUTH_REJECTION_CODES,
+        });
       });
     },
   }),
@@ -149,10 +151,7 @@ export const TENANT_ISOLATION_RULES = [
     needs: ['credentials.fullAccess'],
     reads: 'host-check',
     check: async ({ api, check, target, bearer }) => {
-      const url = new URL(target.baseUrl);
-      const own = tenantLabel(target.baseUrl);
-      url.hostname = url.hostname.replace(own, `no-such-tenant-${randomBytes(4).toString('hex')}`);
-      const exchange = await api.get(`${url.toString()}/customers`, {
+      const exchange = await api.get(`${noSuchTenantBaseUrl(target.baseUrl)}/customers`, {
         headers: { Authorization: bearer('fullAccess') },
         note: 'a tenant that does not exist',
         // Without wildcard DNS or a wildcard certificate, nothing answers there: that is a rejection.
@@ -292,6 +291,8 @@ export const TENANT_ISOLATION_RULES = [
       check.status(exchange, [421], 'An SNI/Host mismatch');
     },
   }),
+  // What a conditional request (a validator sent back) may tell (./tenant-isolation-conditional.ts).
+  ...TENANT_ISOLATION_CONDITIONAL_RULES,
   // The ways HTTP/2 alone offers to split a key from its tenant (./tenant-isolation-http2.ts).
   ...TENANT_ISOLATION_HTTP2_RULES,
   // A cache before the API keyed on host and URL alone (Authorization ignored) gives the answer it

@@ -61,4 +61,15 @@ test('NOT CONFORMANT by TENANT-CROSS-KEY-REJECTED, over ALPN http/1.1', async ()
   const rule = run.report?.rules.find((candidate) => candidate.id === 'TENANT-CROSS-KEY-REJECTED');
   assert.equal(rule?.verdict, 'fail', rule?.message);
   assert.match(rule?.message ?? '', /on TLS connections offering ALPN http\/1\.1/);
+  // The report says which connection kinds each rule was checked over (reach.checkedOver).
+  const kindsOf = (id: string) =>
+    run.report?.reach?.checkedOver?.find((group) => group.rules.includes(id))?.kinds;
+  assert.ok(kindsOf('AUTH-MISSING-HEADER')?.includes('HTTP/1.1, ALPN http/1.1 offered'));
+  assert.ok(kindsOf('AUTH-MISSING-HEADER')?.includes('HTTP/1.1, no ALPN offered'));
+  assert.ok(kindsOf('AUTH-MISSING-HEADER-401')?.includes('HTTP/1.1, no ALPN offered'));
+  assert.ok(!kindsOf('AUTH-MISSING-HEADER-401')?.includes('HTTP/1.1, ALPN http/1.1 offered'));
+  assert.match(
+    run.stdout,
+    /Rules by the connections they were checked over: \[HTTP\/1\.1, no ALPN offered; HTTP\/1\.1, ALPN http\/1\.1 offered/,
+  );
 });

@@ -85,6 +85,11 @@ export interface ServerChoices {
    */
   servedCaching: 'no-store' | 'vary-authorization';
   /**
+   * Validators (validators.ts): none, or an ETag per tenant, environment and body on every 200, and
+   * If-None-Match answered 304 — only after the key is checked.
+   */
+  validators: 'none' | 'per-tenant-etag';
+  /**
    * HTTP/2 besides HTTP/1.1, chosen by ALPN on the one HTTPS listener. With `true` a `host`
    * field naming another host than the `:authority` leaves the request without a tenant (RFC 9113
    * §8.3.1: malformed); `authority-only` reads the `:authority` alone and serves it (an HTTP-level
@@ -142,6 +147,7 @@ export const DEFAULT_CHOICES: ServerChoices = {
   servesKeylessToOtherAgents: false,
   plainHttp: 'not-listening',
   servedCaching: 'no-store',
+  validators: 'none',
   http2: false,
   http1: true,
   refuseStreamEvery: 0,

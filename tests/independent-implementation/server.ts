@@ -17,6 +17,7 @@ import { formPage, PAGING_FORMS, type PagingForm } from './paging-forms.ts';
 import { DEFAULT_CHOICES, type ServerChoices } from './choices.ts';
 import { Sessions, stickyBalancerCookies } from './cookies.ts';
 import { startH2cPlainPort } from './h2c-plain-port.ts';
+import { answerConditionals } from './validators.ts';
 import { answerErrorsInHtml, drainConnections, refuseStreams } from './defect-hooks.ts';
 import {
   customersOf,
@@ -147,6 +148,8 @@ function api(
         }) as unknown as FastifyInstance)
       : Fastify({ ...common, https: { ...tls, minVersion: 'TLSv1.2' }, trustProxy: false });
   if (choices.errorBodies === 'html') answerErrorsInHtml(app);
+  // Before addResponseHeaders' hook, which may turn the body into chunks.
+  if (choices.validators === 'per-tenant-etag') answerConditionals(app);
   addResponseHeaders(
     app,
     tls !== undefined,

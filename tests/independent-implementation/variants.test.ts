@@ -144,13 +144,26 @@ const VARIANTS: Variant[] = [
     warnings: ['AUTH-BEARER-SYNTAX-REJECTED'],
   },
   {
-    name: '200s kept out of shared caches by Vary: Authorization, not no-store (CACHE-SERVED-NOT-SHARED passes, ERROR-NO-STORE advises)',
-    choices: { servedCaching: 'vary-authorization' },
+    name: '200s kept out of shared caches by Vary: Authorization, not no-store (CACHE-SERVED-NOT-SHARED passes, ERROR-NO-STORE advises), with an ETag per tenant and If-None-Match answered 304 only after authentication',
+    choices: { servedCaching: 'vary-authorization', validators: 'per-tenant-etag' },
     shownBy: (keys) => [
       {
         what: 'a served request',
         request: { host: ACME, headers: [...JSON_HEADERS, bearer(keys.acmeLiveFull)] },
         answer: { status: 200, code: undefined, cacheControl: 'max-age=60', vary: 'Authorization' },
+      },
+      {
+        what: 'a valid key with If-None-Match: * (its copy is current)',
+        request: {
+          host: ACME,
+          headers: [...JSON_HEADERS, bearer(keys.acmeLiveFull), ['If-None-Match', '*']],
+        },
+        answer: { status: 304, code: undefined },
+      },
+      {
+        what: 'no key with If-None-Match: * (refused before the validator is looked at)',
+        request: { host: ACME, headers: [...JSON_HEADERS, ['If-None-Match', '*']] },
+        answer: { status: 401, code: 'missing_authorization_header' },
       },
     ],
     warnings: ['ERROR-NO-STORE'],

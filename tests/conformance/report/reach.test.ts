@@ -99,3 +99,41 @@ test('one client address and one backend: both limits said; two of each: neither
   // An address unknown (no handshake recorded) is no second address.
   assert.match(reachOf([], [TLS()]).limits[1] ?? '', /one client address:/);
 });
+
+test('which connection kinds each rule was checked over: grouped, levels counted, other senders left out', () => {
+  const by = (madeBy: string, run: RunExchange): RunExchange => ({ ...run, madeBy });
+  const reach = reachOf(
+    [
+      by('AUTH-MISSING-HEADER', exchange(URL_)),
+      by('AUTH-MISSING-HEADER', exchange(URL_, { note: ALPN_HTTP11_NOTE })),
+      by('AUTH-MISSING-HEADER', exchange(URL_, { h2: true })),
+      by('TENANT-CROSS-KEY-REJECTED', exchange(URL_, { note: ALPN_HTTP11_NOTE })),
+      by('TENANT-CROSS-KEY-REJECTED', exchange(URL_)),
+      by('AUTH-MISSING-HEADER-401', exchange(URL_)),
+      by('TENANT-CROSS-KEY-INDISTINGUISHABLE', exchange(URL_)),
+      by('learning', exchange(URL_, { note: ALPN_HTTP11_NOTE })),
+    ],
+    [TLS('127.0.0.1')],
+  );
+  assert.deepEqual(reach.checkedOver, [
+    {
+      kinds: ['HTTP/1.1, no ALPN offered', 'HTTP/1.1, ALPN http/1.1 offered', 'HTTP/2, ALPN h2'],
+      rules: ['AUTH-MISSING-HEADER'],
+    },
+    {
+      kinds: ['HTTP/1.1, no ALPN offered', 'HTTP/1.1, ALPN http/1.1 offered'],
+      rules: ['TENANT-CROSS-KEY-REJECTED'],
+    },
+    {
+      kinds: ['HTTP/1.1, no ALPN offered'],
+      rules: ['AUTH-MISSING-HEADER-401', 'TENANT-CROSS-KEY-INDISTINGUISHABLE'],
+    },
+  ]);
+  assert.ok(
+    reachLines(reach).includes(
+      'Rules by the connections they were checked over: [HTTP/1.1, no ALPN offered; HTTP/1.1, ALPN http/1.1 offered; HTTP/2, ALPN h2] 1 rule (1 MUST) — [HTTP/1.1, no ALPN offered; HTTP/1.1, ALPN http/1.1 offered] 1 rule (1 MUST) — [HTTP/1.1, no ALPN offered] 2 rules (1 HTTP, 1 ADVISORY).',
+    ),
+    reachLines(reach).join('\n'),
+  );
+  assert.equal(reachOf([exchange(URL_)], []).checkedOver, undefined, 'no rule sent anything: nothing said');
+});
