@@ -66,17 +66,22 @@ async function freePorts(): Promise<{ https: number; http: number }> {
 }
 
 /**
- * `bash -e -o pipefail` over `script` in `cwd`; whatever it left running is stopped when it exits.
- * The reference server a block starts takes the block's ports for its defaults, as the text's
- * 8443 and 8080 became (the variables `serve --help` names).
+ * `bash -e -o pipefail` over `script` in `cwd`, in its own process group. The reference server a
+ * block starts takes the block's ports for its defaults, as the text's 8443 and 8080 became (the
+ * variables `serve --help` names).
  */
-function runScript(script: string, cwd: string, ports: { https: number; http: number }): Promise<Finished> {
-  const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+function spawnBlock(script: string, cwd: string, ports: { https: number; http: number }) {
+  return spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
     cwd,
     env: cleanEnv({ REFERENCE_PORT: String(ports.https), REFERENCE_HTTP_PORT: String(ports.http) }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** The block's script (spawnBlock) run to its end; whatever it left running is stopped when it exits. */
+function runScript(script: string, cwd: string, ports: { https: number; http: number }): Promise<Finished> {
+  const child = spawnBlock(script, cwd, ports);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -111,12 +116,7 @@ function serveUntil(
   ports: { https: number; http: number },
   until: string,
 ): Promise<Serving> {
-  const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
-    cwd,
-    env: cleanEnv({ REFERENCE_PORT: String(ports.https), REFERENCE_HTTP_PORT: String(ports.http) }),
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnBlock(script, cwd, ports);
   let output = '';
   const serving = (seen: boolean): Serving => ({ child, cwd, ports, seen, printed: () => output });
   return new Promise((done) => {
