@@ -128,3 +128,25 @@ test("each block marked as an excerpt of an example is one: its lines are the fi
   assert.deepEqual(linesNotInOrder('a\nx\n', 'a\nb\n'), ['x']);
   assert.deepEqual(linesNotInOrder('b\na\n', 'a\nb\n'), ['a']);
 });
+
+test('a server in the foreground is marked by the line it prints (until=), a registry block by in=registry', () => {
+  const page = [
+    '```sh doctest until="Registry at"',
+    'npx tenant-auth-conformance registry serve',
+    '```',
+    '```sh doctest in=registry exit=1 expect="no deployment"',
+    '```',
+    '```sh doctest in=elsewhere expect="x"',
+    '```',
+  ].join('\n');
+  const [serve, ask, elsewhere] = fencedBlocks('docs/page.md', page);
+  assert.deepEqual(blockMark(serve!), {
+    kind: 'doctest',
+    exit: 0,
+    expect: [],
+    in: 'empty',
+    until: 'Registry at',
+  });
+  assert.deepEqual(blockMark(ask!), { kind: 'doctest', exit: 1, expect: ['no deployment'], in: 'registry' });
+  assert.equal(blockMark(elsewhere!).kind, 'malformed');
+});
