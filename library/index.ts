@@ -53,6 +53,7 @@ export {
   type RequestSource,
   type RequestExpectation,
   type MatcherResult,
+  type JournalMatchers,
 } from './requests.ts';
 export type { Rule, Level, Input } from '../conformance/catalog/rule.ts';
 export type { ClientRule, ClientLevel } from '../conformance/catalog/client-rules.ts';

@@ -193,6 +193,17 @@ export function expectRequests(source: RequestSource, query: RequestQuery = {}):
   };
 }
 
+/**
+ * The matchers `journalMatchers` adds, as a framework's `expect` declares them, for Vitest's and
+ * Jest's declaration merging (Playwright Test infers them from `expect.extend`): `R` is what a
+ * matcher's call returns there, a promise to await.
+ */
+export interface JournalMatchers<R = Promise<void>> {
+  toHaveRequestCount(count: number, query?: RequestQuery): R;
+  toHaveRequestsAllUsing(traits: RequestTraits, query?: RequestQuery): R;
+  toHaveNoRequest(absence: Absence, query?: RequestQuery): R;
+}
+
 /** The result Playwright Test's `expect.extend` matchers return. */
 export interface MatcherResult {
   pass: boolean;
@@ -200,7 +211,7 @@ export interface MatcherResult {
 }
 
 /**
- * The same checks as matchers for Playwright Test: `expect.extend(journalMatchers)`, then
+ * The same checks as matchers for Playwright Test, Vitest and Jest: `expect.extend(journalMatchers)`, then
  * `await expect(mock).toHaveRequestCount(2, { keyId })`, `.toHaveRequestsAllUsing({ keyId }, query)`,
  * `.toHaveNoRequest({ header: 'x-tenant-id' }, query)`; `.not` works as for any matcher.
  */

@@ -33,6 +33,7 @@ import './conformance/report/shown-keys.test.ts';
 import './conformance/report/verdict.test.ts';
 import './conformance/requests/shared-pacing.test.ts';
 import './conformance/run/run-target.test.ts';
+import './docs/measured-numbers.test.ts';
 import './hostile/concurrency.test.ts';
 import './hostile/fuzz-authorization.test.ts';
 import './hostile/fuzz-host.test.ts';

@@ -5,6 +5,9 @@
 //   ```sh doctest                          run by tests/packaging/doc-blocks.ts: exit 0
 //   ```sh doctest exit=3 expect="TEXT"     exit 3, and TEXT on a line of its output
 //   ```sh doctest in=served                in the folder the shared reference server serves from
+//   ```sh doctest in=registry              in the folder of a registry started as docs/registry.md
+//                                          says (keygen, publisher acme, serve; its CA in .certs/)
+//   ```sh doctest until="TEXT"             a server in the foreground: stopped once TEXT is printed
 //   ```jsonc doctest schema=target         parsed (JSONC) and valid against schemas/target.schema.json
 //   ```sh not-runnable: REASON             no test runs it; REASON says why (a real deployment…)
 //
@@ -27,7 +30,15 @@ export interface FencedBlock {
 }
 
 export type BlockMark =
-  | { kind: 'doctest'; exit: number; expect: string[]; in: 'empty' | 'served'; schema?: string }
+  | {
+      kind: 'doctest';
+      exit: number;
+      expect: string[];
+      in: 'empty' | 'served' | 'registry';
+      schema?: string;
+      /** The block runs a server in the foreground: it passes once this is printed, then is stopped. */
+      until?: string;
+    }
   | { kind: 'not-runnable'; reason: string }
   | { kind: 'unmarked' }
   | { kind: 'malformed'; problem: string };
@@ -91,12 +102,14 @@ export function blockMark(block: FencedBlock): BlockMark {
     const value = quoted ?? bare ?? '';
     if (name === 'exit' && /^\d+$/.test(value)) mark.exit = Number(value);
     else if (name === 'expect') mark.expect.push(value);
-    else if (name === 'in' && (value === 'empty' || value === 'served')) mark.in = value;
+    else if (name === 'in' && (value === 'empty' || value === 'served' || value === 'registry'))
+      mark.in = value;
     else if (name === 'schema') mark.schema = value;
+    else if (name === 'until' && value !== '') mark.until = value;
     else
       return {
         kind: 'malformed',
-        problem: `doctest: ${name}=${value} is not one of exit=N, expect="TEXT", in=empty|served, schema=NAME`,
+        problem: `doctest: ${name}=${value} is not one of exit=N, expect="TEXT", in=empty|served|registry, schema=NAME, until="TEXT"`,
       };
   }
   const rest = info
@@ -108,7 +121,7 @@ export function blockMark(block: FencedBlock): BlockMark {
       kind: 'malformed',
       problem: `doctest: "${rest}" is not an attribute (exit=N, expect="TEXT", in=…, schema=…)`,
     };
-  if (block.language === 'sh' && mark.expect.length === 0)
+  if (block.language === 'sh' && mark.expect.length === 0 && mark.until === undefined)
     return { kind: 'malformed', problem: 'doctest: a shell block names the line it prints (expect="TEXT")' };
   if ((block.language === 'json' || block.language === 'jsonc') && mark.schema === undefined)
     return {

@@ -1,7 +1,8 @@
 // The mock's examples run as a team runs them, importing the package by its name (here resolved to
 // the compiled dist/, as installed): the node:test file with a test per situation an SDK author
 // meets (examples/mock-behaviours.test.ts), and the Playwright Test file with the journal's
-// matchers (examples/mock-matchers.spec.ts). The packaging test runs the first from the tarball.
+// matchers (examples/mock-matchers.spec.ts). The packaging test runs the first from the tarball,
+// and the Vitest and Jest files (tests/packaging/installed-examples.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';

@@ -1,20 +1,23 @@
 // The documentation's blocks run as a reader would run them, from the packed tarball: each `sh
 // doctest` block of README.md and docs/ (tests/docs/fenced-blocks.ts reads the marks) in an empty
-// folder with the tarball installed (`in=empty`, the default) or in the folder the shared reference
-// server serves from (`in=served`), with `bash -e -o pipefail`: its exit code and the line it names
-// (`expect="…"`) are checked. Each `ts doctest` block compiles (strict, the tsconfig the README
+// folder with the tarball installed (`in=empty`, the default), in the folder the shared reference
+// server serves from (`in=served`) or in the folder of a registry started by the docs' own block
+// that starts one (`in=registry`: the block marked `until=` that runs `registry serve`, run once and
+// kept serving for the suite), with `bash -e -o pipefail`: its exit code and the line it names
+// (`expect="…"`) are checked; a block that runs a server in the foreground (`until="…"`) passes
+// once it prints that line. Each `ts doctest` block compiles (strict, the tsconfig the README
 // states) in such a folder and runs. What a reader's copy differs in is substituted by SUBSTITUTIONS
 // below and nothing else.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
-import { killGroup, type Finished } from '../support/process-group.ts';
+import { killGroup, stopped, type Finished } from '../support/process-group.ts';
 import { blockMark, documentationBlocks, type FencedBlock } from '../docs/fenced-blocks.ts';
 import { run, type InstalledKit } from './installed-kit.ts';
 
@@ -42,6 +45,8 @@ export function substitute(text: string, place: Place): string {
     [/npm run conformance( --)?/g, 'npx tenant-auth-conformance run'],
     [/npm run --silent fixture-key( --)?/g, 'npx tenant-auth-conformance keys'],
     [/npm start( --)?/g, 'npx tenant-auth-conformance serve'],
+    // A registry the block starts listens on the block's port, as the text's 8443 became.
+    [/(registry serve)(?![^\n]*--port)/g, `$1 --port ${place.https}`],
   ];
   return substitutions.reduce((result, [pattern, value]) => result.replace(pattern, value), text);
 }
@@ -61,17 +66,22 @@ async function freePorts(): Promise<{ https: number; http: number }> {
 }
 
 /**
- * `bash -e -o pipefail` over `script` in `cwd`; whatever it left running is stopped when it exits.
- * The reference server a block starts takes the block's ports for its defaults, as the text's
- * 8443 and 8080 became (the variables `serve --help` names).
+ * `bash -e -o pipefail` over `script` in `cwd`, in its own process group. The reference server a
+ * block starts takes the block's ports for its defaults, as the text's 8443 and 8080 became (the
+ * variables `serve --help` names).
  */
-function runScript(script: string, cwd: string, ports: { https: number; http: number }): Promise<Finished> {
-  const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
+function spawnBlock(script: string, cwd: string, ports: { https: number; http: number }) {
+  return spawn('bash', ['-e', '-o', 'pipefail', '-c', script], {
     cwd,
     env: cleanEnv({ REFERENCE_PORT: String(ports.https), REFERENCE_HTTP_PORT: String(ports.http) }),
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+/** The block's script (spawnBlock) run to its end; whatever it left running is stopped when it exits. */
+function runScript(script: string, cwd: string, ports: { https: number; http: number }): Promise<Finished> {
+  const child = spawnBlock(script, cwd, ports);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -83,6 +93,46 @@ function runScript(script: string, cwd: string, ports: { https: number; http: nu
       clearTimeout(timer);
       killGroup(child);
       setTimeout(() => done({ code, stdout, stderr }), 200);
+    });
+  });
+}
+
+/** A block's server running in the foreground, and whether it printed its `until` line in time. */
+interface Serving {
+  child: ChildProcess;
+  cwd: string;
+  ports: { https: number; http: number };
+  seen: boolean;
+  printed: () => string;
+}
+
+/**
+ * `bash -e -o pipefail` over `script` in `cwd`, left running once it prints `until` (seen), or
+ * ended: by its own exit or at the time-out (not seen). The caller stops it (`stopped`).
+ */
+function serveUntil(
+  script: string,
+  cwd: string,
+  ports: { https: number; http: number },
+  until: string,
+): Promise<Serving> {
+  const child = spawnBlock(script, cwd, ports);
+  let output = '';
+  const serving = (seen: boolean): Serving => ({ child, cwd, ports, seen, printed: () => output });
+  return new Promise((done) => {
+    const timer = setTimeout(() => done(serving(false)), BLOCK_TIMEOUT_MS);
+    const read = (chunk: string): void => {
+      output += chunk;
+      if (output.includes(until)) {
+        clearTimeout(timer);
+        done(serving(true));
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', read);
+    child.stderr.setEncoding('utf8').on('data', read);
+    child.on('exit', () => {
+      clearTimeout(timer);
+      done(serving(false));
     });
   });
 }
@@ -107,14 +157,64 @@ function describeBlock(block: FencedBlock): string {
 /** A test per `sh doctest` and `ts doctest` block of the docs, run from the installed kit. */
 export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
   const blocks = documentationBlocks(REPO_ROOT);
+  // The registry of the `in=registry` blocks: the docs' block that starts one, run once, kept serving.
+  const registryStart = blocks.find((each) => {
+    const mark = blockMark(each);
+    return mark.kind === 'doctest' && mark.until !== undefined && /registry serve/.test(each.text);
+  });
+  let registry: Promise<Serving> | undefined;
+  const startedRegistry = (kit: InstalledKit): Promise<Serving> => {
+    const mark = registryStart && blockMark(registryStart);
+    if (!registryStart || mark?.kind !== 'doctest' || mark.until === undefined)
+      throw new Error(
+        'No block of the docs starts a registry (```sh doctest until="…" with `registry serve`).',
+      );
+    const until = mark.until;
+    registry ??= freePorts().then((ports) =>
+      serveUntil(
+        substitute(registryStart.text, { ...ports, tarball: kit.tarballPath }),
+        emptyProject(kit),
+        ports,
+        until,
+      ),
+    );
+    return registry;
+  };
+  after(async () => {
+    if (registry) await stopped((await registry).child);
+  });
+
   for (const block of blocks.filter((each) => each.language === 'sh')) {
     const mark = blockMark(block);
     if (mark.kind !== 'doctest') continue;
-    test(`the docs' block ${describeBlock(block)} runs as written (exit ${mark.exit})`, async () => {
+    const title = mark.until === undefined ? `exit ${mark.exit}` : `until it prints "${mark.until}"`;
+    test(`the docs' block ${describeBlock(block)} runs as written (${title})`, async () => {
       const kit = installedKit();
+      if (mark.until !== undefined) {
+        const serving =
+          block === registryStart
+            ? await startedRegistry(kit)
+            : await freePorts().then((ports) =>
+                serveUntil(
+                  substitute(block.text, { ...ports, tarball: kit.tarballPath }),
+                  emptyProject(kit),
+                  ports,
+                  mark.until ?? '',
+                ),
+              );
+        // The registry keeps serving for the `in=registry` blocks; any other server stops here.
+        if (block !== registryStart) await stopped(serving.child);
+        const where = `${describeBlock(block)} in ${serving.cwd}:\n--- printed:\n${serving.printed()}`;
+        assert.ok(serving.seen, `"${mark.until}" not printed by ${where}`);
+        for (const expected of mark.expect)
+          assert.ok(serving.printed().includes(expected), `"${expected}" not printed by ${where}`);
+        return;
+      }
+      const place = mark.in === 'registry' ? await startedRegistry(kit) : undefined;
+      if (place) assert.ok(place.seen, `the registry did not start:\n${place.printed()}`);
       const served = mark.in === 'served';
-      const ports = served ? kit.ports : await freePorts();
-      const cwd = served ? kit.project : emptyProject(kit);
+      const ports = place?.ports ?? (served ? kit.ports : await freePorts());
+      const cwd = place?.cwd ?? (served ? kit.project : emptyProject(kit));
       const script = substitute(block.text, { ...ports, tarball: kit.tarballPath });
       const result = await runScript(script, cwd, ports);
       const output = `${result.stdout}\n${result.stderr}`;

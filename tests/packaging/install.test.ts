@@ -14,11 +14,13 @@ import { teamProjectPerSuite, teamTypeScriptTests } from './team-project.ts';
 import { teamPlaywrightTests } from './team-playwright.ts';
 import { docBlockTests } from './doc-blocks.ts';
 import { installedExamplesTests } from './installed-examples.ts';
+import { ciYamlTests } from './ci-yaml.ts';
 
 describe('the packed kit, installed into an empty project', () => {
   const installedKit = installedKitPerSuite();
   installedCommandTests(installedKit);
   installedPackageTests(installedKit);
+  ciYamlTests(installedKit);
 
   describe("a team's project: the kit from code, type-checked against its declarations", () => {
     const teamFolder = teamProjectPerSuite(installedKit);

@@ -1,12 +1,14 @@
 // The examples/ of the package, copied out of node_modules/tenant-auth-conformance/examples/ into
 // an empty folder with the tarball installed and run as their header comments say, each with what
 // it prints checked: the client against the shared reference server, the SDK test file with the
-// in-process mock, the dashboard over the catalog. The team config is compiled (the docs' blocks
+// in-process mock, the dashboard over the catalog, the mock's Vitest and Jest files (by the kit's own
+// Vitest and Jest: a reader installs their own). The team config is compiled (the docs' blocks
 // test compiles the Playwright entry; running a config is tests/packaging/team-playwright.ts's).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, readdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { REPO_ROOT } from '../support/conformance-run.ts';
 import { RULES } from '../../conformance/catalog/rules.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
 import { emptyProject, tsxLoader } from './doc-blocks.ts';
@@ -18,6 +20,28 @@ function examplesCopied(installedKit: InstalledKit): string {
   const shipped = join(installedKit.project, 'node_modules', 'tenant-auth-conformance', 'examples');
   for (const file of readdirSync(shipped)) copyFileSync(join(shipped, file), join(folder, file));
   return folder;
+}
+
+/**
+ * A project of its own with the installed package in its node_modules and `example` copied from
+ * the package: a test runner writes its cache there (Vitest: node_modules/.vite), not in the
+ * installed project. Its folder.
+ */
+function frameworkProject(installedKit: InstalledKit, example: string): string {
+  const folder = mkdtempSync(join(installedKit.work, 'framework-'));
+  writeFileSync(join(folder, 'package.json'), '{ "name": "our-sdk", "private": true, "type": "module" }\n');
+  const installedPackage = join(installedKit.project, 'node_modules', 'tenant-auth-conformance');
+  mkdirSync(join(folder, 'node_modules'));
+  symlinkSync(installedPackage, join(folder, 'node_modules', 'tenant-auth-conformance'), 'dir');
+  copyFileSync(join(installedPackage, 'examples', example), join(folder, example));
+  return folder;
+}
+
+/** The output of a runner told not to colour it, and outside this test runner's own context. */
+function runnerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = cleanEnv({ NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra });
+  delete env.NODE_TEST_CONTEXT;
+  return env;
 }
 
 export function installedExamplesTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
@@ -70,5 +94,32 @@ export function installedExamplesTests(installedKit: () => InstalledKit, teamFol
       (level) => `${level}: ${RULES.filter((rule) => rule.level === level).length} rules`,
     );
     assert.deepEqual(ran.stdout.trim().split('\n'), expected);
+  });
+
+  test('examples/mock-vitest.test.ts, copied from the package: its tests pass under Vitest', async () => {
+    const folder = frameworkProject(installedKit(), 'mock-vitest.test.ts');
+    const vitest = join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+    const ran = await run(process.execPath, [vitest, 'run', 'mock-vitest.test.ts'], folder, runnerEnv());
+    const output = `${ran.stdout}\n${ran.stderr}`;
+    assert.equal(ran.code, 0, output);
+    assert.match(output, /Tests\s+2 passed \(2\)/);
+  });
+
+  test('examples/mock-jest.test.ts, copied from the package: its tests pass under Jest', async () => {
+    const folder = frameworkProject(installedKit(), 'mock-jest.test.ts');
+    // The example's header comment's configuration, its Babel preset found in the kit's node_modules.
+    const preset = join(REPO_ROOT, 'node_modules', '@babel', 'preset-typescript');
+    const config = {
+      testEnvironment: 'node',
+      extensionsToTreatAsEsm: ['.ts'],
+      transform: { '\\.ts$': ['babel-jest', { presets: [preset] }] },
+    };
+    writeFileSync(join(folder, 'jest.config.json'), `${JSON.stringify(config)}\n`);
+    const jest = join(REPO_ROOT, 'node_modules', 'jest', 'bin', 'jest.js');
+    const env = runnerEnv({ NODE_OPTIONS: '--experimental-vm-modules' });
+    const ran = await run(process.execPath, [jest, '--ci', 'mock-jest.test.ts'], folder, env);
+    const output = `${ran.stdout}\n${ran.stderr}`;
+    assert.equal(ran.code, 0, output);
+    assert.match(output, /Tests:\s+2 passed, 2 total/);
   });
 }

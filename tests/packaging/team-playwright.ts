@@ -39,6 +39,21 @@ export function teamPlaywrightTests(installedKit: () => InstalledKit, teamFolder
     assert.equal(kitReport.options?.maxRetries, 2);
     assert.equal(kitReport.scope?.settings?.maxListPages, 5);
     assert.equal(kitReport.scope?.settings?.maxListRecords, 500);
+    // The config and `run` judge alike: `run --target` (the installed commands' test, earlier in
+    // this suite) checked the served reference, the same server as the embedded one, over the
+    // protocols it asked the target for; the config over the HTTP/1.1 its `protocols` names (a
+    // config cannot ask: README). Over HTTP/1.1, checked by both, every rule's verdict is the same.
+    const byRun = JSON.parse(
+      readFileSync(join(installedKit().project, 'reports', 'conformance.json'), 'utf8'),
+    ) as ConformanceReport;
+    assert.deepEqual(byRun.scope?.protocolsChecked, ['HTTP/1.1', 'HTTP/2']);
+    assert.deepEqual(kitReport.scope?.protocolsChecked, ['HTTP/1.1']);
+    const overHttp1 = (report: ConformanceReport): Record<string, string> =>
+      Object.fromEntries(report.rules.map((rule) => [rule.id, rule.protocols?.['HTTP/1.1'] ?? rule.verdict]));
+    assert.equal(Object.keys(overHttp1(kitReport)).length, RULES.length);
+    assert.deepEqual(overHttp1(kitReport), overHttp1(byRun));
+    const runOverHttp1 = byRun.protocols?.find((protocol) => protocol.name === 'HTTP/1.1')?.verdict;
+    assert.equal(runOverHttp1, kitReport.verdict);
   });
 
   test('--project and --grep select the rules as for any project: the team’s own test left out', async () => {
