@@ -17,6 +17,7 @@ import {
   runsOf,
   type StoredRun,
 } from '../store/runs.ts';
+import { liveOf } from '../store/releases.ts';
 import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
 import { RequestError, sendJson } from './respond.ts';
@@ -217,10 +218,12 @@ export async function deploymentHistory(
     throw new RequestError(404, 'no_such_deployment', `The registry has no deployment named "${name}".`);
   const runs = await runsOf(context.db, name);
   const { target, moves } = await targetOf(context.db, name);
+  const live = await liveOf(context.db, name);
   sendJson(response, 200, {
     deployment: name,
     badge: `/badge/${name}.svg`,
     ...(target ? { target } : {}),
+    ...(live ? { live: { ...live.release, ...(live.run ? { run: runJson(live.run) } : {}) } } : {}),
     targetMoves: moves,
     runs: runs.map(runJson),
   });
