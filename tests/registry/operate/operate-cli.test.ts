@@ -86,6 +86,19 @@ describe('the operations commands', () => {
     const released = await run(t, 'acme', ['record-release', '--deployment', 'shop', '--version', '2.0.0']);
     assert.equal(released.code, 0, released.out);
     assert.equal(released.out, 'Recorded: shop 2.0.0 is live.');
+    const diff = await run(t, 'acme', ['diff', '--deployment', 'shop', '--to', '2.0.0']);
+    assert.equal(diff.code, 0, diff.out);
+    assert.match(diff.out, /^shop: 2\.0\.0 \(runs \d+\) → 2\.0\.0/);
+    const gate = await run(t, 'acme', [
+      'can-i-ship',
+      '--deployment',
+      'shop',
+      '--version',
+      '2.0.0',
+      '--replacing-live',
+    ]);
+    assert.equal(gate.code, 0, gate.out);
+    assert.match(gate.out, /It would replace the live 2\.0\.0: no rule regressed from it\.$/);
     const dry = await run(t, 'ops', ['retention', '--keep-last', '5', '--dry-run']);
     assert.equal(dry.code, 0, dry.out);
     assert.equal(dry.out, 'No bundle files to remove under this policy.');
