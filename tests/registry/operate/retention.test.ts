@@ -6,7 +6,6 @@
 // nothing, a pass is the operator's only and audited, and a removed file answers 410, not 404.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { canIShip } from '../../../registry/ask/can-i-ship.ts';
 import { addPublisher } from '../../../registry/publish/publishers.ts';
@@ -22,10 +21,10 @@ import { yankRun } from '../../../registry/store/yanks.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
 import { keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
+import { runFacts, sha256 } from '../support/run-facts.ts';
 
 after(() => removeBundles());
 const vendor = keyPair();
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 const DAY = 86_400_000;
 const NOW = new Date('2026-12-31T00:00:00Z');
 
@@ -37,30 +36,11 @@ interface GeneratedRun {
 }
 
 function facts(deployment: string, run: GeneratedRun): RunFacts {
-  return {
-    deployment,
+  return runFacts(deployment, {
     version: run.version,
-    targetName: deployment,
-    baseUrl: `https://${deployment}.example/v1`,
     profile: run.profile,
-    verdict: 'CONFORMANT',
-    protocolsChecked: ['HTTP/1.1'],
-    protocolsOffered: ['HTTP/1.1'],
-    rulesSelected: 1,
-    rulesInCatalog: 1,
-    partial: [],
-    scope: {},
-    options: {},
-    kitVersion: '0.1.0',
-    catalogSha256: null,
-    statementSha256: sha256('statement'),
-    reportSha256: sha256('report'),
-    signer: `sha256:${'a'.repeat(64)}`,
-    publisher: 'acme',
     startedAt: new Date(NOW.getTime() - run.daysAgo * DAY).toISOString(),
-    warnings: [],
-    otherTenant: null,
-  };
+  });
 }
 
 const generatedRun = fc.record({

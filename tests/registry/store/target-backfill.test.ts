@@ -5,13 +5,11 @@
 // before the upgrade recorded, is learnt without a move), another one refused.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
 import { migrate, MIGRATIONS } from '../../../registry/database/migrations.ts';
 import { storeRun, type RunFacts } from '../../../registry/store/runs.ts';
 import { TargetChangedError, targetOf } from '../../../registry/store/targets.ts';
 import { BACKENDS, openBackend, stopBackends, type OpenedBackend } from '../support/backends.ts';
-
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+import { runFacts, sha256 } from '../support/run-facts.ts';
 
 /** A run as a registry before migration 4 stored it (no other tenant column). */
 async function oldRun(
@@ -33,30 +31,7 @@ async function oldRun(
 }
 
 function newRun(deployment: string, baseUrl: string, otherTenant: string | null): RunFacts {
-  return {
-    deployment,
-    version: '2.0.0',
-    targetName: deployment,
-    baseUrl,
-    profile: 'strict',
-    verdict: 'CONFORMANT',
-    protocolsChecked: ['HTTP/1.1'],
-    protocolsOffered: ['HTTP/1.1'],
-    rulesSelected: 1,
-    rulesInCatalog: 1,
-    partial: [],
-    scope: {},
-    options: {},
-    kitVersion: '0.1.0',
-    catalogSha256: null,
-    statementSha256: sha256('statement'),
-    reportSha256: sha256('report'),
-    signer: `sha256:${'a'.repeat(64)}`,
-    publisher: 'acme',
-    startedAt: '2026-11-27T00:00:00.000Z',
-    warnings: [],
-    otherTenant,
-  };
+  return runFacts(deployment, { version: '2.0.0', baseUrl, otherTenant });
 }
 
 const bundleOf = (seed: string) => ({ sha256: sha256(seed), files: [] });
