@@ -89,8 +89,7 @@ for (const backend of BACKENDS) {
       await assert.rejects(
         migrate(opened.db, MIGRATIONS.slice(0, 0)),
         (error: unknown) =>
-          error instanceof DatabaseTooNewError &&
-          error.message.includes(`schema version ${NEWEST}, newer`),
+          error instanceof DatabaseTooNewError && error.message.includes(`schema version ${NEWEST}, newer`),
       );
     });
 
