@@ -12,7 +12,8 @@ import {
 } from './registry-publish.ts';
 
 const HELP = `Usage: tenant-auth-conformance registry can-i-ship --registry URL --deployment NAME --version V
-                                                   [--profile default|strict] [--protocols h1,h2] [--no-warnings] [--json]
+                                                   [--profile default|strict] [--protocols h1,h2] [--no-warnings]
+                                                   [--replacing-live] [--json]
 
 Asks the registry whether this version may ship: yes only when the latest stored run of it that
 covers the question — the profile (a strict run answers for both), the protocols (by default every
@@ -25,6 +26,8 @@ Options:
   --protocols LIST      h1, h2 or h1,h2 (default: every protocol the target offered)
   --no-warnings         answer no when verify warns of the deciding run (a host map to a loopback
                         or private address, trust from a private CA, a self-signed certificate…)
+  --replacing-live      ask about V as the version that would replace the live one (registry
+                        record-release): no also when a rule regressed from the live version
   --json                print the registry's answer as JSON
 ${REGISTRY_CLIENT_OPTIONS} (a token is needed only with --private-reads)
   --help                print this help
@@ -47,6 +50,7 @@ export async function main(argv: string[]): Promise<number> {
       protocols: { type: 'string' },
       json: { type: 'boolean' },
       'no-warnings': { type: 'boolean' },
+      'replacing-live': { type: 'boolean' },
     },
     HELP,
   );
@@ -72,6 +76,7 @@ export async function main(argv: string[]): Promise<number> {
   if (values.profile !== undefined) query.set('profile', values.profile);
   if (values.protocols !== undefined) query.set('protocols', values.protocols);
   if (values['no-warnings'] === true) query.set('noWarnings', 'true');
+  if (values['replacing-live'] === true) query.set('replacingLive', 'true');
   return withRegistry(values, readToken(values['token-file']), async (client) => {
     const answer = await client.get(`/api/v1/can-i-ship?${query.toString()}`);
     if (answer.status !== 200) {

@@ -12,7 +12,7 @@ import {
   withRegistry,
 } from './registry-publish.ts';
 
-const HELP = `Usage: tenant-auth-conformance registry diff --registry URL --deployment NAME --from V1 --to V2 [--json]
+const HELP = `Usage: tenant-auth-conformance registry diff --registry URL --deployment NAME [--from V1] --to V2 [--json]
 
 Compares every stored run of two versions rule by rule: rules that passed in V1 and fail, warn or
 err in V2 (regressed), the reverse (recovered), other changes of outcome, rules whose level
@@ -20,7 +20,8 @@ differs between the catalogs the two ran, and rules whose outcome differs betwee
 version (unstable: never counted as regressed or recovered).
 
 Options:
-  --deployment NAME, --from V1, --to V2
+  --deployment NAME, --to V2
+  --from V1             the baseline (default: the live version, as registry record-release recorded it)
   --json                print the registry's answer as JSON
 ${REGISTRY_CLIENT_OPTIONS} (a token is needed only with --private-reads)
   --help                print this help
@@ -94,7 +95,7 @@ export async function main(argv: string[]): Promise<number> {
   const { values } = parsed;
   const problems = [
     ...registryProblems(values.registry),
-    ...(['deployment', 'from', 'to'] as const)
+    ...(['deployment', 'to'] as const)
       .filter((name) => values[name] === undefined)
       .map((name) => `Give --${name}.`),
   ];
@@ -104,7 +105,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   const query = new URLSearchParams({
     deployment: values.deployment ?? '',
-    from: values.from ?? '',
+    ...(values.from !== undefined ? { from: values.from } : {}),
     to: values.to ?? '',
   });
   return withRegistry(values, readToken(values['token-file']), async (client) => {

@@ -7,7 +7,7 @@ import { addPublisher, PublishersFileError } from '../../registry/publish/publis
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
 
-const HELP = `Usage: tenant-auth-conformance registry publisher --name NAME [--public-key FILE]...
+const HELP = `Usage: tenant-auth-conformance registry publisher --name NAME [--public-key FILE]... [--operator]
                                                   [--publishers FILE | --data DIR]
 
 Adds a publisher to the registry's publishers file, bound to the Ed25519 public keys its bundles
@@ -19,6 +19,8 @@ A running registry applies the change at once: a replaced token is refused from 
 Options:
   --name NAME           lower-case letters, digits and dashes (e.g. acme)
   --public-key FILE     a public key the publisher signs with; repeatable
+  --operator            the registry's operator: its token may yank any run (registry yank), apply
+                        the retention policy (registry retention) and read the audit list
   --publishers FILE     (default: DIR/publishers.json)
   --data DIR            the registry's data directory (default: .registry-data)
   --help                print this help
@@ -36,6 +38,7 @@ export function main(argv: string[]): Promise<number> {
       'public-key': { type: 'string', multiple: true },
       publishers: { type: 'string' },
       data: { type: 'string' },
+      operator: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     HELP,
@@ -49,10 +52,11 @@ export function main(argv: string[]): Promise<number> {
   const file = resolve(values.publishers ?? join(values.data ?? '.registry-data', 'publishers.json'));
   try {
     const pems = (values['public-key'] ?? []).map((path) => publicKeyPem(loadPublicKey(path)));
-    const { token, fingerprints } = addPublisher(file, values.name, pems);
+    const operator = values.operator === true;
+    const { token, fingerprints } = addPublisher(file, values.name, pems, { operator });
     console.error(
       [
-        `Publisher ${values.name} in ${file}, ${fingerprints.length > 0 ? `signing with ${fingerprints.join(', ')}` : 'a reader (no signing key)'}.`,
+        `Publisher ${values.name} in ${file}, ${fingerprints.length > 0 ? `signing with ${fingerprints.join(', ')}` : 'a reader (no signing key)'}${operator ? ", the registry's operator" : ''}.`,
         'Its token follows on standard output, shown this once: keep it as a CI secret (TENANT_AUTH_REGISTRY_TOKEN).',
         'A running registry applies it at once, no restart: a token it replaced is refused from now on.',
       ].join('\n'),

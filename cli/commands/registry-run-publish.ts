@@ -23,6 +23,8 @@ const PUBLISH_OPTIONS = [
   'publish-token-file',
   'publish-ca-file',
 ] as const;
+/** The one publish option that takes no value. */
+const TARGET_MOVED = 'publish-target-moved';
 
 export const PUBLISH_HELP = `
 Publishing the run's bundle to a certification registry when the run ends (docs/registry.md):
@@ -34,6 +36,9 @@ Publishing the run's bundle to a certification registry when the run ends (docs/
                      the publish token (default: $${TOKEN_VARIABLE})
   --publish-ca-file FILE
                      a CA to trust besides the system's, for the registry
+  --publish-target-moved
+                     the deployment's target moved (registry publish --target-moved): the registry
+                     accepts a run of another base URL or other tenant, and keeps the move
   The run's exit code is kept; a publish that fails makes an exit 0 into 3.
 `;
 
@@ -43,6 +48,8 @@ export interface PublishRequest {
   version: string;
   tokenFile?: string;
   caFile?: string;
+  /** The deployment's target moved: the registry rebinds it to this run's (and keeps the move). */
+  targetMoved?: boolean;
 }
 
 /** The run's arguments without the publish options, and those options; or a usage error. */
@@ -51,7 +58,10 @@ export function takePublishOptions(
 ): { rest: string[]; publish?: PublishRequest } | string {
   const { values, tokens } = parseArgs({
     args: [...argv],
-    options: Object.fromEntries(PUBLISH_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+    options: {
+      ...Object.fromEntries(PUBLISH_OPTIONS.map((name) => [name, { type: 'string' as const }])),
+      [TARGET_MOVED]: { type: 'boolean' as const },
+    },
     strict: false,
     allowPositionals: true,
     tokens: true,
@@ -59,13 +69,15 @@ export function takePublishOptions(
   const text = (name: (typeof PUBLISH_OPTIONS)[number]): string | undefined =>
     typeof values[name] === 'string' ? values[name] : undefined;
   const rest = tokens.flatMap((token) =>
-    token.kind === 'option' && (PUBLISH_OPTIONS as readonly string[]).includes(token.name)
+    token.kind === 'option' && [...PUBLISH_OPTIONS, TARGET_MOVED].includes(token.name)
       ? []
       : [argv[token.index] ?? ''],
   );
   const registry = text('publish');
   if (registry === undefined) {
-    const stray = PUBLISH_OPTIONS.find((name) => name !== 'publish' && values[name] !== undefined);
+    const stray = [...PUBLISH_OPTIONS, TARGET_MOVED].find(
+      (name) => name !== 'publish' && values[name] !== undefined,
+    );
     return stray ? `--${stray} goes with --publish URL.` : { rest };
   }
   const deployment = text('publish-deployment');
@@ -80,6 +92,8 @@ export function takePublishOptions(
   if (problem) return problem.replace(/^"(deployment|version)"/, '--publish-$1');
   const tokenFile = text('publish-token-file');
   const caFile = text('publish-ca-file');
+  if (values[TARGET_MOVED] !== undefined && values[TARGET_MOVED] !== true)
+    return `--${TARGET_MOVED} takes no value.`;
   return {
     rest,
     publish: {
@@ -88,6 +102,7 @@ export function takePublishOptions(
       version: version ?? '',
       ...(tokenFile !== undefined ? { tokenFile } : {}),
       ...(caFile !== undefined ? { caFile } : {}),
+      ...(values[TARGET_MOVED] === true ? { targetMoved: true } : {}),
     },
   };
 }
@@ -118,7 +133,10 @@ export async function publishAfterRun(
     ...(request.caFile !== undefined ? { caFile: request.caFile } : {}),
   });
   try {
-    const answer = await client.post('/api/v1/runs', uploadOf(bundle, request.deployment, request.version));
+    const answer = await client.post(
+      '/api/v1/runs',
+      uploadOf(bundle, request.deployment, request.version, request.targetMoved === true),
+    );
     if (answer.status !== 200 && answer.status !== 201) return failed(errorMessage(answer));
     const { run } = answer.json as { run: { id: number; verdict: string; links: { page: string } } };
     console.log(

@@ -1,4 +1,4 @@
-// `tenant-auth-conformance registry serve|publisher|publish|can-i-ship|diff`: the certification
+// `tenant-auth-conformance registry serve|publisher|publish|can-i-ship|diff|yank|record-release|retention|audit`: the certification
 // registry (registry/, docs/registry.md). Each action is a module of its own, loaded when asked.
 import { EXIT } from '../exit-codes.ts';
 
@@ -26,6 +26,22 @@ const ACTIONS: Record<
     summary: 'the rules that regressed, recovered or changed between two versions',
     load: () => import('./registry-diff.ts'),
   },
+  yank: {
+    summary: 'withdraw a run: kept and shown as yanked, deciding nothing (audited)',
+    load: () => import('./registry-yank.ts'),
+  },
+  'record-release': {
+    summary: 'record the version that is live: its verdict on the page and badge',
+    load: () => import('./registry-record-release.ts'),
+  },
+  retention: {
+    summary: "remove old bundle files by policy, never a deciding run's (operator, audited)",
+    load: () => import('./registry-retention.ts'),
+  },
+  audit: {
+    summary: 'the audit list: yanks, releases and retention passes (operator)',
+    load: () => import('./registry-audit.ts'),
+  },
 };
 
 export const REGISTRY_HELP = `Usage: tenant-auth-conformance registry <action> [options]
@@ -35,7 +51,7 @@ keeps it per deployment and version (PostgreSQL: embedded, or a server), and a p
 
 Actions:
 ${Object.entries(ACTIONS)
-  .map(([name, action]) => `  ${name.padEnd(12)}${action.summary}`)
+  .map(([name, action]) => `  ${name.padEnd(16)}${action.summary}`)
   .join('\n')}
 
 Run \`tenant-auth-conformance registry <action> --help\` for an action's options; docs/registry.md

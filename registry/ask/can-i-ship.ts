@@ -93,9 +93,23 @@ export async function canIShip(db: Queryable, question: ShipQuestion): Promise<S
       reason: `No: the registry has no deployment named "${question.deployment}".`,
       notCovering: [],
     };
-  const runs = await runsOf(db, question.deployment, question.version);
-  if (runs.length === 0)
+  const stored = await runsOf(db, question.deployment, question.version);
+  // A yanked run is kept and shown, and decides nothing: the answer names it, so that a yes after a
+  // yank is not read as the yanked run's.
+  const yanked = stored.filter((run) => run.yanked !== null);
+  const runs = stored.filter((run) => run.yanked === null);
+  const yankedText =
+    yanked.length > 0
+      ? ` (yanked, deciding nothing: ${yanked.map((run) => `run ${run.id}, "${run.yanked?.reason ?? ''}"`).join('; ')})`
+      : '';
+  if (stored.length === 0)
     return { ship: false, reason: `No: no run of ${subject} has been published.`, notCovering: [] };
+  if (runs.length === 0)
+    return {
+      ship: false,
+      reason: `No: every run of ${subject} is yanked${yankedText}.`,
+      notCovering: [],
+    };
   const notCovering: { id: number; why: string }[] = [];
   const covering: StoredRun[] = [];
   for (const run of runs) {
@@ -109,12 +123,12 @@ export async function canIShip(db: Queryable, question: ShipQuestion): Promise<S
   const late = latest ? covering.filter((run) => run.id > latest.id) : [];
   const lateText =
     late.length > 0
-      ? ` (${late.map((run) => `run ${run.id}, started ${run.startedAt}`).join('; ')}, published later but started earlier, ${late.length > 1 ? 'do' : 'does'} not decide)`
-      : '';
+      ? ` (${late.map((run) => `run ${run.id}, started ${run.startedAt}`).join('; ')}, published later but started earlier, ${late.length > 1 ? 'do' : 'does'} not decide)${yankedText}`
+      : yankedText;
   if (latest === undefined)
     return {
       ship: false,
-      reason: `No: no run of ${subject} covers the ${scopeText(question)}: ${notCovering.map((gap) => `run ${gap.id}: ${gap.why}`).join('; ')}.`,
+      reason: `No: no run of ${subject} covers the ${scopeText(question)}: ${notCovering.map((gap) => `run ${gap.id}: ${gap.why}`).join('; ')}${yankedText}.`,
       notCovering,
     };
   // verify's warnings travel with the run into the sentence: a yes says what the signature does not tie down.

@@ -62,11 +62,14 @@ interface RuleRuns {
 }
 
 async function versionRules(db: Queryable, deployment: string, version: string): Promise<VersionRules> {
-  const stored = await runsOf(db, deployment, version);
+  // A yanked run decides nothing, here as in can-i-ship: the diff is over the runs that stand.
+  const stored = (await runsOf(db, deployment, version)).filter((run) => run.yanked === null);
   const runs = stored.map((run) => run.id);
   const targets = [...new Set(stored.map((run) => targetText(run)))].sort();
   if (runs.length === 0)
-    throw new DiffQuestionError(`No run of ${deployment} ${version} has been published.`);
+    throw new DiffQuestionError(
+      `No run of ${deployment} ${version} has been published (or every one is yanked).`,
+    );
   const rules: VersionRules['rules'] = new Map();
   for (const outcome of await outcomesOf(db, runs)) {
     const entry: RuleRuns = rules.get(outcome.ruleId) ?? {

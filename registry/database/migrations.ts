@@ -105,6 +105,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX target_moves_by_deployment ON target_moves (deployment, id);
     `,
   },
+  {
+    version: 6,
+    name: 'operations: yanked runs, removed bundle files, releases and the audit list',
+    sql: `
+      ALTER TABLE runs ADD COLUMN yanked_at timestamptz;
+      ALTER TABLE runs ADD COLUMN yanked_by text;
+      ALTER TABLE runs ADD COLUMN yank_reason text;
+      ALTER TABLE runs ADD COLUMN files_removed_at timestamptz;
+      CREATE TABLE releases (
+        id serial PRIMARY KEY,
+        deployment text NOT NULL REFERENCES deployments (name),
+        version text NOT NULL,
+        recorded_by text NOT NULL,
+        recorded_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX releases_by_deployment ON releases (deployment, id);
+      CREATE TABLE audit (
+        id serial PRIMARY KEY,
+        at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        actor text NOT NULL,
+        action text NOT NULL,
+        subject text NOT NULL,
+        reason text,
+        detail jsonb NOT NULL DEFAULT '{}'
+      );
+    `,
+  },
 ];
 
 /** Newer than this registry: refused rather than read with the wrong schema. */

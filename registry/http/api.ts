@@ -2,7 +2,8 @@
 // can-i-ship and diff. Each handler reads the query, asks the store or ask/, and answers.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseProtocols } from '../../conformance/settings.ts';
-import { canIShip } from '../ask/can-i-ship.ts';
+import { canIShip, type ShipAnswer, type ShipQuestion } from '../ask/can-i-ship.ts';
+import { canIShipReplacingLive, NoLiveRelease, type ReplacingAnswer } from '../ask/replacing-live.ts';
 import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
 import type { Database } from '../database/database.ts';
 import { authenticate, type PublisherSource } from '../publish/publishers.ts';
@@ -17,6 +18,7 @@ import {
   runsOf,
   type StoredRun,
 } from '../store/runs.ts';
+import { liveOf, liveRelease } from '../store/releases.ts';
 import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
 import { RequestError, sendJson } from './respond.ts';
@@ -169,18 +171,32 @@ export async function canIShipAnswer(
   const noWarnings = query.get('noWarnings') ?? undefined;
   if (noWarnings !== undefined && noWarnings !== 'true' && noWarnings !== 'false')
     throw new RequestError(400, 'bad_no_warnings', 'noWarnings must be true or false.');
-  const answer = await canIShip(context.db, {
+  const replacingLive = query.get('replacingLive') ?? undefined;
+  if (replacingLive !== undefined && replacingLive !== 'true' && replacingLive !== 'false')
+    throw new RequestError(400, 'bad_replacing_live', 'replacingLive must be true or false.');
+  const question: ShipQuestion = {
     deployment,
     version,
     noWarnings: noWarnings === 'true',
     ...(profileText ? { profile: profileText } : {}),
     ...(protocols ? { protocols } : {}),
-  });
+  };
+  let answer: ShipAnswer & { live?: ReplacingAnswer['live'] };
+  try {
+    answer =
+      replacingLive === 'true'
+        ? await canIShipReplacingLive(context.db, question)
+        : await canIShip(context.db, question);
+  } catch (error) {
+    if (error instanceof NoLiveRelease) throw new RequestError(404, 'no_live_release', error.message);
+    throw error;
+  }
   sendJson(response, 200, {
     ship: answer.ship,
     reason: answer.reason,
     ...(answer.run ? { run: runJson(answer.run) } : {}),
     notCovering: answer.notCovering,
+    ...(answer.live ? { live: answer.live } : {}),
   });
 }
 
@@ -190,7 +206,15 @@ export async function diffAnswer(
   response: ServerResponse,
 ): Promise<void> {
   const deployment = checkedName('deployment', required(query, 'deployment'));
-  const from = checkedName('version', required(query, 'from'));
+  // Without from, the live version (the newest release recorded) is the baseline.
+  const live = query.get('from') ? undefined : await liveRelease(context.db, deployment);
+  if (!query.get('from') && !live)
+    throw new RequestError(
+      400,
+      'missing_parameter',
+      `Give from=… in the query: no release of "${deployment}" is recorded to compare with by default.`,
+    );
+  const from = checkedName('version', live?.version ?? required(query, 'from'));
   const to = checkedName('version', required(query, 'to'));
   try {
     sendJson(response, 200, await diffVersions(context.db, deployment, from, to));
@@ -217,10 +241,12 @@ export async function deploymentHistory(
     throw new RequestError(404, 'no_such_deployment', `The registry has no deployment named "${name}".`);
   const runs = await runsOf(context.db, name);
   const { target, moves } = await targetOf(context.db, name);
+  const live = await liveOf(context.db, name);
   sendJson(response, 200, {
     deployment: name,
     badge: `/badge/${name}.svg`,
     ...(target ? { target } : {}),
+    ...(live ? { live: { ...live.release, ...(live.run ? { run: runJson(live.run) } : {}) } } : {}),
     targetMoves: moves,
     runs: runs.map(runJson),
   });

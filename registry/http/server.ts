@@ -22,6 +22,9 @@ import { UploadAborted } from './body.ts';
 import { markPrivate, RequestError, send, sendError, sendJson } from './respond.ts';
 import { removeStaleUploads } from '../publish/receive.ts';
 import { bundleFileNames } from '../store/runs.ts';
+import { noFiles } from '../web/site.ts';
+import { deploymentProblem } from '../publish/upload.ts';
+import { auditAnswer, release, retention, yank } from './operations.ts';
 
 export interface RegistryOptions {
   db: Database;
@@ -97,6 +100,24 @@ async function route(
       throw new RequestError(405, 'method_not_allowed', 'POST a bundle to /api/v1/runs.');
     return publish(context, request, response);
   }
+  // The operations (docs/registry.md, "Operate"): each authenticates its own caller.
+  const operation =
+    /^\/api\/v1\/(?:runs\/([^/]+)\/(yank)|deployments\/([^/]+)\/(releases)|(retention)|(audit))$/.exec(path);
+  if (operation) {
+    const [, yankRun, yankPath, , releasesPath] = operation;
+    const expected = operation[6] === 'audit' ? 'GET' : 'POST';
+    if (method !== expected)
+      throw new RequestError(405, 'method_not_allowed', `${expected} ${path.slice(0, 100)}.`);
+    if (yankPath) return yank(context, runId(yankRun ?? ''), request, response);
+    if (releasesPath) {
+      const name = pathSegments(path)[3] ?? '';
+      const problem = deploymentProblem(name);
+      if (problem) throw new RequestError(400, 'bad_deployment', problem);
+      return release(context, name, request, response);
+    }
+    if (operation[5]) return retention(context, request, response);
+    return auditAnswer(context, url.searchParams, request, response);
+  }
   if (method !== 'GET' && method !== 'HEAD')
     throw new RequestError(
       405,
@@ -122,7 +143,7 @@ async function route(
     if (segments.length === 5 && third === 'runs' && segments[4] === 'files') {
       const id = runId(fourth ?? '');
       const names = await bundleFileNames(context.db, id);
-      if (names.length === 0) throw new RequestError(404, 'no_such_run', `The registry has no run ${id}.`);
+      if (names.length === 0) throw await noFiles(context.db, id);
       return sendJson(response, 200, {
         files: names.map((name) => ({ name, url: `/runs/${id}/files/${name}` })),
       });

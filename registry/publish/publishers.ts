@@ -12,6 +12,8 @@ export interface Publisher {
   name: string;
   tokenSha256: string;
   keys: KeyObject[];
+  /** The registry's operator: may yank any run, apply the retention policy and read the audit list. */
+  operator: boolean;
 }
 
 interface PublisherEntry {
@@ -19,6 +21,7 @@ interface PublisherEntry {
   tokenSha256: string;
   /** PEM public keys. */
   keys: string[];
+  operator?: boolean;
 }
 
 /** The token's shape: a prefix that names it (secret scanners find it) and 32 random bytes. */
@@ -54,19 +57,20 @@ function readEntries(file: string, text?: string): PublisherEntry[] {
   if (!Array.isArray(entries))
     throw new PublishersFileError(`${file} has no "publishers" list: it should be {"publishers": [...]}.`);
   return entries.map((entry: unknown, index) => {
-    const { name, tokenSha256, keys } = (entry ?? {}) as Partial<PublisherEntry>;
+    const { name, tokenSha256, keys, operator } = (entry ?? {}) as Partial<PublisherEntry>;
     if (
       typeof name !== 'string' ||
       !PUBLISHER_NAME.test(name) ||
       typeof tokenSha256 !== 'string' ||
       !/^[0-9a-f]{64}$/.test(tokenSha256) ||
       !Array.isArray(keys) ||
-      !keys.every((key) => typeof key === 'string')
+      !keys.every((key) => typeof key === 'string') ||
+      (operator !== undefined && typeof operator !== 'boolean')
     )
       throw new PublishersFileError(
-        `${file}: publisher ${index + 1} is not {"name", "tokenSha256", "keys": [PEM…]} (a name of lower-case letters, digits and dashes; a SHA-256 in hex).`,
+        `${file}: publisher ${index + 1} is not {"name", "tokenSha256", "keys": [PEM…]} (a name of lower-case letters, digits and dashes; a SHA-256 in hex; "operator" true or false when given).`,
       );
-    return { name, tokenSha256, keys };
+    return { name, tokenSha256, keys, ...(operator === true ? { operator } : {}) };
   });
 }
 
@@ -74,6 +78,7 @@ export function loadPublishers(file: string, text?: string): Publisher[] {
   return readEntries(file, text).map((entry) => ({
     name: entry.name,
     tokenSha256: entry.tokenSha256,
+    operator: entry.operator === true,
     keys: entry.keys.map((pem, index) => publicKeyFromPem(pem, `${file}: ${entry.name}'s key ${index + 1}`)),
   }));
 }
@@ -146,6 +151,7 @@ export function addPublisher(
   file: string,
   name: string,
   keyPems: readonly string[],
+  { operator = false }: { operator?: boolean } = {},
 ): { token: string; fingerprints: string[] } {
   if (!PUBLISHER_NAME.test(name))
     throw new PublishersFileError(
@@ -156,7 +162,12 @@ export function addPublisher(
   );
   const token = newToken();
   const entries = readEntries(file).filter((entry) => entry.name !== name);
-  entries.push({ name, tokenSha256: tokenDigest(token), keys: [...keyPems] });
+  entries.push({
+    name,
+    tokenSha256: tokenDigest(token),
+    keys: [...keyPems],
+    ...(operator ? { operator } : {}),
+  });
   // The data directory is made here as `registry serve` makes it: `registry publisher` is the
   // first command of a new registry, run before any serve.
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });

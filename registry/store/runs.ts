@@ -41,10 +41,21 @@ export interface RunFacts {
   otherTenant: string | null;
 }
 
+/** A run withdrawn by `registry yank`: kept and shown, never deciding. */
+export interface Yank {
+  at: string;
+  by: string;
+  reason: string;
+}
+
 export interface StoredRun extends RunFacts {
   id: number;
   bundleSha256: string;
   publishedAt: string;
+  /** Set when the run was yanked: it decides nothing from then on (can-i-ship, diff, badge, lists). */
+  yanked: Yank | null;
+  /** When the retention policy removed the bundle's files (the run's row and outcomes stay). */
+  filesRemovedAt: string | null;
 }
 
 export interface BundleContent {
@@ -68,7 +79,8 @@ export class DeploymentOwnedError extends Error {
 
 const RUN_COLUMNS = `id, bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
   protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings, other_tenant`;
+  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings, other_tenant,
+  yanked_at, yanked_by, yank_reason, files_removed_at`;
 
 interface RunRow {
   id: number;
@@ -96,6 +108,10 @@ interface RunRow {
   published_at: Date | string;
   warnings: string[];
   other_tenant: string | null;
+  yanked_at: Date | string | null;
+  yanked_by: string | null;
+  yank_reason: string | null;
+  files_removed_at: Date | string | null;
 }
 
 function runOf(row: RunRow): StoredRun {
@@ -125,6 +141,15 @@ function runOf(row: RunRow): StoredRun {
     publishedAt: new Date(row.published_at).toISOString(),
     warnings: row.warnings,
     otherTenant: row.other_tenant,
+    yanked:
+      row.yanked_at === null
+        ? null
+        : {
+            at: new Date(row.yanked_at).toISOString(),
+            by: row.yanked_by ?? '',
+            reason: row.yank_reason ?? '',
+          },
+    filesRemovedAt: row.files_removed_at === null ? null : new Date(row.files_removed_at).toISOString(),
   };
 }
 
@@ -250,14 +275,14 @@ export async function runsOf(db: Queryable, deployment: string, version?: string
   return rows.map(runOf);
 }
 
-/** The newest run of a version by start time: the one that decides for it. */
+/** The newest run of a version by start time that is not yanked: the one that decides for it. */
 export async function newestOfVersion(
   db: Queryable,
   deployment: string,
   version: string,
 ): Promise<StoredRun | undefined> {
   const [row] = await db.query<RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND version = $2 AND yanked_at IS NULL ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
     [deployment, version],
   );
   return row && runOf(row);
@@ -271,17 +296,18 @@ export async function newestOfVersion(
 export async function certifiedRuns(db: Queryable): Promise<StoredRun[]> {
   const rows = await db.query<RunRow>(
     `SELECT DISTINCT ON (deployment) ${RUN_COLUMNS}
-     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs ORDER BY deployment, version, ${RUN_ORDER_DESC}) AS latest
+     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs WHERE yanked_at IS NULL
+           ORDER BY deployment, version, ${RUN_ORDER_DESC}) AS latest
      WHERE verdict = 'CONFORMANT'
      ORDER BY deployment, ${RUN_ORDER_DESC}`,
   );
   return rows.map(runOf);
 }
 
-/** A deployment's latest run, whatever its verdict (the badge). */
+/** A deployment's latest run not yanked, whatever its verdict (the badge). */
 export async function latestRun(db: Queryable, deployment: string): Promise<StoredRun | undefined> {
   const [row] = await db.query<RunRow>(
-    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
+    `SELECT ${RUN_COLUMNS} FROM runs WHERE deployment = $1 AND yanked_at IS NULL ORDER BY ${RUN_ORDER_DESC} LIMIT 1`,
     [deployment],
   );
   return row && runOf(row);

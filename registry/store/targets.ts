@@ -55,6 +55,16 @@ export async function bindTarget(
   );
   const bound = row?.base_url != null ? { baseUrl: row.base_url, otherTenant: row.other_tenant } : undefined;
   if (bound !== undefined && same(bound, given)) return undefined;
+  // A binding whose other tenant was never recorded (runs of before migration 4, or of a run that
+  // checked none) learns it from the first run that records one, on the same base URL: that adds
+  // what was unknown, it is not a move, and refusing it would refuse every run after an upgrade.
+  if (bound !== undefined && bound.baseUrl === given.baseUrl && bound.otherTenant === null) {
+    await tx.query('UPDATE deployments SET other_tenant = $2 WHERE name = $1', [
+      deployment,
+      given.otherTenant,
+    ]);
+    return undefined;
+  }
   if (bound !== undefined && !targetMoved) throw new TargetChangedError(deployment, bound, given);
   await tx.query('UPDATE deployments SET base_url = $2, other_tenant = $3 WHERE name = $1', [
     deployment,

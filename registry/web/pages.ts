@@ -2,6 +2,7 @@
 // the certified implementations, a deployment's history (verdict per version and a rule × version
 // grid), and a run (its facts, scope and rules, with links to its HTML report and evidence).
 import { ALL_PROTOCOLS, type RuleOutcome, type StoredRun } from '../store/runs.ts';
+import type { Release } from '../store/releases.ts';
 import { targetText, type TargetMove } from '../store/targets.ts';
 import { html, page, verdictClass, type Html } from './html.ts';
 
@@ -79,13 +80,31 @@ function byVersion(runs: readonly StoredRun[]): Map<string, StoredRun[]> {
   return versions;
 }
 
+/** The live version (the newest release recorded) and the run that decides it, if one does. */
+export interface LiveVersion {
+  release: Release;
+  run?: StoredRun;
+}
+
+/** A yanked run, wherever it is listed: kept, marked, with who and why. */
+const yankedText = (run: StoredRun): Html =>
+  run.yanked
+    ? html`,
+        <span class="yanked" title="yanked by ${run.yanked.by} at ${run.yanked.at}"
+          >yanked: ${run.yanked.reason}</span
+        >`
+    : html``;
+
 export function deploymentPage(
   name: string,
-  runs: readonly StoredRun[],
+  everyRun: readonly StoredRun[],
   outcomes: readonly (RuleOutcome & { runId: number })[],
   moves: readonly TargetMove[] = [],
+  live?: LiveVersion,
 ): string {
-  const versions = byVersion(runs);
+  const versions = byVersion(everyRun);
+  // The grid is of the runs that stand: a yanked run is listed with its version, and counted nowhere.
+  const runs = everyRun.filter((run) => run.yanked === null);
   const latest = runs.at(-1);
   const verdictOf = new Map<string, string>(); // `${runId} ${ruleId}` → verdict
   const rules = new Set<string>();
@@ -95,6 +114,7 @@ export function deploymentPage(
       rules.add(outcome.ruleId);
     }
   const cell = (versionRuns: readonly StoredRun[], ruleId: string): Html => {
+    if (versionRuns.length === 0) return html`<td class="yanked">yanked</td>`;
     const verdicts = [...new Set(versionRuns.map((run) => verdictOf.get(`${run.id} ${ruleId}`) ?? '—'))];
     if (verdicts.length === 1)
       return html`<td class="${verdictClass(verdicts[0] ?? '')}">${verdicts[0]}</td>`;
@@ -110,6 +130,15 @@ export function deploymentPage(
     name,
     html`<h1>${name}</h1>
       <p><img src="/badge/${name}.svg" alt="badge of ${name}" /></p>
+      ${
+        live
+          ? html`<p id="live">
+              Live: <strong>${live.release.version}</strong> (recorded ${live.release.recordedAt} by
+              ${live.release.recordedBy}),
+              ${live.run ? html`<a class="${verdictClass(live.run.verdict)}" href="/runs/${live.run.id}">run ${live.run.id}: ${live.run.verdict}</a>` : 'no run that stands (every run of it is yanked)'}
+            </p>`
+          : ''
+      }
       <p>
         Badge URL:
         <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''}
@@ -148,7 +177,7 @@ export function deploymentPage(
                         <a class="${verdictClass(run.verdict)}" href="/runs/${run.id}"
                           >run ${run.id}: ${run.verdict}</a
                         >, ${run.profile}, ${scopeText(run)},
-                        ${date(run.startedAt)}${run.warnings.length > 0 ? html`, <span class="warnings" title="${run.warnings.join(' ')}">${warningsText(run)}</span>` : ''}
+                        ${date(run.startedAt)}${run.warnings.length > 0 ? html`, <span class="warnings" title="${run.warnings.join(' ')}">${warningsText(run)}</span>` : ''}${yankedText(run)}
                       </div>`,
                   )}
                 </td>
@@ -170,7 +199,12 @@ export function deploymentPage(
             (ruleId) =>
               html`<tr>
                 <td class="mono">${ruleId}</td>
-                ${[...versions.values()].map((versionRuns) => cell(versionRuns, ruleId))}
+                ${[...versions.values()].map((versionRuns) =>
+                  cell(
+                    versionRuns.filter((run) => run.yanked === null),
+                    ruleId,
+                  ),
+                )}
               </tr>`,
           )}
         </tbody>
@@ -215,6 +249,22 @@ export function runPage(run: StoredRun, outcomes: readonly RuleOutcome[], files:
         <dd class="mono">
           ${options.length > 0 ? options.map(([key, value], index) => html`${index > 0 ? ', ' : ''}${key}=${JSON.stringify(value)}`) : 'not recorded'}
         </dd>
+        ${
+          run.yanked
+            ? html`<dt>Yanked</dt>
+                <dd id="yanked">
+                  at ${run.yanked.at} by ${run.yanked.by}: ${run.yanked.reason} — kept, and deciding nothing
+                </dd>`
+            : ''
+        }
+        ${
+          run.filesRemovedAt
+            ? html`<dt>Files</dt>
+                <dd id="files-removed">
+                  removed by the retention policy at ${run.filesRemovedAt}; the verdict and rules are kept
+                </dd>`
+            : ''
+        }
         <dt>verify warns</dt>
         <dd id="warnings">
           ${

@@ -16,6 +16,7 @@ import {
   runById,
   runsOf,
 } from '../store/runs.ts';
+import { liveOf } from '../store/releases.ts';
 import { targetOf } from '../store/targets.ts';
 import { certifiedPage, deploymentPage, runPage } from './pages.ts';
 
@@ -32,6 +33,17 @@ function runNumber(text: string | undefined): number {
   if (text === undefined || !/^[1-9][0-9]{0,9}$/.test(text) || Number(text) > 2_147_483_647)
     throw new RequestError(404, 'no_such_run', 'Not a run number.');
   return Number(text);
+}
+
+/** Why a run has no files to serve: no such run, or the retention policy removed them (410). */
+export async function noFiles(db: Queryable, id: number): Promise<RequestError> {
+  const run = await runById(db, id);
+  if (!run) return new RequestError(404, 'no_such_run', `The registry has no run ${id}.`);
+  return new RequestError(
+    410,
+    'files_removed',
+    `Run ${id}'s bundle files were removed by the retention policy at ${run.filesRemovedAt ?? 'an unknown time'}; its verdict and rule outcomes are kept (/api/v1/runs/${id}).`,
+  );
 }
 
 /** Answers a page's path; false when the path is no page's. */
@@ -74,6 +86,7 @@ export async function siteRoutes(
           runs.map((run) => run.id),
         ),
         (await targetOf(db, second)).moves,
+        await liveOf(db, second),
       ),
     );
     return true;
@@ -88,6 +101,7 @@ export async function siteRoutes(
   if (first === 'runs' && segments.length === 4 && third === 'files' && fourth !== undefined) {
     const id = runNumber(second);
     const content = await bundleFile(db, id, fourth);
+    if (!content && (await runById(db, id))?.filesRemovedAt) throw await noFiles(db, id);
     if (!content)
       throw new RequestError(
         404,

@@ -34,7 +34,17 @@ const failing = makeBundle({
 const unsigned = makeBundle({ startedAt: new Date('2026-11-27T10:00:00Z') });
 
 describe('registry --help: every action explains itself, with one table of exit codes', () => {
-  for (const action of ['serve', 'publisher', 'publish', 'can-i-ship', 'diff']) {
+  for (const action of [
+    'serve',
+    'publisher',
+    'publish',
+    'can-i-ship',
+    'diff',
+    'yank',
+    'record-release',
+    'retention',
+    'audit',
+  ]) {
     test(`registry ${action} --help`, async (t) => {
       const printed: string[] = [];
       t.mock.method(console, 'log', (text: string) => printed.push(text));
@@ -52,7 +62,7 @@ describe('registry --help: every action explains itself, with one table of exit 
     assert.equal(await registry(['certify']), 2);
     assert.match(
       printed.join('\n'),
-      /Unknown registry action "certify"\. Use one of: serve, publisher, publish, can-i-ship, diff\./,
+      /Unknown registry action "certify"\. Use one of: serve, publisher, publish, can-i-ship, diff, yank, record-release, retention, audit\./,
     );
   });
 });

@@ -11,6 +11,7 @@ import { stopBackends } from '../support/backends.ts';
 import { MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
+import { addPublisher } from '../../../registry/publish/publishers.ts';
 
 after(() => removeBundles());
 const vendor = keyPair();
@@ -128,6 +129,50 @@ describe('the registry answers as docs/registry-openapi.json says (PostgreSQL se
     );
     assert.equal((await judged('get', '/badge/{file}', '/badge/shop.svg')).status, 200);
     assert.equal((await judged('get', '/badge/{file}', '/badge/nowhere.svg')).status, 404);
+  });
+
+  test('operations: yank, release, retention, audit — and their 4xx; then the reads that show them', async () => {
+    const operator = addPublisher(registry.publishersFile, 'ops', [], { operator: true }).token;
+    const ids = (
+      (await registry.request('/api/v1/deployments/shop')).json as { runs: { id: number }[] }
+    ).runs.map((run) => run.id);
+    const post = (documented: string, path: string, body: unknown, as: string) =>
+      judged('post', documented, path, { body: JSON.stringify(body), token: as });
+    const yank = (id: unknown, body: unknown, as = token) =>
+      post('/api/v1/runs/{id}/yank', `/api/v1/runs/${String(id)}/yank`, body, as);
+    assert.equal((await yank(ids[1], {})).status, 400);
+    assert.equal((await yank(ids[1], { reason: 'x' }, `tacr_${'B'.repeat(43)}`)).status, 401);
+    assert.equal((await yank(999999, { reason: 'x' })).status, 404);
+    assert.equal((await yank(ids[1], { reason: 'forged' })).status, 200);
+    assert.equal((await yank(ids[1], { reason: 'again' })).status, 409);
+    const release = (body: unknown, as = token) =>
+      post('/api/v1/deployments/{name}/releases', '/api/v1/deployments/shop/releases', body, as);
+    assert.equal((await release({ version: '1.0.0' })).status, 201);
+    assert.equal((await release({ version: '7.0.0' })).status, 404);
+    assert.equal((await release({ version: '' })).status, 400);
+    const retention = (body: unknown, as = operator) =>
+      post('/api/v1/retention', '/api/v1/retention', body, as);
+    assert.equal((await retention({ keepLast: 1 }, token)).status, 403);
+    assert.equal((await retention({ maxAgeDays: 0 })).status, 400);
+    assert.equal((await retention({ keepLast: 1, dryRun: true })).status, 200);
+    // The yanked run decides nothing and started days ago: its files go; 1.0.0's only run stays.
+    assert.equal((await retention({ maxAgeDays: 1 })).status, 200);
+    assert.equal((await judged('get', '/api/v1/audit', '/api/v1/audit', { token: operator })).status, 200);
+    assert.equal((await judged('get', '/api/v1/audit', '/api/v1/audit', { token })).status, 403);
+    assert.equal(
+      (await judged('get', '/api/v1/audit', '/api/v1/audit?limit=5000', { token: operator })).status,
+      400,
+    );
+    // The reads that show them: a yanked run, the live version, removed files, a replacement asked.
+    assert.equal((await judged('get', '/api/v1/deployments/{name}', '/api/v1/deployments/shop')).status, 200);
+    assert.equal((await judged('get', '/api/v1/runs/{id}', `/api/v1/runs/${ids[1]}`)).status, 200);
+    assert.equal(
+      (await judged('get', '/api/v1/runs/{id}/files', `/api/v1/runs/${ids[1]}/files`)).status,
+      410,
+    );
+    const replacing = '/api/v1/can-i-ship?deployment=shop&version=1.1.0&replacingLive=true';
+    assert.equal((await judged('get', '/api/v1/can-i-ship', replacing)).status, 200);
+    assert.equal((await judged('get', '/api/v1/diff', '/api/v1/diff?deployment=shop&to=1.0.0')).status, 200);
   });
 });
 

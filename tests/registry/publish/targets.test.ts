@@ -9,6 +9,10 @@ import { keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 import { storedCounts } from '../../../registry/store/runs.ts';
+import { publishAfterRun, takePublishOptions } from '../../../cli/commands/registry-run-publish.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
+import { writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 after(() => removeBundles());
 const vendor = keyPair();
@@ -32,6 +36,12 @@ const otherTenant = makeBundle({
   startedAt: at(),
 });
 
+/** A run of the first target, after the move to v2: sent by run --publish with the move said. */
+const movedBack = makeBundle({
+  key: vendor.privateKey,
+  otherTenant: 'globex.acme.example:443',
+  startedAt: at(),
+});
 const oldTargetAgain = makeBundle({
   key: vendor.privateKey,
   otherTenant: 'globex.acme.example:443',
@@ -110,5 +120,59 @@ for (const backend of BACKENDS) {
       assert.equal(back.status, 409);
       assert.equal((back.json as { error: { code: string } }).error.code, 'target_changed');
     });
+
+    test('run --publish says the target moved with --publish-target-moved, and only then', async (t) => {
+      t.mock.method(console, 'log', () => undefined);
+      t.mock.method(console, 'error', () => undefined);
+      const tokenFile = join(scratchDirectory('run-publish-moved-'), 'token');
+      writeFileSync(tokenFile, token, { mode: 0o600 });
+      const argv = (...extra: string[]) => [
+        '--profile',
+        'strict',
+        '--publish',
+        registry.registry.url,
+        '--publish-deployment',
+        'shop',
+        '--publish-version',
+        '3.0.0',
+        '--publish-token-file',
+        tokenFile,
+        '--publish-ca-file',
+        registry.caPath,
+        ...extra,
+      ];
+      const plain = takePublishOptions(argv());
+      const moved = takePublishOptions(argv('--publish-target-moved'));
+      assert.ok(typeof plain !== 'string' && plain.publish && typeof moved !== 'string' && moved.publish);
+      assert.equal(plain.publish.targetMoved, undefined);
+      assert.equal(moved.publish.targetMoved, true);
+      assert.deepEqual(moved.rest, ['--profile', 'strict'], 'the run never sees a publish option');
+      // The deployment is bound to v2 now; this run checked v1 again (a real move back).
+      const reports = dirname(movedBack);
+      assert.equal(await publishAfterRun(plain.publish, 0, reports), 3, 'refused: the publish failed');
+      assert.equal(await publishAfterRun(moved.publish, 0, reports), 0);
+      const history = (await registry.request('/api/v1/deployments/shop')).json as History;
+      assert.equal(history.target.baseUrl, 'https://api.acme.example/v1');
+      assert.equal(history.targetMoves.at(-1)?.to.baseUrl, 'https://api.acme.example/v1');
+    });
   });
 }
+
+test('--publish-target-moved: without --publish, or with a value, is a usage error', () => {
+  assert.equal(
+    takePublishOptions(['--publish-target-moved']),
+    '--publish-target-moved goes with --publish URL.',
+  );
+  assert.equal(
+    takePublishOptions([
+      '--publish',
+      'https://r.example',
+      '--publish-deployment',
+      'shop',
+      '--publish-version',
+      '1',
+      '--publish-target-moved=yes',
+    ]),
+    '--publish-target-moved takes no value.',
+  );
+});

@@ -20,6 +20,8 @@ import {
 } from '../../../registry/store/runs.ts';
 import { BACKENDS, openBackend, stopBackends, type OpenedBackend } from '../support/backends.ts';
 
+/** The newest migration's number (numbers may skip one that another branch holds). */
+const NEWEST = Math.max(...MIGRATIONS.map((migration) => migration.version));
 const sha256 = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
 
 function facts(deployment: string, version: string, verdict = 'CONFORMANT'): RunFacts {
@@ -87,8 +89,7 @@ for (const backend of BACKENDS) {
       await assert.rejects(
         migrate(opened.db, MIGRATIONS.slice(0, 0)),
         (error: unknown) =>
-          error instanceof DatabaseTooNewError &&
-          error.message.includes(`schema version ${MIGRATIONS.length}, newer`),
+          error instanceof DatabaseTooNewError && error.message.includes(`schema version ${NEWEST}, newer`),
       );
     });
 
@@ -96,7 +97,7 @@ for (const backend of BACKENDS) {
       const broken = [
         ...MIGRATIONS,
         {
-          version: MIGRATIONS.length + 1,
+          version: NEWEST + 1,
           name: 'half done',
           sql: 'CREATE TABLE half_done (id int); SELECT no_such_function()',
         },

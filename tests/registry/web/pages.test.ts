@@ -33,6 +33,8 @@ const run: StoredRun = {
   publishedAt: '2026-11-25T10:05:00.000Z',
   warnings: [HOSTILE],
   otherTenant: HOSTILE,
+  yanked: { at: '2026-11-26T10:00:00.000Z', by: 'acme', reason: HOSTILE },
+  filesRemovedAt: null,
 };
 
 test('a hostile target name, base URL, option or scope is text on every page, never markup', () => {
@@ -42,6 +44,8 @@ test('a hostile target name, base URL, option or scope is text on every page, ne
       'acme',
       [run],
       [{ runId: 7, ruleId: HOSTILE, level: 'MUST', protocol: 'all', verdict: HOSTILE }],
+      [],
+      { release: { version: HOSTILE, recordedBy: 'acme', recordedAt: '2026-11-26T10:00:00.000Z' } },
     ),
     runPage(run, [{ ruleId: HOSTILE, level: 'MUST', protocol: 'all', verdict: 'pass' }], [HOSTILE]),
   ];
