@@ -67,11 +67,15 @@ export function assertNotConformant(
 /** Not applicable, saying so, against a deployment whose served answers set no cookie. */
 export const COOKIE_RULE = 'AUTH-COOKIE-NOT-CREDENTIAL';
 
+/** Not applicable, saying so, against a deployment that serves its lists without an ETag. */
+export const CONDITIONAL_RULE = 'TENANT-CONDITIONAL-UNKNOWN-INDISTINGUISHABLE';
+
 /**
  * One verdict per rule of the catalog: those of `notPassed`, and `pass` for every other one — but
  * for the rules of HTTP/2's own against a target without HTTP/2, which are `not-applicable`
  * (never a pass), all four alike and each saying why, and the cookie rule against a deployment
- * that sets no cookie (not applicable, saying so).
+ * that sets no cookie and the conditional rule against one that serves no ETag (not applicable,
+ * saying so).
  */
 function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<string, string>>): void {
   const rules = run.report?.rules ?? [];
@@ -85,9 +89,15 @@ function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<stri
   const cookie = byId.get(COOKIE_RULE);
   const setsNoCookie =
     cookie?.verdict === 'not-applicable' && /set no cookie on a served answer/.test(cookie.message ?? '');
+  // A deployment that serves no ETag gives the conditional rule no validator to send back.
+  const conditional = byId.get(CONDITIONAL_RULE);
+  const servesNoValidator =
+    conditional?.verdict === 'not-applicable' && /served without an ETag/.test(conditional.message ?? '');
   const unexpected = RULES.flatMap((rule) => {
     const byNature =
-      (ruleById(rule.id).http2Only && withoutHttp2) || (rule.id === COOKIE_RULE && setsNoCookie);
+      (ruleById(rule.id).http2Only && withoutHttp2) ||
+      (rule.id === COOKIE_RULE && setsNoCookie) ||
+      (rule.id === CONDITIONAL_RULE && servesNoValidator);
     const expected = notPassed[rule.id] ?? (byNature ? 'not-applicable' : 'pass');
     const result = byId.get(rule.id);
     if (result?.verdict === expected) return [];

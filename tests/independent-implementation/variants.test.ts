@@ -1,10 +1,11 @@
 // Every open choice of the spec, taken the other way: each variant of the independent
 // implementation is as correct as the default one, so the suite must find it CONFORMANT too —
 // with a warning only where the variant is an advisory deviation. A probe first shows that the
-// variant really answers differently, so that a pass is about that choice.
+// variant really answers differently, so that a pass is about that choice; the suite checks every
+// variant in one batch (tests/support/batched-runs.ts), each a run of its own.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { runConformance } from '../support/conformance-run.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
 import type { ServerChoices } from './choices.ts';
 import type { KeyName } from './directory.ts';
 import { writeIndependentTarget } from './independent-target.ts';
@@ -194,31 +195,34 @@ const VARIANTS: Variant[] = [
   },
 ];
 
+/** Every variant started before the file's tests and checked by the suite in one batch. */
+const batch = batchOfDeployments();
+const deployed = VARIANTS.map((variant, index) =>
+  batch.add(`variant-${index + 1}`, async () => {
+    const server = await startIndependentServer(variant.choices);
+    return { server, target: await writeIndependentTarget(server), close: () => server.close() };
+  }),
+);
+
 describe('each other correct choice of the independent implementation is CONFORMANT', () => {
-  for (const variant of VARIANTS) {
+  VARIANTS.forEach((variant, index) => {
     test(variant.name, async () => {
-      const server = await startIndependentServer(variant.choices);
-      try {
-        for (const { what, request, answer } of variant.shownBy(server.keys)) {
-          const { plain, ...sent } = request;
-          const shown = await (
-            plain
-              ? probe({ ...sent, port: server.plainHttpPort ?? 0 })
-              : probe({ ...sent, port: server.port, ca: server.caPem })
-          ).then(
-            // The caching fields are compared only where the variant is about them.
-            ({ status, code, cacheControl, vary }) =>
-              'cacheControl' in answer ? { status, code, cacheControl, vary } : { status, code },
-            (error: NodeJS.ErrnoException) => ({ failure: error.code ?? error.message }),
-          );
-          assert.deepEqual(shown, answer, what);
-        }
-        const target = await writeIndependentTarget(server);
-        const run = await runConformance(['--target', target.file], target.env);
-        assertConformant(run, variant.warnings);
-      } finally {
-        await server.close();
+      const { server, run } = deployed[index]?.() ?? assert.fail(`no deployment of ${variant.name}`);
+      for (const { what, request, answer } of variant.shownBy(server.keys)) {
+        const { plain, ...sent } = request;
+        const shown = await (
+          plain
+            ? probe({ ...sent, port: server.plainHttpPort ?? 0 })
+            : probe({ ...sent, port: server.port, ca: server.caPem })
+        ).then(
+          // The caching fields are compared only where the variant is about them.
+          ({ status, code, cacheControl, vary }) =>
+            'cacheControl' in answer ? { status, code, cacheControl, vary } : { status, code },
+          (error: NodeJS.ErrnoException) => ({ failure: error.code ?? error.message }),
+        );
+        assert.deepEqual(shown, answer, what);
       }
+      assertConformant(run, variant.warnings);
     });
-  }
+  });
 });
