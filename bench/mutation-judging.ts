@@ -1,19 +1,22 @@
 // The judge is tested like what it judges: StrykerJS mutates each file of conformance/judging/,
 // one file per Stryker run (stryker.judging.config.json: the command runner, concurrency 1), and
-// runs the judging code's unit tests against every mutant (bench/mutation/judging-tests.ts, one
-// process). A mutant no test kills is a decision of the judge that no fast test pins down. The
-// scores go to bench/mutation-judging-results.md, a row per file; a run of some files keeps the
-// other rows as they were. Not part of `npm test`: each mutant is a test run.
+// runs against every mutant the judging unit tests that load the file (bench/mutation/
+// judging-test-files.ts; all of them in one process, bench/mutation/judging-tests.ts). A mutant no
+// test kills is a decision of the judge that no fast test pins down. The scores go to
+// bench/mutation-judging-results.md, a row per file; a run of some files keeps the other rows as
+// they were. Not part of `npm test`: each mutant is a test run.
 //   npm run mutation:judging                                      every file
 //   npm run mutation:judging -- conformance/judging/checks.ts     the files named
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { format, resolveConfig } from 'prettier';
 import { join, relative } from 'node:path';
+import { testsLoading } from './mutation/judging-test-files.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CONFIG = 'stryker.judging.config.json';
-const JSON_REPORT = join(ROOT, 'reports', 'mutation', 'judging.json');
+const REPORTS = join(ROOT, 'reports', 'mutation');
+const JSON_REPORT = join(REPORTS, 'judging.json');
 const RESULTS = join(ROOT, 'bench', 'mutation-judging-results.md');
 /** What the goal asks of every file. */
 const GOAL = 85;
@@ -92,15 +95,33 @@ function judgingFiles(): string[] {
     .map((name) => `conformance/judging/${name}`);
 }
 
+/**
+ * The base configuration with the command that runs the tests loading `file`: a test that never
+ * loads it can't kill its mutants, and each test file loaded is compiled again for every mutant.
+ */
+function configFor(file: string): string {
+  const config = JSON.parse(readFileSync(join(ROOT, CONFIG), 'utf8')) as {
+    commandRunner: { command: string };
+  };
+  const tests = testsLoading(file, ROOT);
+  config.commandRunner.command = [config.commandRunner.command, ...tests].join(' ');
+  mkdirSync(REPORTS, { recursive: true });
+  const path = join(REPORTS, 'stryker.judging.run.json');
+  writeFileSync(path, JSON.stringify(config, null, 2));
+  console.log(`${file}: ${tests.length === 0 ? 'no test loads it; every judging test' : tests.join(' ')}`);
+  return relative(ROOT, path);
+}
+
 function mutate(file: string): Row {
   const started = Date.now();
-  const run = spawnSync('npx', ['stryker', 'run', CONFIG, '--mutate', file], {
+  // Stryker's progress shows as it runs (a file of 200 mutants takes many minutes).
+  const run = spawnSync('npx', ['stryker', 'run', configFor(file), '--mutate', file], {
     cwd: ROOT,
-    encoding: 'utf8',
+    stdio: ['ignore', 'inherit', 'inherit'],
     timeout: RUN_TIMEOUT_MS,
   });
   if (run.status !== 0)
-    throw new Error(`Stryker failed on ${file} (exit ${run.status}):\n${run.stdout}\n${run.stderr}`);
+    throw new Error(`Stryker failed on ${file} (exit ${run.status}): its output is above`);
   const report = JSON.parse(readFileSync(JSON_REPORT, 'utf8')) as {
     files: Record<string, { mutants: MutantReport[] }>;
   };
@@ -141,8 +162,9 @@ async function writeResults(rows: ReadonlyMap<string, string>): Promise<void> {
     '',
     'Written by `npm run mutation:judging` (bench/mutation-judging.ts): StrykerJS 8 (command runner,',
     `Node ${process.versions.node}, concurrency 1) mutates one file of \`conformance/judging/\` at a time and runs`,
-    "the judging code's unit tests (`tests/conformance/judging/*.test.ts`, `tests/conformance/pages.test.ts`)",
-    'against each mutant. Score: mutants killed or timed out of those that ran. Goal: ≥ 85 % for every file.',
+    "the judging code's unit tests that load the file (of `tests/conformance/judging/*.test.ts` and",
+    '`tests/conformance/pages.test.ts`) against each mutant. Score: mutants killed or timed out of those',
+    'that ran. Goal: ≥ 85 % for every file.',
     '',
     '| file | mutants | killed | timed out | survived | no coverage | score | ≥ 85 % | measured |',
     '|---|---|---|---|---|---|---|---|---|',
