@@ -7,11 +7,14 @@
 // they were. Not part of `npm test`: each mutant is a test run.
 //   npm run mutation:judging                                      every file
 //   npm run mutation:judging -- conformance/judging/checks.ts     the files named
+//   npm run mutation:judging -- --survivors conformance/judging/checks.ts
+//        only the mutants the file's last run left alive, again (after new tests)
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { format, resolveConfig } from 'prettier';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { testsLoading } from './mutation/judging-test-files.ts';
+import { merged, rangesOf, undetected, type MutantResult } from './mutation/survivors.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const CONFIG = 'stryker.judging.config.json';
@@ -34,15 +37,8 @@ interface Row {
   date: string;
 }
 
-interface MutantReport {
-  status: string;
-  mutatorName?: string;
-  replacement?: string;
-  location?: { start: { line: number; column: number } };
-}
-
 /** Stryker's score: mutants detected (killed or timed out) of the mutants that could run. */
-export function rowOf(file: string, mutants: readonly MutantReport[], date: string): Row {
+export function rowOf(file: string, mutants: readonly MutantResult[], date: string): Row {
   const count = (status: string) => mutants.filter((mutant) => mutant.status === status).length;
   const killed = count('Killed');
   const timeout = count('Timeout');
@@ -112,22 +108,60 @@ function configFor(file: string): string {
   return relative(ROOT, path);
 }
 
-function mutate(file: string): Row {
-  const started = Date.now();
+/** Where a file's last full report is kept, with the source it was made from. */
+const lastRunOf = (file: string): string => join(REPORTS, 'last', `${file.replaceAll('/', '_')}.json`);
+
+interface LastRun {
+  source: string;
+  mutants: MutantResult[];
+}
+
+/** The mutants of `file` in the report Stryker just wrote, and the source it mutated. */
+function reported(file: string): LastRun {
+  const report = JSON.parse(readFileSync(JSON_REPORT, 'utf8')) as {
+    files: Record<string, { source: string; mutants: MutantResult[] }>;
+  };
+  const entry = Object.entries(report.files).find(([path]) => relative(ROOT, join(ROOT, path)) === file);
+  return { source: entry?.[1].source ?? '', mutants: entry?.[1].mutants ?? [] };
+}
+
+/** The last run's mutants of `file`, when it mutated the file as it is now; else undefined. */
+function lastRun(file: string): LastRun | undefined {
+  const path = lastRunOf(file);
+  if (!existsSync(path)) return undefined;
+  const last = JSON.parse(readFileSync(path, 'utf8')) as LastRun;
+  return last.source === readFileSync(join(ROOT, file), 'utf8') ? last : undefined;
+}
+
+function stryker(file: string, ranges: readonly string[]): void {
   // Stryker's progress shows as it runs (a file of 200 mutants takes many minutes).
-  const run = spawnSync('npx', ['stryker', 'run', configFor(file), '--mutate', file], {
+  const run = spawnSync('npx', ['stryker', 'run', configFor(file), '--mutate', ranges.join(',')], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
     timeout: RUN_TIMEOUT_MS,
   });
   if (run.status !== 0)
     throw new Error(`Stryker failed on ${file} (exit ${run.status}): its output is above`);
-  const report = JSON.parse(readFileSync(JSON_REPORT, 'utf8')) as {
-    files: Record<string, { mutants: MutantReport[] }>;
-  };
-  const mutants = Object.entries(report.files).flatMap(([path, entry]) =>
-    relative(ROOT, join(ROOT, path)) === file ? entry.mutants : [],
-  );
+}
+
+/**
+ * Every mutant of `file`, or with `survivorsOnly` those the last run of the file as it is left
+ * undetected (bench/mutation/survivors.ts), merged into that run's results.
+ */
+function mutate(file: string, survivorsOnly: boolean): Row {
+  const started = Date.now();
+  const last = survivorsOnly ? lastRun(file) : undefined;
+  if (survivorsOnly && !last) console.log(`${file}: no run of the file as it is now, so every mutant runs`);
+  const again = last ? undetected(last.mutants) : [];
+  let mutants: MutantResult[];
+  if (last && again.length === 0) mutants = last.mutants;
+  else {
+    stryker(file, last ? rangesOf(file, again) : [file]);
+    const run = reported(file);
+    mutants = last ? merged(last.mutants, run.mutants) : run.mutants;
+    mkdirSync(dirname(lastRunOf(file)), { recursive: true });
+    writeFileSync(lastRunOf(file), JSON.stringify({ source: run.source, mutants }));
+  }
   const row = rowOf(file, mutants, new Date().toISOString().slice(0, 10));
   // What no test pins down, for the next test to write.
   for (const mutant of mutants.filter((candidate) => candidate.status === 'Survived'))
@@ -139,11 +173,13 @@ function mutate(file: string): Row {
 }
 
 async function main(): Promise<void> {
-  const asked = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const survivorsOnly = args.includes('--survivors');
+  const asked = args.filter((arg) => arg !== '--survivors');
   const files = asked.length > 0 ? asked : judgingFiles();
   const rows = previousRows();
   for (const file of files) {
-    rows.set(file, line(mutate(file)));
+    rows.set(file, line(mutate(file, survivorsOnly)));
     await writeResults(rows);
   }
 }
