@@ -235,3 +235,30 @@ test('a body that names something after "next" only where the name begins with i
   assert.match(cut({ data: [], NEXT_PAGE: 'p2' }) ?? '', /"NEXT_PAGE"/);
   assert.match(cut({ data: [], nextOffset: 0 }) ?? '', /"nextOffset"/);
 });
+
+test('Link parameters: rel after another parameter, blanks around ";" and "="', () => {
+  assert.equal(linkNext('<?page=2>; title="x"; rel="next"'), '?page=2');
+  assert.equal(linkNext('<?page=2> ; rel="next"'), '?page=2');
+  assert.equal(linkNext('<?page=2>; rel = "next"'), '?page=2');
+});
+
+test('a next.href that is no string is no link, and the body is cut at it; has_more false anywhere ends it', () => {
+  assert.equal(nextPageOf(answer({ _links: { next: { href: 5 } } }), URL_), undefined);
+  const step = pageAfter(answer({ _links: { next: { href: 5 } } }), URL_);
+  assert.ok(step && 'cut' in step);
+  assert.equal(next({ has_more: false, meta: { count: 1 }, nextPageToken: 'g1' }), undefined);
+});
+
+test('how each next page was named, for the note of its request', () => {
+  const how = (body: unknown) => nextPageOf(answer(body), URL_)?.how;
+  assert.equal(how({ has_more: true, cursor: 'c' }), `the body's "cursor" cursor (sent as cursor)`);
+  assert.equal(
+    how({ has_more: true, data: [{ id: 'a' }] }),
+    "has_more and the last record's id (sent as starting_after)",
+  );
+  assert.equal(how({ page: { after: 'a' } }), `the body's "page.after" cursor (sent as page[after])`);
+});
+
+test('an array of nulls holds no record', () => {
+  assert.equal(recordCount(answer({ data: [null, null], more: [1, 2] })), 0);
+});
