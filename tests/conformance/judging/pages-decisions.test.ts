@@ -63,51 +63,22 @@ test('recordCount counts the items of arrays of objects, at any depth, and no ar
   assert.equal(recordCount(answer({ data: [[1], [2]] })), 2);
 });
 
+/** A list of `last` pages of `perPage` records, followed within the bounds given. */
+const follow = (last: number, perPage: number, maxPages: number, maxRecords: number) =>
+  followPages(scripted(records(last, perPage)), URL_, { headers: {} }, { maxPages, maxRecords });
+
 test('--max-list-records stops once the records read reach the bound exactly, not before', async () => {
   // 3 records a page: after two pages, 6 records.
-  const atBound = await followPages(
-    scripted(records(5, 3)),
-    URL_,
-    { headers: {} },
-    {
-      maxPages: 10,
-      maxRecords: 6,
-    },
-  );
+  const atBound = await follow(5, 3, 10, 6);
   assert.equal(atBound.pages.length, 2);
   assert.match(atBound.stoppedBy ?? '', /^6 records \(--max-list-records\)$/);
-  const belowBound = await followPages(
-    scripted(records(5, 3)),
-    URL_,
-    { headers: {} },
-    {
-      maxPages: 10,
-      maxRecords: 7,
-    },
-  );
-  assert.equal(belowBound.pages.length, 3);
+  assert.equal((await follow(5, 3, 10, 7)).pages.length, 3);
 });
 
 test('--max-list-pages stops at the bound exactly; a list as long as the bound is whole', async () => {
-  const whole = await followPages(
-    scripted(records(3, 1)),
-    URL_,
-    { headers: {} },
-    {
-      maxPages: 3,
-      maxRecords: 1000,
-    },
-  );
+  const whole = await follow(3, 1, 3, 1000);
   assert.deepEqual([whole.pages.length, whole.stoppedBy], [3, undefined]);
-  const longer = await followPages(
-    scripted(records(4, 1)),
-    URL_,
-    { headers: {} },
-    {
-      maxPages: 3,
-      maxRecords: 1000,
-    },
-  );
+  const longer = await follow(4, 1, 3, 1000);
   assert.deepEqual([longer.pages.length, longer.stoppedBy], [3, '3 pages (--max-list-pages)']);
 });
 

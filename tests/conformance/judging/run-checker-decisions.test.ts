@@ -52,26 +52,41 @@ describe('a recorded Authorization, read', () => {
     assert.equal(breachOf('Bearer $ACME_FULL_2'), 'unjudged');
   });
 
-  test('quotes around a key are a breach; around anything else, left to HTTP', () => {
-    assert.equal(breachOf("Bearer '$ACME_FULL'"), 'quoted-key');
-    assert.equal(breachOf('Bearer "${ACME_FULL}"'), 'quoted-key');
-    assert.equal(breachOf('Bearer "$ACME_FULL\''), 'altered-key');
-    assert.equal(breachOf('Bearer "sk_live_1"'), 'unjudged');
-  });
-
-  test('a blank or comma in the token: a cut key when no key is named, its own rule when one is', () => {
-    assert.equal(breachOf('Bearer abc def'), 'empty-or-cut-token');
-    assert.equal(breachOf('Bearer abc,def'), 'empty-or-cut-token');
-    assert.equal(breachOf('Bearer $ACME_FULL,x'), 'unjudged');
-    assert.equal(breachOf('Bearer $ACME_FULL\t$ACME_RO'), 'unjudged');
-  });
-
-  test('a token68 that names no key is an unknown key; any other text is left to HTTP', () => {
-    assert.equal(breachOf('Bearer sk-live.0~1+/2=='), 'unknown-key');
-    assert.equal(breachOf('Bearer ab@cd'), 'unjudged');
-    assert.equal(breachOf('Bearer =abc'), 'unjudged');
-    assert.equal(breachOf('Bearer ab=cd'), 'unjudged');
-  });
+  const READINGS: readonly [string, readonly (readonly [string, string])[]][] = [
+    [
+      'quotes around a key are a breach; around anything else, left to HTTP',
+      [
+        ["Bearer '$ACME_FULL'", 'quoted-key'],
+        ['Bearer "${ACME_FULL}"', 'quoted-key'],
+        ['Bearer "$ACME_FULL\'', 'altered-key'],
+        ['Bearer "sk_live_1"', 'unjudged'],
+        ['Bearer x"$ACME_FULL"', 'altered-key'],
+        ['Bearer "$ACME_FULL"x', 'altered-key'],
+      ],
+    ],
+    [
+      'a blank or comma in the token: a cut key when no key is named, its own rule when one is',
+      [
+        ['Bearer abc def', 'empty-or-cut-token'],
+        ['Bearer abc,def', 'empty-or-cut-token'],
+        ['Bearer $ACME_FULL,x', 'unjudged'],
+        ['Bearer $ACME_FULL\t$ACME_RO', 'unjudged'],
+      ],
+    ],
+    [
+      'a token68 that names no key is an unknown key; any other text is left to HTTP',
+      [
+        ['Bearer sk-live.0~1+/2==', 'unknown-key'],
+        ['Bearer ab@cd', 'unjudged'],
+        ['Bearer =abc', 'unjudged'],
+        ['Bearer ab=cd', 'unjudged'],
+      ],
+    ],
+  ];
+  for (const [what, readings] of READINGS)
+    test(what, () => {
+      for (const [value, expected] of readings) assert.equal(breachOf(value), expected, value);
+    });
 
   test('two Authorization fields are a breach whatever they hold; over HTTP/2, its own', () => {
     assert.deepEqual(credentialOf(['Bearer $ACME_FULL', 'Bearer $ACME_FULL'], false, FACTS.keys), {
@@ -238,5 +253,29 @@ describe("a run's facts, from the target's declaration", () => {
       sandbox: { tenant: 'own', environment: 'sandbox', reads: true, revoked: false },
       otherTenant: { tenant: 'other', environment: 'production', reads: true, revoked: false },
     });
+  });
+});
+
+describe('a host the checker does not judge', () => {
+  const facts = runFactsOf(
+    {
+      baseUrl: ACME,
+      sandboxBaseUrl: 'https://acme.api.localhost:9443/v1',
+      credentialVariables: { fullAccess: 'ACME_FULL', otherTenant: 'GLOBEX_FULL' },
+    },
+    { own, other },
+  );
+
+  test('any of the names a request gave being unjudged leaves the request unjudged', () => {
+    const exchange = recorded({ headers: [['Host', 'globex.api.localhost'], key('GLOBEX_FULL')] });
+    assert.equal(judgeExchange(exchange, facts), undefined);
+    // The same request where every host is judged: a key served another tenant's data by two names.
+    assert.equal(judgeExchange(exchange, FACTS)?.kind, 'host-names-two-tenants');
+  });
+
+  test('facts that name no unjudged host judge every host', () => {
+    const { unjudgedHosts, ...judgedAll } = FACTS;
+    assert.equal(unjudgedHosts?.size, 0);
+    assert.equal(judgeExchange(recorded({ headers: [key('GLOBEX_FULL')] }), judgedAll)?.kind, 'cross-key');
   });
 });
