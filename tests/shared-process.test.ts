@@ -13,6 +13,7 @@
 // and the helpers of tests/ it imports for each of these. Not checked: a file here should compute
 // more than it waits, since they run one after another; and an error its code throws late is
 // reported against whichever test runs then.
+import './bench/mutation-survivors.test.ts';
 import './bench/results-sections.test.ts';
 import './conformance/attestation/bundle.test.ts';
 import './conformance/catalog/client-catalog.test.ts';
@@ -21,6 +22,8 @@ import './conformance/client-report/clients-told-apart.test.ts';
 import './conformance/client-report/exposed-keys.test.ts';
 import './conformance/judging/checks.test.ts';
 import './conformance/judging/common-records.test.ts';
+import './conformance/judging/pages-decisions.test.ts';
+import './conformance/judging/run-checker-decisions.test.ts';
 import './conformance/layers.test.ts';
 import './conformance/machinery.test.ts';
 import './conformance/pages.test.ts';

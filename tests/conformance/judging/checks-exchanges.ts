@@ -41,6 +41,11 @@ export function answer(
   };
 }
 export const refused: FailedExchange = { kind: 'failure', request, durationMs: 1, error: 'ECONNREFUSED' };
+export const notSent: FailedExchange = {
+  ...refused,
+  error: 'not sent: the target stopped answering',
+  notSent: true,
+};
 export const transient: FailedExchange = { ...refused, error: 'every try answered 503', transient: 503 };
 export const signalled: FailedExchange = { ...refused, error: 'GOAWAY', signal: 'GOAWAY NO_ERROR' };
 export const error = (code: string) => ({ error: { code, message: 'm' } });

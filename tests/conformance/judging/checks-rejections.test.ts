@@ -135,3 +135,27 @@ test('a Checks without knowledge judges no tenant data by default', () => {
   const exchanges: Exchange[] = [answer(401, {})];
   bare.noDataWithoutKey(exchanges);
 });
+
+test('the edges: 400 is a rejection and 399 is not; a header missing fails whatever the pattern', () => {
+  check.rejected(answer(400, error('any')), 'probe', { noDataOf: [] });
+  assert.match(
+    failure(() => check.rejected(answer(399, error('any')), 'probe', { noDataOf: [] })).message,
+    /expected a rejection \(4xx\), got 399/,
+  );
+  // A pattern that any text matches, even "undefined": a header that is not there still fails.
+  assert.match(failure(() => check.header(answer(200, {}), 'Vary', /.*/, 'probe')).message, /got none/);
+});
+
+test("a leak's evidence, and several failures' evidence together, are each exchange's", async () => {
+  const leaked = failure(() => check.leak('saw', answer(200, {}), answer(403, error('x'))));
+  assert.deepEqual(
+    leaked.evidence.map((evidence) => evidence.status),
+    [200, 403],
+  );
+  await assert.rejects(
+    check.each([answer(200, {}), answer(302, {})], (exchange) => check.rejected(exchange, 'p')),
+    (thrown: unknown) =>
+      thrown instanceof ConformanceFailure &&
+      thrown.evidence.map((evidence) => evidence.status).join() === '200,302',
+  );
+});

@@ -3,45 +3,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Checks, ConformanceFailure, Inconclusive } from '../../../conformance/judging/checks.ts';
-import {
-  startRequest,
-  type Exchange,
-  type FailedExchange,
-  type ResponseExchange,
-} from '../../../conformance/requests/exchange.ts';
+import { startRequest, type Exchange } from '../../../conformance/requests/exchange.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
-import type { TenantValues } from '../../../conformance/judging/tenant-knowledge.ts';
-
-const KEY = 'mbk_prod_PublicTestValueNotARealKey0001';
-const check = new Checks(new KeyNamer([{ variable: 'FULL_ACCESS_KEY', value: KEY }]));
-const request = startRequest('GET', 'https://acme.api.example.com/v1/customers', []);
-const globex: TenantValues = {
-  label: 'globex',
-  values: new Set(['globex-customer@example.test', 'Globex Corp']),
-};
-
-function answer(status: number, body: unknown, headers: Record<string, string> = {}): ResponseExchange {
-  return {
-    kind: 'response',
-    request,
-    durationMs: 1,
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-    bodyText: JSON.stringify(body),
-  };
-}
-const refused: FailedExchange = {
-  kind: 'failure',
-  request,
-  durationMs: 1,
-  error: 'ECONNREFUSED: connect refused',
-};
-const notSent: FailedExchange = {
-  ...refused,
-  error: 'not sent: the target stopped answering',
-  notSent: true,
-};
-const error = (code: string) => ({ error: { code, message: 'm' } });
+import { KEY, answer, bare as check, error, globex, notSent, refused } from './checks-exchanges.ts';
 
 test('no answer is Inconclusive in every check that needs one, never a failure', () => {
   const needAnswer: ((exchange: Exchange) => void)[] = [
@@ -97,11 +61,8 @@ test('noDataOf with a baseline fails only on data the extra fields add', () => {
   assert.doesNotThrow(() => check.noDataOf(leakEverywhere, [globex], 'tenant_id', leakEverywhere));
   const clean = answer(200, { data: [{ name: 'Acme' }] });
   assert.throws(() => check.noDataOf(leakEverywhere, [globex], 'tenant_id', clean), /holds data of globex/);
-  const more = answer(200, { data: [{ name: 'Globex Corp', email: 'globex-customer@example.test' }] });
-  assert.throws(
-    () => check.noDataOf(more, [globex], 'tenant_id', leakEverywhere),
-    /globex-customer@example\.test/,
-  );
+  const more = answer(200, { data: [{ name: 'Globex Corp', email: 'hank@globex.example' }] });
+  assert.throws(() => check.noDataOf(more, [globex], 'tenant_id', leakEverywhere), /hank@globex\.example/);
   assert.throws(() => check.noDataOf(leakEverywhere, [globex], 'tenant_id', refused), Inconclusive);
 });
 

@@ -13,77 +13,23 @@ import {
   type KeyRole,
 } from '../../../conformance/judging/run-checker.ts';
 import { runFactsOf } from '../../../conformance/judging/run-facts.ts';
+import {
+  ACME,
+  ERROR,
+  FACTS,
+  GLOBEX,
+  GLOBEX_LIST,
+  SANDBOX,
+  key,
+  other,
+  own,
+  recorded,
+  type Shape,
+} from './run-checker-exchanges.ts';
 import { Checks, ConformanceFailure } from '../../../conformance/judging/checks.ts';
 import { KeyNamer } from '../../../conformance/redaction/shown-keys.ts';
 import type { RecordedExchange } from '../../../conformance/requests/exchange-record.ts';
 import type { ResponseExchange } from '../../../conformance/requests/exchange.ts';
-import type { TenantValues } from '../../../conformance/judging/tenant-knowledge.ts';
-
-const ACME = 'https://acme.api.localhost:8443/v1';
-const GLOBEX = 'https://globex.api.localhost:8443/v1';
-const SANDBOX = 'https://acme.sandbox.api.localhost:8443/v1';
-const own: TenantValues = { label: 'acme', values: new Set(['cus_acme_000001', 'Acme Anvils Ltd']) };
-const other: TenantValues = { label: 'globex', values: new Set(['cus_globex_000001', 'Globex Corp']) };
-const FACTS = runFactsOf(
-  {
-    baseUrl: ACME,
-    otherTenantBaseUrl: GLOBEX,
-    sandboxBaseUrl: SANDBOX,
-    credentialVariables: {
-      fullAccess: 'ACME_FULL',
-      readOnly: 'ACME_RO',
-      noCustomersPermission: 'ACME_NONE',
-      revoked: 'ACME_REVOKED',
-      sandbox: 'ACME_SANDBOX',
-      otherTenant: 'GLOBEX_FULL',
-    },
-  },
-  { own, other },
-);
-const ACME_LIST = '{"customers":[{"id":"cus_acme_000001","name":"Acme Anvils Ltd"}]}';
-const GLOBEX_LIST = '{"customers":[{"id":"cus_globex_000001","name":"Globex Corp"}]}';
-const ERROR = '{"error":{"code":"invalid_api_key","message":"The provided API key is invalid."}}';
-
-interface Shape {
-  url?: string;
-  headers?: [string, string][];
-  h2?: boolean;
-  status?: number;
-  body?: string;
-  responseHeaders?: [string, string][];
-}
-
-function recorded({
-  url = `${ACME}/customers`,
-  headers = [],
-  h2,
-  status = 200,
-  body = ACME_LIST,
-  responseHeaders = [],
-}: Shape): RecordedExchange {
-  return {
-    id: `x-${Math.random()}`,
-    startedAt: new Date(0).toISOString(),
-    durationMs: 1,
-    request: {
-      method: 'GET',
-      url,
-      headers: fields([['Host', new URL(url).host], ...headers]),
-      ...(h2 ? { httpVersion: 'HTTP/2' as const } : {}),
-    },
-    response: {
-      status,
-      headers: fields([['content-type', 'application/json'], ...responseHeaders]),
-      body,
-    },
-  };
-}
-
-function fields(pairs: readonly [string, string][]): { name: string; value: string }[] {
-  return pairs.map(([name, value]) => ({ name, value }));
-}
-
-const key = (variable: string): [string, string] => ['Authorization', `Bearer $${variable}`];
 
 const BREACH_CASES: readonly [BreachKind, Shape][] = [
   ['plain-http', { url: 'http://acme.api.localhost:8080/v1/customers', headers: [key('ACME_FULL')] }],
