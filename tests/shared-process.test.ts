@@ -44,6 +44,7 @@ import './hostile/fuzz-request-line.test.ts';
 import './independent-implementation/front-counters.test.ts';
 import './library/api-report.test.ts';
 import './mutation/fault-catalog.test.ts';
+import './mutation/keyless-served-to-other-user-agents.test.ts';
 import './reference-server/admin-api/admin-api.test.ts';
 import './reference-server/admin-api/admin-token.test.ts';
 import './reference-server/api/answer-bytes.test.ts';

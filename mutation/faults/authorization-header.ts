@@ -1,9 +1,12 @@
 // The Authorization header (spec §5 Scheme, §7): the faults that break these rules (see ../fault.ts).
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Http2ServerRequest } from 'node:http2';
 import { parseAuthorization } from '../../reference-server/http/authorization-header.ts';
 import { apiError } from '../../reference-server/http/errors.ts';
 import { fieldLines } from '../../reference-server/http/field-lines.ts';
+import { pathOf } from '../../reference-server/http/request-target.ts';
+import type { ServerSteps } from '../../reference-server/steps/server-steps.ts';
 import {
   ANY_ORIGIN,
   changingAnswers,
@@ -13,6 +16,43 @@ import {
   URL_KEY_PARAMETERS,
   type Fault,
 } from '../fault.ts';
+
+/** The User-Agent the suite used to announce itself with: the one a cloaking front checks keys for. */
+const CLOAKED_FOR = 'tenant-auth-conformance';
+
+/** A GET of the customers list without Authorization from any client but the announced suite. */
+function cloakedFrom(req: IncomingMessage): boolean {
+  return (
+    req.method === 'GET' &&
+    pathOf(req.url ?? '/') === '/v1/customers' &&
+    fieldLines(req, 'authorization').length === 0 &&
+    fieldLines(req, 'user-agent')[0] !== CLOAKED_FOR
+  );
+}
+
+/**
+ * A cloaking front: the requests `cloakedFrom` picks are let through as if they carried a read key
+ * of the host's tenant and environment. The pipeline only knows a key by its token, so the front
+ * hands it a token of its own — random per server, so that no client can send it — and the lookup
+ * answers that token with such a key for whichever host the request named.
+ */
+function keylessServedToOtherAgents(): Pick<ServerSteps, 'authorizationOf' | 'findKey'> {
+  const frontToken = `cloaking-front-${randomUUID()}`;
+  return {
+    authorizationOf: (req) =>
+      cloakedFrom(req) ? { kind: 'bearer', token: frontToken } : CORRECT.authorizationOf(req),
+    findKey: (context, host, token) =>
+      token === frontToken
+        ? {
+            id: 'cloaking-front',
+            tenant: host.tenant,
+            environment: host.environment,
+            permissions: new Set(['customers:read'] as const),
+            revoked: false,
+          }
+        : CORRECT.findKey(context, host, token),
+  };
+}
 
 export const AUTHORIZATION_HEADER_FAULTS = {
   'h2-first-authorization-wins': {
@@ -85,6 +125,26 @@ export const AUTHORIZATION_HEADER_FAULTS = {
     steps: () => ({
       writeResponse: changingAnswers('missing_authorization_header', apiError('invalid_api_key')),
     }),
+  },
+  'keyless-served-to-other-user-agents': {
+    description: `A cloaking front: a GET of /v1/customers without Authorization is answered 200 with the host tenant's customers unless its User-Agent is \`${CLOAKED_FOR}\`, the one the suite used to announce itself with (as \`curl\` without a key gets them).`,
+    catches: ['AUTH-MISSING-HEADER'],
+    alsoFails: {
+      'AUTH-MISSING-HEADER-401': 'Its request without Authorization gets 200, not 401.',
+      'AUTH-URL-CREDENTIALS-IGNORED':
+        'A key in the URL leaves the request without Authorization: the front serves it the list.',
+      'TENANT-H2-COALESCED-CONNECTION-ISOLATED':
+        'Its request without a key, after a served one on the same connection, gets the list.',
+      'TENANT-CACHED-ANSWER-NOT-SHARED':
+        'The same URL right after a served request, without Authorization, gets the list.',
+      'TENANT-CONDITIONAL-UNKNOWN-INDISTINGUISHABLE':
+        "Without a key, the tenant's ETag gets 304 on its host (the list is served, then validated) and 200 on an unknown tenant's host (an empty list): the answers tell which tenants exist.",
+      'TRANSPORT-HSTS': 'One of its requests has no Authorization and gets the list.',
+      'ERROR-BODY-SHAPE': 'One of its requests has no Authorization and gets the list.',
+      'ERROR-NO-STORE': 'One of its requests has no Authorization and gets the list.',
+      'VERSION-PATH': 'One of its requests has no Authorization and gets the list.',
+    },
+    steps: keylessServedToOtherAgents,
   },
   'missing-header-answered-400': {
     description: 'A request without Authorization gets status 400 and no WWW-Authenticate challenge.',
