@@ -8,17 +8,11 @@ import type { Database } from '../database/database.ts';
 import { authenticate, type PublisherSource } from '../publish/publishers.ts';
 import { PublishRefused, receiveBundle } from '../publish/receive.ts';
 import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../publish/upload.ts';
-import {
-  certifiedRuns,
-  deploymentExists,
-  newestOfVersion,
-  outcomesOf,
-  runById,
-  runsOf,
-  type StoredRun,
-} from '../store/runs.ts';
+import { deploymentsPage, versionsPage } from '../store/listing.ts';
+import { deploymentExists, newestOfVersion, outcomesOf, runById, type StoredRun } from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
+import { linkHeader, nextPath, pageRequest } from './paging.ts';
 import { RequestError, sendJson } from './respond.ts';
 
 export interface ApiContext {
@@ -200,30 +194,57 @@ export async function diffAnswer(
   }
 }
 
-export async function certifiedList(context: ApiContext, response: ServerResponse): Promise<void> {
-  const runs = await certifiedRuns(context.db);
-  sendJson(response, 200, {
-    certified: runs.map((run) => ({ ...runJson(run), badge: `/badge/${run.deployment}.svg` })),
-  });
+/** The deployments, a page at a time: each certified one with its run, the others by name. */
+export async function certifiedList(
+  context: ApiContext,
+  query: URLSearchParams,
+  response: ServerResponse,
+): Promise<void> {
+  const request = pageRequest('deployments', query);
+  const listed = await deploymentsPage(context.db, request);
+  const next = nextPath('/api/v1/deployments', 'deployments', request, listed.next);
+  sendJson(
+    response,
+    200,
+    {
+      certified: listed.deployments.flatMap(({ certified }) =>
+        certified ? [{ ...runJson(certified), badge: `/badge/${certified.deployment}.svg` }] : [],
+      ),
+      uncertified: listed.deployments.filter(({ certified }) => !certified).map(({ name }) => name),
+      next: next ?? null,
+    },
+    linkHeader(next),
+  );
 }
 
+/** A deployment's history, a page of versions at a time, with every run of each. */
 export async function deploymentHistory(
   context: ApiContext,
   name: string,
+  query: URLSearchParams,
   response: ServerResponse,
 ): Promise<void> {
   checkedName('deployment', name);
+  const request = pageRequest('versions', query);
   if (!(await deploymentExists(context.db, name)))
     throw new RequestError(404, 'no_such_deployment', `The registry has no deployment named "${name}".`);
-  const runs = await runsOf(context.db, name);
+  const listed = await versionsPage(context.db, name, request);
   const { target, moves } = await targetOf(context.db, name);
-  sendJson(response, 200, {
-    deployment: name,
-    badge: `/badge/${name}.svg`,
-    ...(target ? { target } : {}),
-    targetMoves: moves,
-    runs: runs.map(runJson),
-  });
+  const next = nextPath(`/api/v1/deployments/${name}`, 'versions', request, listed.next);
+  sendJson(
+    response,
+    200,
+    {
+      deployment: name,
+      badge: `/badge/${name}.svg`,
+      ...(target ? { target } : {}),
+      targetMoves: moves,
+      versions: listed.versions,
+      runs: listed.runs.map(runJson),
+      next: next ?? null,
+    },
+    linkHeader(next),
+  );
 }
 
 export async function runDetail(context: ApiContext, id: number, response: ServerResponse): Promise<void> {

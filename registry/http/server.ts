@@ -115,9 +115,10 @@ async function route(
     if (segments.length === 3 && third === 'can-i-ship')
       return canIShipAnswer(context, url.searchParams, response);
     if (segments.length === 3 && third === 'diff') return diffAnswer(context, url.searchParams, response);
-    if (segments.length === 3 && third === 'deployments') return certifiedList(context, response);
+    if (segments.length === 3 && third === 'deployments')
+      return certifiedList(context, url.searchParams, response);
     if (segments.length === 4 && third === 'deployments')
-      return deploymentHistory(context, fourth ?? '', response);
+      return deploymentHistory(context, fourth ?? '', url.searchParams, response);
     if (segments.length === 4 && third === 'runs') return runDetail(context, runId(fourth ?? ''), response);
     if (segments.length === 5 && third === 'runs' && segments[4] === 'files') {
       const id = runId(fourth ?? '');
@@ -137,7 +138,7 @@ async function route(
     const svg = await renderRegistryBadge(context.db, second.slice(0, -'.svg'.length));
     return send(response, 200, 'image/svg+xml', svg, { 'Cache-Control': 'no-cache' });
   }
-  const handled = await siteRoutes(context.db, segments, response);
+  const handled = await siteRoutes(context.db, segments, url.searchParams, response);
   if (!handled) throw new RequestError(404, 'not_found', `Nothing at ${path.slice(0, 100)}.`);
 }
 
