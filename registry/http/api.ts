@@ -5,7 +5,7 @@ import { parseProtocols } from '../../conformance/settings.ts';
 import { canIShip } from '../ask/can-i-ship.ts';
 import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
 import type { Database } from '../database/database.ts';
-import { authenticate, type PublisherSource } from '../publish/publishers.ts';
+import { authenticate, type Publisher, type PublisherSource } from '../publish/publishers.ts';
 import { PublishRefused, receiveBundle } from '../publish/receive.ts';
 import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../publish/upload.ts';
 import { deploymentsPage, versionsPage } from '../store/listing.ts';
@@ -13,6 +13,7 @@ import { deploymentExists, newestOfVersion, outcomesOf, runById, type StoredRun 
 import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
 import { linkHeader, nextPath, pageRequest } from './paging.ts';
+import type { UploadGate } from './upload-gate.ts';
 import { RequestError, sendJson } from './respond.ts';
 
 export interface ApiContext {
@@ -20,6 +21,8 @@ export interface ApiContext {
   publishers: PublisherSource;
   /** The largest bundle accepted, in bytes (decoded). */
   maxBundleBytes: number;
+  /** Bounds the uploads in flight (--max-uploads). */
+  uploads: UploadGate;
 }
 
 /** The JSON of a run: its facts and where its files are. */
@@ -68,6 +71,27 @@ export async function publish(
       'unsupported_media_type',
       'Send the upload as Content-Type: application/json.',
     );
+  // The body is read only once a slot is free: an upload waiting holds no memory.
+  const release = await context.uploads.enter();
+  if (release === undefined)
+    throw new RequestError(
+      503,
+      'too_many_uploads',
+      `The registry is receiving ${context.uploads.max} uploads, with ${context.uploads.maxWaiting} more waiting (--max-uploads): publish again after the Retry-After seconds. Nothing was stored.`,
+    );
+  try {
+    await receive(context, authentication.publisher, request, response);
+  } finally {
+    release();
+  }
+}
+
+async function receive(
+  context: ApiContext,
+  publisher: Publisher,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   // base64 makes the files a third larger; the JSON around them is small.
   const limit = Math.ceil((context.maxBundleBytes * 4) / 3) + 64 * 1024;
   const tooLarge = (): RequestError =>
@@ -90,7 +114,7 @@ export async function publish(
   const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
   let result;
   try {
-    result = await receiveBundle(context.db, authentication.publisher, upload, token);
+    result = await receiveBundle(context.db, publisher, upload, token);
   } catch (error) {
     if (error instanceof PublishRefused) throw new RequestError(error.status, error.code, error.message);
     throw error;

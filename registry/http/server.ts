@@ -19,6 +19,7 @@ import {
   type ApiContext,
 } from './api.ts';
 import { UploadAborted } from './body.ts';
+import { DEFAULT_MAX_UPLOADS, UploadGate } from './upload-gate.ts';
 import { markPrivate, RequestError, send, sendError, sendJson } from './respond.ts';
 import { removeStaleUploads } from '../publish/receive.ts';
 import { bundleFileNames } from '../store/runs.ts';
@@ -32,6 +33,10 @@ export interface RegistryOptions {
   host?: string;
   /** The largest bundle accepted, in bytes. */
   maxBundleBytes?: number;
+  /** Uploads received at once (and as many waiting); default DEFAULT_MAX_UPLOADS. */
+  maxUploads?: number;
+  /** Uploads that wait for a slot before the next is refused; default maxUploads. */
+  maxWaitingUploads?: number;
   /** Every read needs a token of the publishers file (a publisher's or a reader's). */
   privateReads?: boolean;
   log?: (line: string) => void;
@@ -147,6 +152,10 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     db: options.db,
     publishers: options.publishers,
     maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,
+    uploads: new UploadGate(
+      options.maxUploads ?? DEFAULT_MAX_UPLOADS,
+      options.maxWaitingUploads ?? options.maxUploads ?? DEFAULT_MAX_UPLOADS,
+    ),
   };
   const log = options.log ?? ((line: string) => console.log(line));
   for (const name of removeStaleUploads())

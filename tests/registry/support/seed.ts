@@ -18,6 +18,10 @@ export interface Seeding {
   template?: number;
   /** Without a template: each run's outcomes, rules SEED-1… overall (`all`), every one a pass. */
   outcomes?: number;
+  /** With a template: false to copy its facts only, not its rule outcomes (fast at 100 000 runs). */
+  copyOutcomes?: boolean;
+  /** The index of the first run (default 0): seeds more runs of the same deployments. */
+  first?: number;
 }
 
 const SYNTHETIC = `SELECT 'seed' AS target_name, 'https://seed.example/v1' AS base_url, 'strict' AS profile,
@@ -30,7 +34,8 @@ const SYNTHETIC = `SELECT 'seed' AS target_name, 'https://seed.example/v1' AS ba
 /** Seeds the runs; returns how long it took, in seconds. */
 export async function seedRuns(db: Queryable, seeding: Seeding): Promise<number> {
   const started = performance.now();
-  const { prefix, deployments, runs, runsPerVersion = 1, failEvery = 0, template, outcomes = 0 } = seeding;
+  const { prefix, deployments, runs, runsPerVersion = 1, failEvery = 0, template } = seeding;
+  const { outcomes = 0, copyOutcomes = true, first = 0 } = seeding;
   const source = (parameter: number): string =>
     template === undefined ? SYNTHETIC : `SELECT * FROM runs WHERE id = $${parameter}::int`;
   const [before] = await db.query<{ last: number }>('SELECT coalesce(max(id), 0)::int AS last FROM runs');
@@ -42,8 +47,8 @@ export async function seedRuns(db: Queryable, seeding: Seeding): Promise<number>
   );
   await db.query(
     `INSERT INTO bundles (sha256, size_bytes)
-     SELECT encode(sha256(($1::text || ' seed ' || i)::bytea), 'hex'), 1 FROM generate_series(0, $2::int - 1) AS i`,
-    [prefix, runs],
+     SELECT encode(sha256(($1::text || ' seed ' || i)::bytea), 'hex'), 1 FROM generate_series($3::int, $3::int + $2::int - 1) AS i`,
+    [prefix, runs, first],
   );
   await db.query(
     `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict, protocols_checked,
@@ -55,10 +60,18 @@ export async function seedRuns(db: Queryable, seeding: Seeding): Promise<number>
        t.protocols_checked, t.protocols_offered, t.rules_selected, t.rules_in_catalog, t.partial,
        t.scope, t.options, t.kit_version, t.catalog_sha256, t.statement_sha256, t.report_sha256, t.signer, t.publisher,
        t.started_at + i * interval '1 second'
-     FROM generate_series(0, $2::int - 1) AS i CROSS JOIN (${source(6)}) AS t`,
-    [prefix, runs, deployments, runsPerVersion, failEvery, ...(template === undefined ? [] : [template])],
+     FROM generate_series($6::int, $6::int + $2::int - 1) AS i CROSS JOIN (${source(7)}) AS t`,
+    [
+      prefix,
+      runs,
+      deployments,
+      runsPerVersion,
+      failEvery,
+      first,
+      ...(template === undefined ? [] : [template]),
+    ],
   );
-  if (template !== undefined)
+  if (template !== undefined && copyOutcomes)
     await db.query(
       `INSERT INTO rule_outcomes (run_id, rule_id, level, protocol, verdict)
        SELECT r.id, o.rule_id, o.level, o.protocol, o.verdict
