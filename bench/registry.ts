@@ -10,10 +10,10 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { canIShip } from '../registry/ask/can-i-ship.ts';
-import type { Database } from '../registry/database/database.ts';
 import { BACKENDS, stopBackends, type Backend } from '../tests/registry/support/backends.ts';
 import { keyPair, makeBundle, removeBundles } from '../tests/registry/support/bundles.ts';
-import { startTestRegistry } from '../tests/registry/support/registry.ts';
+import { startTestRegistry, type TestRegistry } from '../tests/registry/support/registry.ts';
+import { seedRuns } from '../tests/registry/support/seed.ts';
 import {
   canIShipUnderCrowd,
   memoryUnderUploads,
@@ -76,36 +76,6 @@ async function publishThroughput(backend: Backend): Promise<{ sequential: number
   return { sequential, concurrent };
 }
 
-/** 10 000 runs copied from one published run by SQL, each with the template's rule outcomes. */
-async function seed(db: Database, templateId: number): Promise<void> {
-  await db.query(
-    `INSERT INTO deployments (name, publisher) SELECT 'bench-' || d, 'acme' FROM generate_series(0, $1 - 1) AS d`,
-    [DEPLOYMENTS],
-  );
-  await db.query(
-    `INSERT INTO bundles (sha256, size_bytes) SELECT encode(sha256(('seed ' || i)::bytea), 'hex'), 1 FROM generate_series(0, $1 - 1) AS i`,
-    [STORED_RUNS],
-  );
-  await db.query(
-    `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict, protocols_checked,
-       protocols_offered, rules_selected, rules_in_catalog, partial, scope, options, kit_version, catalog_sha256,
-       statement_sha256, report_sha256, signer, publisher, started_at)
-     SELECT encode(sha256(('seed ' || i)::bytea), 'hex'), 'bench-' || (i % $2), '1.0.' || (i / $2), t.target_name, t.base_url,
-       t.profile, t.verdict, t.protocols_checked, t.protocols_offered, t.rules_selected, t.rules_in_catalog, t.partial,
-       t.scope, t.options, t.kit_version, t.catalog_sha256, t.statement_sha256, t.report_sha256, t.signer, t.publisher,
-       t.started_at
-     FROM generate_series(0, $1 - 1) AS i CROSS JOIN (SELECT * FROM runs WHERE id = $3) AS t`,
-    [STORED_RUNS, DEPLOYMENTS, templateId],
-  );
-  await db.query(
-    `INSERT INTO rule_outcomes (run_id, rule_id, level, protocol, verdict)
-     SELECT r.id, o.rule_id, o.level, o.protocol, o.verdict FROM runs r CROSS JOIN (SELECT * FROM rule_outcomes WHERE run_id = $1) AS o
-     WHERE r.id <> $1`,
-    [templateId],
-  );
-  await db.query('ANALYZE');
-}
-
 interface Latency {
   floor: { median: number; p95: number };
   query: { median: number; p95: number };
@@ -115,19 +85,28 @@ interface Latency {
   seedSeconds: number;
 }
 
-async function canIShipLatency(backend: Backend): Promise<Latency> {
+/** A registry with one published run, the template the seeded runs copy. */
+async function registryWithTemplate(backend: Backend): Promise<{ registry: TestRegistry; template: number }> {
   const registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
-  const db = registry.backend.db;
   const published = await registry.publish(
     makeBundle({ key: vendor.privateKey }),
     'template',
     '0.0.1',
     registry.tokens.get('acme') ?? '',
   );
-  const templateId = (published.json as { run: { id: number } }).run.id;
-  const started = performance.now();
-  await seed(db, templateId);
-  const seedSeconds = (performance.now() - started) / 1000;
+  return { registry, template: (published.json as { run: { id: number } }).run.id };
+}
+
+async function canIShipLatency(backend: Backend): Promise<Latency> {
+  const { registry, template } = await registryWithTemplate(backend);
+  const db = registry.backend.db;
+  // 10 000 runs copied from the published one by SQL, each with the template's rule outcomes.
+  const seedSeconds = await seedRuns(db, {
+    prefix: 'bench-',
+    deployments: DEPLOYMENTS,
+    runs: STORED_RUNS,
+    template,
+  });
   const question = (index: number) => ({
     deployment: `bench-${index % DEPLOYMENTS}`,
     version: `1.0.${index % 97}`,
@@ -159,14 +138,7 @@ const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
 /** Reads at 1k, 10k and 100k runs, can-i-ship under a crowd and RSS under uploads, on one registry. */
 async function atScale(backend: Backend): Promise<{ scale: ScaleRow[]; crowd: CrowdRow; memory: MemoryRow }> {
-  const registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
-  const published = await registry.publish(
-    makeBundle({ key: vendor.privateKey }),
-    'template',
-    '0.0.1',
-    registry.tokens.get('acme') ?? '',
-  );
-  const template = (published.json as { run: { id: number } }).run.id;
+  const { registry, template } = await registryWithTemplate(backend);
   const scale = await readsAtScale(registry, template);
   const crowd = await canIShipUnderCrowd(registry);
   const memory = await memoryUnderUploads(registry, vendor.privateKey);
