@@ -53,7 +53,7 @@ function linkOf(html: string, id: string): string | undefined {
 }
 
 for (const backend of BACKENDS) {
-  describe(`every list pages (${backend} database)`, () => {
+  describe(`the registry at scale (${backend} database)`, () => {
     let registry: TestRegistry;
     before(async () => {
       // One upload at a time and none waiting: the bound is reached with one held upload.
