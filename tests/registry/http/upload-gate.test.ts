@@ -4,6 +4,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { IncomingMessage } from 'node:http';
+import { Socket } from 'node:net';
+import { readBody, UploadAborted } from '../../../registry/http/body.ts';
+import { RequestError } from '../../../registry/http/respond.ts';
 import { UploadGate } from '../../../registry/http/upload-gate.ts';
 
 test('uploads in flight and waiting stay within their bounds, and the waiting enter in order', async () => {
@@ -65,4 +69,14 @@ test('a release called twice frees one slot, not two', async () => {
   const first = await gate.enter();
   assert.ok(first);
   assert.equal(await gate.enter(), undefined, 'a second upload finds the one slot taken');
+});
+
+test('an upload whose client left while it waited ends at once, so its slot is released', async () => {
+  const request = new IncomingMessage(new Socket());
+  request.destroy();
+  await new Promise((resolve) => setImmediate(resolve));
+  await assert.rejects(
+    readBody(request, 1024, () => new RequestError(413, 'too_large', 'too large')),
+    UploadAborted,
+  );
 });
