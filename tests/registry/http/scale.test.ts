@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ClientRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { registryClient } from '../../../registry/client.ts';
 import { PAGE_LIMIT, cursorOf } from '../../../registry/http/paging.ts';
 import { storeRun, type RunFacts, type StoredRun } from '../../../registry/store/runs.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
@@ -232,7 +233,18 @@ for (const backend of BACKENDS) {
       const error = (refused.json as { error: { code: string; message: string } }).error;
       assert.equal(error.code, 'too_many_uploads');
       assert.match(error.message, /--max-uploads/);
+      // registry publish's client waits as Retry-After says and sends again: once the slot is
+      // free, its publish is read (400 here: not an upload), never left at the 503.
+      const client = registryClient(registry.registry.url, { caFile: registry.caPath, token });
+      const refusedBefore = registry.logs.filter((line) => / 503 /.test(line)).length;
+      const retried = client.post('/api/v1/runs', '{}');
+      for (let wait = 0; wait < 300; wait++) {
+        if (registry.logs.filter((line) => / 503 /.test(line)).length > refusedBefore) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       held?.end(' '.repeat(64 - '{"deployment": '.length));
+      assert.equal((await retried).status, 400, 'the client sent its publish again once the slot was free');
+      await client.close();
       assert.equal(await heldAnswer, 400, 'the held upload is answered once its body is whole');
       assert.equal((await probe()).status, 400, 'the slot is free again');
     });
