@@ -13,6 +13,8 @@ interface Keys {
   deployments: string;
   /** A deployment's versions, by the id of each version's first run. */
   versions: number;
+  /** The audit list, newest first, by entry id. */
+  audit: number;
 }
 export type ListName = keyof Keys;
 
@@ -37,23 +39,30 @@ function keyOf<List extends ListName>(list: List, cursor: string): Keys[List] | 
   }
   if (!Array.isArray(decoded) || decoded.length !== 2 || decoded[0] !== list) return undefined;
   const key: unknown = decoded[1];
-  if (list === 'versions')
+  if (list === 'versions' || list === 'audit')
     return Number.isSafeInteger(key) && (key as number) > 0 && (key as number) <= 2_147_483_647
       ? (key as Keys[List])
       : undefined;
   return deploymentProblem(key) === undefined ? (key as Keys[List]) : undefined;
 }
 
-/** The page a query asks for: `limit` and `cursor` checked, each refused by name. */
-export function pageRequest<List extends ListName>(list: List, query: URLSearchParams): PageRequest<List> {
+/**
+ * The page a query asks for: `limit` and `cursor` checked, each refused by name. `bounds` are the
+ * list's own when they differ (the audit list's, as its command has always taken).
+ */
+export function pageRequest<List extends ListName>(
+  list: List,
+  query: URLSearchParams,
+  bounds: { default: number; max: number } = PAGE_LIMIT,
+): PageRequest<List> {
   const limitText = query.get('limit');
-  let limit: number = PAGE_LIMIT.default;
+  let limit: number = bounds.default;
   if (limitText !== null) {
-    if (!/^[1-9][0-9]{0,3}$/.test(limitText) || Number(limitText) > PAGE_LIMIT.max)
+    if (!/^[1-9][0-9]{0,3}$/.test(limitText) || Number(limitText) > bounds.max)
       throw new RequestError(
         400,
         'bad_limit',
-        `limit must be a whole number from 1 to ${PAGE_LIMIT.max} (default ${PAGE_LIMIT.default}); got ${JSON.stringify(limitText.slice(0, 20))}.`,
+        `limit must be a whole number from 1 to ${bounds.max} (default ${bounds.default}); got ${JSON.stringify(limitText.slice(0, 20))}.`,
       );
     limit = Number(limitText);
   }

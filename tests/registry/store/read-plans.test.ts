@@ -140,7 +140,14 @@ for (const backend of BACKENDS) {
       const live = await liveOf(db, 'd3');
       assert.equal(live?.release.version, '1.0.5');
       await canIShipReplacingLive(db, { deployment: 'd3', version: '1.0.7' });
-      assert.equal((await auditList(db, 100)).length, 2);
+      const newest = await auditList(db, { after: undefined, limit: 1 });
+      assert.equal(newest.entries[0]?.action, 'release');
+      const older = await auditList(db, { after: newest.next, limit: 1 });
+      assert.deepEqual(
+        [older.entries[0]?.action, older.next],
+        ['yank', undefined],
+        'the next page of the audit list is the yank, and the last',
+      );
       assert.ok(plans.length >= 15, `only ${plans.length} statements were planned`);
       const scanning = plans.filter((plan) => plan.scans.length > 0);
       assert.deepEqual(
