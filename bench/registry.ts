@@ -10,10 +10,18 @@ import { writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { canIShip } from '../registry/ask/can-i-ship.ts';
-import type { Database } from '../registry/database/database.ts';
 import { BACKENDS, stopBackends, type Backend } from '../tests/registry/support/backends.ts';
 import { keyPair, makeBundle, removeBundles } from '../tests/registry/support/bundles.ts';
-import { startTestRegistry } from '../tests/registry/support/registry.ts';
+import { startTestRegistry, type TestRegistry } from '../tests/registry/support/registry.ts';
+import { seedRuns } from '../tests/registry/support/seed.ts';
+import {
+  canIShipUnderCrowd,
+  memoryUnderUploads,
+  readsAtScale,
+  type CrowdRow,
+  type MemoryRow,
+  type ScaleRow,
+} from './registry-scale.ts';
 
 const PUBLISHES = 120;
 const STORED_RUNS = 10_000;
@@ -68,36 +76,6 @@ async function publishThroughput(backend: Backend): Promise<{ sequential: number
   return { sequential, concurrent };
 }
 
-/** 10 000 runs copied from one published run by SQL, each with the template's rule outcomes. */
-async function seed(db: Database, templateId: number): Promise<void> {
-  await db.query(
-    `INSERT INTO deployments (name, publisher) SELECT 'bench-' || d, 'acme' FROM generate_series(0, $1 - 1) AS d`,
-    [DEPLOYMENTS],
-  );
-  await db.query(
-    `INSERT INTO bundles (sha256, size_bytes) SELECT encode(sha256(('seed ' || i)::bytea), 'hex'), 1 FROM generate_series(0, $1 - 1) AS i`,
-    [STORED_RUNS],
-  );
-  await db.query(
-    `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict, protocols_checked,
-       protocols_offered, rules_selected, rules_in_catalog, partial, scope, options, kit_version, catalog_sha256,
-       statement_sha256, report_sha256, signer, publisher, started_at)
-     SELECT encode(sha256(('seed ' || i)::bytea), 'hex'), 'bench-' || (i % $2), '1.0.' || (i / $2), t.target_name, t.base_url,
-       t.profile, t.verdict, t.protocols_checked, t.protocols_offered, t.rules_selected, t.rules_in_catalog, t.partial,
-       t.scope, t.options, t.kit_version, t.catalog_sha256, t.statement_sha256, t.report_sha256, t.signer, t.publisher,
-       t.started_at
-     FROM generate_series(0, $1 - 1) AS i CROSS JOIN (SELECT * FROM runs WHERE id = $3) AS t`,
-    [STORED_RUNS, DEPLOYMENTS, templateId],
-  );
-  await db.query(
-    `INSERT INTO rule_outcomes (run_id, rule_id, level, protocol, verdict)
-     SELECT r.id, o.rule_id, o.level, o.protocol, o.verdict FROM runs r CROSS JOIN (SELECT * FROM rule_outcomes WHERE run_id = $1) AS o
-     WHERE r.id <> $1`,
-    [templateId],
-  );
-  await db.query('ANALYZE');
-}
-
 interface Latency {
   floor: { median: number; p95: number };
   query: { median: number; p95: number };
@@ -107,19 +85,28 @@ interface Latency {
   seedSeconds: number;
 }
 
-async function canIShipLatency(backend: Backend): Promise<Latency> {
+/** A registry with one published run, the template the seeded runs copy. */
+async function registryWithTemplate(backend: Backend): Promise<{ registry: TestRegistry; template: number }> {
   const registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
-  const db = registry.backend.db;
   const published = await registry.publish(
     makeBundle({ key: vendor.privateKey }),
     'template',
     '0.0.1',
     registry.tokens.get('acme') ?? '',
   );
-  const templateId = (published.json as { run: { id: number } }).run.id;
-  const started = performance.now();
-  await seed(db, templateId);
-  const seedSeconds = (performance.now() - started) / 1000;
+  return { registry, template: (published.json as { run: { id: number } }).run.id };
+}
+
+async function canIShipLatency(backend: Backend): Promise<Latency> {
+  const { registry, template } = await registryWithTemplate(backend);
+  const db = registry.backend.db;
+  // 10 000 runs copied from the published one by SQL, each with the template's rule outcomes.
+  const seedSeconds = await seedRuns(db, {
+    prefix: 'bench-',
+    deployments: DEPLOYMENTS,
+    runs: STORED_RUNS,
+    template,
+  });
   const question = (index: number) => ({
     deployment: `bench-${index % DEPLOYMENTS}`,
     version: `1.0.${index % 97}`,
@@ -149,6 +136,22 @@ async function canIShipLatency(backend: Backend): Promise<Latency> {
 
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
+/** Reads at 1k, 10k and 100k runs, can-i-ship under a crowd and RSS under uploads, on one registry. */
+async function atScale(backend: Backend): Promise<{ scale: ScaleRow[]; crowd: CrowdRow; memory: MemoryRow }> {
+  const { registry, template } = await registryWithTemplate(backend);
+  const scale = await readsAtScale(registry, template);
+  const crowd = await canIShipUnderCrowd(registry);
+  const memory = await memoryUnderUploads(registry, vendor.privateKey);
+  await registry.close();
+  return { scale, crowd, memory };
+}
+
+const both = (spread: { median: number; p99: number }): string => `${ms(spread.median)} / ${ms(spread.p99)}`;
+const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MiB`;
+const scaleRows: string[] = [];
+const crowdRows: string[] = [];
+const memoryRows: string[] = [];
+
 const rows: string[] = [];
 const latencyRows: string[] = [];
 for (const backend of BACKENDS) {
@@ -159,6 +162,22 @@ for (const backend of BACKENDS) {
     `| ${backend} | ${ms(latency.floor.median)} / ${ms(latency.floor.p95)} | ${ms(latency.query.median)} / ${ms(latency.query.p95)} | ${(latency.query.median / latency.floor.median).toFixed(1)}× | ${ms(latency.http.median)} / ${ms(latency.http.p95)} | ${ms(latency.httpFloor.median)} / ${ms(latency.httpFloor.p95)} | ${latency.seedSeconds.toFixed(1)} s |`,
   );
   console.log(backend, throughput, latency);
+  const { scale, crowd, memory } = await atScale(backend);
+  for (const row of scale)
+    scaleRows.push(
+      `| ${backend} | ${row.runs.toLocaleString('en')} | ${both(row.canIShip)} | ${both(row.badge)} | ${both(row.unknownBadge)} | ${both(row.certifiedPage)} | ${both(row.historyPage)} | ${row.seedSeconds.toFixed(1)} s |`,
+    );
+  crowdRows.push(
+    `| ${backend} | ${both(crowd.alone)} | ${both(crowd.crowded)} | ${(crowd.crowded.p99 / crowd.alone.p99).toFixed(1)}× | ${crowd.crowd} clients, ${crowd.pagesLoaded} pages |`,
+  );
+  memoryRows.push(
+    `| ${backend} | ${mib(memory.atRest)} | ${mib(memory.peak)} | ${memory.uploads} × ${mib(memory.uploadBytes)} | ${Object.entries(
+      memory.answers,
+    )
+      .map(([status, count]) => `${count} × ${status}`)
+      .join(', ')} |`,
+  );
+  console.log(backend, scale, crowd, memory);
 }
 await stopBackends();
 removeBundles();
@@ -198,6 +217,41 @@ every answer pays for it; a PostgreSQL server keeps that cost in its own process
 | database | floor | can-i-ship (query) | query ÷ floor | can-i-ship (HTTPS) | HTTPS floor | seeding |
 |---|---|---|---|---|---|---|
 ${latencyRows.join('\n')}
+
+## Reads at 1 000, 10 000 and 100 000 stored runs (median / p99 of 100, HTTPS)
+
+One registry per database, its runs seeded by SQL in three steps (to 1 000, then 10 000, then
+100 000) over 100 deployments, each run's facts copied from one published run (its rule outcomes
+are not copied: no read here takes another run's outcomes than its page's). can-i-ship of a
+version, the badge of a deployment and of an unknown one (404), the first page of \`/\` and of a
+deployment's history (50 versions). Flat means the same from one row to the next of a database;
+the seeding column is how long that step took.
+
+| database | runs | can-i-ship | badge | unknown badge | \`/\` | \`/deployments/NAME\` | seeding |
+|---|---|---|---|---|---|---|---|
+${scaleRows.join('\n')}
+
+## can-i-ship while a crowd loads pages (100 000 runs; median / p99 of 100)
+
+The same can-i-ship questions alone, then while 8 clients load \`/\` and deployments' pages back to
+back. The bound asked: the p99 crowded within 3× the p99 alone.
+
+| database | alone | crowded | p99 crowded ÷ alone | crowd |
+|---|---|---|---|---|
+${crowdRows.join('\n')}
+
+## Memory under 20 concurrent large uploads
+
+The bench process's RSS (the registry runs in it) at rest, and its peak while 20 uploads of a real
+bundle plus one large file arrive at once, streamed by the sender (which holds almost none of
+them). With the default \`--max-uploads 4\`, 4 are read at a time, 4 wait unread, the rest are
+refused 503 with Retry-After; each read one is refused 422 (its extra file is not in SHA256SUMS)
+after it was read, parsed and checked whole. The bound: about 4 uploads in memory at a time, each
+several times its size (the body, its text, the decoded files), whatever the number sent.
+
+| database | RSS at rest | RSS peak | uploads | answers |
+|---|---|---|---|---|
+${memoryRows.join('\n')}
 `,
 );
 console.log(`Wrote ${RESULTS}`);

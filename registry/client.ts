@@ -51,7 +51,12 @@ export function unreachableError(base: string, error: unknown, caOption = '--ca-
 export interface RegistryAnswer {
   status: number;
   json: unknown;
+  /** Seconds the registry asks to wait (Retry-After), when it says. */
+  retryAfter?: number;
 }
+
+/** How many times a publish is sent to a registry that answers 503 (busy) each time. */
+const PUBLISH_ATTEMPTS = 5;
 
 export interface RegistryClient {
   get(path: string): Promise<RegistryAnswer>;
@@ -97,11 +102,26 @@ export function registryClient(
         `${base} answered ${response.status} with something other than JSON: is it a registry?`,
       );
     }
-    return { status: response.status, json };
+    const retryAfter = Number(response.headers.get('retry-after') ?? NaN);
+    return {
+      status: response.status,
+      json,
+      ...(Number.isInteger(retryAfter) && retryAfter >= 0 ? { retryAfter } : {}),
+    };
+  };
+  // A registry at its bound of uploads answers 503 with Retry-After before reading the body: the
+  // publish is sent again after the wait it asks (at most 30 s), a bounded number of times.
+  const post = async (path: string, body: string): Promise<RegistryAnswer> => {
+    for (let attempt = 1; ; attempt++) {
+      const answer = await call('POST', path, body);
+      if (answer.status !== 503 || attempt >= PUBLISH_ATTEMPTS || answer.retryAfter === undefined)
+        return answer;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(answer.retryAfter ?? 1, 30) * 1000));
+    }
   };
   return {
     get: (path) => call('GET', path),
-    post: (path, body) => call('POST', path, body),
+    post,
     close: () => dispatcher.close(),
   };
 }

@@ -7,6 +7,7 @@ import { migrate, DatabaseTooNewError } from '../../registry/database/migrations
 import { DirectoryInUseError, lockDirectory } from '../../registry/database/directory-lock.ts';
 import { registryTls } from '../../registry/http/certificate.ts';
 import { DEFAULT_MAX_BUNDLE_BYTES, startRegistry } from '../../registry/http/server.ts';
+import { DEFAULT_MAX_UPLOADS } from '../../registry/http/upload-gate.ts';
 import { PublishersFile, PublishersFileError } from '../../registry/publish/publishers.ts';
 import { KeyFileError } from '../../conformance/attestation/signing-key.ts';
 import { commandArguments } from '../arguments.ts';
@@ -37,6 +38,8 @@ Options:
                         localhost from the kit's local CA in --cert-dir
   --cert-dir DIR        (default: .certs)
   --max-bundle-bytes N  the largest bundle accepted (default: ${DEFAULT_MAX_BUNDLE_BYTES})
+  --max-uploads N       uploads received at once, 1 to 64; as many more wait, the next are
+                        refused 503 with Retry-After (default: ${DEFAULT_MAX_UPLOADS})
   --private-reads       every read (API, pages, badges) needs a token of the publishers file
   --help                print this help
 
@@ -71,6 +74,7 @@ export async function main(argv: string[]): Promise<number> {
       key: { type: 'string' },
       'cert-dir': { type: 'string' },
       'max-bundle-bytes': { type: 'string' },
+      'max-uploads': { type: 'string' },
       'private-reads': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -88,6 +92,11 @@ export async function main(argv: string[]): Promise<number> {
     console.error(
       `--max-bundle-bytes: "${values['max-bundle-bytes']}" is not a number of bytes (at least 1024).`,
     );
+    return EXIT.usage;
+  }
+  const maxUploads = Number(values['max-uploads'] ?? DEFAULT_MAX_UPLOADS);
+  if (!Number.isInteger(maxUploads) || maxUploads < 1 || maxUploads > 64) {
+    console.error(`--max-uploads: "${values['max-uploads']}" is not a whole number from 1 to 64.`);
     return EXIT.usage;
   }
   if ((values.cert === undefined) !== (values.key === undefined)) {
@@ -163,6 +172,7 @@ export async function main(argv: string[]): Promise<number> {
       port,
       host: values.host ?? '127.0.0.1',
       maxBundleBytes,
+      maxUploads,
       privateReads: values['private-reads'] === true,
     });
     const stop = (): void => {

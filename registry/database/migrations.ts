@@ -106,6 +106,17 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
+    version: 5,
+    name: 'every list pages and every read is by index',
+    // A deployment's versions page by their first run (its id: the order of first publication,
+    // which an insert never changes); the certified list walks a deployment's CONFORMANT runs from
+    // the newest and stops at the first that is the latest of its version.
+    sql: `
+      CREATE INDEX runs_by_deployment_id ON runs (deployment, id);
+      CREATE INDEX runs_conformant_by_deployment_start ON runs (deployment, started_at, id) WHERE verdict = 'CONFORMANT';
+      `,
+  },
+  {
     version: 6,
     name: 'operations: yanked runs, removed bundle files, releases and the audit list',
     sql: `

@@ -6,21 +6,16 @@ import { canIShip, type ShipAnswer, type ShipQuestion } from '../ask/can-i-ship.
 import { canIShipReplacingLive, NoLiveRelease, type ReplacingAnswer } from '../ask/replacing-live.ts';
 import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
 import type { Database } from '../database/database.ts';
-import { authenticate, type PublisherSource } from '../publish/publishers.ts';
+import { authenticate, type Publisher, type PublisherSource } from '../publish/publishers.ts';
 import { PublishRefused, receiveBundle } from '../publish/receive.ts';
 import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../publish/upload.ts';
-import {
-  certifiedRuns,
-  deploymentExists,
-  newestOfVersion,
-  outcomesOf,
-  runById,
-  runsOf,
-  type StoredRun,
-} from '../store/runs.ts';
 import { liveOf, liveRelease } from '../store/releases.ts';
+import { deploymentsPage, versionsPage } from '../store/listing.ts';
+import { deploymentExists, newestOfVersion, outcomesOf, runById, type StoredRun } from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
+import { linkHeader, nextPath, pageRequest } from './paging.ts';
+import type { UploadGate } from './upload-gate.ts';
 import { RequestError, sendJson } from './respond.ts';
 
 export interface ApiContext {
@@ -28,6 +23,8 @@ export interface ApiContext {
   publishers: PublisherSource;
   /** The largest bundle accepted, in bytes (decoded). */
   maxBundleBytes: number;
+  /** Bounds the uploads in flight (--max-uploads). */
+  uploads: UploadGate;
 }
 
 /** The JSON of a run: its facts and where its files are. */
@@ -76,6 +73,27 @@ export async function publish(
       'unsupported_media_type',
       'Send the upload as Content-Type: application/json.',
     );
+  // The body is read only once a slot is free: an upload waiting holds no memory.
+  const release = await context.uploads.enter();
+  if (release === undefined)
+    throw new RequestError(
+      503,
+      'too_many_uploads',
+      `The registry is receiving ${context.uploads.max} uploads, with ${context.uploads.maxWaiting} more waiting (--max-uploads): publish again after the Retry-After seconds. Nothing was stored.`,
+    );
+  try {
+    await receive(context, authentication.publisher, request, response);
+  } finally {
+    release();
+  }
+}
+
+async function receive(
+  context: ApiContext,
+  publisher: Publisher,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
   // base64 makes the files a third larger; the JSON around them is small.
   const limit = Math.ceil((context.maxBundleBytes * 4) / 3) + 64 * 1024;
   const tooLarge = (): RequestError =>
@@ -98,7 +116,7 @@ export async function publish(
   const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
   let result;
   try {
-    result = await receiveBundle(context.db, authentication.publisher, upload, token);
+    result = await receiveBundle(context.db, publisher, upload, token);
   } catch (error) {
     if (error instanceof PublishRefused) throw new RequestError(error.status, error.code, error.message);
     throw error;
@@ -224,32 +242,59 @@ export async function diffAnswer(
   }
 }
 
-export async function certifiedList(context: ApiContext, response: ServerResponse): Promise<void> {
-  const runs = await certifiedRuns(context.db);
-  sendJson(response, 200, {
-    certified: runs.map((run) => ({ ...runJson(run), badge: `/badge/${run.deployment}.svg` })),
-  });
+/** The deployments, a page at a time: each certified one with its run, the others by name. */
+export async function certifiedList(
+  context: ApiContext,
+  query: URLSearchParams,
+  response: ServerResponse,
+): Promise<void> {
+  const request = pageRequest('deployments', query);
+  const listed = await deploymentsPage(context.db, request);
+  const next = nextPath('/api/v1/deployments', 'deployments', request, listed.next);
+  sendJson(
+    response,
+    200,
+    {
+      certified: listed.deployments.flatMap(({ certified }) =>
+        certified ? [{ ...runJson(certified), badge: `/badge/${certified.deployment}.svg` }] : [],
+      ),
+      uncertified: listed.deployments.filter(({ certified }) => !certified).map(({ name }) => name),
+      next: next ?? null,
+    },
+    linkHeader(next),
+  );
 }
 
+/** A deployment's history, a page of versions at a time, with every run of each. */
 export async function deploymentHistory(
   context: ApiContext,
   name: string,
+  query: URLSearchParams,
   response: ServerResponse,
 ): Promise<void> {
   checkedName('deployment', name);
+  const request = pageRequest('versions', query);
   if (!(await deploymentExists(context.db, name)))
     throw new RequestError(404, 'no_such_deployment', `The registry has no deployment named "${name}".`);
-  const runs = await runsOf(context.db, name);
+  const listed = await versionsPage(context.db, name, request);
   const { target, moves } = await targetOf(context.db, name);
   const live = await liveOf(context.db, name);
-  sendJson(response, 200, {
-    deployment: name,
-    badge: `/badge/${name}.svg`,
-    ...(target ? { target } : {}),
-    ...(live ? { live: { ...live.release, ...(live.run ? { run: runJson(live.run) } : {}) } } : {}),
-    targetMoves: moves,
-    runs: runs.map(runJson),
-  });
+  const next = nextPath(`/api/v1/deployments/${name}`, 'versions', request, listed.next);
+  sendJson(
+    response,
+    200,
+    {
+      deployment: name,
+      badge: `/badge/${name}.svg`,
+      ...(target ? { target } : {}),
+      ...(live ? { live: { ...live.release, ...(live.run ? { run: runJson(live.run) } : {}) } } : {}),
+      targetMoves: moves,
+      versions: listed.versions,
+      runs: listed.runs.map(runJson),
+      next: next ?? null,
+    },
+    linkHeader(next),
+  );
 }
 
 export async function runDetail(context: ApiContext, id: number, response: ServerResponse): Promise<void> {

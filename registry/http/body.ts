@@ -16,6 +16,9 @@ export function readBody(
   limit: number,
   tooLarge: () => RequestError,
 ): Promise<Buffer> {
+  // An upload that waited for a slot (upload-gate.ts) may have lost its client meanwhile: its
+  // 'close' has passed, and would never come again to end the read.
+  if (request.destroyed) return Promise.reject(new UploadAborted());
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {

@@ -12,6 +12,7 @@ import { deploymentExists } from '../store/runs.ts';
 import { reasonProblem, YankError, yankRun } from '../store/yanks.ts';
 import { authenticationError, runJson, type ApiContext } from './api.ts';
 import { readBody } from './body.ts';
+import { linkHeader, nextPath, pageRequest } from './paging.ts';
 import { RequestError, sendJson } from './respond.ts';
 
 /** An operation's body is a small JSON object. */
@@ -133,6 +134,9 @@ export async function retention(
   sendJson(response, 200, { dryRun, policy, ...result });
 }
 
+/** The audit list's page sizes: an operator reads more at once than a visitor's list shows. */
+const AUDIT_LIMIT = { default: 100, max: 1000 } as const;
+
 export async function auditAnswer(
   context: ApiContext,
   query: URLSearchParams,
@@ -140,9 +144,8 @@ export async function auditAnswer(
   response: ServerResponse,
 ): Promise<void> {
   operatorOnly(who(context, request), 'The audit list');
-  const limitText = query.get('limit') ?? '100';
-  const limit = Number(limitText);
-  if (!/^[0-9]{1,4}$/.test(limitText) || limit < 1 || limit > 1000)
-    throw new RequestError(400, 'bad_limit', 'limit must be a whole number from 1 to 1000.');
-  sendJson(response, 200, { entries: await auditList(context.db, limit) });
+  const page = pageRequest('audit', query, AUDIT_LIMIT);
+  const listed = await auditList(context.db, page);
+  const next = nextPath('/api/v1/audit', 'audit', page, listed.next);
+  sendJson(response, 200, { entries: listed.entries, next: next ?? null }, linkHeader(next));
 }

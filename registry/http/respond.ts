@@ -68,6 +68,8 @@ export function sendJson(
 export function sendError(response: ServerResponse, error: RequestError, request?: IncomingMessage): void {
   const headers: Record<string, string> = {};
   if (error.status === 401) headers['WWW-Authenticate'] = 'Bearer realm="registry"';
+  // Busy (uploads at their bound): a moment later a slot is likely free.
+  if (error.status === 503) headers['Retry-After'] = '2';
   // An answer sent before the body was read whole: the connection cannot carry another request.
   if (request && !request.complete) headers.Connection = 'close';
   sendJson(response, error.status, { error: { code: error.code, message: error.message } }, headers);

@@ -19,6 +19,7 @@ import {
   type ApiContext,
 } from './api.ts';
 import { UploadAborted } from './body.ts';
+import { DEFAULT_MAX_UPLOADS, UploadGate } from './upload-gate.ts';
 import { markPrivate, RequestError, send, sendError, sendJson } from './respond.ts';
 import { removeStaleUploads } from '../publish/receive.ts';
 import { bundleFileNames } from '../store/runs.ts';
@@ -35,6 +36,10 @@ export interface RegistryOptions {
   host?: string;
   /** The largest bundle accepted, in bytes. */
   maxBundleBytes?: number;
+  /** Uploads received at once (and as many waiting); default DEFAULT_MAX_UPLOADS. */
+  maxUploads?: number;
+  /** Uploads that wait for a slot before the next is refused; default maxUploads. */
+  maxWaitingUploads?: number;
   /** Every read needs a token of the publishers file (a publisher's or a reader's). */
   privateReads?: boolean;
   log?: (line: string) => void;
@@ -136,9 +141,10 @@ async function route(
     if (segments.length === 3 && third === 'can-i-ship')
       return canIShipAnswer(context, url.searchParams, response);
     if (segments.length === 3 && third === 'diff') return diffAnswer(context, url.searchParams, response);
-    if (segments.length === 3 && third === 'deployments') return certifiedList(context, response);
+    if (segments.length === 3 && third === 'deployments')
+      return certifiedList(context, url.searchParams, response);
     if (segments.length === 4 && third === 'deployments')
-      return deploymentHistory(context, fourth ?? '', response);
+      return deploymentHistory(context, fourth ?? '', url.searchParams, response);
     if (segments.length === 4 && third === 'runs') return runDetail(context, runId(fourth ?? ''), response);
     if (segments.length === 5 && third === 'runs' && segments[4] === 'files') {
       const id = runId(fourth ?? '');
@@ -158,7 +164,7 @@ async function route(
     const svg = await renderRegistryBadge(context.db, second.slice(0, -'.svg'.length));
     return send(response, 200, 'image/svg+xml', svg, { 'Cache-Control': 'no-cache' });
   }
-  const handled = await siteRoutes(context.db, segments, response);
+  const handled = await siteRoutes(context.db, segments, url.searchParams, response);
   if (!handled) throw new RequestError(404, 'not_found', `Nothing at ${path.slice(0, 100)}.`);
 }
 
@@ -167,6 +173,10 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     db: options.db,
     publishers: options.publishers,
     maxBundleBytes: options.maxBundleBytes ?? DEFAULT_MAX_BUNDLE_BYTES,
+    uploads: new UploadGate(
+      options.maxUploads ?? DEFAULT_MAX_UPLOADS,
+      options.maxWaitingUploads ?? options.maxUploads ?? DEFAULT_MAX_UPLOADS,
+    ),
   };
   const log = options.log ?? ((line: string) => console.log(line));
   for (const name of removeStaleUploads())

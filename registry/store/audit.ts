@@ -30,8 +30,15 @@ export async function audit(
   return row.id;
 }
 
-/** The newest entries first, at most `limit`. */
-export async function auditList(db: Queryable, limit: number): Promise<AuditEntry[]> {
+/**
+ * The newest entries first, those older than entry `after` (a keyset page: an entry written while
+ * a reader pages is on no later page, and none is repeated or skipped), at most `limit`; `next` is
+ * the last entry's id when more follow.
+ */
+export async function auditList(
+  db: Queryable,
+  { after, limit }: { after: number | undefined; limit: number },
+): Promise<{ entries: AuditEntry[]; next: number | undefined }> {
   const rows = await db.query<{
     id: number;
     at: Date | string;
@@ -40,6 +47,10 @@ export async function auditList(db: Queryable, limit: number): Promise<AuditEntr
     subject: string;
     reason: string | null;
     detail: Record<string, unknown>;
-  }>('SELECT id, at, actor, action, subject, reason, detail FROM audit ORDER BY id DESC LIMIT $1', [limit]);
-  return rows.map((row) => ({ ...row, at: new Date(row.at).toISOString() }));
+  }>(
+    'SELECT id, at, actor, action, subject, reason, detail FROM audit WHERE id < $1 ORDER BY id DESC LIMIT $2',
+    [after ?? 2_147_483_647, limit + 1],
+  );
+  const entries = rows.slice(0, limit).map((row) => ({ ...row, at: new Date(row.at).toISOString() }));
+  return { entries, next: rows.length > limit ? entries.at(-1)?.id : undefined };
 }

@@ -77,12 +77,12 @@ export class DeploymentOwnedError extends Error {
   }
 }
 
-const RUN_COLUMNS = `id, bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
+export const RUN_COLUMNS = `id, bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
   protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
   kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings, other_tenant,
   yanked_at, yanked_by, yank_reason, files_removed_at`;
 
-interface RunRow {
+export interface RunRow {
   id: number;
   bundle_sha256: string;
   deployment: string;
@@ -114,7 +114,7 @@ interface RunRow {
   files_removed_at: Date | string | null;
 }
 
-function runOf(row: RunRow): StoredRun {
+export function runOf(row: RunRow): StoredRun {
   return {
     id: row.id,
     bundleSha256: row.bundle_sha256,
@@ -288,22 +288,6 @@ export async function newestOfVersion(
   return row && runOf(row);
 }
 
-/**
- * The certified implementations: for each deployment, the newest version whose latest run is
- * CONFORMANT, with that run (a version whose latest run failed is not certified by an earlier pass,
- * as can-i-ship decides).
- */
-export async function certifiedRuns(db: Queryable): Promise<StoredRun[]> {
-  const rows = await db.query<RunRow>(
-    `SELECT DISTINCT ON (deployment) ${RUN_COLUMNS}
-     FROM (SELECT DISTINCT ON (deployment, version) * FROM runs WHERE yanked_at IS NULL
-           ORDER BY deployment, version, ${RUN_ORDER_DESC}) AS latest
-     WHERE verdict = 'CONFORMANT'
-     ORDER BY deployment, ${RUN_ORDER_DESC}`,
-  );
-  return rows.map(runOf);
-}
-
 /** A deployment's latest run not yanked, whatever its verdict (the badge). */
 export async function latestRun(db: Queryable, deployment: string): Promise<StoredRun | undefined> {
   const [row] = await db.query<RunRow>(
@@ -311,11 +295,6 @@ export async function latestRun(db: Queryable, deployment: string): Promise<Stor
     [deployment],
   );
   return row && runOf(row);
-}
-
-export async function deploymentNames(db: Queryable): Promise<string[]> {
-  const rows = await db.query<{ name: string }>('SELECT name FROM deployments ORDER BY name');
-  return rows.map((row) => row.name);
 }
 
 export async function deploymentExists(db: Queryable, name: string): Promise<boolean> {

@@ -14,7 +14,27 @@ const scopeText = (run: StoredRun): string =>
 const warningsText = (run: StoredRun): string =>
   run.warnings.length > 0 ? `${run.warnings.length} warning${run.warnings.length > 1 ? 's' : ''}` : 'none';
 
-export function certifiedPage(certified: readonly StoredRun[], others: readonly string[]): string {
+/** Where the list goes on: links to the next page and back to the first (plain links, no script). */
+export interface Paging {
+  /** The path of the next page, when there is one. */
+  next?: string | undefined;
+  /** The path of the first page, when this page is a later one. */
+  first?: string | undefined;
+}
+
+function pager({ next, first }: Paging): Html | string {
+  if (next === undefined && first === undefined) return '';
+  return html`<nav class="pages">
+    ${first !== undefined ? html`<a id="first-page" href="${first}">First page</a>` : ''}
+    ${next !== undefined ? html`<a id="next-page" rel="next" href="${next}">Next page</a>` : ''}
+  </nav>`;
+}
+
+export function certifiedPage(
+  certified: readonly StoredRun[],
+  others: readonly string[],
+  paging: Paging = {},
+): string {
   const rows = certified.map(
     (run) =>
       html`<tr>
@@ -59,7 +79,9 @@ export function certifiedPage(certified: readonly StoredRun[], others: readonly 
                 ${rows}
               </tbody>
             </table>`
-          : html`<p id="certified">No deployment has a CONFORMANT run yet.</p>`
+          : html`<p id="certified">
+              No deployment ${paging.first !== undefined ? 'of this page ' : ''}has a CONFORMANT run yet.
+            </p>`
       }
       ${
         others.length > 0
@@ -69,13 +91,14 @@ export function certifiedPage(certified: readonly StoredRun[], others: readonly 
                 ${others.map((name, index) => html`${index > 0 ? ', ' : ''}<a href="/deployments/${name}">${name}</a>`)}
               </p>`
           : ''
-      }`,
+      }
+      ${pager(paging)}`,
   );
 }
 
-/** Each version's runs, in order of first publication. */
-function byVersion(runs: readonly StoredRun[]): Map<string, StoredRun[]> {
-  const versions = new Map<string, StoredRun[]>();
+/** Each version's runs, the versions in the order given (else of their first run by start time). */
+function byVersion(runs: readonly StoredRun[], order: readonly string[] = []): Map<string, StoredRun[]> {
+  const versions = new Map<string, StoredRun[]>(order.map((version) => [version, []]));
   for (const run of runs) versions.set(run.version, [...(versions.get(run.version) ?? []), run]);
   return versions;
 }
@@ -101,8 +124,9 @@ export function deploymentPage(
   outcomes: readonly (RuleOutcome & { runId: number })[],
   moves: readonly TargetMove[] = [],
   live?: LiveVersion,
+  paging: Paging & { versions?: readonly string[] } = {},
 ): string {
-  const versions = byVersion(everyRun);
+  const versions = byVersion(everyRun, paging.versions);
   // The grid is of the runs that stand: a yanked run is listed with its version, and counted nowhere.
   const runs = everyRun.filter((run) => run.yanked === null);
   const latest = runs.at(-1);
@@ -158,6 +182,7 @@ export function deploymentPage(
           : ''
       }
       <h2>Versions</h2>
+      ${pager(paging)}
       <table id="versions">
         <thead>
           <tr>
@@ -186,7 +211,11 @@ export function deploymentPage(
         </tbody>
       </table>
       <h2>Rules by version</h2>
-      <p>Each rule's verdict in each version's runs; the rules that changed come first.</p>
+      <p>
+        Each rule's verdict in each version's
+        runs${paging.next !== undefined || paging.first !== undefined ? ' (the versions of this page)' : ''};
+        the rules that changed come first.
+      </p>
       <table id="grid" class="grid">
         <thead>
           <tr>
@@ -208,7 +237,8 @@ export function deploymentPage(
               </tr>`,
           )}
         </tbody>
-      </table>`,
+      </table>
+      ${pager(paging)}`,
   );
 }
 

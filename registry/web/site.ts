@@ -4,19 +4,12 @@
 import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import type { Queryable } from '../database/database.ts';
+import { nextPath, pageRequest } from '../http/paging.ts';
 import { RequestError, send, sendHtml } from '../http/respond.ts';
 import { deploymentProblem } from '../publish/upload.ts';
-import {
-  bundleFile,
-  bundleFileNames,
-  certifiedRuns,
-  deploymentExists,
-  deploymentNames,
-  outcomesOf,
-  runById,
-  runsOf,
-} from '../store/runs.ts';
 import { liveOf } from '../store/releases.ts';
+import { deploymentsPage, versionsPage } from '../store/listing.ts';
+import { bundleFile, bundleFileNames, deploymentExists, outcomesOf, runById } from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
 import { certifiedPage, deploymentPage, runPage } from './pages.ts';
 
@@ -50,18 +43,23 @@ export async function noFiles(db: Queryable, id: number): Promise<RequestError> 
 export async function siteRoutes(
   db: Queryable,
   segments: readonly string[],
+  query: URLSearchParams,
   response: ServerResponse,
 ): Promise<boolean> {
   const [first, second, third, fourth] = segments;
   if (segments.length === 0) {
-    const certified = await certifiedRuns(db);
-    const names = new Set(certified.map((run) => run.deployment));
+    const request = pageRequest('deployments', query);
+    const listed = await deploymentsPage(db, request);
     sendHtml(
       response,
       200,
       certifiedPage(
-        certified,
-        (await deploymentNames(db)).filter((name) => !names.has(name)),
+        listed.deployments.flatMap(({ certified }) => (certified ? [certified] : [])),
+        listed.deployments.filter(({ certified }) => !certified).map(({ name }) => name),
+        {
+          next: nextPath('/', 'deployments', request, listed.next),
+          first: request.after !== undefined ? '/' : undefined,
+        },
       ),
     );
     return true;
@@ -74,19 +72,26 @@ export async function siteRoutes(
         'no_such_deployment',
         problem ?? `The registry has no deployment named "${second}".`,
       );
-    const runs = await runsOf(db, second);
+    const request = pageRequest('versions', query);
+    const listed = await versionsPage(db, second, request);
+    const path = `/deployments/${second}`;
     sendHtml(
       response,
       200,
       deploymentPage(
         second,
-        runs,
+        listed.runs,
         await outcomesOf(
           db,
-          runs.map((run) => run.id),
+          listed.runs.map((run) => run.id),
         ),
         (await targetOf(db, second)).moves,
         await liveOf(db, second),
+        {
+          versions: listed.versions,
+          next: nextPath(path, 'versions', request, listed.next),
+          first: request.after !== undefined ? path : undefined,
+        },
       ),
     );
     return true;

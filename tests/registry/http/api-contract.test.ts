@@ -91,6 +91,16 @@ describe('the registry answers as docs/registry-openapi.json says (PostgreSQL se
     ).runs.map((run) => run.id);
     assert.equal(ids.length, 2);
     assert.equal((await judged('get', '/api/v1/deployments', '/api/v1/deployments')).status, 200);
+    // A page of one version, its next page (with the Link header), and a bad cursor.
+    const firstPage = await judged('get', '/api/v1/deployments/{name}', '/api/v1/deployments/shop?limit=1');
+    const next = (firstPage.json as { next: string | null }).next ?? '';
+    assert.match(next, /^\/api\/v1\/deployments\/shop\?cursor=/);
+    assert.equal(firstPage.headers.get('link'), `<${next}>; rel="next"`);
+    assert.equal((await judged('get', '/api/v1/deployments/{name}', next)).status, 200);
+    assert.equal(
+      (await judged('get', '/api/v1/deployments/{name}', '/api/v1/deployments/shop?cursor=x!')).status,
+      400,
+    );
     assert.equal(
       (await judged('get', '/api/v1/deployments/{name}', '/api/v1/deployments/nowhere')).status,
       404,

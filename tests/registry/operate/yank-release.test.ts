@@ -217,7 +217,30 @@ for (const backend of BACKENDS) {
         ],
       );
       for (const entry of entries) assert.ok(!Number.isNaN(Date.parse(entry.at)));
+      assert.equal((answer.json as { next: string | null }).next, null, 'the whole list on one page');
+      // A page at a time: the next path (and Link header) of each page leads to the rest, in order.
+      const paged: string[] = [];
+      let path: string | null = '/api/v1/audit?limit=3';
+      for (let page = 0; path !== null && page < 5; page += 1) {
+        const each = await registry.request(path, { token: operator });
+        assert.equal(each.status, 200, each.text);
+        const body = each.json as { entries: { subject: string }[]; next: string | null };
+        paged.push(...body.entries.map(({ subject }) => subject));
+        assert.equal(each.headers.get('link'), body.next === null ? null : `<${body.next}>; rel="next"`);
+        path = body.next;
+      }
+      assert.equal(path, null);
+      assert.deepEqual(
+        paged,
+        entries.map(({ subject }) => subject),
+      );
       assert.equal((await registry.request('/api/v1/audit?limit=0', { token: operator })).status, 400);
+      const versionsCursor = Buffer.from(JSON.stringify(['versions', 1])).toString('base64url');
+      const wrongList = await registry.request(`/api/v1/audit?cursor=${versionsCursor}`, { token: operator });
+      assert.deepEqual(
+        [wrongList.status, (wrongList.json as { error: { code: string } }).error.code],
+        [400, 'bad_cursor'],
+      );
       // No token in any log line.
       for (const secret of [token, operator, other])
         assert.ok(!registry.logs.some((line) => line.includes(secret)));

@@ -37,7 +37,12 @@ const certDir = scratchDirectory('registry-certs-');
 export async function startTestRegistry(
   backend: Backend,
   publishers: Record<string, string[]>,
-  options: { privateReads?: boolean; maxBundleBytes?: number } = {},
+  options: {
+    privateReads?: boolean;
+    maxBundleBytes?: number;
+    maxUploads?: number;
+    maxWaitingUploads?: number;
+  } = {},
 ): Promise<TestRegistry> {
   const opened = await openBackend(backend);
   const publishersFile = join(scratchDirectory('registry-publishers-'), 'publishers.json');

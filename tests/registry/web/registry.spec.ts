@@ -1,11 +1,13 @@
 // The registry's pages in a real browser (Debian's Chromium over real TLS, as the panel's tests):
 // the certified implementations with their badges, a deployment's history (verdict per version,
 // a rule × version grid with an unstable rule), and a run's page linking its HTML report and its
-// evidence. REGISTRY_SCREENSHOT=docs/registry.png (npm run registry:screenshot) refreshes the
+// evidence; and a deployment of 10 000 versions, shown a page at a time with a working next link.
+// REGISTRY_SCREENSHOT=docs/registry.png (npm run registry:screenshot) refreshes the
 // picture of docs/registry.md.
 import { test as base, expect } from '@playwright/test';
 import { launchTrustingChromium } from '../../support/chromium.ts';
 import { MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
+import { seedRuns } from '../support/seed.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 
 const vendor = keyPair();
@@ -132,4 +134,25 @@ test('a run’s page: its verdict and scope, its rules, and links to its HTML re
   // The published HTML report, served sandboxed (an origin of its own).
   await expect(page).toHaveURL(/\/runs\/\d+\/files\/conformance\.html$/);
   await expect(page.getByText('NOT CONFORMANT').first()).toBeVisible();
+});
+
+// Last in the file: it adds a deployment the tests above do not expect.
+test('a deployment of 10 000 versions: the first page, and a next link that works, without script', async ({
+  page,
+  registry,
+}) => {
+  await seedRuns(registry.backend.db, { prefix: 'wide', deployments: 1, runs: 10_000 });
+  await page.goto(`${registry.registry.url}/deployments/wide0`);
+  const versions = page.locator('#versions tbody tr');
+  await expect(versions).toHaveCount(50);
+  await expect(versions.first().locator('td').first()).toHaveText('1.0.0');
+  await expect(versions.last().locator('td').first()).toHaveText('1.0.49');
+  await expect(page.locator('#grid thead th')).toHaveCount(51);
+  await expect(page.locator('script')).toHaveCount(0);
+  await page.locator('#next-page').first().click();
+  await expect(page).toHaveURL(/\/deployments\/wide0\?cursor=/);
+  await expect(versions.first().locator('td').first()).toHaveText('1.0.50');
+  await expect(versions).toHaveCount(50);
+  await expect(page.locator('#first-page').first()).toHaveAttribute('href', '/deployments/wide0');
+  await expect(page.locator('script')).toHaveCount(0);
 });
