@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { RULES, ruleById } from '../../conformance/catalog/rules.ts';
 import type { ConformanceRun } from '../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../support/artifact-scan.ts';
+import { notApplicableByNature } from '../support/not-applicable-by-nature.ts';
 
 /**
  * A loopback port with nothing listening: bound by the system, then released. Plain HTTP
@@ -64,18 +65,11 @@ export function assertNotConformant(
   assert.equal(run.exitCode, 1, run.stderr);
 }
 
-/** Not applicable, saying so, against a deployment whose served answers set no cookie. */
-export const COOKIE_RULE = 'AUTH-COOKIE-NOT-CREDENTIAL';
-
-/** Not applicable, saying so, against a deployment that serves its lists without an ETag. */
-export const CONDITIONAL_RULE = 'TENANT-CONDITIONAL-UNKNOWN-INDISTINGUISHABLE';
-
 /**
  * One verdict per rule of the catalog: those of `notPassed`, and `pass` for every other one — but
  * for the rules of HTTP/2's own against a target without HTTP/2, which are `not-applicable`
  * (never a pass), all four alike and each saying why, and the cookie rule against a deployment
- * that sets no cookie and the conditional rule against one that serves no ETag (not applicable,
- * saying so).
+ * is what it is (not-applicable-by-nature.ts: no cookie set, no ETag served), each saying so.
  */
 function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<string, string>>): void {
   const rules = run.report?.rules ?? [];
@@ -85,21 +79,12 @@ function assertRuleVerdicts(run: ConformanceRun, notPassed: Readonly<Record<stri
     const result = byId.get(rule.id);
     return result?.verdict === 'not-applicable' && /does not offer HTTP\/2/.test(result.message ?? '');
   });
-  // A deployment that sets no cookie on a served answer gives the cookie rule nothing to send back.
-  const cookie = byId.get(COOKIE_RULE);
-  const setsNoCookie =
-    cookie?.verdict === 'not-applicable' && /set no cookie on a served answer/.test(cookie.message ?? '');
-  // A deployment that serves no ETag gives the conditional rule no validator to send back.
-  const conditional = byId.get(CONDITIONAL_RULE);
-  const servesNoValidator =
-    conditional?.verdict === 'not-applicable' && /served without an ETag/.test(conditional.message ?? '');
   const unexpected = RULES.flatMap((rule) => {
+    const result = byId.get(rule.id);
     const byNature =
       (ruleById(rule.id).http2Only && withoutHttp2) ||
-      (rule.id === COOKIE_RULE && setsNoCookie) ||
-      (rule.id === CONDITIONAL_RULE && servesNoValidator);
+      (result !== undefined && notApplicableByNature(result));
     const expected = notPassed[rule.id] ?? (byNature ? 'not-applicable' : 'pass');
-    const result = byId.get(rule.id);
     if (result?.verdict === expected) return [];
     return [
       `${rule.id} (${rule.level}): ${result?.verdict ?? 'absent from the report'}, expected ${expected}` +

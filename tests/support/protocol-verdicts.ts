@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES, ruleById, type RuleId } from '../../conformance/catalog/rules.ts';
 import type { SuiteRun } from '../../mutation/suite-run.ts';
+import { notApplicableByNature } from './not-applicable-by-nature.ts';
 
 /** How many of the run's exchanges went over each HTTP version (exchanges.har). */
 export function exchangeVersions(reportDir: string): Record<string, number> {
@@ -46,13 +47,12 @@ export function assertConformantOverBothProtocols(run: SuiteRun, warnings: reado
     RULES.map((rule) => rule.id).sort(),
     'one verdict per rule of the catalog',
   );
-  // A deployment that sets no cookie on a served answer gives the cookie rule nothing to send back.
-  const setsNoCookie = (rule: (typeof rules)[number]): boolean =>
-    rule.id === 'AUTH-COOKIE-NOT-CREDENTIAL' &&
-    rule.verdict === 'not-applicable' &&
-    /set no cookie on a served answer/.test(rule.message ?? '');
   const unexpected = rules.flatMap((rule) => {
-    const verdict = warnings.includes(rule.id) ? 'warning' : setsNoCookie(rule) ? 'not-applicable' : 'pass';
+    const verdict = warnings.includes(rule.id)
+      ? 'warning'
+      : notApplicableByNature(rule)
+        ? 'not-applicable'
+        : 'pass';
     const expected = overEach(rule.id, verdict);
     return rule.verdict === verdict && JSON.stringify(rule.protocols) === JSON.stringify(expected)
       ? []

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { RULES, ruleById } from '../../../conformance/catalog/rules.ts';
 import { runConformance } from '../../support/conformance-run.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
-import { NOT_APPLICABLE_ON_REFERENCE } from '../../support/rule-declarations.ts';
+import { NOT_APPLICABLE_BY_NATURE, notApplicableByNature } from '../../support/not-applicable-by-nature.ts';
 import { startGateFront, type GateFront } from '../../independent-implementation/gate-front.ts';
 import {
   writeIndependentTarget,
@@ -57,14 +57,17 @@ test('a request answered 429 at every try: its rule is ERROR naming the fix, the
   assert.deepEqual(byVerdict('error'), [LIMITED_RULE]);
   assert.deepEqual(byVerdict('fail'), []);
   // The gate speaks HTTP/1.1 alone: the rules of HTTP/2's own are not applicable, never passed;
-  // so is the cookie rule, the reference setting no cookie.
+  // so are the rules the implementation gives nothing to check (no cookie set, no ETag served).
   assert.deepEqual(
     byVerdict('not-applicable').sort(),
     [
       ...RULES.filter((each) => ruleById(each.id).http2Only).map((each) => each.id),
-      ...NOT_APPLICABLE_ON_REFERENCE.map(({ id }) => id),
+      ...NOT_APPLICABLE_BY_NATURE.map(({ id }) => id),
     ].sort(),
   );
+  for (const rule of run.report?.rules ?? [])
+    if (NOT_APPLICABLE_BY_NATURE.some(({ id }) => id === rule.id))
+      assert.ok(notApplicableByNature(rule), `${rule.id}: ${rule.message ?? ''}`);
   assert.equal(
     byVerdict('pass').length,
     (run.report?.rules.length ?? 0) - 1 - byVerdict('not-applicable').length,
