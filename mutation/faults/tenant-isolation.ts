@@ -364,6 +364,10 @@ export const TENANT_ISOLATION_FAULTS = {
         id,
         'Its request without Authorization to {base_url}/customers gets the cached 200 with data: a keyless request that gets data fails whatever rule sent it.',
       ]),
+      [
+        'TENANT-CONDITIONAL-UNKNOWN-INDISTINGUISHABLE',
+        "Its keyless request sending back the tenant's ETag gets the cached 200 on the tenant's host and 401 on a host of no tenant (nothing cached there): the answer tells which tenants exist.",
+      ],
     ]),
     steps: () => ({ writeResponse: cachingByHostAndUrl() }),
   },
