@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { storeRun, type RunFacts } from '../../../registry/store/runs.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
+import { runFacts } from '../support/run-facts.ts';
 import { HTTP_RULES, MUST_RULES, keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
 
@@ -231,30 +232,17 @@ for (const backend of BACKENDS) {
     });
 
     test('diff: a rule whose level changed between the catalogs two versions ran', async () => {
-      const facts = (version: string, seed: string): RunFacts => ({
-        deployment: 'levels',
-        version,
-        targetName: 'levels',
-        baseUrl: 'https://levels.example/v1',
-        profile: 'strict',
-        verdict: 'CONFORMANT',
-        protocolsChecked: ['HTTP/1.1'],
-        protocolsOffered: ['HTTP/1.1'],
-        rulesSelected: 1,
-        rulesInCatalog: 1,
-        partial: [],
-        scope: null,
-        options: null,
-        kitVersion: '0.1.0',
-        catalogSha256: null,
-        statementSha256: seed,
-        reportSha256: seed,
-        signer: 'sha256:x',
-        publisher: 'acme',
-        startedAt: '2026-11-25T10:00:00.000Z',
-        warnings: [],
-        otherTenant: null,
-      });
+      const facts = (version: string, seed: string): RunFacts =>
+        runFacts('levels', {
+          version,
+          baseUrl: 'https://levels.example/v1',
+          scope: null,
+          options: null,
+          statementSha256: seed,
+          reportSha256: seed,
+          signer: 'sha256:x',
+          startedAt: '2026-11-25T10:00:00.000Z',
+        });
       const bundle = (seed: string) => ({
         sha256: createHash('sha256').update(seed).digest('hex'),
         files: [],
