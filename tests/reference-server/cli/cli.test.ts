@@ -4,7 +4,7 @@
 // on SIGTERM and SIGINT.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -27,6 +27,7 @@ import {
 } from '../../support/reference-cli.ts';
 import { allSecrets, LOOPBACK, REPO_ROOT } from '../../support/reference-client.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
+import { KIT_BIN } from '../../support/compiled-kit.ts';
 
 const execFileAsync = promisify(execFile);
 const CURL = '/usr/bin/curl';
@@ -275,12 +276,20 @@ describe('reference server CLI', { concurrency: 2 }, () => {
         join(curlHome, '.curlrc'),
         'write-out = "\\nHTTP_VERSION=%{http_version}\\nHTTP_STATUS=%{http_code}\\n"\n',
       );
+      // Where a user runs them: a project with the kit installed. In the kit's own repository `npx
+      // tenant-auth-conformance` takes the repository for the package and runs its `prepare`,
+      // rebuilding dist/ under every other test that runs the compiled kit.
+      const userProject = mkdtempSync(join(workDir, 'user-project-'));
+      writeFileSync(join(userProject, 'package.json'), '{ "name": "a-client", "private": true }\n');
+      mkdirSync(join(userProject, 'node_modules', '.bin'), { recursive: true });
+      symlinkSync(REPO_ROOT, join(userProject, 'node_modules', 'tenant-auth-conformance'), 'dir');
+      symlinkSync(KIT_BIN, join(userProject, 'node_modules', '.bin', 'tenant-auth-conformance'));
       const run = async (command: string): Promise<{ status: number; version: string; body: string }> => {
         const { stdout } = await execFileAsync(
           'bash',
           ['-euo', 'pipefail', '-c', `${exportLine}\n${command}`],
           {
-            cwd: REPO_ROOT,
+            cwd: userProject,
             // The system curl first on PATH: the one the README means.
             env: cleanEnv({ CURL_HOME: curlHome, PATH: `${dirname(CURL)}:${process.env.PATH ?? ''}` }),
             timeout: CLI_TIMEOUT_MS,
