@@ -47,8 +47,13 @@ export class RawH2Connection {
   readonly received = new Map<number, number>();
   /** RST_STREAM frames received, by error code. */
   readonly resets = new Map<number, number>();
+  /** The code of each stream's first RST_STREAM: a stream reset twice is one stream reset. */
+  readonly firstResets = new Map<number, number>();
   /** Streams the server sent a HEADERS frame (an answer) on. */
   readonly answered = new Set<number>();
+  /** The most streams answered and not yet reset at any one time, in the order frames arrived. */
+  mostHeldAtOnce = 0;
+  #held = 0;
   /** The DATA the server sent, by stream (the reference's answers are a few KiB). */
   readonly bodies = new Map<number, Buffer>();
   readonly goaways: Goaway[] = [];
@@ -97,6 +102,11 @@ export class RawH2Connection {
 
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** How many streams were reset, first, with `code` (however many RST_STREAM frames each got). */
+  streamsResetWith(code: number): number {
+    return [...this.firstResets.values()].filter((first) => first === code).length;
   }
 
   /** How many RST_STREAM frames carried `code`. */
@@ -150,7 +160,11 @@ export class RawH2Connection {
     this.received.set(received.type, (this.received.get(received.type) ?? 0) + 1);
     switch (received.type) {
       case FRAME_TYPE.HEADERS:
-        this.answered.add(received.streamId);
+        if (!this.answered.has(received.streamId)) {
+          this.answered.add(received.streamId);
+          this.#held += 1;
+          this.mostHeldAtOnce = Math.max(this.mostHeldAtOnce, this.#held);
+        }
         break;
       case FRAME_TYPE.DATA:
         this.bodies.set(
@@ -161,6 +175,10 @@ export class RawH2Connection {
       case FRAME_TYPE.RST_STREAM: {
         const code = received.payload.readUInt32BE(0);
         this.resets.set(code, (this.resets.get(code) ?? 0) + 1);
+        if (!this.firstResets.has(received.streamId)) {
+          this.firstResets.set(received.streamId, code);
+          if (this.answered.has(received.streamId)) this.#held -= 1;
+        }
         break;
       }
       case FRAME_TYPE.GOAWAY:
