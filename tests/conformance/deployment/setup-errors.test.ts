@@ -19,6 +19,9 @@ import { startTestServer } from '../../support/reference-client.ts';
 import { ensureCertificates } from '../../../reference-server/listeners/certificates.ts';
 import { runMain } from '../../support/reference-cli.ts';
 import { runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { preflightOf } from '../../support/preflight-as-set-up.ts';
+import type { PreflightProblem } from '../../../conformance/deployment/preflight.ts';
+import { preflightSummary } from '../../../conformance/run/preflight-state.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
 import { startIndependentServer, type IndependentServer } from '../../independent-implementation/server.ts';
 
@@ -34,6 +37,14 @@ interface Row {
   /** What the stage's problem must say, and the fix it must give. */
   problem: RegExp;
   fix: RegExp;
+  /**
+   * Also run end to end (`run --target`). What the run does with a failed preflight (SETUP ERROR,
+   * exit 3, no rule, the stage printed, in bounded time) is one path whatever the stage: it is
+   * proved on a mistake found before any connection (the target file), one refused and one that
+   * hangs. Every row's own decision (stage, problem, fix) is the preflight's, checked in process as
+   * the set-up project makes it: a run costs a Playwright runner and a worker to say the same.
+   */
+  endToEnd?: true;
 }
 
 // The rows run side by side: each waits mostly on a time-out, not on the machine.
@@ -78,6 +89,7 @@ describe(
     const rows: Row[] = [
       {
         mistake: 'nothing listening at baseUrl',
+        endToEnd: true,
         target: () => ({ baseUrl: base(closedPort()), hosts: HOSTS, caFile: server.caPath, ...withKey }),
         stage: 'connect',
         problem: /ECONNREFUSED/,
@@ -97,6 +109,7 @@ describe(
       },
       {
         mistake: 'caFile missing on disk',
+        endToEnd: true,
         target: () => ({
           baseUrl: base(server.httpsPort),
           hosts: HOSTS,
@@ -130,6 +143,7 @@ describe(
       },
       {
         mistake: 'target accepts TLS and never answers',
+        endToEnd: true,
         target: () => ({ baseUrl: base(portOf(hungTls)), hosts: HOSTS, caFile: server.caPath, ...withKey }),
         stage: 'HTTP',
         problem: /no HTTP answer .*nothing within 10 s/,
@@ -166,30 +180,49 @@ describe(
     });
 
     for (const row of rows) {
-      test(row.mistake, async () => {
-        writeFileSync(join(work, 'not-a-ca.pem'), 'this is not a certificate\n');
-        const file = join(work, `${row.mistake.replace(/\W+/g, '-')}.json`);
-        writeFileSync(file, JSON.stringify({ name: row.mistake, ...row.target() }));
+      test(`${row.mistake}: the preflight's decision`, async () => {
+        const file = writeRowTarget(row);
         const started = Date.now();
-        const run = await runConformance(['--target', file], keys, TIME_BOUND_MS * 2);
+        const preflight = await preflightOf(file, keys);
         const elapsed = Date.now() - started;
-        assertSetupError(run, row);
+        assert.equal(preflight.ok, false, 'the run cannot start');
+        assertProblem(preflight.blocking[0], row);
+        assert.match(preflightSummary(preflight), new RegExp(`^Preflight failed:\\n  \\[${row.stage}\\]`));
         assert.ok(elapsed < TIME_BOUND_MS, `took ${elapsed} ms, more than ${TIME_BOUND_MS} ms`);
       });
+      if (row.endToEnd)
+        test(`${row.mistake}: run --target`, async () => {
+          const file = writeRowTarget(row);
+          const started = Date.now();
+          const run = await runConformance(['--target', file], keys, TIME_BOUND_MS * 2);
+          const elapsed = Date.now() - started;
+          assertSetupError(run, row);
+          assert.ok(elapsed < TIME_BOUND_MS, `took ${elapsed} ms, more than ${TIME_BOUND_MS} ms`);
+        });
+    }
+
+    function writeRowTarget(row: Row): string {
+      writeFileSync(join(work, 'not-a-ca.pem'), 'this is not a certificate\n');
+      const file = join(work, `${row.mistake.replace(/\W+/g, '-')}.json`);
+      writeFileSync(file, JSON.stringify({ name: row.mistake, ...row.target() }));
+      return file;
     }
   },
 );
+
+function assertProblem(problem: PreflightProblem | undefined, row: Row): void {
+  assert.ok(problem, 'the preflight names the problem');
+  assert.equal(problem.stage, row.stage);
+  assert.match(problem.problem, row.problem);
+  assert.match(problem.fix, row.fix);
+}
 
 function assertSetupError(run: ConformanceRun, row: Row): void {
   assert.equal(run.report?.verdict, 'SETUP ERROR', `${run.stdout}\n${run.stderr}`);
   assert.equal(run.exitCode, 3, run.stderr);
   assert.deepEqual(run.report?.rules, [], 'no rule verdicts after a failed preflight');
   assert.deepEqual(run.outcomes, [], 'no rule ran');
-  const problem = run.report?.setupProblems?.[0];
-  assert.ok(problem, 'the report names the problem');
-  assert.equal(problem.stage, row.stage);
-  assert.match(problem.problem, row.problem);
-  assert.match(problem.fix, row.fix);
+  assertProblem(run.report?.setupProblems?.[0], row);
   assert.match(run.stdout, new RegExp(`\\[${row.stage}\\]`));
   assert.match(run.stdout, /VERDICT: SETUP ERROR/);
 }

@@ -1,10 +1,12 @@
 // The registry's tests run once per backend: the embedded database (PGlite in a temporary
-// directory) and a PostgreSQL server this file starts. `eachBackend` opens a fresh, migrated
-// database of each kind for a test file and closes it after.
+// directory, copied from a template: embedded-template.ts) and a PostgreSQL server this file
+// starts. `openBackend` opens a fresh, migrated database of either kind for a test and closes it
+// after.
 import { rmSync } from 'node:fs';
 import { openEmbedded, openServer, type Database } from '../../../registry/database/database.ts';
 import { migrate } from '../../../registry/database/migrations.ts';
 import { startPostgres, type PostgresServer } from './postgres-server.ts';
+import { copyEmbeddedTemplate } from './embedded-template.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
 
 export const BACKENDS = ['embedded', 'server'] as const;
@@ -25,8 +27,10 @@ export async function openBackend(backend: Backend, migrated = true): Promise<Op
   const directory = scratchDirectory('registry-db-');
   let db: Database;
   let databaseUrl: string | undefined;
-  if (backend === 'embedded') db = await openEmbedded(directory);
-  else {
+  if (backend === 'embedded') {
+    await copyEmbeddedTemplate(directory);
+    db = await openEmbedded(directory);
+  } else {
     server ??= startPostgres();
     databaseUrl = await (await server).newDatabase(`registry_test_${process.pid}_${++databases}`);
     db = await openServer(databaseUrl);
