@@ -87,6 +87,25 @@ export async function main(argv: string[]): Promise<number> {
   }
   const deployment = values.deployment ?? '';
   const target = values.target ?? '';
+  // The registry first (a deployment it does not know needs no target), then the target file,
+  // whose base URL must be the one the deployment is bound to: checked before minutes of running.
+  let boundUrl: string | undefined;
+  const known = await withRegistry(values, readToken(values['token-file']), async (client) => {
+    const answer = await client.get(`/api/v1/deployments/${deployment}?limit=1`);
+    if (answer.status === 404) {
+      console.error(
+        `The registry has no deployment named "${deployment}": it re-checks a deployment its vendor has published. Nothing was run.`,
+      );
+      return EXIT.notConformant;
+    }
+    if (answer.status !== 200) {
+      console.error(errorMessage(answer));
+      return EXIT.setup;
+    }
+    boundUrl = (answer.json as { target?: { baseUrl?: string } }).target?.baseUrl;
+    return EXIT.ok;
+  });
+  if (known !== EXIT.ok) return known;
   let baseUrl: string;
   try {
     baseUrl = readTargetFile(target).baseUrl;
@@ -95,29 +114,12 @@ export async function main(argv: string[]): Promise<number> {
     console.error(error.message);
     return EXIT.usage;
   }
-  const token = readToken(values['token-file']);
-  const bound = await withRegistry(values, token, async (client) => {
-    const answer = await client.get(`/api/v1/deployments/${deployment}?limit=1`);
-    if (answer.status === 404) {
-      console.error(
-        `The registry has no deployment named "${deployment}": it re-checks a deployment its vendor has published.`,
-      );
-      return EXIT.notConformant;
-    }
-    if (answer.status !== 200) {
-      console.error(errorMessage(answer));
-      return EXIT.setup;
-    }
-    const boundUrl = (answer.json as { target?: { baseUrl?: string } }).target?.baseUrl;
-    if (boundUrl !== undefined && boundUrl.replace(/\/$/, '') !== baseUrl.replace(/\/$/, '')) {
-      console.error(
-        `${target} targets ${baseUrl}, but ${deployment} is bound to ${boundUrl}: a re-check checks the deployment's own target. Nothing was run.`,
-      );
-      return EXIT.notConformant;
-    }
-    return EXIT.ok;
-  });
-  if (bound !== EXIT.ok) return bound;
+  if (boundUrl !== undefined && boundUrl.replace(/\/$/, '') !== baseUrl.replace(/\/$/, '')) {
+    console.error(
+      `${target} targets ${baseUrl}, but ${deployment} is bound to ${boundUrl}: a re-check checks the deployment's own target. Nothing was run.`,
+    );
+    return EXIT.notConformant;
+  }
   const reports = values.reports ?? mkdtempSync(join(tmpdir(), 'registry-recheck-'));
   try {
     return await run(
