@@ -23,15 +23,10 @@ import { scratchDirectory } from '../support/scratch.ts';
 import { BACKENDS, stopBackends } from './support/backends.ts';
 import { keyPair, makeBundle, removeBundles } from './support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from './support/registry.ts';
+import { askShip, type Ship } from './support/ship.ts';
 
 const vendor = keyPair();
 const registryKey = keyPair();
-
-interface Ship {
-  ship: boolean;
-  reason: string;
-  run?: { id: number };
-}
 
 describe('registry recheck: the registry runs the kit itself', () => {
   let deployment: TestServer;
@@ -61,13 +56,8 @@ describe('registry recheck: the registry runs the kit itself', () => {
       let registry: TestRegistry;
       let operatorToken = '';
       let vendorRun = 0;
-      const ask = async (extra = ''): Promise<Ship> => {
-        const answer = await registry.request(
-          `/api/v1/can-i-ship?deployment=acme&version=1.2.0&profile=strict${extra}`,
-        );
-        assert.equal(answer.status, 200, answer.text);
-        return answer.json as Ship;
-      };
+      const ask = (extra = ''): Promise<Ship> =>
+        askShip(registry, `deployment=acme&version=1.2.0&profile=strict${extra}`);
       const recheck = (more: string[] = []): string[] => [
         'recheck',
         '--registry',

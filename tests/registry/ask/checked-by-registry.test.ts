@@ -12,6 +12,7 @@ import { uploadOf } from '../../../registry/publish/upload.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
 import { keyPair, MUST_RULES, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
+import { askShip, type Ship } from '../support/ship.ts';
 
 after(() => removeBundles());
 const vendor = keyPair();
@@ -34,12 +35,6 @@ const registryElsewhere = makeBundle({
 /** Signed by the vendor's key, sent with the operator's token: a key the operator's entry does not list. */
 const vendorSignedForRegistry = makeBundle({ key: vendor.privateKey, baseUrl: BASE_URL, startedAt: at(13) });
 
-interface Ship {
-  ship: boolean;
-  reason: string;
-  run?: { id: number; checkedBy: string };
-}
-
 for (const backend of BACKENDS) {
   describe(`runs checked by the registry itself, ${backend} database`, () => {
     let registry: TestRegistry;
@@ -56,11 +51,8 @@ for (const backend of BACKENDS) {
         body: uploadOf(bundle, deployment, version, targetMoved, checkedBy),
         token,
       });
-    const ask = async (version: string, extra = ''): Promise<Ship> => {
-      const answer = await registry.request(`/api/v1/can-i-ship?deployment=shop&version=${version}${extra}`);
-      assert.equal(answer.status, 200, answer.text);
-      return answer.json as Ship;
-    };
+    const ask = (version: string, extra = ''): Promise<Ship> =>
+      askShip(registry, `deployment=shop&version=${version}${extra}`);
     before(async () => {
       registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
       vendorToken = registry.tokens.get('acme') ?? '';
