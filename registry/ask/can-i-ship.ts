@@ -85,7 +85,8 @@ const verdictOf = (runs: readonly StoredRun[], id: number): string =>
   runs.find((run) => run.id === id)?.verdict ?? '';
 
 /** Said of a run the registry checked itself, wherever a sentence names the deciding run. */
-const checkedText = (run: StoredRun): string => (run.checkedBy === 'registry' ? ', checked by the registry' : '');
+const checkedText = (run: StoredRun): string =>
+  run.checkedBy === 'registry' ? ', checked by the registry' : '';
 
 function scopeText(question: ShipQuestion): string {
   const protocols = question.protocols

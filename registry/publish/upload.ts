@@ -64,9 +64,7 @@ export function parseUpload(text: string): Upload {
   if (targetMoved !== undefined && typeof targetMoved !== 'boolean')
     throw new UploadError('"targetMoved" must be true or false.');
   if (checkedBy !== undefined && checkedBy !== 'registry')
-    throw new UploadError(
-      '"checkedBy" is "registry" (registry recheck) or absent (a publisher\'s run).',
-    );
+    throw new UploadError('"checkedBy" is "registry" (registry recheck) or absent (a publisher\'s run).');
   const problem = deploymentProblem(deployment) ?? versionProblem(version);
   if (problem) throw new UploadError(problem);
   if (typeof files !== 'object' || files === null || Array.isArray(files))
