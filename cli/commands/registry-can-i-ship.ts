@@ -13,7 +13,7 @@ import {
 
 const HELP = `Usage: tenant-auth-conformance registry can-i-ship --registry URL --deployment NAME --version V
                                                    [--profile default|strict] [--protocols h1,h2] [--no-warnings]
-                                                   [--replacing-live] [--json]
+                                                   [--replacing-live] [--checked-by registry] [--json]
 
 Asks the registry whether this version may ship: yes only when the latest stored run of it that
 covers the question — the profile (a strict run answers for both), the protocols (by default every
@@ -28,6 +28,9 @@ Options:
                         or private address, trust from a private CA, a self-signed certificate…)
   --replacing-live      ask about V as the version that would replace the live one (registry
                         record-release): no also when a rule regressed from the live version
+  --checked-by registry answer only from the runs the registry checked itself (registry recheck:
+                        the kit run against the deployment with the operator's keys, signed by the
+                        registry's key); a publisher's own runs do not count
   --json                print the registry's answer as JSON
 ${REGISTRY_CLIENT_OPTIONS} (a token is needed only with --private-reads)
   --help                print this help
@@ -51,6 +54,7 @@ export async function main(argv: string[]): Promise<number> {
       json: { type: 'boolean' },
       'no-warnings': { type: 'boolean' },
       'replacing-live': { type: 'boolean' },
+      'checked-by': { type: 'string' },
     },
     HELP,
   );
@@ -62,6 +66,9 @@ export async function main(argv: string[]): Promise<number> {
     ...(values.version === undefined ? ['Give --version V.'] : []),
     ...(values.profile !== undefined && values.profile !== 'default' && values.profile !== 'strict'
       ? [`--profile: "${values.profile}" is neither default nor strict.`]
+      : []),
+    ...(values['checked-by'] !== undefined && values['checked-by'] !== 'registry'
+      ? [`--checked-by: "${values['checked-by']}" is not "registry", the one checker it selects.`]
       : []),
   ];
   if (values.protocols !== undefined) {
@@ -77,6 +84,7 @@ export async function main(argv: string[]): Promise<number> {
   if (values.protocols !== undefined) query.set('protocols', values.protocols);
   if (values['no-warnings'] === true) query.set('noWarnings', 'true');
   if (values['replacing-live'] === true) query.set('replacingLive', 'true');
+  if (values['checked-by'] !== undefined) query.set('checkedBy', values['checked-by']);
   return withRegistry(values, readToken(values['token-file']), async (client) => {
     const answer = await client.get(`/api/v1/can-i-ship?${query.toString()}`);
     if (answer.status !== 200) {

@@ -50,6 +50,8 @@ export interface PublishRequest {
   caFile?: string;
   /** The deployment's target moved: the registry rebinds it to this run's (and keeps the move). */
   targetMoved?: boolean;
+  /** `registry recheck`: the registry's own run (the operator's token, the registry's key). */
+  checkedByRegistry?: boolean;
 }
 
 /** The run's arguments without the publish options, and those options; or a usage error. */
@@ -135,12 +137,20 @@ export async function publishAfterRun(
   try {
     const answer = await client.post(
       '/api/v1/runs',
-      uploadOf(bundle, request.deployment, request.version, request.targetMoved === true),
+      uploadOf(
+        bundle,
+        request.deployment,
+        request.version,
+        request.targetMoved === true,
+        request.checkedByRegistry === true,
+      ),
     );
     if (answer.status !== 200 && answer.status !== 201) return failed(errorMessage(answer));
-    const { run } = answer.json as { run: { id: number; verdict: string; links: { page: string } } };
+    const { run } = answer.json as {
+      run: { id: number; verdict: string; checkedBy?: string; links: { page: string } };
+    };
     console.log(
-      `${answer.status === 201 ? 'Published' : 'Already published'}: ${request.deployment} ${request.version} is run ${run.id}, ${run.verdict}: ${new URL(run.links.page, request.registry).href}`,
+      `${answer.status === 201 ? 'Published' : 'Already published'}: ${request.deployment} ${request.version} is run ${run.id}, ${run.verdict}${run.checkedBy === 'registry' ? ', checked by the registry' : ''}: ${new URL(run.links.page, request.registry).href}`,
     );
     return runExit;
   } catch (error) {

@@ -1,4 +1,4 @@
-// `tenant-auth-conformance registry serve|publisher|publish|can-i-ship|diff|yank|record-release|retention|audit`: the certification
+// `tenant-auth-conformance registry serve|publisher|publish|can-i-ship|diff|recheck|yank|record-release|retention|audit`: the certification
 // registry (registry/, docs/registry.md). Each action is a module of its own, loaded when asked.
 import { EXIT } from '../exit-codes.ts';
 
@@ -25,6 +25,10 @@ const ACTIONS: Record<
   diff: {
     summary: 'the rules that regressed, recovered or changed between two versions',
     load: () => import('./registry-diff.ts'),
+  },
+  recheck: {
+    summary: "run the kit against a deployment with the operator's keys: the registry's own run",
+    load: () => import('./registry-recheck.ts'),
   },
   yank: {
     summary: 'withdraw a run: kept and shown as yanked, deciding nothing (audited)',

@@ -33,7 +33,11 @@ ${Object.entries(CREDENTIAL_VARIABLES)
   For the other fields of a target file (plainHttpBaseUrl, hosts, keyMinting), write one: see \`init\`.
 `;
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * `checkedByRegistry`: the run is the registry's own (`registry recheck` runs the kit through here,
+ * so a re-check is the same run and the same publish as a vendor's).
+ */
+export async function main(argv: string[], { checkedByRegistry = false } = {}): Promise<number> {
   // --publish URL … is the registry's: taken out here, its bundle sent when the run ends.
   const publishing = takePublishOptions(argv);
   if (typeof publishing === 'string') {
@@ -46,7 +50,11 @@ export async function main(argv: string[]): Promise<number> {
     reportDirectory = settings.reportDirectory;
   });
   if (!publishing.publish || argv.includes('--help')) return code;
-  return publishAfterRun(publishing.publish, code, reportDirectory);
+  return publishAfterRun(
+    { ...publishing.publish, ...(checkedByRegistry ? { checkedByRegistry } : {}) },
+    code,
+    reportDirectory,
+  );
 }
 
 async function runWithoutPublishing(argv: string[], resolved: SettingsResolved): Promise<number> {

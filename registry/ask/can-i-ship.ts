@@ -17,6 +17,8 @@ export interface ShipQuestion {
   protocols?: readonly Protocol[];
   /** Refuse a deciding run that verify warns of (a host map to loopback, a private CA…). */
   noWarnings?: boolean;
+  /** 'registry': answer only from the runs the registry checked itself (registry recheck). */
+  checkedBy?: 'registry';
 }
 
 export interface ShipAnswer {
@@ -78,6 +80,14 @@ export function coverageGap(run: StoredRun, question: ShipQuestion): string | un
   return gaps.length > 0 ? gaps.join('; ') : undefined;
 }
 
+/** A registry-checked run that does not cover the question still says what it found (a failure is a failure). */
+const verdictOf = (runs: readonly StoredRun[], id: number): string =>
+  runs.find((run) => run.id === id)?.verdict ?? '';
+
+/** Said of a run the registry checked itself, wherever a sentence names the deciding run. */
+const checkedText = (run: StoredRun): string =>
+  run.checkedBy === 'registry' ? ', checked by the registry' : '';
+
 function scopeText(question: ShipQuestion): string {
   const protocols = question.protocols
     ? question.protocols.map((protocol) => PROTOCOL_NAMES[protocol]).join(' and ')
@@ -93,7 +103,16 @@ export async function canIShip(db: Queryable, question: ShipQuestion): Promise<S
       reason: `No: the registry has no deployment named "${question.deployment}".`,
       notCovering: [],
     };
-  const stored = await runsOf(db, question.deployment, question.version);
+  const every = await runsOf(db, question.deployment, question.version);
+  // --checked-by registry: a publisher's runs are its word about what ran; only the registry's own count.
+  const byRegistry = question.checkedBy === 'registry';
+  const stored = byRegistry ? every.filter((run) => run.checkedBy === 'registry') : every;
+  if (byRegistry && stored.length === 0)
+    return {
+      ship: false,
+      reason: `No: no run of ${subject} checked by the registry (registry recheck runs the kit against the deployment)${every.length > 0 ? `; ${every.length} run${every.length > 1 ? 's' : ''} published by ${[...new Set(every.map((run) => run.publisher))].join(', ')} ${every.length > 1 ? 'do' : 'does'} not count` : ''}.`,
+      notCovering: [],
+    };
   // A yanked run is kept and shown, and decides nothing: the answer names it, so that a yes after a
   // yank is not read as the yanked run's.
   const yanked = stored.filter((run) => run.yanked !== null);
@@ -128,7 +147,7 @@ export async function canIShip(db: Queryable, question: ShipQuestion): Promise<S
   if (latest === undefined)
     return {
       ship: false,
-      reason: `No: no run of ${subject} covers the ${scopeText(question)}: ${notCovering.map((gap) => `run ${gap.id}: ${gap.why}`).join('; ')}${yankedText}.`,
+      reason: `No: no run of ${subject}${byRegistry ? ' checked by the registry' : ''} covers the ${scopeText(question)}: ${notCovering.map((gap) => `run ${gap.id}${byRegistry ? ` (${verdictOf(runs, gap.id)})` : ''}: ${gap.why}`).join('; ')}${yankedText}.`,
       notCovering,
     };
   // verify's warnings travel with the run into the sentence: a yes says what the signature does not tie down.
@@ -146,14 +165,14 @@ export async function canIShip(db: Queryable, question: ShipQuestion): Promise<S
   if (latest.verdict === 'CONFORMANT')
     return {
       ship: true,
-      reason: `Yes: run ${latest.id} of ${subject} (started ${latest.startedAt}, signed by ${latest.signer}), the latest by start time, decides: it is VERIFIED and CONFORMANT under the ${scopeText(question)} (it ran ${latest.profile}, over ${latest.protocolsChecked.join(' and ')})${lateText}${warned}${warned ? '' : '.'}`,
+      reason: `Yes: run ${latest.id} of ${subject} (started ${latest.startedAt}, signed by ${latest.signer}${checkedText(latest)}), the latest by start time, decides: it is VERIFIED and CONFORMANT under the ${scopeText(question)} (it ran ${latest.profile}, over ${latest.protocolsChecked.join(' and ')})${lateText}${warned}${warned ? '' : '.'}`,
       run: latest,
       notCovering,
     };
   const earlierConformant = covering.filter((run) => run.verdict === 'CONFORMANT').map((run) => run.id);
   return {
     ship: false,
-    reason: `No: the latest run of ${subject} by start time that covers the ${scopeText(question)}, run ${latest.id} (started ${latest.startedAt}), decides: it is ${latest.verdict}${lateText}${earlierConformant.length > 0 ? `; earlier run${earlierConformant.length > 1 ? 's' : ''} ${earlierConformant.join(', ')} ${earlierConformant.length > 1 ? 'were' : 'was'} CONFORMANT, so the outcome is unstable: run registry diff to see which rules flip` : ''}.`,
+    reason: `No: the latest run of ${subject} by start time that covers the ${scopeText(question)}, run ${latest.id} (started ${latest.startedAt}${checkedText(latest)}), decides: it is ${latest.verdict}${lateText}${earlierConformant.length > 0 ? `; earlier run${earlierConformant.length > 1 ? 's' : ''} ${earlierConformant.join(', ')} ${earlierConformant.length > 1 ? 'were' : 'was'} CONFORMANT, so the outcome is unstable: run registry diff to see which rules flip` : ''}.`,
     run: latest,
     notCovering,
   };

@@ -143,6 +143,13 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 7,
+    name: 'who checked a run: its publisher, or the registry itself (registry recheck)',
+    // Every run stored before was a publisher's word. The registry's own runs are few per version:
+    // can-i-ship --checked-by registry reads them by the same index as every run of a version.
+    sql: `ALTER TABLE runs ADD COLUMN checked_by text NOT NULL DEFAULT 'publisher' CHECK (checked_by IN ('publisher', 'registry'))`,
+  },
 ];
 
 /** Newer than this registry: refused rather than read with the wrong schema. */

@@ -192,10 +192,18 @@ export async function canIShipAnswer(
   const replacingLive = query.get('replacingLive') ?? undefined;
   if (replacingLive !== undefined && replacingLive !== 'true' && replacingLive !== 'false')
     throw new RequestError(400, 'bad_replacing_live', 'replacingLive must be true or false.');
+  const checkedBy = query.get('checkedBy') ?? undefined;
+  if (checkedBy !== undefined && checkedBy !== 'registry')
+    throw new RequestError(
+      400,
+      'bad_checked_by',
+      `checkedBy must be registry (only the runs the registry checked itself); got ${JSON.stringify(checkedBy.slice(0, 40))}.`,
+    );
   const question: ShipQuestion = {
     deployment,
     version,
     noWarnings: noWarnings === 'true',
+    ...(checkedBy === 'registry' ? { checkedBy } : {}),
     ...(profileText ? { profile: profileText } : {}),
     ...(protocols ? { protocols } : {}),
   };

@@ -13,7 +13,7 @@ import { BundleInputError, verifyBundle } from '../../conformance/attestation/ve
 import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
 import type { Database } from '../database/database.ts';
 import { running } from '../database/directory-lock.ts';
-import { DeploymentOwnedError, storeRun, type StoreResult } from '../store/runs.ts';
+import { DeploymentOwnedError, NoSuchDeploymentError, storeRun, type StoreResult } from '../store/runs.ts';
 import { TargetChangedError } from '../store/targets.ts';
 import type { Publisher } from './publishers.ts';
 import { ruleOutcomes, runFacts } from './run-facts.ts';
@@ -53,17 +53,37 @@ export function removeStaleUploads(): string[] {
   return removed;
 }
 
+/**
+ * A run the registry calls its own is the operator's (`registry recheck`), signed by an operator's
+ * key (checked below, as any signature), of the deployment's bound target: a recheck never moves it.
+ */
+function registryCheckRefusal(publisher: Publisher, upload: Upload): void {
+  if (!publisher.operator)
+    throw new PublishRefused(
+      403,
+      'not_allowed',
+      `Only the registry's operator publishes a run checked by the registry (registry recheck); ${publisher.name} is a publisher. Publish without "checkedBy". Nothing was stored.`,
+    );
+  if (upload.targetMoved)
+    throw new PublishRefused(
+      400,
+      'bad_upload',
+      'A run checked by the registry never moves the target: it checks the target the deployment is bound to. Nothing was stored.',
+    );
+}
+
 export async function receiveBundle(
   db: Database,
   publisher: Publisher,
   upload: Upload,
   presentedToken: string,
 ): Promise<StoreResult> {
+  if (upload.checkedByRegistry) registryCheckRefusal(publisher, upload);
   if (publisher.keys.length === 0)
     throw new PublishRefused(
       403,
       'not_a_publisher',
-      `${publisher.name} may read but not publish: the publishers file gives it no signing key.`,
+      `${publisher.name} may read but not publish: the publishers file gives it no signing key${publisher.operator ? " (an operator's key is the registry's, which registry recheck signs with)" : ''}.`,
     );
   for (const [name, content] of upload.files) {
     const text = content.toString('latin1');
@@ -119,6 +139,7 @@ export async function receiveBundle(
       version: upload.version,
       signer: signature.fingerprint,
       publisher: publisher.name,
+      checkedBy: upload.checkedByRegistry ? 'registry' : 'publisher',
       statementSha256: sha256(statementBytes),
       reportSha256: sha256(reportBytes),
     });
@@ -129,6 +150,8 @@ export async function receiveBundle(
       });
     } catch (error) {
       if (error instanceof TargetChangedError) throw new PublishRefused(409, 'target_changed', error.message);
+      if (error instanceof NoSuchDeploymentError)
+        throw new PublishRefused(404, 'no_such_deployment', `${error.message} Nothing was stored.`);
       if (!(error instanceof DeploymentOwnedError)) throw error;
       throw new PublishRefused(
         403,

@@ -4,7 +4,7 @@
 // which are kept whole in the `scope` and `options` columns.
 import { claimWarnings } from '../../conformance/attestation/claim-warnings.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
-import { ALL_PROTOCOLS, type RuleOutcome, type RunFacts } from '../store/runs.ts';
+import { ALL_PROTOCOLS, type CheckedBy, type RuleOutcome, type RunFacts } from '../store/runs.ts';
 
 export interface Provenance {
   deployment: string;
@@ -13,6 +13,8 @@ export interface Provenance {
   publisher: string;
   statementSha256: string;
   reportSha256: string;
+  /** 'registry' only for the operator's `registry recheck` (receive.ts decides). */
+  checkedBy: CheckedBy;
 }
 
 const strings = (value: unknown): string[] =>
@@ -57,6 +59,7 @@ export function runFacts(report: ConformanceReport, provenance: Provenance): Run
       [...(report.tls ?? []), ...(report.shards ?? []).flatMap((shard) => shard.tls ?? [])].find(
         (tls) => tls.field === 'otherTenantBaseUrl',
       )?.host ?? null,
+    checkedBy: provenance.checkedBy,
   };
 }
 

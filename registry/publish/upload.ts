@@ -11,6 +11,8 @@ export interface Upload {
   files: Map<string, Buffer>;
   /** The publisher says the deployment's target moved: a run of another base URL is accepted, and the move kept. */
   targetMoved: boolean;
+  /** `registry recheck`: the run is the registry's own (an operator's token and key only). */
+  checkedByRegistry: boolean;
 }
 
 /** A deployment's name: also a path segment of the pages and the badge. */
@@ -58,9 +60,11 @@ export function parseUpload(text: string): Upload {
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw new UploadError('The body must be a JSON object {"deployment", "version", "files"}.');
-  const { deployment, version, files, targetMoved } = data as Record<string, unknown>;
+  const { deployment, version, files, targetMoved, checkedBy } = data as Record<string, unknown>;
   if (targetMoved !== undefined && typeof targetMoved !== 'boolean')
     throw new UploadError('"targetMoved" must be true or false.');
+  if (checkedBy !== undefined && checkedBy !== 'registry')
+    throw new UploadError('"checkedBy" is "registry" (registry recheck) or absent (a publisher\'s run).');
   const problem = deploymentProblem(deployment) ?? versionProblem(version);
   if (problem) throw new UploadError(problem);
   if (typeof files !== 'object' || files === null || Array.isArray(files))
@@ -84,6 +88,7 @@ export function parseUpload(text: string): Upload {
     version: version as string,
     files: decoded,
     targetMoved: targetMoved === true,
+    checkedByRegistry: checkedBy === 'registry',
   };
 }
 
@@ -93,11 +98,18 @@ export function uploadOf(
   deployment: string,
   version: string,
   targetMoved = false,
+  checkedByRegistry = false,
 ): string {
   const files: Record<string, string> = {};
   for (const name of readdirSync(directory)) {
     const path = join(directory, name);
     if (statSync(path).isFile()) files[name] = readFileSync(path).toString('base64');
   }
-  return JSON.stringify({ deployment, version, files, ...(targetMoved ? { targetMoved } : {}) });
+  return JSON.stringify({
+    deployment,
+    version,
+    files,
+    ...(targetMoved ? { targetMoved } : {}),
+    ...(checkedByRegistry ? { checkedBy: 'registry' } : {}),
+  });
 }

@@ -39,7 +39,15 @@ export interface RunFacts {
   warnings: string[];
   /** The other tenant's host the isolation rules used, when the run recorded it. */
   otherTenant: string | null;
+  /**
+   * Who ran the kit: 'publisher' (the vendor's word, signed by its key) or 'registry' (`registry
+   * recheck`: the registry's operator ran it against the bound target, signed by the registry's key).
+   */
+  checkedBy: CheckedBy;
 }
+
+export const CHECKED_BY = ['publisher', 'registry'] as const;
+export type CheckedBy = (typeof CHECKED_BY)[number];
 
 /** A run withdrawn by `registry yank`: kept and shown, never deciding. */
 export interface Yank {
@@ -77,9 +85,19 @@ export class DeploymentOwnedError extends Error {
   }
 }
 
+/** The registry checks only a deployment a publisher has published: nothing was stored. */
+export class NoSuchDeploymentError extends Error {
+  constructor(readonly deployment: string) {
+    super(
+      `The registry has no deployment named "${deployment}": it re-checks a deployment its publisher has published.`,
+    );
+    this.name = 'NoSuchDeploymentError';
+  }
+}
+
 export const RUN_COLUMNS = `id, bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
   protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings, other_tenant,
+  kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, published_at, warnings, other_tenant, checked_by,
   yanked_at, yanked_by, yank_reason, files_removed_at`;
 
 export interface RunRow {
@@ -108,6 +126,7 @@ export interface RunRow {
   published_at: Date | string;
   warnings: string[];
   other_tenant: string | null;
+  checked_by: CheckedBy;
   yanked_at: Date | string | null;
   yanked_by: string | null;
   yank_reason: string | null;
@@ -141,6 +160,7 @@ export function runOf(row: RunRow): StoredRun {
     publishedAt: new Date(row.published_at).toISOString(),
     warnings: row.warnings,
     otherTenant: row.other_tenant,
+    checkedBy: row.checked_by,
     yanked:
       row.yanked_at === null
         ? null
@@ -167,15 +187,19 @@ export function storeRun(
   return db.transaction(async (tx) => {
     const earlier = await runByBundle(tx, bundle.sha256);
     if (earlier) return { stored: 'duplicate', run: earlier };
-    await tx.query(
-      'INSERT INTO deployments (name, publisher) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
-      [facts.deployment, facts.publisher],
-    );
+    // The registry's own run checks a deployment a publisher owns: it never creates or takes one.
+    if (facts.checkedBy === 'publisher')
+      await tx.query(
+        'INSERT INTO deployments (name, publisher) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+        [facts.deployment, facts.publisher],
+      );
     const [owner] = await tx.query<{ publisher: string }>(
       'SELECT publisher FROM deployments WHERE name = $1',
       [facts.deployment],
     );
-    if (owner?.publisher !== facts.publisher) throw new DeploymentOwnedError(facts.deployment);
+    if (owner === undefined) throw new NoSuchDeploymentError(facts.deployment);
+    if (facts.checkedBy === 'publisher' && owner.publisher !== facts.publisher)
+      throw new DeploymentOwnedError(facts.deployment);
     const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
     const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
     const size = bundle.files.reduce((total, file) => total + file.content.length, 0);
@@ -197,8 +221,8 @@ export function storeRun(
     const [row] = await tx.query<RunRow>(
       `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
          protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings, other_tenant)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23)
+         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings, other_tenant, checked_by)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
        RETURNING ${RUN_COLUMNS}`,
       [
         bundle.sha256,
@@ -224,6 +248,7 @@ export function storeRun(
         facts.startedAt,
         facts.warnings,
         facts.otherTenant,
+        facts.checkedBy,
       ],
     );
     if (!row) throw new Error('the run was not inserted');

@@ -41,6 +41,7 @@ const STYLE = `
   .v-pass, .v-CONFORMANT { background: #dafbe1; }
   .v-fail, .v-NOT-CONFORMANT { background: #ffebe9; }
   .v-warning, .v-INCOMPLETE, .v-error, .v-unstable { background: #fff8c5; }
+  .checked-by-registry { font-weight: 600; color: #1a7f37; }
   .v-not-evaluated, .v-not-applicable, .v-SETUP-ERROR { background: #eaeef2; }
   dl { display: grid; grid-template-columns: max-content auto; gap: .2rem 1rem; }
   dt { font-weight: 600; }

@@ -14,6 +14,15 @@ const scopeText = (run: StoredRun): string =>
 const warningsText = (run: StoredRun): string =>
   run.warnings.length > 0 ? `${run.warnings.length} warning${run.warnings.length > 1 ? 's' : ''}` : 'none';
 
+/** A run the registry checked itself (registry recheck), marked wherever it is listed. */
+const REGISTRY_CHECKED_TITLE =
+  "the registry ran the kit against the deployment's bound target with the operator's keys, and signed the run with its own key";
+const checkedMark = (run: StoredRun): Html | string =>
+  run.checkedBy === 'registry'
+    ? html`,
+        <span class="checked-by-registry" title="${REGISTRY_CHECKED_TITLE}">checked by the registry</span>`
+    : '';
+
 /** Where the list goes on: links to the next page and back to the first (plain links, no script). */
 export interface Paging {
   /** The path of the next page, when there is one. */
@@ -201,7 +210,7 @@ export function deploymentPage(
                       html`<div>
                         <a class="${verdictClass(run.verdict)}" href="/runs/${run.id}"
                           >run ${run.id}: ${run.verdict}</a
-                        >, ${run.profile}, ${scopeText(run)},
+                        >${checkedMark(run)}, ${run.profile}, ${scopeText(run)},
                         ${date(run.startedAt)}${run.warnings.length > 0 ? html`, <span class="warnings" title="${run.warnings.join(' ')}">${warningsText(run)}</span>` : ''}${yankedText(run)}
                       </div>`,
                   )}
@@ -220,7 +229,18 @@ export function deploymentPage(
         <thead>
           <tr>
             <th>Rule</th>
-            ${[...versions.keys()].map((version) => html`<th>${version}</th>`)}
+            ${[...versions].map(
+              ([version, versionRuns]) =>
+                html`<th>
+                  ${version}${
+                    versionRuns.some((run) => run.yanked === null && run.checkedBy === 'registry')
+                      ? html`<br /><span class="checked-by-registry" title="${REGISTRY_CHECKED_TITLE}"
+                            >checked by the registry</span
+                          >`
+                      : ''
+                  }
+                </th>`,
+            )}
           </tr>
         </thead>
         <tbody>
@@ -267,6 +287,16 @@ export function runPage(run: StoredRun, outcomes: readonly RuleOutcome[], files:
         <a href="/runs/${run.id}/files/conformance.json">conformance.json</a>
       </p>
       <dl>
+        <dt>Checked by</dt>
+        <dd id="checked-by">
+          ${
+            run.checkedBy === 'registry'
+              ? html`<span class="checked-by-registry">the registry</span>: ${REGISTRY_CHECKED_TITLE}
+                  (registry recheck)`
+              : html`its publisher, ${run.publisher}: the signature proves who published and that the bundle
+                is intact, not what ran`
+          }
+        </dd>
         <dt>Target</dt>
         <dd>${run.targetName} · <code>${run.baseUrl}</code></dd>
         <dt>Scope</dt>

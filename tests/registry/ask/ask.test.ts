@@ -282,6 +282,7 @@ for (const backend of BACKENDS) {
         startedAt: '2026-11-25T10:00:00.000Z',
         warnings: [],
         otherTenant: null,
+        checkedBy: 'publisher',
       });
       const bundle = (seed: string) => ({
         sha256: createHash('sha256').update(seed).digest('hex'),

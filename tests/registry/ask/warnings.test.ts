@@ -9,6 +9,7 @@ import { main as registryCommand } from '../../../cli/commands/registry.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
 import { keyPair, makeBundle, removeBundles } from '../support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../support/registry.ts';
+import { askShip, type Ship } from '../support/ship.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { scratchDirectory } from '../../support/scratch.ts';
@@ -28,21 +29,12 @@ const expected = claimWarnings(
   JSON.parse(readFileSync(join(mapped, 'conformance.json'), 'utf8')) as Parameters<typeof claimWarnings>[0],
 );
 
-interface Ship {
-  ship: boolean;
-  reason: string;
-  run?: { id: number; warnings: string[] };
-}
-
 for (const backend of BACKENDS) {
   describe(`verify's warnings travel with the run, ${backend} database`, () => {
     let registry: TestRegistry;
     let runId = 0;
-    const ask = async (version: string, extra = ''): Promise<Ship> => {
-      const answer = await registry.request(`/api/v1/can-i-ship?deployment=shop&version=${version}${extra}`);
-      assert.equal(answer.status, 200, answer.text);
-      return answer.json as Ship;
-    };
+    const ask = (version: string, extra = ''): Promise<Ship> =>
+      askShip(registry, `deployment=shop&version=${version}${extra}`);
     before(async () => {
       registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
       const token = registry.tokens.get('acme') ?? '';

@@ -83,6 +83,37 @@ describe('the registry answers as docs/registry-openapi.json says (PostgreSQL se
     assert.equal(unsupported.status, 415);
   });
 
+  test("a run checked by the registry: the operator's 201 with checkedBy, the 403 and 404; can-i-ship checkedBy", async () => {
+    const registryKey = keyPair();
+    const checker = addPublisher(registry.publishersFile, 'checker', [registryKey.publicPem], {
+      operator: true,
+    }).token;
+    const publish = (bundle: string, deployment: string, as: string) =>
+      judged('post', '/api/v1/runs', '/api/v1/runs', {
+        body: uploadOf(bundle, deployment, '1.0.0', false, true),
+        token: as,
+      });
+    const ours = makeBundle({ key: registryKey.privateKey, startedAt: new Date('2026-11-27T00:00:00Z') });
+    assert.equal((await publish(ours, 'nobody', checker)).status, 404);
+    assert.equal((await publish(first, 'checked', token)).status, 403);
+    const vendors = makeBundle({ key: vendor.privateKey, startedAt: new Date('2026-11-26T12:00:00Z') });
+    assert.equal(
+      (
+        await judged('post', '/api/v1/runs', '/api/v1/runs', {
+          body: uploadOf(vendors, 'checked', '1.0.0'),
+          token,
+        })
+      ).status,
+      201,
+    );
+    const stored = await publish(ours, 'checked', checker);
+    assert.equal(stored.status, 201);
+    assert.equal((stored.json as { run: { checkedBy: string } }).run.checkedBy, 'registry');
+    const ask = (query: string) => judged('get', '/api/v1/can-i-ship', `/api/v1/can-i-ship?${query}`);
+    assert.equal((await ask('deployment=checked&version=1.0.0&checkedBy=registry')).status, 200);
+    assert.equal((await ask('deployment=checked&version=1.0.0&checkedBy=vendor')).status, 400);
+  });
+
   test('reads: certified list, history, run, files, can-i-ship, diff, badge — and their 4xx', async () => {
     const ids = (
       (await judged('get', '/api/v1/deployments/{name}', '/api/v1/deployments/shop')).json as {

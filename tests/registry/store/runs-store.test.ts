@@ -48,6 +48,7 @@ function facts(deployment: string, version: string, verdict = 'CONFORMANT'): Run
     startedAt: '2026-11-25T10:00:00.000Z',
     warnings: [],
     otherTenant: null,
+    checkedBy: 'publisher',
   };
 }
 

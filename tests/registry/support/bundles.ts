@@ -75,7 +75,12 @@ export function makeBundle(shape: BundleShape = {}): string {
   const failing = [...(shape.failing ?? []), ...Object.values(over).flat()];
   const outcomes = outcomesFailing(failing);
   const checked = shape.checked ?? ['HTTP/1.1', 'HTTP/2'];
-  const certificate = tlsEvidence([...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])]);
+  // The base URL's certificate is recorded at the base URL's host, as a run records it (verify checks).
+  const baseHost = shape.baseUrl === undefined ? undefined : new URL(shape.baseUrl);
+  const certificate = tlsEvidence(
+    [...(shape.offered ?? ['HTTP/1.1', 'HTTP/2'])],
+    baseHost && `${baseHost.hostname}:${baseHost.port || '443'}`,
+  );
   const certificates = [
     certificate,
     ...(shape.otherTenant

@@ -29,6 +29,7 @@ export function runFacts(deployment: string, changes: Partial<RunFacts> = {}): R
     startedAt: '2026-11-27T00:00:00.000Z',
     warnings: [],
     otherTenant: null,
+    checkedBy: 'publisher',
     ...changes,
   };
 }

@@ -33,6 +33,7 @@ const run: StoredRun = {
   publishedAt: '2026-11-25T10:05:00.000Z',
   warnings: [HOSTILE],
   otherTenant: HOSTILE,
+  checkedBy: 'publisher',
   yanked: { at: '2026-11-26T10:00:00.000Z', by: 'acme', reason: HOSTILE },
   filesRemovedAt: null,
 };
