@@ -124,6 +124,7 @@ async function receive(
       upload.version,
       () => receiveBundle(context.db, publisher, upload, token),
       (stored) => (stored.stored === 'new' ? { kind: 'published', run: stored.run } : undefined),
+      publisher.name,
     );
   } catch (error) {
     if (error instanceof PublishRefused) throw new RequestError(error.status, error.code, error.message);

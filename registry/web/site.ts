@@ -12,6 +12,8 @@ import { deploymentsPage, versionsPage } from '../store/listing.ts';
 import { bundleFile, bundleFileNames, deploymentExists, outcomesOf, runById } from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
 import { certifiedPage, deploymentPage, runPage } from './pages.ts';
+import { deliveriesPage as deliveriesOf } from '../webhooks/store.ts';
+import { deliveriesPage } from './deliveries-page.ts';
 
 const FILE_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -93,6 +95,27 @@ export async function siteRoutes(
           first: request.after !== undefined ? path : undefined,
         },
       ),
+    );
+    return true;
+  }
+  if (first === 'deployments' && segments.length === 3 && third === 'deliveries' && second !== undefined) {
+    const problem = deploymentProblem(second);
+    if (problem || !(await deploymentExists(db, second)))
+      throw new RequestError(
+        404,
+        'no_such_deployment',
+        problem ?? `The registry has no deployment named "${second}".`,
+      );
+    const request = pageRequest('deliveries', query);
+    const listed = await deliveriesOf(db, { deployment: second }, request);
+    const path = `/deployments/${second}/deliveries`;
+    sendHtml(
+      response,
+      200,
+      deliveriesPage(second, listed.deliveries, {
+        next: nextPath(path, 'deliveries', request, listed.next),
+        first: request.after !== undefined ? path : undefined,
+      }),
     );
     return true;
   }

@@ -27,7 +27,7 @@ export class Webhooks {
   }
 
   /**
-   * Runs `change` on `deployment`'s `version` and queues the events it caused (`describe` says what
+   * Runs `change` on `deployment`'s `version` (a new deployment's first publish: by `publisher`) and queues the events it caused (`describe` says what
    * it did, or undefined for nothing). The change's result is returned whatever happens to its
    * events: a stored run is never refused because an event could not be queued (that is logged).
    */
@@ -36,8 +36,9 @@ export class Webhooks {
     version: string,
     change: () => Promise<T>,
     describe: (result: T) => Change | undefined,
+    publisher?: string,
   ): Promise<T> {
-    const wanted = await eventsWanted(this.db, deployment);
+    const wanted = await eventsWanted(this.db, deployment, publisher);
     if (wanted.size === 0) return change();
     const key = `${deployment}\n${version}`;
     const previous = this.queues.get(key) ?? Promise.resolve();

@@ -113,13 +113,21 @@ export async function webhooksPage(
 }
 
 /**
- * The events any webhook wants for `deployment`: one of its publisher's webhooks (for it, or for
- * all of theirs), or an operator's (for it, or for all). Empty: nothing to derive or send.
+ * The events any webhook wants for `deployment` (published by `publisher` when it is new): one of
+ * its publisher's webhooks (for it, or for all of theirs), or an operator's (for it, or for all).
+ * Empty: nothing to derive or send.
  */
-export async function eventsWanted(db: Queryable, deployment: string): Promise<Set<WebhookEvent>> {
+export async function eventsWanted(
+  db: Queryable,
+  deployment: string,
+  publisher?: string,
+): Promise<Set<WebhookEvent>> {
+  // A deployment's first publish makes it: until then its publisher is the one publishing.
   const rows = await db.query<{ event: WebhookEvent }>(
-    `SELECT DISTINCT unnest(w.events) AS event FROM webhooks w ${MATCHES}`,
-    [deployment],
+    `SELECT DISTINCT unnest(w.events) AS event FROM webhooks w
+     WHERE (w.deployment IS NULL OR w.deployment = $1)
+       AND (w.operator OR w.owner = coalesce((SELECT publisher FROM deployments WHERE name = $1), $2))`,
+    [deployment, publisher ?? null],
   );
   return new Set(rows.map((row) => row.event));
 }
