@@ -62,8 +62,9 @@ async function register(
   let deployment: string | null = null;
   if (body.deployment !== undefined && body.deployment !== null) {
     const named = deploymentProblem(body.deployment);
-    if (named) throw new RequestError(400, 'bad_deployment', named);
-    deployment = String(body.deployment);
+    if (named || typeof body.deployment !== 'string')
+      throw new RequestError(400, 'bad_deployment', named ?? 'Give the deployment as a string.');
+    deployment = body.deployment;
     const [owner] = await context.db.query<{ publisher: string }>(
       'SELECT publisher FROM deployments WHERE name = $1',
       [deployment],

@@ -67,7 +67,7 @@ export function attemptDelivery(
     );
     const timer = setTimeout(() => {
       outgoing.destroy();
-      done({ error: `no answer within ${Math.round(options.timeoutMs / 1000)} s` });
+      done({ error: `no answer within ${options.timeoutMs} ms` });
     }, options.timeoutMs);
     outgoing.on('error', (error: NodeJS.ErrnoException) => {
       if (options.signal.aborted) return done({ error: 'the registry stopped during the attempt' });

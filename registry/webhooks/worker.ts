@@ -97,7 +97,8 @@ export class DeliveryWorker {
           signal,
         })
       : { error: `the host ${host} is no longer one this registry delivers to (--webhook-hosts)` };
-    if (signal.aborted) return releaseClaim(this.db, claimed.id);
+    // Stopped before the endpoint answered: the delivery goes back to the queue, this try uncounted.
+    if (signal.aborted && !('status' in result)) return releaseClaim(this.db, claimed.id);
     const attempts = claimed.attempts + 1;
     if ('status' in result && result.status >= 200 && result.status < 300) {
       await recordAttempt(this.db, claimed.id, { state: 'delivered', status: result.status });
