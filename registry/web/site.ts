@@ -41,6 +41,17 @@ export async function noFiles(db: Queryable, id: number): Promise<RequestError> 
   );
 }
 
+/** A page of a deployment the registry has, else a 404 naming why. */
+async function knownDeployment(db: Queryable, name: string): Promise<void> {
+  const problem = deploymentProblem(name);
+  if (problem || !(await deploymentExists(db, name)))
+    throw new RequestError(
+      404,
+      'no_such_deployment',
+      problem ?? `The registry has no deployment named "${name}".`,
+    );
+}
+
 /** Answers a page's path; false when the path is no page's. */
 export async function siteRoutes(
   db: Queryable,
@@ -67,13 +78,7 @@ export async function siteRoutes(
     return true;
   }
   if (first === 'deployments' && segments.length === 2 && second !== undefined) {
-    const problem = deploymentProblem(second);
-    if (problem || !(await deploymentExists(db, second)))
-      throw new RequestError(
-        404,
-        'no_such_deployment',
-        problem ?? `The registry has no deployment named "${second}".`,
-      );
+    await knownDeployment(db, second);
     const request = pageRequest('versions', query);
     const listed = await versionsPage(db, second, request);
     const path = `/deployments/${second}`;
@@ -99,13 +104,7 @@ export async function siteRoutes(
     return true;
   }
   if (first === 'deployments' && segments.length === 3 && third === 'deliveries' && second !== undefined) {
-    const problem = deploymentProblem(second);
-    if (problem || !(await deploymentExists(db, second)))
-      throw new RequestError(
-        404,
-        'no_such_deployment',
-        problem ?? `The registry has no deployment named "${second}".`,
-      );
+    await knownDeployment(db, second);
     const request = pageRequest('deliveries', query);
     const listed = await deliveriesOf(db, { deployment: second }, request);
     const path = `/deployments/${second}/deliveries`;
