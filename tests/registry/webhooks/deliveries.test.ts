@@ -250,6 +250,19 @@ for (const backend of BACKENDS) {
         200,
       );
       assert.equal((await post(`/api/v1/webhooks/${webhook.id}/remove`, {}, other)).status, 404);
+      // The deployment's page links to its deliveries' page: script-free, without the URL or the secret.
+      assert.match(
+        (await registry.request('/deployments/shop')).text,
+        /href="\/deployments\/shop\/deliveries"/,
+      );
+      const html = await registry.request('/deployments/shop/deliveries?limit=5');
+      assert.equal(html.status, 200);
+      assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+      assert.equal((html.text.match(/<tr class="delivery-delivered">/g) ?? []).length, 5);
+      assert.match(html.text, /id="next-page"/);
+      assert.match(html.text, /<code>certified_version\.lost<\/code>/, 'the newest deliveries first');
+      assert.ok(!/<script/i.test(html.text), 'no script');
+      assert.ok(!html.text.includes(receiver.url) && !html.text.includes(secret));
     });
 
     test('an endpoint that holds its request never holds a publish', async () => {
