@@ -165,8 +165,8 @@ export function deploymentPage(
       }
       <p>
         Badge URL:
-        <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''}
-        · <a id="deliveries-link" href="/deployments/${name}/deliveries">webhook deliveries</a>
+        <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''} ·
+        <a id="deliveries-link" href="/deployments/${name}/deliveries">webhook deliveries</a>
       </p>
       ${
         moves.length > 0
