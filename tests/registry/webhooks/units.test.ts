@@ -9,7 +9,9 @@ import { attemptDelivery } from '../../../registry/webhooks/attempt.ts';
 import { DEFAULT_RETRY, nextAttempt } from '../../../registry/webhooks/backoff.ts';
 import { signature, verifySignature } from '../../../registry/webhooks/sign.ts';
 import { eventsProblem, hostAllowed, webhookUrlProblem } from '../../../registry/webhooks/url.ts';
+import { join } from 'node:path';
 import { makeCertificates } from '../../independent-implementation/certificates.ts';
+import { scratchDirectory } from '../../support/scratch.ts';
 
 const host = fc.domain();
 
@@ -157,4 +159,18 @@ test('an attempt at an endpoint that never answers ends at its timeout, and name
     server.closeAllConnections();
     server.close();
   }
+});
+
+test('serve refuses a --webhook-hosts that is no host list and a --webhook-ca it cannot read (exit 2, before any start)', async (t) => {
+  const { main } = await import('../../../cli/commands/registry-serve.ts');
+  const printed: string[] = [];
+  t.mock.method(console, 'error', (text: string) => printed.push(text));
+  const publishers = join(scratchDirectory('registry-webhook-serve-'), 'publishers.json');
+  assert.equal(await main(['--publishers', publishers, '--webhook-hosts', 'hooks.example,bad host/x']), 2);
+  assert.match(printed.join('\n'), /--webhook-hosts: .* is not a comma-separated list of host names/);
+  assert.equal(
+    await main(['--publishers', publishers, '--webhook-ca', join(publishers, 'no-such-ca.pem')]),
+    2,
+  );
+  assert.match(printed.join('\n'), /--webhook-ca: .*no-such-ca\.pem cannot be read \((ENOTDIR|ENOENT)\)/);
 });
