@@ -16,6 +16,7 @@ import { EXIT } from '../exit-codes.ts';
 const HELP = `Usage: tenant-auth-conformance registry serve [--data DIR | --database-url URL]
                                               [--publishers FILE] [--port N] [--host ADDRESS]
                                               [--cert FILE --key FILE] [--private-reads]
+                                              [--webhook-hosts LIST] [--webhook-ca FILE]
 
 Starts the certification registry: a JSON API (docs/registry-openapi.json), the pages of certified
 implementations, deployments and runs, and a badge per deployment. Every published bundle is
@@ -41,6 +42,9 @@ Options:
   --max-uploads N       uploads received at once, 1 to 64; as many more wait, the next are
                         refused 503 with Retry-After (default: ${DEFAULT_MAX_UPLOADS})
   --private-reads       every read (API, pages, badges) needs a token of the publishers file
+  --webhook-hosts LIST  the only hosts webhooks may deliver to, comma-separated (*.example.com
+                        for every host below it); default: any host, over https
+  --webhook-ca FILE     a CA to trust for webhook endpoints besides the system's (repeatable)
   --help                print this help
 
 Exit codes:
@@ -76,6 +80,8 @@ export async function main(argv: string[]): Promise<number> {
       'max-bundle-bytes': { type: 'string' },
       'max-uploads': { type: 'string' },
       'private-reads': { type: 'boolean' },
+      'webhook-hosts': { type: 'string' },
+      'webhook-ca': { type: 'string', multiple: true },
       help: { type: 'boolean', short: 'h' },
     },
     HELP,
@@ -102,6 +108,24 @@ export async function main(argv: string[]): Promise<number> {
   if ((values.cert === undefined) !== (values.key === undefined)) {
     console.error('--cert and --key go together: give both, or neither for a local certificate.');
     return EXIT.usage;
+  }
+  const webhookHosts = values['webhook-hosts']?.split(',').map((host) => host.trim());
+  if (webhookHosts?.some((host) => !/^(\*\.)?[A-Za-z0-9.-]+$|^\[[0-9a-fA-F:]+\]$/.test(host))) {
+    console.error(
+      `--webhook-hosts: "${values['webhook-hosts']?.slice(0, 100)}" is not a comma-separated list of host names (hooks.example.com, *.example.com).`,
+    );
+    return EXIT.usage;
+  }
+  const webhookCas: string[] = [];
+  for (const file of values['webhook-ca'] ?? []) {
+    try {
+      webhookCas.push(readFileSync(file, 'utf8'));
+    } catch (error) {
+      console.error(
+        `--webhook-ca: ${resolve(file)} cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'}): give a PEM file this user can read.`,
+      );
+      return EXIT.usage;
+    }
   }
   const directory = resolve(values.data ?? '.registry-data');
   const publishersFile = resolve(values.publishers ?? join(directory, 'publishers.json'));
@@ -174,6 +198,12 @@ export async function main(argv: string[]): Promise<number> {
       maxBundleBytes,
       maxUploads,
       privateReads: values['private-reads'] === true,
+      webhooks: {
+        trustedCas: webhookCas,
+        ...(webhookHosts !== undefined
+          ? { allowedHosts: webhookHosts.map((host) => host.replace(/^\[|\]$/g, '')) }
+          : {}),
+      },
     });
     const stop = (): void => {
       void registry
@@ -190,6 +220,7 @@ export async function main(argv: string[]): Promise<number> {
         `  database:   ${databaseUrl !== undefined ? `PostgreSQL server ${shownUrl(databaseUrl)}` : `embedded (PGlite) in ${join(directory, 'database')}`}`,
         `  publishers: ${publishers.current().length} (${publishersFile}, read again when it changes)`,
         `  reads:      ${values['private-reads'] === true ? 'need a token' : 'public'}`,
+        `  webhooks:   to ${webhookHosts !== undefined ? webhookHosts.join(', ') : 'any https host'}${webhookCas.length > 0 ? `, trusting ${webhookCas.length} more CA${webhookCas.length > 1 ? 's' : ''}` : ''}`,
         ...(tls.caPath ? [`  CA:         ${tls.caPath} (clients: --ca-file)`] : []),
       ].join('\n'),
     );

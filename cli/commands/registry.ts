@@ -1,4 +1,4 @@
-// `tenant-auth-conformance registry serve|publisher|publish|can-i-ship|diff|recheck|yank|record-release|retention|audit`: the certification
+// `tenant-auth-conformance registry serve|publisher|publish|can-i-ship|diff|recheck|yank|record-release|retention|audit|webhook`: the certification
 // registry (registry/, docs/registry.md). Each action is a module of its own, loaded when asked.
 import { EXIT } from '../exit-codes.ts';
 
@@ -45,6 +45,10 @@ const ACTIONS: Record<
   audit: {
     summary: 'the audit list: yanks, releases and retention passes (operator)',
     load: () => import('./registry-audit.ts'),
+  },
+  webhook: {
+    summary: 'add, list or remove webhooks (signed events), and read their deliveries',
+    load: () => import('./registry-webhook.ts'),
   },
 };
 

@@ -150,6 +150,46 @@ export const MIGRATIONS: readonly Migration[] = [
     // can-i-ship --checked-by registry reads them by the same index as every run of a version.
     sql: `ALTER TABLE runs ADD COLUMN checked_by text NOT NULL DEFAULT 'publisher' CHECK (checked_by IN ('publisher', 'registry'))`,
   },
+  {
+    version: 8,
+    name: 'webhooks and their deliveries, a queue that survives a restart',
+    // A delivery keeps the exact body it sends (signed at each attempt with its webhook's secret);
+    // the due index is what the worker claims from, the other what a webhook's list pages by.
+    sql: `
+      CREATE TABLE webhooks (
+        id serial PRIMARY KEY,
+        owner text NOT NULL,
+        operator boolean NOT NULL,
+        deployment text,
+        url text NOT NULL,
+        events text[] NOT NULL,
+        secret text NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp()
+      );
+      CREATE INDEX webhooks_by_owner ON webhooks (owner, id);
+      CREATE TABLE webhook_deliveries (
+        id serial PRIMARY KEY,
+        delivery_id uuid NOT NULL UNIQUE,
+        webhook_id integer NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id uuid NOT NULL,
+        event text NOT NULL,
+        deployment text NOT NULL,
+        body text NOT NULL,
+        status text NOT NULL DEFAULT 'pending',
+        attempts integer NOT NULL DEFAULT 0,
+        created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        next_attempt_at timestamptz NOT NULL DEFAULT clock_timestamp(),
+        claimed_until timestamptz,
+        last_attempt_at timestamptz,
+        last_status integer,
+        last_error text,
+        delivered_at timestamptz
+      );
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE status IN ('pending', 'delivering');
+      CREATE INDEX webhook_deliveries_by_webhook ON webhook_deliveries (webhook_id, id);
+      CREATE INDEX webhook_deliveries_by_deployment ON webhook_deliveries (deployment, id);
+    `,
+  },
 ];
 
 /** Newer than this registry: refused rather than read with the wrong schema. */

@@ -16,6 +16,7 @@ import { targetOf } from '../store/targets.ts';
 import { readBody } from './body.ts';
 import { linkHeader, nextPath, pageRequest } from './paging.ts';
 import type { UploadGate } from './upload-gate.ts';
+import type { Webhooks } from '../webhooks/service.ts';
 import { RequestError, sendJson } from './respond.ts';
 
 export interface ApiContext {
@@ -25,6 +26,8 @@ export interface ApiContext {
   maxBundleBytes: number;
   /** Bounds the uploads in flight (--max-uploads). */
   uploads: UploadGate;
+  /** Queues the events a publish or a yank caused, and delivers them. */
+  webhooks: Webhooks;
 }
 
 /** The JSON of a run: its facts and where its files are. */
@@ -116,7 +119,13 @@ async function receive(
   const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
   let result;
   try {
-    result = await receiveBundle(context.db, publisher, upload, token);
+    result = await context.webhooks.around(
+      upload.deployment,
+      upload.version,
+      () => receiveBundle(context.db, publisher, upload, token),
+      (stored) => (stored.stored === 'new' ? { kind: 'published', run: stored.run } : undefined),
+      publisher.name,
+    );
   } catch (error) {
     if (error instanceof PublishRefused) throw new RequestError(error.status, error.code, error.message);
     throw error;

@@ -24,7 +24,7 @@ function who(context: ApiContext, request: IncomingMessage): Publisher {
   return authentication.publisher;
 }
 
-async function jsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
+export async function jsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
   const body = await readBody(
     request,
     MAX_OPERATION_BYTES,
@@ -71,14 +71,19 @@ export async function yank(
   const { reason } = await jsonBody(request);
   const problem = reasonProblem(reason);
   if (problem) throw new RequestError(400, 'bad_reason', problem);
-  const [owner] = await context.db.query<{ deployment: string }>(
-    'SELECT deployment FROM runs WHERE id = $1',
+  const [owner] = await context.db.query<{ deployment: string; version: string }>(
+    'SELECT deployment, version FROM runs WHERE id = $1',
     [id],
   );
   if (!owner) throw new RequestError(404, 'no_such_run', `The registry has no run ${id}.`);
   await mayChange(context.db, actor, owner.deployment);
   try {
-    const run = await yankRun(context.db, id, actor.name, String(reason));
+    const run = await context.webhooks.around(
+      owner.deployment,
+      owner.version,
+      () => yankRun(context.db, id, actor.name, String(reason)),
+      (yanked) => ({ kind: 'yanked', run: yanked }),
+    );
     sendJson(response, 200, { run: runJson(run) });
   } catch (error) {
     if (!(error instanceof YankError)) throw error;

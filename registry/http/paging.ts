@@ -15,6 +15,10 @@ interface Keys {
   versions: number;
   /** The audit list, newest first, by entry id. */
   audit: number;
+  /** The webhooks, by id. */
+  webhooks: number;
+  /** A webhook's (or a deployment's) deliveries, newest first, by row id. */
+  deliveries: number;
 }
 export type ListName = keyof Keys;
 
@@ -39,7 +43,7 @@ function keyOf<List extends ListName>(list: List, cursor: string): Keys[List] | 
   }
   if (!Array.isArray(decoded) || decoded.length !== 2 || decoded[0] !== list) return undefined;
   const key: unknown = decoded[1];
-  if (list === 'versions' || list === 'audit')
+  if (list !== 'deployments')
     return Number.isSafeInteger(key) && (key as number) > 0 && (key as number) <= 2_147_483_647
       ? (key as Keys[List])
       : undefined;

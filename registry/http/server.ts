@@ -26,6 +26,8 @@ import { bundleFileNames } from '../store/runs.ts';
 import { noFiles } from '../web/site.ts';
 import { deploymentProblem } from '../publish/upload.ts';
 import { auditAnswer, release, retention, yank } from './operations.ts';
+import { Webhooks, type WebhookOptions } from '../webhooks/service.ts';
+import { webhookRoutes } from './webhooks.ts';
 
 export interface RegistryOptions {
   db: Database;
@@ -42,6 +44,8 @@ export interface RegistryOptions {
   maxWaitingUploads?: number;
   /** Every read needs a token of the publishers file (a publisher's or a reader's). */
   privateReads?: boolean;
+  /** How webhooks are delivered: trusted CAs, allowed hosts, bounds (registry/webhooks/worker.ts). */
+  webhooks?: WebhookOptions;
   log?: (line: string) => void;
 }
 
@@ -105,6 +109,8 @@ async function route(
       throw new RequestError(405, 'method_not_allowed', 'POST a bundle to /api/v1/runs.');
     return publish(context, request, response);
   }
+  if (path === '/api/v1/webhooks' || path.startsWith('/api/v1/webhooks/'))
+    return webhookRoutes(context, path, method, url.searchParams, request, response);
   // The operations (docs/registry.md, "Operate"): each authenticates its own caller.
   const operation =
     /^\/api\/v1\/(?:runs\/([^/]+)\/(yank)|deployments\/([^/]+)\/(releases)|(retention)|(audit))$/.exec(path);
@@ -169,6 +175,7 @@ async function route(
 }
 
 export async function startRegistry(options: RegistryOptions): Promise<RunningRegistry> {
+  const log = options.log ?? ((line: string) => console.log(line));
   const context: ApiContext = {
     db: options.db,
     publishers: options.publishers,
@@ -177,8 +184,8 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       options.maxUploads ?? DEFAULT_MAX_UPLOADS,
       options.maxWaitingUploads ?? options.maxUploads ?? DEFAULT_MAX_UPLOADS,
     ),
+    webhooks: new Webhooks(options.db, options.webhooks ?? {}, log),
   };
-  const log = options.log ?? ((line: string) => console.log(line));
   for (const name of removeStaleUploads())
     log(`removed ${name}: the upload directory of a registry that was stopped mid-publish`);
   const server = createServer({ key: options.tls.key, cert: options.tls.cert }, (request, response) => {
@@ -208,16 +215,20 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
+  context.webhooks.start();
   const port = (server.address() as AddressInfo).port;
   const host = options.host ?? '127.0.0.1';
   return {
     url: `https://${host === '127.0.0.1' || host === '::1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`,
     port,
     server,
-    close: () =>
-      new Promise((resolve) => {
+    close: async () => {
+      await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
-      }),
+      });
+      // After the last request: a delivery in flight is given back to the queue for the next start.
+      await context.webhooks.close();
+    },
   };
 }

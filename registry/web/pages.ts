@@ -31,7 +31,7 @@ export interface Paging {
   first?: string | undefined;
 }
 
-function pager({ next, first }: Paging): Html | string {
+export function pager({ next, first }: Paging): Html | string {
   if (next === undefined && first === undefined) return '';
   return html`<nav class="pages">
     ${first !== undefined ? html`<a id="first-page" href="${first}">First page</a>` : ''}
@@ -174,7 +174,8 @@ export function deploymentPage(
       }
       <p>
         Badge URL:
-        <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''}
+        <code>/badge/${name}.svg</code>${latest ? html` · base URL <code>${latest.baseUrl}</code>` : ''} ·
+        <a id="deliveries-link" href="/deployments/${name}/deliveries">webhook deliveries</a>
       </p>
       ${
         moves.length > 0

@@ -12,6 +12,8 @@ import { deploymentsPage, versionsPage } from '../store/listing.ts';
 import { bundleFile, bundleFileNames, deploymentExists, outcomesOf, runById } from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
 import { certifiedPage, deploymentPage, runPage } from './pages.ts';
+import { deliveriesPage as deliveriesOf } from '../webhooks/store.ts';
+import { deliveriesPage } from './deliveries-page.ts';
 
 const FILE_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -37,6 +39,17 @@ export async function noFiles(db: Queryable, id: number): Promise<RequestError> 
     'files_removed',
     `Run ${id}'s bundle files were removed by the retention policy at ${run.filesRemovedAt ?? 'an unknown time'}; its verdict and rule outcomes are kept (/api/v1/runs/${id}).`,
   );
+}
+
+/** A page of a deployment the registry has, else a 404 naming why. */
+async function knownDeployment(db: Queryable, name: string): Promise<void> {
+  const problem = deploymentProblem(name);
+  if (problem || !(await deploymentExists(db, name)))
+    throw new RequestError(
+      404,
+      'no_such_deployment',
+      problem ?? `The registry has no deployment named "${name}".`,
+    );
 }
 
 /** Answers a page's path; false when the path is no page's. */
@@ -65,13 +78,7 @@ export async function siteRoutes(
     return true;
   }
   if (first === 'deployments' && segments.length === 2 && second !== undefined) {
-    const problem = deploymentProblem(second);
-    if (problem || !(await deploymentExists(db, second)))
-      throw new RequestError(
-        404,
-        'no_such_deployment',
-        problem ?? `The registry has no deployment named "${second}".`,
-      );
+    await knownDeployment(db, second);
     const request = pageRequest('versions', query);
     const listed = await versionsPage(db, second, request);
     const path = `/deployments/${second}`;
@@ -93,6 +100,21 @@ export async function siteRoutes(
           first: request.after !== undefined ? path : undefined,
         },
       ),
+    );
+    return true;
+  }
+  if (first === 'deployments' && segments.length === 3 && third === 'deliveries' && second !== undefined) {
+    await knownDeployment(db, second);
+    const request = pageRequest('deliveries', query);
+    const listed = await deliveriesOf(db, { deployment: second }, request);
+    const path = `/deployments/${second}/deliveries`;
+    sendHtml(
+      response,
+      200,
+      deliveriesPage(second, listed.deliveries, {
+        next: nextPath(path, 'deliveries', request, listed.next),
+        first: request.after !== undefined ? path : undefined,
+      }),
     );
     return true;
   }

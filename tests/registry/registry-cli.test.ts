@@ -64,7 +64,7 @@ describe('registry --help: every action explains itself, with one table of exit 
     assert.equal(await registry(['certify']), 2);
     assert.match(
       printed.join('\n'),
-      /Unknown registry action "certify"\. Use one of: serve, publisher, publish, can-i-ship, diff, recheck, yank, record-release, retention, audit\./,
+      /Unknown registry action "certify"\. Use one of: serve, publisher, publish, can-i-ship, diff, recheck, yank, record-release, retention, audit, webhook\./,
     );
   });
 });

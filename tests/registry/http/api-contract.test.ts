@@ -215,6 +215,60 @@ describe('the registry answers as docs/registry-openapi.json says (PostgreSQL se
     assert.equal((await judged('get', '/api/v1/can-i-ship', replacing)).status, 200);
     assert.equal((await judged('get', '/api/v1/diff', '/api/v1/diff?deployment=shop&to=1.0.0')).status, 200);
   });
+
+  test('webhooks: register, list, deliveries, remove — and their 4xx', async () => {
+    const viewer = addPublisher(registry.publishersFile, 'viewer', []).token;
+    const register = (body: unknown, as: string | null = token) =>
+      judged('post', '/api/v1/webhooks', '/api/v1/webhooks', {
+        body: JSON.stringify(body),
+        ...(as !== null ? { token: as } : {}),
+      });
+    // Port 9 (discard) on loopback: nothing listens, each attempt is refused and kept as such.
+    const hook = { url: 'https://localhost:9/hook', events: ['run.published', 'version.verdict_changed'] };
+    const made = await register({ ...hook, deployment: 'shop' });
+    assert.equal(made.status, 201);
+    const id = (made.json as { webhook: { id: number } }).webhook.id;
+    assert.equal((await register({ ...hook, url: 'http://localhost:9/hook' })).status, 400);
+    assert.equal((await register({ ...hook, deployment: 'nowhere' })).status, 404);
+    assert.equal((await register(hook, viewer)).status, 403);
+    assert.equal((await register(hook, null)).status, 401);
+    assert.equal((await judged('get', '/api/v1/webhooks', '/api/v1/webhooks', { token })).status, 200);
+    assert.equal(
+      (await judged('get', '/api/v1/webhooks', '/api/v1/webhooks?cursor=x!', { token })).status,
+      400,
+    );
+    // A yank queues a delivery (the verdict of 1.0.0 changes): listed, whatever its state at this moment.
+    const runs = ((await registry.request('/api/v1/deployments/shop')).json as { runs: { id: number }[] })
+      .runs;
+    const yanked = await registry.request(`/api/v1/runs/${runs[0]?.id ?? 0}/yank`, {
+      method: 'POST',
+      body: JSON.stringify({ reason: 'to queue an event' }),
+      token,
+    });
+    assert.equal(yanked.status, 200, yanked.text);
+    const deliveries = await judged(
+      'get',
+      '/api/v1/webhooks/{id}/deliveries',
+      `/api/v1/webhooks/${id}/deliveries`,
+      {
+        token,
+      },
+    );
+    assert.equal((deliveries.json as { deliveries: unknown[] }).deliveries.length, 1);
+    assert.equal(
+      (await judged('get', '/api/v1/webhooks/{id}/deliveries', '/api/v1/webhooks/999/deliveries', { token }))
+        .status,
+      404,
+    );
+    const remove = (as: string) =>
+      judged('post', '/api/v1/webhooks/{id}/remove', `/api/v1/webhooks/${id}/remove`, {
+        body: '{}',
+        token: as,
+      });
+    assert.equal((await remove(viewer)).status, 403);
+    assert.equal((await remove(token)).status, 200);
+    assert.equal((await remove(token)).status, 404);
+  });
 });
 
 describe('--private-reads (embedded database)', () => {

@@ -115,4 +115,53 @@ describe('the operations commands', () => {
     assert.match(lines[1] ?? '', /^\S+Z {2}acme {2}release deployment shop \(2\.0\.0\)$/);
     assert.ok(!audit.out.includes(registry.tokens.get('acme') ?? '-'), 'no token printed');
   });
+  test('registry webhook add prints the secret once; list, deliveries and remove say what they did', async (t) => {
+    const usage = await run(t, 'acme', [
+      'webhook',
+      'add',
+      '--url',
+      'http://hooks.example/x',
+      '--events',
+      'run.published',
+    ]);
+    assert.equal(usage.code, 2);
+    assert.match(usage.out, /over https only/);
+    assert.equal((await run(t, 'acme', ['webhook', 'remove'])).code, 2);
+    assert.equal((await run(t, 'acme', ['webhook', 'ping'])).code, 2);
+    assert.match(
+      (await run(t, 'acme', ['webhook', 'add', '--url', 'https://hooks.example/x', '--events', 'run.eaten']))
+        .out,
+      /Unknown event "run.eaten"/,
+    );
+    const added = await run(t, 'acme', [
+      'webhook',
+      'add',
+      '--url',
+      'https://hooks.example/registry',
+      '--events',
+      'run.published,certified_version.lost',
+      '--deployment',
+      'shop',
+    ]);
+    assert.equal(added.code, 0, added.out);
+    const secret = /^tacw_[A-Za-z0-9_-]{43}$/m.exec(added.out)?.[0] ?? '';
+    assert.ok(secret, added.out);
+    const id = /^Webhook (\d+):/m.exec(added.out)?.[1] ?? '';
+    const list = await run(t, 'acme', ['webhook', 'list']);
+    assert.equal(list.code, 0);
+    assert.match(
+      list.out,
+      new RegExp(
+        `^${id}  https://hooks\\.example/registry  run\\.published,certified_version\\.lost  shop$`,
+        'm',
+      ),
+    );
+    assert.ok(!list.out.includes(secret), 'the secret is shown once');
+    const deliveries = await run(t, 'acme', ['webhook', 'deliveries', id]);
+    assert.deepEqual([deliveries.code, deliveries.out], [0, 'No delivery yet.']);
+    assert.match((await run(t, 'acme', ['webhook', 'remove', id])).out, new RegExp(`^Removed webhook ${id}`));
+    const again = await run(t, 'acme', ['webhook', 'remove', id]);
+    assert.equal(again.code, 1);
+    assert.match(again.out, /no_such_webhook/);
+  });
 });

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Agent, fetch } from 'undici';
 import { registryTls } from '../../../registry/http/certificate.ts';
-import { startRegistry, type RunningRegistry } from '../../../registry/http/server.ts';
+import { startRegistry, type RegistryOptions, type RunningRegistry } from '../../../registry/http/server.ts';
 import { addPublisher, PublishersFile } from '../../../registry/publish/publishers.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
 import { openBackend, type Backend, type OpenedBackend } from './backends.ts';
@@ -28,6 +28,8 @@ export interface TestRegistry {
     version: string,
     token: string,
   ): Promise<{ status: number; json: unknown }>;
+  /** Stops the registry (not its database) and starts another on the same database and publishers. */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ export async function startTestRegistry(
     maxBundleBytes?: number;
     maxUploads?: number;
     maxWaitingUploads?: number;
+    webhooks?: RegistryOptions['webhooks'];
   } = {},
 ): Promise<TestRegistry> {
   const opened = await openBackend(backend);
@@ -51,13 +54,15 @@ export async function startTestRegistry(
     tokens.set(name, addPublisher(publishersFile, name, keys).token);
   const tls = await registryTls({ certDir });
   const logs: string[] = [];
-  const registry = await startRegistry({
-    db: opened.db,
-    publishers: new PublishersFile(publishersFile, (line) => logs.push(line)),
-    tls,
-    log: (line) => logs.push(line),
-    ...options,
-  });
+  const start = (): Promise<RunningRegistry> =>
+    startRegistry({
+      db: opened.db,
+      publishers: new PublishersFile(publishersFile, (line) => logs.push(line)),
+      tls,
+      log: (line) => logs.push(line),
+      ...options,
+    });
+  let registry = await start();
   const caPath = tls.caPath ?? '';
   const dispatcher = new Agent({ connect: { ca: readFileSync(caPath, 'utf8') } });
   const request: TestRegistry['request'] = async (path, init = {}) => {
@@ -82,7 +87,9 @@ export async function startTestRegistry(
   };
   return {
     backend: opened,
-    registry,
+    get registry() {
+      return registry;
+    },
     caPath,
     publishersFile,
     tokens,
@@ -95,6 +102,10 @@ export async function startTestRegistry(
         token,
       });
       return { status: answer.status, json: answer.json };
+    },
+    async restart() {
+      await registry.close();
+      registry = await start();
     },
     async close() {
       await registry.close();
