@@ -29,6 +29,27 @@ export function spread(times: number[]): Spread {
   return { median: at(50), p99: at(99) };
 }
 
+export const READS_START = '<!-- bench:registry-reads start -->';
+export const READS_END = '<!-- bench:registry-reads end -->';
+
+/**
+ * The results file with the section `npm run bench:registry-reads` writes replaced by `replacement`
+ * (added at the end when it has none); bench/registry.ts keeps it as it is when it rewrites the rest.
+ */
+export function withReadsSection(text: string, replacement: string): string {
+  const start = text.indexOf(READS_START);
+  const end = text.indexOf(READS_END);
+  if (start < 0 || end < start) return `${text.trimEnd()}\n\n${replacement}\n`;
+  return `${text.slice(0, start)}${replacement}${text.slice(end + READS_END.length)}`;
+}
+
+/** The reads section of the results file as it stands, or '' when it has none. */
+export function readsSection(text: string): string {
+  const start = text.indexOf(READS_START);
+  const end = text.indexOf(READS_END);
+  return start < 0 || end < start ? '' : text.slice(start, end + READS_END.length);
+}
+
 async function sample(count: number, once: (index: number) => Promise<unknown>): Promise<Spread> {
   const times: number[] = [];
   for (let index = 0; index < count; index++) {
