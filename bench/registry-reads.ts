@@ -19,6 +19,7 @@ import { startPostgres } from '../tests/registry/support/postgres-server.ts';
 import { scratchDirectory } from '../tests/support/scratch.ts';
 import { READS_END, READS_START, spread, withReadsSection, type Spread } from './registry-scale.ts';
 import { startCrowd, startRegistryProcess } from './registry-processes.ts';
+import { DEFAULT_PAGES_AT_ONCE } from '../registry/http/server.ts';
 
 const SCALES = (process.env.BENCH_SCALES ?? '1000,10000,100000').split(',').map(Number);
 const DEPLOYMENTS = 100;
@@ -38,10 +39,17 @@ interface ReadsRow {
   unknownBadge: Spread;
   certifiedPage: Spread;
   historyPage: Spread;
+  /** With the registry's default lanes. */
+  lanes: CrowdRow;
+  /** The same registry started with --pages-at-once 64: every page of the crowd at once. */
+  noPageLane: CrowdRow;
+}
+
+interface CrowdRow {
   alone: Spread;
   crowded: Spread;
-  crowdPages: number;
-  crowdFailures: number;
+  pages: number;
+  failures: number;
 }
 
 async function sample(count: number, once: (index: number) => Promise<unknown>): Promise<Spread> {
@@ -57,9 +65,8 @@ async function sample(count: number, once: (index: number) => Promise<unknown>):
 const shipPath = (index: number): string =>
   `/api/v1/can-i-ship?deployment=${PREFIX}${index % DEPLOYMENTS}&version=1.0.${index % 7}`;
 
-/** Every read at one scale, then can-i-ship alone and under the crowd, on a started registry. */
-async function measure(url: string, ca: string): Promise<Omit<ReadsRow, 'backend' | 'runs' | 'seedSeconds'>> {
-  // One keep-alive connection, as a release pipeline's client holds.
+/** A client of the registry on one keep-alive connection, as a release pipeline's holds. */
+function client(url: string, ca: string) {
   const dispatcher = new Agent({ connect: { ca }, connections: 1 });
   const expect = async (path: string, status = 200): Promise<void> => {
     const answer = await fetch(`${url}${path}`, { dispatcher });
@@ -71,18 +78,32 @@ async function measure(url: string, ca: string): Promise<Omit<ReadsRow, 'backend
     const body = (await answer.json()) as { ship?: boolean };
     if (body.ship !== true) throw new Error(`${shipPath(index)}: ${JSON.stringify(body).slice(0, 200)}`);
   };
+  return { expect, ship, close: () => dispatcher.close() };
+}
+
+type Client = ReturnType<typeof client>;
+
+async function warmUp({ expect, ship }: Client): Promise<void> {
   for (let index = 0; index < 20; index++) {
-    await ship(index); // warm-up: JIT, connections, the tables' first pages
+    await ship(index); // JIT, connections, the tables' first pages
     await expect('/');
   }
-  const floor = await sample(SAMPLES, () => expect('/api/v1/no-such-path', 404));
-  const canIShip = await sample(SAMPLES, ship);
-  const badge = await sample(SAMPLES, (index) => expect(`/badge/${PREFIX}${index % DEPLOYMENTS}.svg`));
-  const unknownBadge = await sample(SAMPLES, () => expect('/badge/nowhere.svg', 404));
-  const certifiedPage = await sample(SAMPLES, () => expect('/'));
-  const historyPage = await sample(SAMPLES, (index) =>
-    expect(`/deployments/${PREFIX}${index % DEPLOYMENTS}`),
-  );
+}
+
+/** Every read, each on its own, at one scale. */
+async function reads({ expect, ship }: Client) {
+  return {
+    floor: await sample(SAMPLES, () => expect('/api/v1/no-such-path', 404)),
+    canIShip: await sample(SAMPLES, ship),
+    badge: await sample(SAMPLES, (index) => expect(`/badge/${PREFIX}${index % DEPLOYMENTS}.svg`)),
+    unknownBadge: await sample(SAMPLES, () => expect('/badge/nowhere.svg', 404)),
+    certifiedPage: await sample(SAMPLES, () => expect('/')),
+    historyPage: await sample(SAMPLES, (index) => expect(`/deployments/${PREFIX}${index % DEPLOYMENTS}`)),
+  };
+}
+
+/** can-i-ship alone, then while the crowd loads pages. */
+async function underCrowd(url: string, ca: string, { ship }: Client): Promise<CrowdRow> {
   const alone = await sample(SAMPLES, ship);
   const crowd = await startCrowd(
     { url, ca, prefix: PREFIX, deployments: DEPLOYMENTS, maxPages: 1_000_000, maxSeconds: 600 },
@@ -93,19 +114,7 @@ async function measure(url: string, ca: string): Promise<Omit<ReadsRow, 'backend
   await new Promise((resolve) => setTimeout(resolve, 1000));
   const crowded = await sample(SAMPLES, ship);
   const loaded = await crowd.stop();
-  await dispatcher.close();
-  return {
-    floor,
-    canIShip,
-    badge,
-    unknownBadge,
-    certifiedPage,
-    historyPage,
-    alone,
-    crowded,
-    crowdPages: loaded.pages,
-    crowdFailures: loaded.failures,
-  };
+  return { alone, crowded, pages: loaded.pages, failures: loaded.failures };
 }
 
 /** One database: seeds each scale in turn, starts the registry on it, measures, stops it. */
@@ -132,19 +141,38 @@ async function backendRows(backend: 'embedded' | 'server'): Promise<ReadsRow[]> 
       });
       await db.close();
       stored = runs;
-      const registry = await startRegistryProcess({
-        data,
-        certDir,
-        ...(databaseUrl !== undefined ? { databaseUrl } : {}),
-      });
-      try {
+      const withRegistry = async <T>(
+        extra: string[],
+        work: (url: string, ca: string, client: Client) => Promise<T>,
+      ) => {
+        const registry = await startRegistryProcess({
+          data,
+          certDir,
+          extra,
+          ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+        });
         const ca = readFileSync(join(certDir, 'ca.crt'), 'utf8');
-        const row = { backend, runs, seedSeconds, ...(await measure(registry.url, ca)) };
-        console.log(JSON.stringify(row));
-        rows.push(row);
-      } finally {
-        await registry.stop();
-      }
+        const asking = client(registry.url, ca);
+        try {
+          await warmUp(asking);
+          return await work(registry.url, ca, asking);
+        } finally {
+          await asking.close();
+          await registry.stop();
+        }
+      };
+      const row = await withRegistry([], async (url, ca, asking) => ({
+        backend,
+        runs,
+        seedSeconds,
+        ...(await reads(asking)),
+        lanes: await underCrowd(url, ca, asking),
+      }));
+      const noPageLane = await withRegistry(['--pages-at-once', '64'], (url, ca, asking) =>
+        underCrowd(url, ca, asking),
+      );
+      console.log(JSON.stringify({ ...row, noPageLane }));
+      rows.push({ ...row, noPageLane });
     }
   } finally {
     await postgres?.close();
@@ -161,10 +189,12 @@ function section(rows: ReadsRow[], load: { before: number[]; after: number[] }):
     (row) =>
       `| ${row.backend} | ${row.runs.toLocaleString('en')} | ${both(row.floor)} | ${both(row.canIShip)} (${ratio(row.canIShip, row.floor)}) | ${both(row.badge)} (${ratio(row.badge, row.floor)}) | ${both(row.unknownBadge)} (${ratio(row.unknownBadge, row.floor)}) | ${both(row.certifiedPage)} (${ratio(row.certifiedPage, row.floor)}) | ${both(row.historyPage)} (${ratio(row.historyPage, row.floor)}) | ${row.seedSeconds.toFixed(1)} s |`,
   );
-  const crowd = rows.map(
-    (row) =>
-      `| ${row.backend} | ${row.runs.toLocaleString('en')} | ${both(row.alone)} | ${both(row.crowded)} | ${(row.crowded.p99 / row.alone.p99).toFixed(1)}× | ${row.crowdPages} pages (${row.crowdFailures} not 200) |`,
-  );
+  const crowdLine = (row: ReadsRow, lane: string, crowd: CrowdRow): string =>
+    `| ${row.backend} | ${row.runs.toLocaleString('en')} | ${lane} | ${both(crowd.alone)} | ${both(crowd.crowded)} | ${(crowd.crowded.p99 / crowd.alone.p99).toFixed(1)}× | ${crowd.pages} pages (${crowd.failures} not 200) |`;
+  const crowd = rows.flatMap((row) => [
+    crowdLine(row, `${DEFAULT_PAGES_AT_ONCE} (default)`, row.lanes),
+    crowdLine(row, '64', row.noPageLane),
+  ]);
   const average = (values: number[]): string => values.map((value) => value.toFixed(1)).join(', ');
   return `${READS_START}
 ## Reads at 1 000, 10 000 and 100 000 stored runs, and under a crowd
@@ -186,10 +216,13 @@ being a 404 of the same registry over the same connection that reads no database
 ${scale.join('\n')}
 
 can-i-ship alone, then while the crowd loads \`/\` and deployments' pages back to back (the crowd
-starts a second before the first question). The bound asked: the p99 crowded within 3× the p99 alone.
+starts a second before the first question), on the registry as started by default and on the same
+registry started with \`--pages-at-once 64\` (every page of the crowd answered at once: no page
+lane; can-i-ship keeps its own connections or its place first in line). The bound asked: the p99
+crowded within 3× the p99 alone.
 
-| database | runs | alone | crowded | p99 crowded ÷ alone | the crowd loaded |
-|---|---|---|---|---|---|
+| database | runs | \`--pages-at-once\` | alone | crowded | p99 crowded ÷ alone | the crowd loaded |
+|---|---|---|---|---|---|---|
 ${crowd.join('\n')}
 ${READS_END}`;
 }

@@ -25,6 +25,11 @@ export interface ApiContext {
   maxBundleBytes: number;
   /** Bounds the uploads in flight (--max-uploads). */
   uploads: UploadGate;
+  /**
+   * Bounds the reads in flight other than can-i-ship and the badge (--pages-at-once): a crowd loading
+   * pages waits here, holding no connection and no CPU, so a gate read never queues behind it.
+   */
+  pages: UploadGate;
 }
 
 /** The JSON of a run: its facts and where its files are. */
@@ -203,8 +208,8 @@ export async function canIShipAnswer(
   try {
     answer =
       replacingLive === 'true'
-        ? await canIShipReplacingLive(context.db, question)
-        : await canIShip(context.db, question);
+        ? await canIShipReplacingLive(context.db.gate, question)
+        : await canIShip(context.db.gate, question);
   } catch (error) {
     if (error instanceof NoLiveRelease) throw new RequestError(404, 'no_live_release', error.message);
     throw error;
