@@ -29,6 +29,10 @@ const deadline = performance.now() + config.maxSeconds * 1000;
 process.on('message', () => {
   stopping = true;
 });
+// A bench that ends (or fails) takes its crowd with it.
+process.on('disconnect', () => {
+  stopping = true;
+});
 
 async function client(index: number): Promise<void> {
   // One connection per client, as separate browsers would hold.

@@ -114,19 +114,17 @@ function forkCrowd(config: CrowdConfig): ChildProcess {
   });
 }
 
-async function nextMessage(child: ChildProcess, type: CrowdReply['type']): Promise<CrowdReply> {
-  return bounded(
-    `crowd ${type}`,
-    new Promise<CrowdReply>((resolve, reject) => {
-      const onMessage = (message: CrowdReply): void => {
-        if (message.type !== type) return;
-        child.off('message', onMessage);
-        resolve(message);
-      };
-      child.on('message', onMessage);
-      child.once('exit', (code) => reject(new Error(`a crowd process exited (code ${String(code)})`)));
-    }),
-  );
+/** The child's next message of `type`, however long it takes (the caller bounds the wait). */
+function nextMessage(child: ChildProcess, type: CrowdReply['type']): Promise<CrowdReply> {
+  return new Promise<CrowdReply>((resolve, reject) => {
+    const onMessage = (message: CrowdReply): void => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`a crowd process exited (code ${String(code)})`)));
+  });
 }
 
 export interface Crowd {
@@ -144,11 +142,11 @@ export async function startCrowd(
   const done = children.map((child) => nextMessage(child, 'done'));
   // A stop sent before a child's end is awaited below; an early end is a bound reached.
   for (const promise of done) promise.catch(() => undefined);
-  await Promise.all(children.map((child) => nextMessage(child, 'ready')));
+  await bounded('crowd start', Promise.all(children.map((child) => nextMessage(child, 'ready'))));
   return {
     async stop() {
       for (const child of children) if (child.connected) child.send({ type: 'stop' });
-      const replies = await Promise.all(done);
+      const replies = await bounded('crowd stop', Promise.all(done));
       let pages = 0;
       let failures = 0;
       for (const reply of replies)

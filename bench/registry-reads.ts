@@ -118,7 +118,7 @@ async function underCrowd(url: string, ca: string, { ship }: Client): Promise<Cr
 }
 
 /** One database: seeds each scale in turn, starts the registry on it, measures, stops it. */
-async function backendRows(backend: 'embedded' | 'server'): Promise<ReadsRow[]> {
+async function backendRows(backend: 'embedded' | 'server', onRow: (row: ReadsRow) => void): Promise<void> {
   const data = scratchDirectory('registry-reads-');
   const certDir = scratchDirectory('registry-reads-certs-');
   const postgres = backend === 'server' ? await startPostgres() : undefined;
@@ -126,7 +126,6 @@ async function backendRows(backend: 'embedded' | 'server'): Promise<ReadsRow[]> 
   // The embedded database is one process's: opened to seed only while the registry is stopped.
   const open = (): Promise<Database> =>
     databaseUrl !== undefined ? openServer(databaseUrl) : openEmbedded(join(data, 'database'));
-  const rows: ReadsRow[] = [];
   try {
     let stored = 0;
     for (const runs of SCALES) {
@@ -172,12 +171,11 @@ async function backendRows(backend: 'embedded' | 'server'): Promise<ReadsRow[]> 
         underCrowd(url, ca, asking),
       );
       console.log(JSON.stringify({ ...row, noPageLane }));
-      rows.push({ ...row, noPageLane });
+      onRow({ ...row, noPageLane });
     }
   } finally {
     await postgres?.close();
   }
-  return rows;
 }
 
 const ms = (value: number): string => `${value.toFixed(1)}`;
@@ -231,9 +229,13 @@ const before = loadavg();
 // BENCH_BACKENDS=embedded (or server) and BENCH_SCALES=1000,10000 narrow a trial run.
 const backends = (process.env.BENCH_BACKENDS ?? 'embedded,server').split(',') as ('embedded' | 'server')[];
 const rows: ReadsRow[] = [];
-for (const backend of backends) rows.push(...(await backendRows(backend)));
-writeFileSync(
-  RESULTS,
-  withReadsSection(readFileSync(RESULTS, 'utf8'), section(rows, { before, after: loadavg() })),
-);
+// Written after each row: a run stopped by its bound keeps the rows it measured.
+for (const backend of backends)
+  await backendRows(backend, (row) => {
+    rows.push(row);
+    writeFileSync(
+      RESULTS,
+      withReadsSection(readFileSync(RESULTS, 'utf8'), section(rows, { before, after: loadavg() })),
+    );
+  });
 console.log(`Wrote ${RESULTS}`);
