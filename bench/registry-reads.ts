@@ -222,6 +222,7 @@ crowded within 3× the p99 alone.
 | database | runs | \`--pages-at-once\` | alone | crowded | p99 crowded ÷ alone | the crowd loaded |
 |---|---|---|---|---|---|---|
 ${crowd.join('\n')}
+
 ${READS_END}`;
 }
 
