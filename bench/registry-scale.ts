@@ -1,21 +1,15 @@
-// The registry as the stored runs grow, for `npm run bench:registry` (bench/registry.ts writes the
-// results): can-i-ship, the badge (of a known and of an unknown deployment) and the list pages over
-// HTTPS at 1 000, 10 000 and 100 000 stored runs — seeded straight into the database, a run's facts
-// copied from one published run — then can-i-ship while a crowd loads pages, and the registry's
-// RSS at rest and under 20 concurrent large uploads. Every loop is bounded; every number is a
-// median or a p99 of the same run, to be compared with each other.
+// Shared by the registry's benchmarks: a median and a p99 of the same run, the section of the
+// results that `npm run bench:registry-reads` writes (bench/registry-reads.ts: the reads at 1 000,
+// 10 000 and 100 000 runs and under a crowd, in processes of their own), and, for
+// `npm run bench:registry`, the registry's RSS at rest and under 20 concurrent large uploads.
+// Every loop is bounded.
 import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Agent, fetch } from 'undici';
 import { uploadOf } from '../registry/publish/upload.ts';
 import { makeBundle } from '../tests/registry/support/bundles.ts';
-import { seedRuns } from '../tests/registry/support/seed.ts';
 import type { TestRegistry } from '../tests/registry/support/registry.ts';
-
-export const SCALES = [1_000, 10_000, 100_000] as const;
-const DEPLOYMENTS = 100;
-const SAMPLES = 100;
 
 export interface Spread {
   median: number;
@@ -29,86 +23,25 @@ export function spread(times: number[]): Spread {
   return { median: at(50), p99: at(99) };
 }
 
-async function sample(count: number, once: (index: number) => Promise<unknown>): Promise<Spread> {
-  const times: number[] = [];
-  for (let index = 0; index < count; index++) {
-    const started = performance.now();
-    await once(index);
-    times.push(performance.now() - started);
-  }
-  return spread(times);
+export const READS_START = '<!-- bench:registry-reads start -->';
+export const READS_END = '<!-- bench:registry-reads end -->';
+
+/**
+ * The results file with the section `npm run bench:registry-reads` writes replaced by `replacement`
+ * (added at the end when it has none); bench/registry.ts keeps it as it is when it rewrites the rest.
+ */
+export function withReadsSection(text: string, replacement: string): string {
+  const start = text.indexOf(READS_START);
+  const end = text.indexOf(READS_END);
+  if (start < 0 || end < start) return `${text.trimEnd()}\n\n${replacement}\n`;
+  return `${text.slice(0, start)}${replacement}${text.slice(end + READS_END.length)}`;
 }
 
-export interface ScaleRow {
-  runs: number;
-  seedSeconds: number;
-  canIShip: Spread;
-  badge: Spread;
-  unknownBadge: Spread;
-  certifiedPage: Spread;
-  historyPage: Spread;
-}
-
-/** Answers a path, failing on anything but `status`. */
-async function expect(registry: TestRegistry, path: string, status = 200): Promise<void> {
-  const answer = await registry.request(path);
-  if (answer.status !== status) throw new Error(`${path}: ${answer.status} ${answer.text.slice(0, 200)}`);
-}
-
-const shipPath = (index: number): string =>
-  `/api/v1/can-i-ship?deployment=s${index % DEPLOYMENTS}&version=1.0.${index % 7}`;
-
-/** Seeds up to each scale in turn (the runs of the last are kept) and measures every read at it. */
-export async function readsAtScale(registry: TestRegistry, template: number): Promise<ScaleRow[]> {
-  const rows: ScaleRow[] = [];
-  let stored = 0;
-  for (const runs of SCALES) {
-    // The runs of one scale go on the runs of the one before: each seeding is its difference.
-    const seedSeconds = await seedRuns(registry.backend.db, {
-      prefix: 's',
-      first: stored,
-      deployments: DEPLOYMENTS,
-      runs: runs - stored,
-      template,
-      copyOutcomes: false,
-    });
-    stored = runs;
-    for (let index = 0; index < 20; index++) await expect(registry, shipPath(index)); // warm-up
-    rows.push({
-      runs,
-      seedSeconds,
-      canIShip: await sample(SAMPLES, (index) => expect(registry, shipPath(index))),
-      badge: await sample(SAMPLES, (index) => expect(registry, `/badge/s${index % DEPLOYMENTS}.svg`)),
-      unknownBadge: await sample(SAMPLES, () => expect(registry, '/badge/nowhere.svg', 404)),
-      certifiedPage: await sample(SAMPLES, () => expect(registry, '/')),
-      historyPage: await sample(SAMPLES, (index) => expect(registry, `/deployments/s${index % DEPLOYMENTS}`)),
-    });
-  }
-  return rows;
-}
-
-export interface CrowdRow {
-  alone: Spread;
-  crowded: Spread;
-  crowd: number;
-  pagesLoaded: number;
-}
-
-/** can-i-ship alone, then while `crowd` clients load pages back to back. */
-export async function canIShipUnderCrowd(registry: TestRegistry, crowd = 8): Promise<CrowdRow> {
-  const alone = await sample(SAMPLES, (index) => expect(registry, shipPath(index)));
-  let loading = true;
-  let pagesLoaded = 0;
-  const loaders = Array.from({ length: crowd }, async (_, client) => {
-    for (let index = 0; loading && index < 100_000; index++) {
-      await expect(registry, index % 2 === 0 ? '/' : `/deployments/s${(client + index) % DEPLOYMENTS}`);
-      pagesLoaded++;
-    }
-  });
-  const crowded = await sample(SAMPLES, (index) => expect(registry, shipPath(index)));
-  loading = false;
-  await Promise.all(loaders);
-  return { alone, crowded, crowd, pagesLoaded };
+/** The reads section of the results file as it stands, or '' when it has none. */
+export function readsSection(text: string): string {
+  const start = text.indexOf(READS_START);
+  const end = text.indexOf(READS_END);
+  return start < 0 || end < start ? '' : text.slice(start, end + READS_END.length);
 }
 
 export interface MemoryRow {

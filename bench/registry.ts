@@ -6,7 +6,7 @@
 //     outcomes per protocol), as the query the API runs and as the HTTPS call, against the floor: a
 //     bare SELECT of the same row by the same index.
 // Bundles are made before the clock starts. It writes bench/registry-results.md.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import { join } from 'node:path';
 import { canIShip } from '../registry/ask/can-i-ship.ts';
@@ -14,14 +14,7 @@ import { BACKENDS, stopBackends, type Backend } from '../tests/registry/support/
 import { keyPair, makeBundle, removeBundles } from '../tests/registry/support/bundles.ts';
 import { startTestRegistry, type TestRegistry } from '../tests/registry/support/registry.ts';
 import { seedRuns } from '../tests/registry/support/seed.ts';
-import {
-  canIShipUnderCrowd,
-  memoryUnderUploads,
-  readsAtScale,
-  type CrowdRow,
-  type MemoryRow,
-  type ScaleRow,
-} from './registry-scale.ts';
+import { memoryUnderUploads, readsSection, type MemoryRow } from './registry-scale.ts';
 
 const PUBLISHES = 120;
 const STORED_RUNS = 10_000;
@@ -136,20 +129,19 @@ async function canIShipLatency(backend: Backend): Promise<Latency> {
 
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
-/** Reads at 1k, 10k and 100k runs, can-i-ship under a crowd and RSS under uploads, on one registry. */
-async function atScale(backend: Backend): Promise<{ scale: ScaleRow[]; crowd: CrowdRow; memory: MemoryRow }> {
-  const { registry, template } = await registryWithTemplate(backend);
-  const scale = await readsAtScale(registry, template);
-  const crowd = await canIShipUnderCrowd(registry);
+/**
+ * RSS under uploads, on one registry. The reads at scale and under a crowd are
+ * `npm run bench:registry-reads`'s (bench/registry-reads.ts: registry, crowd and client in processes
+ * of their own); this file keeps its section of the results as it stands.
+ */
+async function atScale(backend: Backend): Promise<{ memory: MemoryRow }> {
+  const { registry } = await registryWithTemplate(backend);
   const memory = await memoryUnderUploads(registry, vendor.privateKey);
   await registry.close();
-  return { scale, crowd, memory };
+  return { memory };
 }
 
-const both = (spread: { median: number; p99: number }): string => `${ms(spread.median)} / ${ms(spread.p99)}`;
 const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MiB`;
-const scaleRows: string[] = [];
-const crowdRows: string[] = [];
 const memoryRows: string[] = [];
 
 const rows: string[] = [];
@@ -162,14 +154,7 @@ for (const backend of BACKENDS) {
     `| ${backend} | ${ms(latency.floor.median)} / ${ms(latency.floor.p95)} | ${ms(latency.query.median)} / ${ms(latency.query.p95)} | ${(latency.query.median / latency.floor.median).toFixed(1)}× | ${ms(latency.http.median)} / ${ms(latency.http.p95)} | ${ms(latency.httpFloor.median)} / ${ms(latency.httpFloor.p95)} | ${latency.seedSeconds.toFixed(1)} s |`,
   );
   console.log(backend, throughput, latency);
-  const { scale, crowd, memory } = await atScale(backend);
-  for (const row of scale)
-    scaleRows.push(
-      `| ${backend} | ${row.runs.toLocaleString('en')} | ${both(row.canIShip)} | ${both(row.badge)} | ${both(row.unknownBadge)} | ${both(row.certifiedPage)} | ${both(row.historyPage)} | ${row.seedSeconds.toFixed(1)} s |`,
-    );
-  crowdRows.push(
-    `| ${backend} | ${both(crowd.alone)} | ${both(crowd.crowded)} | ${(crowd.crowded.p99 / crowd.alone.p99).toFixed(1)}× | ${crowd.crowd} clients, ${crowd.pagesLoaded} pages |`,
-  );
+  const { memory } = await atScale(backend);
   memoryRows.push(
     `| ${backend} | ${mib(memory.atRest)} | ${mib(memory.peak)} | ${memory.uploads} × ${mib(memory.uploadBytes)} | ${Object.entries(
       memory.answers,
@@ -177,11 +162,13 @@ for (const backend of BACKENDS) {
       .map(([status, count]) => `${count} × ${status}`)
       .join(', ')} |`,
   );
-  console.log(backend, scale, crowd, memory);
+  console.log(backend, memory);
 }
 await stopBackends();
 removeBundles();
 
+// The reads section is bench:registry-reads' own: kept as it stands.
+const reads = readsSection(readFileSync(RESULTS, 'utf8'));
 writeFileSync(
   RESULTS,
   `# Registry: publish throughput and can-i-ship latency
@@ -218,28 +205,6 @@ every answer pays for it; a PostgreSQL server keeps that cost in its own process
 |---|---|---|---|---|---|---|
 ${latencyRows.join('\n')}
 
-## Reads at 1 000, 10 000 and 100 000 stored runs (median / p99 of 100, HTTPS)
-
-One registry per database, its runs seeded by SQL in three steps (to 1 000, then 10 000, then
-100 000) over 100 deployments, each run's facts copied from one published run (its rule outcomes
-are not copied: no read here takes another run's outcomes than its page's). can-i-ship of a
-version, the badge of a deployment and of an unknown one (404), the first page of \`/\` and of a
-deployment's history (50 versions). Flat means the same from one row to the next of a database;
-the seeding column is how long that step took.
-
-| database | runs | can-i-ship | badge | unknown badge | \`/\` | \`/deployments/NAME\` | seeding |
-|---|---|---|---|---|---|---|---|
-${scaleRows.join('\n')}
-
-## can-i-ship while a crowd loads pages (100 000 runs; median / p99 of 100)
-
-The same can-i-ship questions alone, then while 8 clients load \`/\` and deployments' pages back to
-back. The bound asked: the p99 crowded within 3× the p99 alone.
-
-| database | alone | crowded | p99 crowded ÷ alone | crowd |
-|---|---|---|---|---|
-${crowdRows.join('\n')}
-
 ## Memory under 20 concurrent large uploads
 
 The bench process's RSS (the registry runs in it) at rest, and its peak while 20 uploads of a real
@@ -252,6 +217,6 @@ several times its size (the body, its text, the decoded files), whatever the num
 | database | RSS at rest | RSS peak | uploads | answers |
 |---|---|---|---|---|
 ${memoryRows.join('\n')}
-`,
+${reads ? `\n${reads}\n` : ''}`,
 );
 console.log(`Wrote ${RESULTS}`);

@@ -2,11 +2,15 @@
 // .registry-data/) or on a PostgreSQL server (--database-url), migrated at start.
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openDatabase } from '../../registry/database/database.ts';
+import { DEFAULT_GATE_POOL_SIZE, DEFAULT_POOL_SIZE, openDatabase } from '../../registry/database/database.ts';
 import { migrate, DatabaseTooNewError } from '../../registry/database/migrations.ts';
 import { DirectoryInUseError, lockDirectory } from '../../registry/database/directory-lock.ts';
 import { registryTls } from '../../registry/http/certificate.ts';
-import { DEFAULT_MAX_BUNDLE_BYTES, startRegistry } from '../../registry/http/server.ts';
+import {
+  DEFAULT_MAX_BUNDLE_BYTES,
+  DEFAULT_PAGES_AT_ONCE,
+  startRegistry,
+} from '../../registry/http/server.ts';
 import { DEFAULT_MAX_UPLOADS } from '../../registry/http/upload-gate.ts';
 import { PublishersFile, PublishersFileError } from '../../registry/publish/publishers.ts';
 import { KeyFileError } from '../../conformance/attestation/signing-key.ts';
@@ -41,6 +45,13 @@ Options:
   --max-bundle-bytes N  the largest bundle accepted (default: ${DEFAULT_MAX_BUNDLE_BYTES})
   --max-uploads N       uploads received at once, 1 to 64; as many more wait, the next are
                         refused 503 with Retry-After (default: ${DEFAULT_MAX_UPLOADS})
+  --pages-at-once N     pages and API reads other than can-i-ship and the badge answered at once,
+                        1 to 64; 64 more per slot wait, the next are refused 503 with Retry-After
+                        (default: ${DEFAULT_PAGES_AT_ONCE})
+  --pool-size N         a PostgreSQL server's connections for publishing, pages and every read
+                        but can-i-ship and the badge, 1 to 100 (default: ${DEFAULT_POOL_SIZE})
+  --gate-pool-size N    a PostgreSQL server's connections kept for can-i-ship and the badge, 1 to
+                        20 (default: ${DEFAULT_GATE_POOL_SIZE}); the embedded database answers them first instead
   --private-reads       every read (API, pages, badges) needs a token of the publishers file
   --webhook-hosts LIST  the only hosts webhooks may deliver to, comma-separated (*.example.com
                         for every host below it); default: any host, over https
@@ -52,6 +63,19 @@ Exit codes:
   2  usage error: a bad option, an unreadable publishers file or key
   3  setup error: the database cannot be opened or migrated, DIR is another registry's, the port
      is taken`;
+
+/** An option's whole number from 1 to `high` (`fallback` when not given), or what is wrong with it. */
+function wholeNumber(
+  name: string,
+  text: string | undefined,
+  fallback: number,
+  high: number,
+): number | string {
+  const value = Number(text ?? fallback);
+  return Number.isInteger(value) && value >= 1 && value <= high
+    ? value
+    : `--${name}: "${text}" is not a whole number from 1 to ${high}.`;
+}
 
 /** The URL with its password hidden, for the banner. */
 function shownUrl(url: string): string {
@@ -79,6 +103,9 @@ export async function main(argv: string[]): Promise<number> {
       'cert-dir': { type: 'string' },
       'max-bundle-bytes': { type: 'string' },
       'max-uploads': { type: 'string' },
+      'pages-at-once': { type: 'string' },
+      'pool-size': { type: 'string' },
+      'gate-pool-size': { type: 'string' },
       'private-reads': { type: 'boolean' },
       'webhook-hosts': { type: 'string' },
       'webhook-ca': { type: 'string', multiple: true },
@@ -103,6 +130,16 @@ export async function main(argv: string[]): Promise<number> {
   const maxUploads = Number(values['max-uploads'] ?? DEFAULT_MAX_UPLOADS);
   if (!Number.isInteger(maxUploads) || maxUploads < 1 || maxUploads > 64) {
     console.error(`--max-uploads: "${values['max-uploads']}" is not a whole number from 1 to 64.`);
+    return EXIT.usage;
+  }
+  const lanes = {
+    pagesAtOnce: wholeNumber('pages-at-once', values['pages-at-once'], DEFAULT_PAGES_AT_ONCE, 64),
+    poolSize: wholeNumber('pool-size', values['pool-size'], DEFAULT_POOL_SIZE, 100),
+    gatePoolSize: wholeNumber('gate-pool-size', values['gate-pool-size'], DEFAULT_GATE_POOL_SIZE, 20),
+  };
+  const badLane = Object.values(lanes).find((value) => typeof value === 'string');
+  if (typeof badLane === 'string') {
+    console.error(badLane);
     return EXIT.usage;
   }
   if ((values.cert === undefined) !== (values.key === undefined)) {
@@ -168,11 +205,14 @@ export async function main(argv: string[]): Promise<number> {
   }
   let db;
   try {
-    db = await openDatabase({
-      directory: join(directory, 'database'),
-      ...(databaseUrl !== undefined ? { databaseUrl } : {}),
-      ...(databasePassword !== undefined ? { databasePassword } : {}),
-    });
+    db = await openDatabase(
+      {
+        directory: join(directory, 'database'),
+        ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+        ...(databasePassword !== undefined ? { databasePassword } : {}),
+      },
+      { poolSize: lanes.poolSize as number, gatePoolSize: lanes.gatePoolSize as number },
+    );
     await migrate(db);
   } catch (error) {
     const reason = error instanceof DatabaseTooNewError ? error.message : (error as Error).message;
@@ -197,6 +237,7 @@ export async function main(argv: string[]): Promise<number> {
       host: values.host ?? '127.0.0.1',
       maxBundleBytes,
       maxUploads,
+      pagesAtOnce: lanes.pagesAtOnce as number,
       privateReads: values['private-reads'] === true,
       webhooks: {
         trustedCas: webhookCas,

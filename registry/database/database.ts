@@ -3,6 +3,7 @@
 // through `pg`. Everything above this file speaks SQL through `query` and `transaction` only, so
 // the schema, the migrations and every query are the same for both.
 import { mkdirSync } from 'node:fs';
+import { PriorityLane, type Lane } from './priority-lane.ts';
 
 export interface Queryable {
   /** Runs one statement with `$1…` parameters (never interpolated) and returns its rows. */
@@ -11,6 +12,11 @@ export interface Queryable {
 
 export interface Database extends Queryable {
   readonly kind: 'embedded' | 'server';
+  /**
+   * The lane of the reads a release waits on (can-i-ship, the badge): connections of their own on
+   * a server, first in line on the embedded database, so that pages loading never hold them up.
+   */
+  readonly gate: Queryable;
   /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -21,35 +27,62 @@ export async function openEmbedded(directory: string): Promise<Database> {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(directory);
+  const lane = new PriorityLane();
+  const queryOn = (which: Lane): Queryable => ({
+    query: <Row>(sql: string, params: readonly unknown[] = []) =>
+      lane.run(which, async () => (await db.query<Row>(sql, [...params])).rows),
+  });
   return {
     kind: 'embedded',
-    async query<Row>(sql: string, params: readonly unknown[] = []) {
-      return (await db.query<Row>(sql, [...params])).rows;
-    },
-    // PGlite is one connection: its transactions run one after another.
+    ...queryOn('other'),
+    gate: queryOn('gate'),
+    // PGlite is one connection: its transactions run one after another, each holding the lane.
     transaction: (work) =>
-      db.transaction((tx) =>
-        work({
-          async query<Row>(sql: string, params: readonly unknown[] = []) {
-            return (await tx.query<Row>(sql, [...params])).rows;
-          },
-        }),
+      lane.run('other', () =>
+        db.transaction((tx) =>
+          work({
+            async query<Row>(sql: string, params: readonly unknown[] = []) {
+              return (await tx.query<Row>(sql, [...params])).rows;
+            },
+          }),
+        ),
       ),
     close: () => db.close(),
   };
 }
 
-/** A PostgreSQL server (`postgres://user@host:port/database`), through a pool of connections. */
-export async function openServer(url: string, poolSize = 10, password?: string): Promise<Database> {
+/** The server's pools: every other statement's, and the gate reads' own (see Database.gate). */
+export interface PoolSizes {
+  poolSize?: number;
+  gatePoolSize?: number;
+}
+
+export const DEFAULT_POOL_SIZE = 10;
+export const DEFAULT_GATE_POOL_SIZE = 2;
+
+/**
+ * A PostgreSQL server (`postgres://user@host:port/database`), through two pools of connections:
+ * the gate reads' (`gatePoolSize`) and everything else's (`poolSize`).
+ */
+export async function openServer(
+  url: string,
+  { poolSize = DEFAULT_POOL_SIZE, gatePoolSize = DEFAULT_GATE_POOL_SIZE }: PoolSizes = {},
+  password?: string,
+): Promise<Database> {
   const { default: pg } = await import('pg');
   // Without a password here, pg takes PGPASSWORD (or ~/.pgpass): never one in the URL, which ps shows.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max: poolSize,
-    ...(password !== undefined ? { password } : {}),
-  });
-  // An idle connection the server drops must not end the process.
-  pool.on('error', () => undefined);
+  const poolOf = (max: number): InstanceType<typeof pg.Pool> => {
+    const made = new pg.Pool({
+      connectionString: url,
+      max,
+      ...(password !== undefined ? { password } : {}),
+    });
+    // An idle connection the server drops must not end the process.
+    made.on('error', () => undefined);
+    return made;
+  };
+  const pool = poolOf(poolSize);
+  const gatePool = poolOf(gatePoolSize);
   // Fail at start-up, with the server's own reason, rather than at the first request.
   (await pool.connect()).release();
   const queryOn =
@@ -59,6 +92,7 @@ export async function openServer(url: string, poolSize = 10, password?: string):
   return {
     kind: 'server',
     query: queryOn(pool),
+    gate: { query: queryOn(gatePool) },
     async transaction(work) {
       const client = await pool.connect();
       try {
@@ -73,17 +107,22 @@ export async function openServer(url: string, poolSize = 10, password?: string):
         client.release();
       }
     },
-    close: () => pool.end(),
+    close: async () => {
+      await Promise.all([pool.end(), gatePool.end()]);
+    },
   };
 }
 
 /** `--database-url` when given, else the embedded database in `directory`. */
-export function openDatabase(where: {
-  databaseUrl?: string;
-  databasePassword?: string;
-  directory: string;
-}): Promise<Database> {
+export function openDatabase(
+  where: {
+    databaseUrl?: string;
+    databasePassword?: string;
+    directory: string;
+  },
+  pools: PoolSizes = {},
+): Promise<Database> {
   return where.databaseUrl !== undefined
-    ? openServer(where.databaseUrl, 10, where.databasePassword)
+    ? openServer(where.databaseUrl, pools, where.databasePassword)
     : openEmbedded(where.directory);
 }

@@ -28,6 +28,11 @@ export interface ApiContext {
   uploads: UploadGate;
   /** Queues the events a publish or a yank caused, and delivers them. */
   webhooks: Webhooks;
+  /**
+   * Bounds the reads in flight other than can-i-ship and the badge (--pages-at-once): a crowd loading
+   * pages waits here, holding no connection and no CPU, so a gate read never queues behind it.
+   */
+  pages: UploadGate;
 }
 
 /** The JSON of a run: its facts and where its files are. */
@@ -220,8 +225,8 @@ export async function canIShipAnswer(
   try {
     answer =
       replacingLive === 'true'
-        ? await canIShipReplacingLive(context.db, question)
-        : await canIShip(context.db, question);
+        ? await canIShipReplacingLive(context.db.gate, question)
+        : await canIShip(context.db.gate, question);
   } catch (error) {
     if (error instanceof NoLiveRelease) throw new RequestError(404, 'no_live_release', error.message);
     throw error;

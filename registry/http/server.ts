@@ -46,6 +46,8 @@ export interface RegistryOptions {
   privateReads?: boolean;
   /** How webhooks are delivered: trusted CAs, allowed hosts, bounds (registry/webhooks/worker.ts). */
   webhooks?: WebhookOptions;
+  /** Reads other than can-i-ship and the badge answered at once; default DEFAULT_PAGES_AT_ONCE. */
+  pagesAtOnce?: number;
   log?: (line: string) => void;
 }
 
@@ -58,6 +60,15 @@ export interface RunningRegistry {
 
 /** Far above any real bundle (a long run's HAR is the largest file), far below memory trouble. */
 export const DEFAULT_MAX_BUNDLE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Pages (and the API's other reads) answered at once. A page costs tens of milliseconds of the
+ * event loop (its queries' rows, its HTML, its TLS); with two at a time a gate read shares the loop
+ * with two of them, not with a whole crowd. Those past the bound wait, up to PAGES_WAITING_PER_SLOT
+ * per slot; the next are refused 503 with Retry-After.
+ */
+export const DEFAULT_PAGES_AT_ONCE = 2;
+const PAGES_WAITING_PER_SLOT = 64;
 
 const RUN_ID = /^[1-9][0-9]{0,9}$/;
 
@@ -142,10 +153,39 @@ async function route(
     if (authentication.state !== 'ok') throw authenticationError(authentication.state);
   }
   const segments = pathSegments(path);
+  const [first, second, third] = segments;
+  // The reads a release waits on take their own lane (Database.gate); every other read waits its
+  // turn among --pages-at-once, so that no crowd of pages stalls them.
+  if (first === 'api' && second === 'v1' && segments.length === 3 && third === 'can-i-ship')
+    return canIShipAnswer(context, url.searchParams, response);
+  if (first === 'badge' && segments.length === 2 && second?.endsWith('.svg')) {
+    const svg = await renderRegistryBadge(context.db.gate, second.slice(0, -'.svg'.length));
+    return send(response, 200, 'image/svg+xml', svg, { 'Cache-Control': 'no-cache' });
+  }
+  const leave = await context.pages.enter();
+  if (leave === undefined)
+    throw new RequestError(
+      503,
+      'too_many_reads',
+      `The registry is answering ${context.pages.max} pages with ${context.pages.maxWaiting} more waiting (--pages-at-once): ask again after the Retry-After seconds.`,
+    );
+  try {
+    await pageRoute(context, segments, url, response);
+  } finally {
+    leave();
+  }
+}
+
+/** Every read but can-i-ship and the badge: the API's lists, runs and diff, the pages, the files. */
+async function pageRoute(
+  context: ApiContext,
+  segments: string[],
+  url: URL,
+  response: ServerResponse,
+): Promise<void> {
+  const path = url.pathname;
   const [first, second, third, fourth] = segments;
   if (first === 'api' && second === 'v1') {
-    if (segments.length === 3 && third === 'can-i-ship')
-      return canIShipAnswer(context, url.searchParams, response);
     if (segments.length === 3 && third === 'diff') return diffAnswer(context, url.searchParams, response);
     if (segments.length === 3 && third === 'deployments')
       return certifiedList(context, url.searchParams, response);
@@ -166,10 +206,6 @@ async function route(
       `No API at ${path.slice(0, 100)}: see docs/registry-openapi.json.`,
     );
   }
-  if (first === 'badge' && segments.length === 2 && second?.endsWith('.svg')) {
-    const svg = await renderRegistryBadge(context.db, second.slice(0, -'.svg'.length));
-    return send(response, 200, 'image/svg+xml', svg, { 'Cache-Control': 'no-cache' });
-  }
   const handled = await siteRoutes(context.db, segments, url.searchParams, response);
   if (!handled) throw new RequestError(404, 'not_found', `Nothing at ${path.slice(0, 100)}.`);
 }
@@ -185,6 +221,10 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       options.maxWaitingUploads ?? options.maxUploads ?? DEFAULT_MAX_UPLOADS,
     ),
     webhooks: new Webhooks(options.db, options.webhooks ?? {}, log),
+    pages: new UploadGate(
+      options.pagesAtOnce ?? DEFAULT_PAGES_AT_ONCE,
+      (options.pagesAtOnce ?? DEFAULT_PAGES_AT_ONCE) * PAGES_WAITING_PER_SLOT,
+    ),
   };
   for (const name of removeStaleUploads())
     log(`removed ${name}: the upload directory of a registry that was stopped mid-publish`);

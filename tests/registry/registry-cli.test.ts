@@ -89,6 +89,22 @@ test('serve with a database it cannot reach exits 3, saying why, and never print
   assert.doesNotMatch(result.stderr, STACK_TRACE);
 });
 
+test('serve refuses a lane size out of bounds, naming the option and its range (exit 2)', async () => {
+  for (const [option, value, range] of [
+    ['--pages-at-once', '0', '1 to 64'],
+    ['--pool-size', '101', '1 to 100'],
+    ['--gate-pool-size', 'two', '1 to 20'],
+  ] as const) {
+    const result = await runMain(['registry', 'serve', '--data', join(work, 'lanes'), option, value]);
+    assert.equal(result.code, 2, `${option} ${value}: ${result.stderr}`);
+    assert.match(
+      result.stderr,
+      new RegExp(`^${option}: "${value}" is not a whole number from ${range}\\.$`, 'm'),
+    );
+    assert.doesNotMatch(result.stderr, STACK_TRACE);
+  }
+});
+
 test('a password in --database-url is refused (ps shows it), naming PGPASSWORD and the password file; a password file that cannot be read is named', async () => {
   const port = await closedPort();
   const inUrl = await runMain([

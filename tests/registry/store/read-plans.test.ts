@@ -72,6 +72,7 @@ function explainingDatabase(db: Database, plans: { sql: string; scans: string[] 
   return {
     ...explaining(db, plans),
     kind: db.kind,
+    gate: explaining(db.gate, plans),
     transaction: (work) => db.transaction((tx) => work(explaining(tx, plans))),
     close: () => db.close(),
   };

@@ -3,7 +3,12 @@
 // starts. `openBackend` opens a fresh, migrated database of either kind for a test and closes it
 // after.
 import { rmSync } from 'node:fs';
-import { openEmbedded, openServer, type Database } from '../../../registry/database/database.ts';
+import {
+  openEmbedded,
+  openServer,
+  type Database,
+  type PoolSizes,
+} from '../../../registry/database/database.ts';
 import { migrate } from '../../../registry/database/migrations.ts';
 import { startPostgres, type PostgresServer } from './postgres-server.ts';
 import { copyEmbeddedTemplate } from './embedded-template.ts';
@@ -22,8 +27,15 @@ export interface OpenedBackend {
 let server: Promise<PostgresServer> | undefined;
 let databases = 0;
 
-/** A fresh, migrated database of `backend` (one PostgreSQL server per test process). */
-export async function openBackend(backend: Backend, migrated = true): Promise<OpenedBackend> {
+/**
+ * A fresh, migrated database of `backend` (one PostgreSQL server per test process), a server's
+ * through pools of `pools`' sizes.
+ */
+export async function openBackend(
+  backend: Backend,
+  migrated = true,
+  pools: PoolSizes = {},
+): Promise<OpenedBackend> {
   const directory = scratchDirectory('registry-db-');
   let db: Database;
   let databaseUrl: string | undefined;
@@ -33,7 +45,7 @@ export async function openBackend(backend: Backend, migrated = true): Promise<Op
   } else {
     server ??= startPostgres();
     databaseUrl = await (await server).newDatabase(`registry_test_${process.pid}_${++databases}`);
-    db = await openServer(databaseUrl);
+    db = await openServer(databaseUrl, pools);
   }
   if (migrated) await migrate(db);
   return {

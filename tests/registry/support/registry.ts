@@ -7,6 +7,7 @@ import { registryTls } from '../../../registry/http/certificate.ts';
 import { startRegistry, type RegistryOptions, type RunningRegistry } from '../../../registry/http/server.ts';
 import { addPublisher, PublishersFile } from '../../../registry/publish/publishers.ts';
 import { uploadOf } from '../../../registry/publish/upload.ts';
+import type { PoolSizes } from '../../../registry/database/database.ts';
 import { openBackend, type Backend, type OpenedBackend } from './backends.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
 
@@ -45,9 +46,13 @@ export async function startTestRegistry(
     maxUploads?: number;
     maxWaitingUploads?: number;
     webhooks?: RegistryOptions['webhooks'];
+    pagesAtOnce?: number;
+    /** A PostgreSQL server's pools (the embedded database has one connection). */
+    pools?: PoolSizes;
   } = {},
 ): Promise<TestRegistry> {
-  const opened = await openBackend(backend);
+  const { pools, ...registryOptions } = options;
+  const opened = await openBackend(backend, true, pools);
   const publishersFile = join(scratchDirectory('registry-publishers-'), 'publishers.json');
   const tokens = new Map<string, string>();
   for (const [name, keys] of Object.entries(publishers))
@@ -60,7 +65,7 @@ export async function startTestRegistry(
       publishers: new PublishersFile(publishersFile, (line) => logs.push(line)),
       tls,
       log: (line) => logs.push(line),
-      ...options,
+      ...registryOptions,
     });
   let registry = await start();
   const caPath = tls.caPath ?? '';
