@@ -3,36 +3,45 @@
 // client without a key the tenant's customers, as `curl` gets them. The suite's requests carry the
 // User-Agents of common clients in turn (curl, a browser, python-requests, Go), recorded in the
 // HAR as sent: NOT CONFORMANT by AUTH-MISSING-HEADER. With `--user-agent tenant-auth-conformance`
-// every request says that instead — and the same front is CONFORMANT: what a black-box run cannot
-// prove (docs/certification.md).
-import { after, before, test } from 'node:test';
+// every request says that instead (the option's variable, CONFORMANCE_USER_AGENT, as the batch
+// gives a run its settings) — and the same front is CONFORMANT: what a black-box run cannot prove
+// (docs/certification.md).
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { COMMON_USER_AGENTS } from '../../conformance/requests/user-agents.ts';
-import { runConformance, type ConformanceRun } from '../support/conformance-run.ts';
-import { writeIndependentTarget } from './independent-target.ts';
+import { ENV } from '../../conformance/env.ts';
+import type { ConformanceRun } from '../support/conformance-run.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
+import { startIndependentDeployment } from '../support/independent-deployment.ts';
 import { probe } from './run-support.ts';
-import { CLOAKED_FOR, startIndependentServer, type IndependentServer } from './server.ts';
+import { CLOAKED_FOR, type IndependentServer } from './server.ts';
 
 interface HarFile {
   log: { entries: { request: { headers: { name: string; value: string }[] } }[] };
 }
+
+/**
+ * Two deployments of the cloaking implementation, one per run, checked in one batch
+ * (tests/support/batched-runs.ts): what each received is its own run's alone.
+ */
+const batch = batchOfDeployments();
+const startCloaked = () => startIndependentDeployment({ servesKeylessToOtherAgents: true });
+const variedDeployment = batch.add('varied-user-agents', startCloaked);
+const announcedDeployment = batch.add('announced-user-agent', startCloaked, {
+  settings: { [ENV.userAgent]: CLOAKED_FOR },
+});
 
 let server: IndependentServer;
 let varied: ConformanceRun;
 let announced: ConformanceRun;
 let receivedVaried: string[];
 
-before(async () => {
-  server = await startIndependentServer({ servesKeylessToOtherAgents: true });
-  const target = await writeIndependentTarget(server);
-  varied = await runConformance(['--target', target.file], target.env);
+before(() => {
+  ({ server, run: varied } = variedDeployment());
   receivedVaried = userAgentsReceived(server);
-  announced = await runConformance(['--target', target.file, '--user-agent', CLOAKED_FOR], target.env);
-});
-after(async () => {
-  await server.close();
+  announced = announcedDeployment().run;
 });
 
 function userAgentsReceived(from: IndependentServer): string[] {

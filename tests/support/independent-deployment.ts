@@ -57,6 +57,14 @@ export function independentServerPerSuite(choices: Partial<ServerChoices> = {}):
   );
 }
 
+/** The implementation and a target file naming it, with how to stop it: a deployment of a batch. */
+export async function startIndependentDeployment(
+  choices: Partial<ServerChoices> = {},
+): Promise<IndependentDeployment & { close(): Promise<void> }> {
+  const server = await startIndependentServer(choices);
+  return { server, target: await writeIndependentTarget(server), close: () => server.close() };
+}
+
 /** The implementation and a target file naming it. */
 export function independentDeploymentPerSuite(
   choices: Partial<ServerChoices> = {},
