@@ -6,7 +6,7 @@
 // every request says that instead (the option's variable, CONFORMANCE_USER_AGENT, as the batch
 // gives a run its settings) — and the same front is CONFORMANT: what a black-box run cannot prove
 // (docs/certification.md).
-import { before, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -38,12 +38,6 @@ let varied: ConformanceRun;
 let announced: ConformanceRun;
 let receivedVaried: string[];
 
-before(() => {
-  ({ server, run: varied } = variedDeployment());
-  receivedVaried = userAgentsReceived(server);
-  announced = announcedDeployment().run;
-});
-
 function userAgentsReceived(from: IndependentServer): string[] {
   return from.received.flatMap(({ rawHeaders }) =>
     rawHeaders.flatMap((name, index) =>
@@ -59,32 +53,44 @@ function userAgentsInHar(run: ConformanceRun): string[] {
   );
 }
 
-test('the shape: no key and the old suite User-Agent → 401; no key as curl → 200 with data', async () => {
-  const asked = (agent: string) =>
-    probe({
-      port: server.port,
-      ca: server.caPem,
-      host: 'acme.api.localhost',
-      path: '/v1/customers',
-      headers: [['User-Agent', agent]],
-    });
-  assert.equal((await asked(CLOAKED_FOR)).status, 401);
-  assert.equal((await asked('curl/8.5.0')).status, 200);
-});
+// In a describe: the file's top-level hooks start as they are registered, the batch's still running;
+// a describe's hook runs once they have ended.
+describe('a cloaking front that checks keys only for the suite’s old User-Agent', () => {
+  before(() => {
+    ({ server, run: varied } = variedDeployment());
+    // Before this file's probes reach the server: what the run alone sent.
+    receivedVaried = userAgentsReceived(server);
+    announced = announcedDeployment().run;
+  });
 
-test("common clients' User-Agents, varied and recorded: NOT CONFORMANT by AUTH-MISSING-HEADER", () => {
-  assert.equal(varied.report?.verdict, 'NOT CONFORMANT', varied.stdout);
-  const rule = varied.report?.rules.find((candidate) => candidate.id === 'AUTH-MISSING-HEADER');
-  assert.equal(rule?.verdict, 'fail', rule?.message);
-  const recorded = userAgentsInHar(varied);
-  assert.ok(recorded.length > 50, `${recorded.length} User-Agents recorded`);
-  assert.deepEqual([...new Set(recorded)].sort(), [...COMMON_USER_AGENTS].sort());
-  assert.ok(!receivedVaried.includes(CLOAKED_FOR), 'no request announced the suite');
-  // What was received is what the HAR says was sent, agent for agent.
-  for (const agent of COMMON_USER_AGENTS) assert.ok(receivedVaried.includes(agent), `${agent} was received`);
-});
+  test('the shape: no key and the old suite User-Agent → 401; no key as curl → 200 with data', async () => {
+    const asked = (agent: string) =>
+      probe({
+        port: server.port,
+        ca: server.caPem,
+        host: 'acme.api.localhost',
+        path: '/v1/customers',
+        headers: [['User-Agent', agent]],
+      });
+    assert.equal((await asked(CLOAKED_FOR)).status, 401);
+    assert.equal((await asked('curl/8.5.0')).status, 200);
+  });
 
-test('--user-agent sets every request’s User-Agent; announced, the cloaking front passes: the limit a black-box run has', () => {
-  assert.deepEqual([...new Set(userAgentsInHar(announced))], [CLOAKED_FOR]);
-  assert.equal(announced.report?.verdict, 'CONFORMANT', announced.stdout);
+  test("common clients' User-Agents, varied and recorded: NOT CONFORMANT by AUTH-MISSING-HEADER", () => {
+    assert.equal(varied.report?.verdict, 'NOT CONFORMANT', varied.stdout);
+    const rule = varied.report?.rules.find((candidate) => candidate.id === 'AUTH-MISSING-HEADER');
+    assert.equal(rule?.verdict, 'fail', rule?.message);
+    const recorded = userAgentsInHar(varied);
+    assert.ok(recorded.length > 50, `${recorded.length} User-Agents recorded`);
+    assert.deepEqual([...new Set(recorded)].sort(), [...COMMON_USER_AGENTS].sort());
+    assert.ok(!receivedVaried.includes(CLOAKED_FOR), 'no request announced the suite');
+    // What was received is what the HAR says was sent, agent for agent.
+    for (const agent of COMMON_USER_AGENTS)
+      assert.ok(receivedVaried.includes(agent), `${agent} was received`);
+  });
+
+  test('--user-agent sets every request’s User-Agent; announced, the cloaking front passes: the limit a black-box run has', () => {
+    assert.deepEqual([...new Set(userAgentsInHar(announced))], [CLOAKED_FOR]);
+    assert.equal(announced.report?.verdict, 'CONFORMANT', announced.stdout);
+  });
 });
