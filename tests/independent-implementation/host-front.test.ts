@@ -49,6 +49,9 @@ function referenceUpstream(): Promise<typeof upstream> {
         ...['--page-size', '2'],
       ],
       cleanEnv({ REFERENCE_ADMIN_TOKEN: ADMIN_TOKEN }),
+      // It serves the whole file, both runs included: startCli's default bound (twice 60 s) ended
+      // it in the middle of a loaded machine's second run, every answer then a 502 of the front.
+      { timeoutMs: 600_000 },
     );
     const [, upstreamPort = ''] = await reference.waitForStdout(/Listening: https port (\d+)/);
     return {
