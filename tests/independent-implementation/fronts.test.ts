@@ -9,12 +9,11 @@ import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
 import { batchOfDeployments } from '../support/batched-runs.ts';
 import { startGateFront } from './gate-front.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
 import { restartingPodGate, UNAVAILABLE_EVERY } from './restarting-pod.ts';
 import { assertConformant, assertNoKeyInReports, probe, type ProbeAnswer } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
-import { startIndependentDeployment } from '../support/independent-deployment.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
+import { startGatedDeployment, startIndependentDeployment } from '../support/independent-deployment.ts';
+import type { IndependentServer } from './server.ts';
 import { PAGE_SIZE } from './customer-pages.ts';
 import type { ServerChoices } from './choices.ts';
 
@@ -58,25 +57,13 @@ function asAcme(server: IndependentServer, path?: string): Promise<ProbeAnswer> 
 const batch = batchOfDeployments();
 
 /** The implementation behind a front whose pod restarts, the front's count starting at the run. */
-async function startRestartingPodDeployment(): Promise<{
-  server: IndependentServer;
-  counters: ReturnType<typeof restartingPodGate>['counters'];
-  target: WrittenTarget;
-  close(): Promise<void>;
-}> {
-  const server = await startIndependentServer();
+async function startRestartingPodDeployment(): Promise<
+  Awaited<ReturnType<typeof startGatedDeployment>> & {
+    counters: ReturnType<typeof restartingPodGate>['counters'];
+  }
+> {
   const { gate, counters } = restartingPodGate();
-  const front = await startGateFront({ upstreamPort: server.port, upstreamCa: server.caPem, gate });
-  const target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-  return {
-    server,
-    counters,
-    target,
-    close: async () => {
-      await front.close();
-      await server.close();
-    },
-  };
+  return { ...(await startGatedDeployment({ gate })), counters };
 }
 
 describe('behind a load balancer whose pod restarts: every fifth request 503, no Retry-After', () => {

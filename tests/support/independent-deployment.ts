@@ -79,6 +79,25 @@ export function independentDeploymentPerSuite(
   );
 }
 
+/** The implementation behind a gate front, a target file naming the front, and how to stop both. */
+export async function startGatedDeployment(
+  front: FrontOptions,
+  choices: Partial<ServerChoices> = {},
+): Promise<GatedDeployment & { close(): Promise<void> }> {
+  const server = await startIndependentServer(choices);
+  const gate = await startGateFront({ ...front, upstreamPort: server.port, upstreamCa: server.caPem });
+  const target = await writeIndependentTarget({ ...server, port: gate.port, caPem: gate.caPem });
+  return {
+    server,
+    front: gate,
+    target,
+    close: async () => {
+      await gate.close();
+      await server.close();
+    },
+  };
+}
+
 /** The implementation behind a gate front, and a target file naming the front. */
 export function gatedDeploymentPerSuite(
   front: FrontOptions,
@@ -86,16 +105,8 @@ export function gatedDeploymentPerSuite(
 ): () => GatedDeployment {
   return perSuite(
     'gated deployment',
-    async () => {
-      const server = await startIndependentServer(choices);
-      const gate = await startGateFront({ ...front, upstreamPort: server.port, upstreamCa: server.caPem });
-      const target = await writeIndependentTarget({ ...server, port: gate.port, caPem: gate.caPem });
-      return { server, front: gate, target };
-    },
-    async (deployment) => {
-      await deployment.front.close();
-      await deployment.server.close();
-    },
+    () => startGatedDeployment(front, choices),
+    (deployment) => deployment.close(),
   );
 }
 
