@@ -76,7 +76,8 @@ export const HAND_OVERS = {
   trafficFile: {
     name: 'CONFORMANCE_TRAFFIC_FILE',
     type: 'path',
-    writer: "the config, in the projects' runEnvironment (run/projects.ts)",
+    writer:
+      "the config, in the projects' runEnvironment (run/projects.ts); the mutation campaign's batch, per variant",
     readers: 'every process that sends (requests/shared-pacing.ts) and the reporter (run/preflight-state.ts)',
   },
   protocolsNotOffered: {

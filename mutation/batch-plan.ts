@@ -9,6 +9,7 @@ import { ENV, handOver, type Environment } from '../conformance/env.ts';
 import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { RunMetadata } from '../conformance/report/run-metadata.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
+import type { Protocol } from '../conformance/requests/protocols.ts';
 
 export interface BatchVariant {
   /** Names the describe its rules are registered under (conformance/run/batch-variants.ts). */
@@ -22,6 +23,11 @@ export interface BatchVariant {
   reportDir: string;
   /** Rules the catalog expects to fail: see `expectedToFail` in conformance/run/test.ts. */
   expectedToFail: RuleId[];
+  /**
+   * The protocols every rule is checked over, a project each as in a run of its own (its settings'
+   * `protocols` say the same); HTTP/1.1 alone when absent, as the campaign's variants are.
+   */
+  protocols?: Protocol[];
 }
 
 export interface BatchPlan {

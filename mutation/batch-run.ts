@@ -9,6 +9,7 @@ import { ENV, handOverVariables, inputEnvironment } from '../conformance/env.ts'
 import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { PreflightResult } from '../conformance/deployment/preflight.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
+import type { Protocol } from '../conformance/requests/protocols.ts';
 import { runMetadataOf } from '../conformance/run/run-target.ts';
 import { exitCodeOf } from '../conformance/run/exit-code.ts';
 import type { ConformanceReport } from '../schemas/generated/conformance-report.ts';
@@ -25,6 +26,8 @@ export interface BatchEntry {
   preflight: PreflightResult;
   /** Rules expected to fail (the campaign's catalog says which); none for a test's deployment. */
   expectedToFail: readonly RuleId[];
+  /** The protocols its rules are checked over (its environment's settings say the same); default h1. */
+  protocols?: readonly Protocol[];
 }
 
 /** What one run of the batch wrote, as a run of its own would have. */
@@ -70,12 +73,16 @@ export async function runBatch(
           ...entry.environment,
           [ENV.preflight]: JSON.stringify(entry.preflight),
           [ENV.answerWatchFile]: join(dir, 'consecutive-no-answers'),
+          // Its own pace, as a run of its own has (conformance/run/projects.ts): a worker serving
+          // several variants would otherwise pace them all as one run.
+          [ENV.trafficFile]: join(dir, 'traffic.json'),
           [ENV.outcomeFile]: join(dir, 'outcome.json'),
         },
         declaredTarget: entry.declared,
         metadata: runMetadataOf(entry.declared, false, inputEnvironment()),
         reportDir: join(dir, 'reports'),
         expectedToFail: [...entry.expectedToFail],
+        ...(entry.protocols ? { protocols: [...entry.protocols] } : {}),
       };
     }),
   };

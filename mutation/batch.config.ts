@@ -1,5 +1,6 @@
 // Playwright config of a batch run (batch-plan.ts): the conformance suite's own settings
-// (playwright.config.ts), one project per worker, each checking a share of the variants, each
+// (playwright.config.ts), one project per worker and protocol, each checking a share of the
+// variants over that protocol (HTTP/1.1 alone unless a variant names more), each
 // variant's run (its environment, target, settings) given as a test option, and the batch
 // reporter, which gives each variant the conformance reporter of a run of its own.
 // There is no set-up project: the campaign has run each variant's preflight before, as the set-up
@@ -7,6 +8,7 @@
 import { dirname, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { caBundleFor } from '../conformance/requests/ca-trust.ts';
+import { PROTOCOL_NAME, PROTOCOLS, type Protocol } from '../conformance/requests/protocols.ts';
 import { readRunSettings } from '../conformance/settings.ts';
 import {
   handOverVariables,
@@ -29,6 +31,7 @@ if (caBundle) setForWorkers({ NODE_EXTRA_CA_CERTS: caBundle });
 interface SuiteOptions {
   batchVariants: readonly BatchVariantOptions[];
   failedRulesKeepWorker: boolean;
+  protocol: Protocol;
 }
 
 // The specs register each rule once per variant (conformance/run/batch-variants.ts): set here, the
@@ -46,29 +49,41 @@ export default defineConfig<SuiteOptions>({
   reporter: [[resolve(import.meta.dirname, 'batch-reporter.ts')]],
   outputDir: plan.outputDir,
   use: { trace: 'off', screenshot: 'off', video: 'off' },
-  projects: sharesOf(plan.variants, plan.workers).map((share, index) => ({
-    name: `batch-${index + 1}`,
-    // One worker per project, serving each variant of its share: a variant's clients, proxy and
-    // learned tenants are made once in it (conformance/run/variant-world.ts), as in a run of its
-    // own with one worker, and no variant costs a worker process of its own.
-    workers: 1,
-    grep: batchVariantsGrep(share.map((variant) => variant.name)),
-    use: {
-      failedRulesKeepWorker: plan.failedRulesKeepWorker === true,
-      batchVariants: share.map((variant) => ({
-        name: variant.name,
-        // This config is the batch's entry point: each variant's settings resolve here, once, as
-        // the runner resolves a run's of its own — its variables over the environment the
-        // campaign was started in (a CONFORMANCE_MAX_RETRIES there holds for both ways of
-        // running a variant).
-        runSettings: readRunSettings({ ...inputEnvironment(), ...variant.environment }),
-        // Its hand-overs alone: its settings are resolved above, never read again by a worker.
-        runEnvironment: onlyHandOvers(variant.environment),
-        declaredTarget: variant.declaredTarget,
-        expectedToFail: variant.expectedToFail,
+  projects: PROTOCOLS.flatMap((protocol) =>
+    sharesOf(
+      plan.variants.filter((variant) => (variant.protocols ?? ['h1']).includes(protocol)),
+      plan.workers,
+    )
+      // No variant over this protocol: no project (an empty share's grep would match every test).
+      .filter((share) => share.length > 0)
+      .map((share, index) => ({
+        // HTTP/1.1's projects keep the names they had before a batch spoke HTTP/2.
+        name: protocol === 'h1' ? `batch-${index + 1}` : `batch-${index + 1} ${PROTOCOL_NAME[protocol]}`,
+        // One worker per project, serving each variant of its share: a variant's clients, proxy and
+        // learned tenants are made once in it (conformance/run/variant-world.ts), as in a run of its
+        // own with one worker, and no variant costs a worker process of its own. A protocol is a
+        // worker option (a rule's connections are the worker's): each protocol has projects of its
+        // own, as a run of its own has a project per protocol.
+        workers: 1,
+        grep: batchVariantsGrep(share.map((variant) => variant.name)),
+        use: {
+          protocol,
+          failedRulesKeepWorker: plan.failedRulesKeepWorker === true,
+          batchVariants: share.map((variant) => ({
+            name: variant.name,
+            // This config is the batch's entry point: each variant's settings resolve here, once, as
+            // the runner resolves a run's of its own — its variables over the environment the
+            // campaign was started in (a CONFORMANCE_MAX_RETRIES there holds for both ways of
+            // running a variant).
+            runSettings: readRunSettings({ ...inputEnvironment(), ...variant.environment }),
+            // Its hand-overs alone: its settings are resolved above, never read again by a worker.
+            runEnvironment: onlyHandOvers(variant.environment),
+            declaredTarget: variant.declaredTarget,
+            expectedToFail: variant.expectedToFail,
+          })),
+        },
       })),
-    },
-  })),
+  ),
 });
 
 /** The variants in `count` shares, dealt in turn: the plan's order, spread over the workers. */

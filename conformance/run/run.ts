@@ -144,7 +144,10 @@ export async function main(argv: readonly string[], resolved?: SettingsResolved)
  * What the target agrees to by ALPN; the embedded reference server speaks both. The preflight
  * (the set-up project) then says why a target could not be reached, if it can't.
  */
-async function protocolsOffered(target: ResolvedTarget | undefined, timeoutMs: number): Promise<Protocol[]> {
+export async function protocolsOffered(
+  target: ResolvedTarget | undefined,
+  timeoutMs: number,
+): Promise<Protocol[]> {
   if (!target) return ['h1', 'h2'];
   let ca: string[] | undefined;
   try {

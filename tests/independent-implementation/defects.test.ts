@@ -12,15 +12,14 @@
 //   name and the URL and ignores Authorization (host-front.ts, `cacheByHostAndUrl`).
 //
 // A direct request first shows each defect, so that a verdict is about that defect.
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect as http2Connect } from 'node:http2';
-import { runConformance } from '../support/conformance-run.ts';
 import { batchOfDeployments } from '../support/batched-runs.ts';
-import { startHostFront, type HostFront } from './host-front.ts';
+import { startHostFront } from './host-front.ts';
 import { writeIndependentTarget } from './independent-target.ts';
 import { startIndependentServer, type IndependentServer } from './server.ts';
 import { assertNotConformant, probe, type ProbeAnswer } from './run-support.ts';
@@ -28,7 +27,7 @@ import { assertNotConformant, probe, type ProbeAnswer } from './run-support.ts';
 const ACME = 'acme.api.localhost';
 const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
 
-/** The deployments without a front of their own, checked in one batch (tests/support/batched-runs.ts). */
+/** The deployments, checked in one batch (tests/support/batched-runs.ts). */
 const batch = batchOfDeployments();
 
 describe('a plain-HTTP port that serves HTTP/2 without TLS (h2c, prior knowledge)', () => {
@@ -198,47 +197,48 @@ const CACHING_FRONT_VERDICTS = {
 } as const;
 
 describe('a shared caching front keyed on Host and URL, Authorization ignored', () => {
-  let server: IndependentServer;
-  let front: HostFront;
-  let warmed: ProbeAnswer[];
-
-  const get = (host: string, headers: [string, string][] = []): Promise<ProbeAnswer> =>
-    probe({ port: front.port, ca: front.caPem, host, headers });
-
-  before(async () => {
-    server = await startIndependentServer();
-    front = await startHostFront({
+  const deployed = batch.add('caching-front', async () => {
+    const server = await startIndependentServer();
+    const front = await startHostFront({
       upstreamPort: server.port,
       upstreamCa: server.caPem,
       cacheByHostAndUrl: true,
     });
-    // Warm the cache for every base URL of the target, each with its own key.
-    warmed = [
+    const get = (host: string, headers: [string, string][] = []): Promise<ProbeAnswer> =>
+      probe({ port: front.port, ca: front.caPem, host, headers });
+    // Warm the cache for every base URL of the target, each with its own key; then a keyless
+    // request, before the run as a user's would be.
+    const warmed = [
       await get(ACME, [bearer(server.keys.acmeLiveFull)]),
       await get('globex.api.localhost', [bearer(server.keys.globexLiveFull)]),
       await get('acme.sandbox.api.localhost', [bearer(server.keys.acmeTestFull)]),
     ];
-  });
-
-  after(async () => {
-    await front?.close();
-    await server?.close();
-  });
-
-  test('a keyless request gets the 200 the front stored for a valid key', async () => {
-    assert.deepEqual(
-      warmed.map((answer) => answer.status),
-      [200, 200, 200],
-    );
-    assert.deepEqual(await get(ACME), warmed[0]);
-  });
-
-  test('NOT CONFORMANT by TENANT-CACHED-ANSWER-NOT-SHARED and the rules refused on the cached URLs', async () => {
+    const keyless = await get(ACME);
     const target = await writeIndependentTarget(server, {
       ...front,
       name: 'independent implementation behind a caching front',
     });
-    const run = await runConformance(['--target', target.file], target.env);
-    assertNotConformant(run, CACHING_FRONT_VERDICTS);
+    return {
+      warmed,
+      keyless,
+      target,
+      close: async () => {
+        await front.close();
+        await server.close();
+      },
+    };
+  });
+
+  test('a keyless request gets the 200 the front stored for a valid key', () => {
+    const { warmed, keyless } = deployed();
+    assert.deepEqual(
+      warmed.map((answer) => answer.status),
+      [200, 200, 200],
+    );
+    assert.deepEqual(keyless, warmed[0]);
+  });
+
+  test('NOT CONFORMANT by TENANT-CACHED-ANSWER-NOT-SHARED and the rules refused on the cached URLs', () => {
+    assertNotConformant(deployed().run, CACHING_FRONT_VERDICTS);
   });
 });

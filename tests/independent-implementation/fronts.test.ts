@@ -1,19 +1,19 @@
 // Deployment shapes this project did not write for the reference, each correct, so each must be
 // CONFORMANT under both profiles with every rule passed: a load balancer during a deploy (every
 // fifth request 503 from a restarting pod, no Retry-After), TLS that picks a certificate by SNI
-// with no default certificate, and chunked answers with a paged customer list. A probe first
-// shows each shape really is there, so that a pass is about that shape.
-import { after, before, describe, test } from 'node:test';
+// with no default certificate, and chunked answers with a paged customer list. A probe shows each
+// shape really is there, so that a pass is about that shape. The suite checks the three in one
+// batch (tests/support/batched-runs.ts).
+import { before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
-import { runConformance } from '../support/conformance-run.ts';
-import { startGateFront, type GateFront } from './gate-front.ts';
-import { writeIndependentTarget, type WrittenTarget } from './independent-target.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
+import { startGateFront } from './gate-front.ts';
 import { restartingPodGate, UNAVAILABLE_EVERY } from './restarting-pod.ts';
 import { assertConformant, assertNoKeyInReports, probe, type ProbeAnswer } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
-import { independentServerPerSuite } from '../support/independent-deployment.ts';
-import { startIndependentServer, type IndependentServer } from './server.ts';
+import { startGatedDeployment, startIndependentDeployment } from '../support/independent-deployment.ts';
+import type { IndependentServer } from './server.ts';
 import { PAGE_SIZE } from './customer-pages.ts';
 import type { ServerChoices } from './choices.ts';
 
@@ -53,25 +53,35 @@ function asAcme(server: IndependentServer, path?: string): Promise<ProbeAnswer> 
   });
 }
 
-describe('behind a load balancer whose pod restarts: every fifth request 503, no Retry-After', () => {
-  const independentServer = independentServerPerSuite();
+/** Every deployment of this file, checked by the suite in one batch (tests/support/batched-runs.ts). */
+const batch = batchOfDeployments();
 
-  /** A front of its own for each run, so that its count starts at the run. */
-  async function startFront(): Promise<{
-    front: GateFront;
+/** The implementation behind a front whose pod restarts, the front's count starting at the run. */
+async function startRestartingPodDeployment(): Promise<
+  Awaited<ReturnType<typeof startGatedDeployment>> & {
     counters: ReturnType<typeof restartingPodGate>['counters'];
-    target: WrittenTarget;
-  }> {
-    const server = independentServer();
-    const { gate, counters } = restartingPodGate();
-    const front = await startGateFront({ upstreamPort: server.port, upstreamCa: server.caPem, gate });
-    const target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-    return { front, counters, target };
   }
+> {
+  const { gate, counters } = restartingPodGate();
+  return { ...(await startGatedDeployment({ gate })), counters };
+}
+
+describe('behind a load balancer whose pod restarts: every fifth request 503, no Retry-After', () => {
+  const deployed = batch.add('restarting-pod', startRestartingPodDeployment, { profile: 'strict' });
+  // What the front counted during the run, read before any probe of this file reaches a front.
+  let refused = 0;
+  before(() => {
+    refused = deployed().counters.counts().refused;
+  });
 
   test(`the front answers every ${UNAVAILABLE_EVERY}th request 503 before authentication, without Retry-After`, async () => {
-    const server = independentServer();
-    const { front } = await startFront();
+    const { server } = deployed();
+    // A front of its own, so that its count starts here.
+    const front = await startGateFront({
+      upstreamPort: server.port,
+      upstreamCa: server.caPem,
+      gate: restartingPodGate().gate,
+    });
     try {
       const answers = [];
       for (let index = 0; index < UNAVAILABLE_EVERY; index++)
@@ -93,66 +103,50 @@ describe('behind a load balancer whose pod restarts: every fifth request 503, no
     }
   });
 
-  let refused = 0;
-  let targetEnv: Record<string, string> = {};
   testUnderBothProfiles(
     (profile) =>
       `--profile ${profile}: CONFORMANT, every rule passed, no key in any report; no 503 is judged`,
-    async () => {
-      const { front, counters, target } = await startFront();
-      try {
-        targetEnv = target.env;
-        const run = await runConformance(['--target', target.file, '--profile', 'strict'], target.env);
-        refused = counters.counts().refused;
-        return run;
-      } finally {
-        await front.close();
-      }
-    },
+    () => Promise.resolve(deployed().run),
     (run) => {
       assertConformant(run);
-      assertNoKeyInReports(run, targetEnv);
+      assertNoKeyInReports(run, deployed().target.env);
       assert.ok(refused > 0, `the front answered some requests 503: the shape was met (${refused})`);
     },
   );
 });
 
 /**
- * The implementation with `choices`: `shown` first shows the choice by direct requests, then a
- * run under each profile must be CONFORMANT with every rule passed.
+ * The implementation with `choices` (deployment `id` of the batch): `shown` shows the choice by
+ * direct requests, and its run must be CONFORMANT under each profile with every rule passed.
  */
 function conformantVariant(
+  id: string,
   name: string,
   choices: Partial<ServerChoices>,
   shown: { what: string; by: (server: IndependentServer) => Promise<void> },
 ): void {
   describe(name, () => {
-    let server: IndependentServer;
-    let target: WrittenTarget;
+    const deployed = batch.add(
+      choices.certificate ?? choices.customerList ?? name,
+      () => startIndependentDeployment(choices),
+      { profile: 'strict' },
+    );
 
-    before(async () => {
-      server = await startIndependentServer(choices);
-      target = await writeIndependentTarget(server);
-    });
-
-    after(async () => {
-      await server.close();
-    });
-
-    test(shown.what, () => shown.by(server));
+    test(shown.what, () => shown.by(deployed().server));
 
     testUnderBothProfiles(
       (profile) => `--profile ${profile}: CONFORMANT, every rule passed, no key in any report`,
-      () => runConformance(['--target', target.file, '--profile', 'strict'], target.env),
+      () => Promise.resolve(deployed().run),
       (run) => {
         assertConformant(run);
-        assertNoKeyInReports(run, target.env);
+        assertNoKeyInReports(run, deployed().target.env);
       },
     );
   });
 }
 
 conformantVariant(
+  'per-host-by-sni',
   'TLS that picks a certificate per tenant host by SNI, with no default certificate',
   { certificate: 'per-host-by-sni' },
   {
@@ -175,6 +169,7 @@ conformantVariant(
 // link to the later pages (conformance/judging/pages.ts); TENANT-OTHER-PAGE-CURSOR-NO-DATA's pass,
 // that globex's `next` on acme's host is refused (this list's cursor is bound to its tenant).
 conformantVariant(
+  'paged-chunked',
   `chunked answers and a paged customer list (${PAGE_SIZE} customer a page, has_more, a next link)`,
   { customerList: 'paged-chunked' },
   {

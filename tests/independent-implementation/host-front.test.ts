@@ -5,6 +5,7 @@
 // find this deployment CONFORMANT; only the advisory 421 rule may warn, since the front answers
 // an SNI/Host mismatch like any other request instead of 421. With HTTP/2 on at the front (and
 // HTTP/1.1 still to the reference, as nginx talks to its upstreams) the same over each protocol.
+// The two fronts are checked in one batch.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { readTargetFile } from '../../conformance/deployment/target.ts';
 import { EMBEDDED_TARGET_FILE, fixtureKeyEnvironment } from '../../conformance/deployment/embedded-target.ts';
 import type { Journal } from '../../schemas/generated/journal.ts';
-import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
 import { assertConformantOverBothProtocols } from '../support/protocol-verdicts.ts';
 import { cleanEnv, startCli, type CliProcess } from '../support/reference-cli.ts';
 import { startHostFront, type HostFront } from './host-front.ts';
@@ -36,21 +37,33 @@ const work = scratchDirectory('host-front-');
 let reference: CliProcess;
 let upstream: { upstreamPort: number; upstreamCa: string };
 
+/** The reference, started once: by the batch's start of a front or by the hook below, whichever asks first. */
+let referenceStarted: Promise<typeof upstream> | undefined;
+function referenceUpstream(): Promise<typeof upstream> {
+  referenceStarted ??= (async () => {
+    reference = startCli(
+      [
+        ...['--port', '0', '--http-port', 'off', '--access-log', 'off'],
+        ...['--cert-dir', join(work, 'certs'), '--data-dir', 'off'],
+        // Its lists page, as the embedded target's: the rule on page cursors is then evaluated.
+        ...['--page-size', '2'],
+      ],
+      cleanEnv({ REFERENCE_ADMIN_TOKEN: ADMIN_TOKEN }),
+      // It serves the whole file, both runs included: startCli's default bound (twice 60 s) ended
+      // it in the middle of a loaded machine's second run, every answer then a 502 of the front.
+      { timeoutMs: 600_000 },
+    );
+    const [, upstreamPort = ''] = await reference.waitForStdout(/Listening: https port (\d+)/);
+    return {
+      upstreamPort: Number(upstreamPort),
+      upstreamCa: readFileSync(join(work, 'certs', 'ca.crt'), 'utf8'),
+    };
+  })();
+  return referenceStarted;
+}
+
 before(async () => {
-  reference = startCli(
-    [
-      ...['--port', '0', '--http-port', 'off', '--access-log', 'off'],
-      ...['--cert-dir', join(work, 'certs'), '--data-dir', 'off'],
-      // Its lists page, as the embedded target's: the rule on page cursors is then evaluated.
-      ...['--page-size', '2'],
-    ],
-    cleanEnv({ REFERENCE_ADMIN_TOKEN: ADMIN_TOKEN }),
-  );
-  const [, upstreamPort = ''] = await reference.waitForStdout(/Listening: https port (\d+)/);
-  upstream = {
-    upstreamPort: Number(upstreamPort),
-    upstreamCa: readFileSync(join(work, 'certs', 'ca.crt'), 'utf8'),
-  };
+  upstream = await referenceUpstream();
 });
 
 after(async () => {
@@ -118,38 +131,53 @@ async function journalEntries(method: 'GET' | 'DELETE' = 'GET'): Promise<Journal
   return method === 'GET' ? (JSON.parse(answer.body) as Journal).data : [];
 }
 
-describe('the reference server behind a front that routes by Host (nginx shape)', () => {
-  let front: HostFront;
-  let targetFile: string;
+/**
+ * Both fronts, started once the reference is up and checked in one batch
+ * (tests/support/batched-runs.ts): each the reference's keys, by its target file's variables. The
+ * file's top-level hooks start as they are registered: a front waits for the reference itself.
+ */
+const batch = batchOfDeployments();
 
-  before(async () => {
-    front = await startHostFront(upstream);
-    targetFile = await targetThrough(front, 'http1');
-  });
-  after(() => front?.close());
+/** A front before the reference, and a target file naming it. */
+function frontDeployment(
+  name: string,
+  options: { http2?: boolean } = {},
+): () => Promise<{
+  front: HostFront;
+  target: { file: string; env: Record<string, string> };
+  close(): Promise<void>;
+}> {
+  return async () => {
+    const front = await startHostFront({ ...(await referenceUpstream()), ...options });
+    return {
+      front,
+      target: { file: await targetThrough(front, name), env: keys },
+      close: () => front.close(),
+    };
+  };
+}
+
+describe('the reference server behind a front that routes by Host (nginx shape)', () => {
+  const deployed = batch.add('http1', frontDeployment('http1'), { profile: 'default' });
 
   test('the front routes by Host: globex’s key on a connection opened for acme gets globex’s customers', () =>
-    assertRoutedByHost(probe, front));
+    assertRoutedByHost(probe, deployed().front));
 
-  test('--profile default: CONFORMANT, only TENANT-SNI-HOST-MISMATCH-421 warns', async () => {
-    const run = await runConformance(['--target', targetFile, '--profile', 'default'], keys);
-    assertConformant(run, ROUTES_BY_HOST);
+  test('--profile default: CONFORMANT, only TENANT-SNI-HOST-MISMATCH-421 warns', () => {
+    assertConformant(deployed().run, ROUTES_BY_HOST);
   });
 });
 
 describe('the same front with HTTP/2 on: h2 by ALPN at the front, HTTP/1.1 to the reference', () => {
-  let front: HostFront;
-  let targetFile: string;
-
-  before(async () => {
-    front = await startHostFront({ ...upstream, http2: true });
-    targetFile = await targetThrough(front, 'http2');
+  const deployed = batch.add('http2', frontDeployment('http2', { http2: true }), {
+    profile: 'strict',
+    protocols: 'offered',
   });
-  after(() => front?.close());
 
   test('over HTTP/2 it routes by :authority and asks the reference over HTTP/1.1 with that name as Host', async () => {
+    // The runs are over (the batch checks before the first test): the journal holds these alone.
     await journalEntries('DELETE');
-    await assertRoutedByHost(probeH2, front);
+    await assertRoutedByHost(probeH2, deployed().front);
     const entries = (await journalEntries()).filter((entry) => entry.transport === 'https');
     assert.deepEqual(
       entries.map(({ protocol, tenant, sni, status }) => ({ protocol, tenant, sni, status })),
@@ -161,11 +189,8 @@ describe('the same front with HTTP/2 on: h2 by ALPN at the front, HTTP/1.1 to th
     );
   });
 
-  test('--profile strict: CONFORMANT over HTTP/1.1 and HTTP/2, only TENANT-SNI-HOST-MISMATCH-421 warns, over each', async () => {
-    const run = await runConformance(['--target', targetFile, '--profile', 'strict'], {
-      ...keys,
-      ...OVER_OFFERED_PROTOCOLS,
-    });
+  test('--profile strict: CONFORMANT over HTTP/1.1 and HTTP/2, only TENANT-SNI-HOST-MISMATCH-421 warns, over each', () => {
+    const { run } = deployed();
     assertConformant(run, ROUTES_BY_HOST);
     assertConformantOverBothProtocols(run, ROUTES_BY_HOST);
   });

@@ -3,12 +3,14 @@
 // front refuses one stream in five with REFUSED_STREAM (a front at its concurrent-stream limit).
 // Each must be CONFORMANT under both profiles: the first over HTTP/2 with HTTP/1.1 reported as not
 // offered, the second (HTTP/1.1 allowed too, both checked) with the refused streams sent again and
-// counted in the traffic line.
+// counted in the traffic line. The two are checked in one batch; a run told `--protocols h1`
+// against the first is a run of its own (its preflight stops it: the `run` command's to say).
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { connect as tlsConnect } from 'node:tls';
-import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
-import { independentDeploymentPerSuite, runAgainst } from '../support/independent-deployment.ts';
+import { runConformance } from '../support/conformance-run.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
+import { startIndependentDeployment } from '../support/independent-deployment.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { assertConformant, assertNoKeyInReports, probeH2 } from './run-support.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
@@ -36,8 +38,14 @@ function alpnAgreed(port: number, ca: string, offered: string[]): Promise<string
   });
 }
 
+/** Both deployments, each over what it offers by ALPN, checked in one batch (tests/support/batched-runs.ts). */
+const batch = batchOfDeployments();
+
 describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', () => {
-  const deployment = independentDeploymentPerSuite({ http2: true, http1: false });
+  const deployment = batch.add('h2-only', () => startIndependentDeployment({ http2: true, http1: false }), {
+    profile: 'strict',
+    protocols: 'offered',
+  });
 
   test('the port agrees to h2 and ends a handshake that offers http/1.1 alone', async () => {
     const { server } = deployment();
@@ -58,7 +66,7 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
   testUnderBothProfiles(
     (profile) =>
       `--profile ${profile}: CONFORMANT over HTTP/2, HTTP/1.1 reported as not offered by the target`,
-    () => runAgainst(deployment(), ['--profile', 'strict'], OVER_OFFERED_PROTOCOLS),
+    () => Promise.resolve(deployment().run),
     (run) => {
       assertConformant(run);
       assert.deepEqual(run.report?.protocols, [
@@ -91,12 +99,16 @@ describe('a correct implementation on an h2-only port (no HTTP/1.1 by ALPN)', ()
 describe('an HTTP/2 front that refuses one stream in five with REFUSED_STREAM', () => {
   // HTTP/1.1 allowed beside HTTP/2, as at most such fronts: the run checks both (a run that left
   // one out would be partial, never CONFORMANT under strict); the refused streams are HTTP/2's.
-  const deployment = independentDeploymentPerSuite({ http2: true, refuseStreamEvery: 5 });
+  const deployment = batch.add(
+    'refuses-streams',
+    () => startIndependentDeployment({ http2: true, refuseStreamEvery: 5 }),
+    { profile: 'strict', protocols: 'offered' },
+  );
 
   testUnderBothProfiles(
     (profile) =>
       `--profile ${profile}: CONFORMANT over both protocols, the refused streams sent again and counted`,
-    () => runAgainst(deployment(), ['--profile', 'strict'], OVER_OFFERED_PROTOCOLS),
+    () => Promise.resolve(deployment().run),
     (run) => {
       assertConformant(run);
       assertConformantOverBothProtocols(run);

@@ -1,32 +1,41 @@
 // The independent implementation with HTTP/2 on (by ALPN, beside HTTP/1.1 on one listener): the
 // suite learns it from the handshake and checks every rule over both protocols, CONFORMANT with
 // each; and the same implementation with a defect only its HTTP/2 path has is NOT CONFORMANT over
-// HTTP/2 alone, which the report says protocol by protocol.
+// HTTP/2 alone, which the report says protocol by protocol. Every deployment is checked in one
+// batch (tests/support/batched-runs.ts), each over the protocols its run of its own would speak.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { OVER_OFFERED_PROTOCOLS, runConformance } from '../support/conformance-run.ts';
-import { independentDeploymentPerSuite, runAgainst } from '../support/independent-deployment.ts';
+import { batchOfDeployments } from '../support/batched-runs.ts';
+import { startIndependentDeployment } from '../support/independent-deployment.ts';
 import { assertConformantOverBothProtocols, exchangeVersions } from '../support/protocol-verdicts.ts';
 import { assertConformant, assertNoKeyInReports } from './run-support.ts';
 import { notApplicableByNature } from '../support/not-applicable-by-nature.ts';
 import { testUnderBothProfiles } from '../support/both-profiles.ts';
 
+const batch = batchOfDeployments();
+
 describe('an implementation that offers HTTP/2 by ALPN', () => {
-  const deployment = independentDeploymentPerSuite({ http2: true });
+  // Two deployments of the same choice: each run has its own, as each run's had before.
+  const offered = batch.add('h2-offered', () => startIndependentDeployment({ http2: true }), {
+    profile: 'strict',
+    protocols: 'offered',
+  });
+  const h1Only = batch.add('h2-offered-protocols-h1', () => startIndependentDeployment({ http2: true }), {
+    protocols: ['h1'],
+  });
 
   testUnderBothProfiles(
     (profile) => `--profile ${profile}: every rule checked over HTTP/1.1 and HTTP/2, CONFORMANT over each`,
-    () => runAgainst(deployment(), ['--profile', 'strict'], OVER_OFFERED_PROTOCOLS),
+    () => Promise.resolve(offered().run),
     (run) => {
       assertConformant(run);
       assertConformantOverBothProtocols(run);
-      assertNoKeyInReports(run, deployment().target.env);
+      assertNoKeyInReports(run, offered().target.env);
     },
   );
 
-  test("--protocols h1: the catalog over HTTP/1.1, the rules of HTTP/2's own still over HTTP/2", async () => {
-    const { target } = deployment();
-    const run = await runConformance(['--target', target.file, '--protocols', 'h1'], target.env);
+  test("--protocols h1: the catalog over HTTP/1.1, the rules of HTTP/2's own still over HTTP/2", () => {
+    const { run } = h1Only();
     assertConformant(run);
     assert.equal(run.report?.protocols, undefined);
     const versions = exchangeVersions(run.reportDir);
@@ -41,12 +50,20 @@ describe('an implementation that offers HTTP/2 by ALPN', () => {
 });
 
 describe('an implementation that reads only the :authority over HTTP/2', () => {
-  const deployment = independentDeploymentPerSuite({ http2: 'authority-only' });
+  const deployed = batch.add(
+    'authority-only',
+    () => startIndependentDeployment({ http2: 'authority-only' }),
+    { protocols: 'offered' },
+  );
 
-  test('CONFORMANT under the default profile: a host field beside it is ignored, never followed', async () => {
-    const { target } = deployment();
-    const run = await runConformance(['--target', target.file], { ...target.env, ...OVER_OFFERED_PROTOCOLS });
+  test('CONFORMANT under the default profile: a host field beside it is ignored, never followed', () => {
+    const { run } = deployed();
     assert.equal(run.report?.verdict, 'CONFORMANT');
+    // Checked over both protocols, as a run of its own over what the target offers is.
+    assert.deepEqual(
+      run.report?.protocols?.map((protocol) => protocol.name),
+      ['HTTP/1.1', 'HTTP/2'],
+    );
     const byId = new Map(run.report?.rules.map((rule) => [rule.id, rule.verdict]));
     assert.equal(byId.get('TENANT-H2-AUTHORITY-HOST-CONFLICT-NO-DATA'), 'pass');
     // RFC 9113 §8.3.1's SHOULD: an HTTP-level finding, a warning that only the strict profile fails.
@@ -59,13 +76,17 @@ describe('an implementation that reads only the :authority over HTTP/2', () => {
 });
 
 describe('an implementation whose HTTP/2 path looks for a host field HTTP/2 does not send', () => {
-  const deployment = independentDeploymentPerSuite({ http2: 'reads-host-field' });
+  const deployed = batch.add(
+    'reads-host-field',
+    () => startIndependentDeployment({ http2: 'reads-host-field' }),
+    { protocols: 'offered' },
+  );
 
-  test('NOT CONFORMANT over HTTP/2, CONFORMANT over HTTP/1.1; each failure says over which', async () => {
-    const { target } = deployment();
-    const run = await runConformance(['--target', target.file], { ...target.env, ...OVER_OFFERED_PROTOCOLS });
+  test('NOT CONFORMANT over HTTP/2, CONFORMANT over HTTP/1.1; each failure says over which', () => {
+    const { run } = deployed();
     assert.equal(run.report?.verdict, 'NOT CONFORMANT');
     assert.equal(run.exitCode, 1);
+    assert.match(run.stdout, /VERDICT: NOT CONFORMANT/);
     assert.deepEqual(run.report?.protocols, [
       { name: 'HTTP/1.1', verdict: 'CONFORMANT' },
       { name: 'HTTP/2', verdict: 'NOT CONFORMANT' },

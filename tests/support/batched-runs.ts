@@ -12,9 +12,17 @@ import { ENV, inputEnvironment } from '../../conformance/env.ts';
 import { declareTarget } from '../../conformance/deployment/target.ts';
 import { runPreflight } from '../../conformance/deployment/preflight.ts';
 import { bindTarget } from '../../conformance/run/run-target.ts';
-import { readRunSettings } from '../../conformance/settings.ts';
+import {
+  readRunSettings,
+  runSettings,
+  useRunSettings,
+  type RunSettings,
+} from '../../conformance/settings.ts';
+import { userAgentsFor } from '../../conformance/requests/user-agents.ts';
 import { runBatch, type BatchEntry } from '../../mutation/batch-run.ts';
-import { runConformance, type ConformanceRun } from './conformance-run.ts';
+import { protocolsOffered } from '../../conformance/run/run.ts';
+import { PROTOCOLS, type Protocol } from '../../conformance/requests/protocols.ts';
+import { OVER_OFFERED_PROTOCOLS, runConformance, type ConformanceRun } from './conformance-run.ts';
 import { scratchDirectory } from './scratch.ts';
 
 export interface BatchedTarget {
@@ -25,6 +33,14 @@ export interface BatchedTarget {
   /** The variables the target file names, with the keys. */
   env: Readonly<Record<string, string>>;
   profile?: 'default' | 'strict';
+  /**
+   * The protocols its rules are checked over: HTTP/1.1 alone unless told, as runConformance's runs
+   * are; a list, as `--protocols` gives it; or 'offered', what the target offers by ALPN, as a
+   * user's run without `--protocols` (the `run` command's own finding, reports and all).
+   */
+  protocols?: readonly Protocol[] | 'offered';
+  /** More settings of the run, as their CONFORMANCE_* variables (the options table's). */
+  settings?: Readonly<Record<string, string>>;
 }
 
 /** Each target's run, over HTTP/1.1 as runConformance's are unless told; by name. */
@@ -33,7 +49,10 @@ export async function runTargetsTogether(
   { workers = 2, timeoutMs = 600_000 } = {},
 ): Promise<Map<string, ConformanceRun>> {
   const work = scratchDirectory('batched-runs-');
-  const prepared = await Promise.all(targets.map((target, index) => prepare(target, index)));
+  // One after another: each preflight runs under its own run's settings (its User-Agent, its
+  // time limits), which the request layer reads from this process's (useRunSettings).
+  const prepared = [];
+  for (const [index, target] of targets.entries()) prepared.push(await prepare(target, index));
   const batched = prepared.filter((entry) => entry.entry.preflight.ok);
   const caBundle = join(work, 'ca-bundle.pem');
   writeFileSync(
@@ -58,8 +77,17 @@ export async function runTargetsTogether(
       run
         ? { ...run, stdout: run.console, outcomes: [] }
         : await runConformance(
-            ['--target', target.file, ...(target.profile ? ['--profile', target.profile] : [])],
-            { ...target.env },
+            [
+              '--target',
+              target.file,
+              ...(target.profile ? ['--profile', target.profile] : []),
+              ...(Array.isArray(target.protocols) ? ['--protocols', target.protocols.join(',')] : []),
+            ],
+            {
+              ...target.env,
+              ...target.settings,
+              ...(target.protocols === 'offered' ? OVER_OFFERED_PROTOCOLS : {}),
+            },
           ),
     );
   }
@@ -87,19 +115,45 @@ async function prepare(
   const keys = Object.fromEntries(
     Object.entries(target.env).map(([name, value]) => [`${name}${suffix}`, value]),
   );
-  const environment = {
+  const environment: Record<string, string> = {
+    ...target.settings,
     [ENV.targetFile]: file,
     ...(target.profile ? { [ENV.profile]: target.profile } : {}),
   };
   const env = { ...inputEnvironment(), ...keys, ...environment };
   const settings = readRunSettings(env);
-  const declared = declareTarget(file, env, 'file', settings.profile);
-  const preflight = await runPreflight(bindTarget(declared, env), settings.requestTimeoutMs);
+  const { profile, requestTimeoutMs } = settings;
+  const declared = declareTarget(file, env, 'file', profile);
+  const bound = bindTarget(declared, env);
+  // As the `run` command decides them (conformance/run/run.ts), for the reports to say the same.
+  const chosen = target.protocols;
+  const offered = chosen === 'offered';
+  const protocols: Protocol[] =
+    chosen === 'offered' ? await protocolsOffered(bound, requestTimeoutMs) : [...(chosen ?? ['h1'])];
+  if (chosen !== undefined) {
+    environment[ENV.protocols] = protocols.join(',');
+    environment[ENV.protocolsNotOffered] = offered
+      ? PROTOCOLS.filter((protocol) => !protocols.includes(protocol)).join(',')
+      : '';
+  }
+  const preflight = await underSettings(settings, () => runPreflight(bound, requestTimeoutMs, protocols));
   return {
     target,
-    entry: { name: target.name, environment, declared, preflight, expectedToFail: [] },
+    entry: { name: target.name, environment, declared, preflight, expectedToFail: [], protocols },
     keys,
   };
+}
+
+/** `work` with `settings` this process's, as the set-up project runs the preflight; then as before. */
+async function underSettings<T>(settings: Readonly<RunSettings>, work: () => Promise<T>): Promise<T> {
+  const previous = runSettings();
+  useRunSettings(settings);
+  userAgentsFor('preflight');
+  try {
+    return await work();
+  } finally {
+    useRunSettings(previous);
+  }
 }
 
 /** A deployment a test file starts: the target file naming it, and how to stop it. */
@@ -107,6 +161,9 @@ export interface StartedDeployment {
   target: { file: string; env: Readonly<Record<string, string>> };
   close(): Promise<void>;
 }
+
+/** How a deployment of the batch is checked: what `run`'s options would say for a run of its own. */
+export type DeploymentOptions = Pick<BatchedTarget, 'profile' | 'protocols' | 'settings'>;
 
 export interface BatchOfDeployments {
   /**
@@ -116,7 +173,7 @@ export interface BatchOfDeployments {
   add<T extends StartedDeployment>(
     name: string,
     start: () => Promise<T>,
-    options?: { profile?: BatchedTarget['profile'] },
+    options?: DeploymentOptions,
   ): () => T & { run: ConformanceRun };
 }
 
@@ -126,10 +183,7 @@ export interface BatchOfDeployments {
  * after its last every one is stopped.
  */
 export function batchOfDeployments(): BatchOfDeployments {
-  const planned = new Map<
-    string,
-    { start: () => Promise<StartedDeployment>; profile?: BatchedTarget['profile'] }
-  >();
+  const planned = new Map<string, { start: () => Promise<StartedDeployment>; options: DeploymentOptions }>();
   const started = new Map<string, StartedDeployment & { run?: ConformanceRun }>();
   before(
     async () => {
@@ -142,7 +196,7 @@ export function batchOfDeployments(): BatchOfDeployments {
           name,
           file: target.file,
           env: target.env,
-          ...(planned.get(name)?.profile ? { profile: planned.get(name)?.profile } : {}),
+          ...planned.get(name)?.options,
         })),
       );
       for (const [name, run] of runs) {
@@ -156,13 +210,9 @@ export function batchOfDeployments(): BatchOfDeployments {
     for (const deployment of started.values()) await deployment.close();
   });
   return {
-    add<T extends StartedDeployment>(
-      name: string,
-      start: () => Promise<T>,
-      options: { profile?: BatchedTarget['profile'] } = {},
-    ) {
+    add<T extends StartedDeployment>(name: string, start: () => Promise<T>, options: DeploymentOptions = {}) {
       if (planned.has(name)) throw new Error(`Two deployments named ${name} in one batch.`);
-      planned.set(name, { start, ...options });
+      planned.set(name, { start, options });
       return () => {
         const deployment = started.get(name) as (T & { run?: ConformanceRun }) | undefined;
         if (!deployment?.run) throw new Error(`No run of ${name}: its deployment did not start.`);

@@ -57,6 +57,14 @@ export function independentServerPerSuite(choices: Partial<ServerChoices> = {}):
   );
 }
 
+/** The implementation and a target file naming it, with how to stop it: a deployment of a batch. */
+export async function startIndependentDeployment(
+  choices: Partial<ServerChoices> = {},
+): Promise<IndependentDeployment & { close(): Promise<void> }> {
+  const server = await startIndependentServer(choices);
+  return { server, target: await writeIndependentTarget(server), close: () => server.close() };
+}
+
 /** The implementation and a target file naming it. */
 export function independentDeploymentPerSuite(
   choices: Partial<ServerChoices> = {},
@@ -71,6 +79,25 @@ export function independentDeploymentPerSuite(
   );
 }
 
+/** The implementation behind a gate front, a target file naming the front, and how to stop both. */
+export async function startGatedDeployment(
+  front: FrontOptions,
+  choices: Partial<ServerChoices> = {},
+): Promise<GatedDeployment & { close(): Promise<void> }> {
+  const server = await startIndependentServer(choices);
+  const gate = await startGateFront({ ...front, upstreamPort: server.port, upstreamCa: server.caPem });
+  const target = await writeIndependentTarget({ ...server, port: gate.port, caPem: gate.caPem });
+  return {
+    server,
+    front: gate,
+    target,
+    close: async () => {
+      await gate.close();
+      await server.close();
+    },
+  };
+}
+
 /** The implementation behind a gate front, and a target file naming the front. */
 export function gatedDeploymentPerSuite(
   front: FrontOptions,
@@ -78,16 +105,8 @@ export function gatedDeploymentPerSuite(
 ): () => GatedDeployment {
   return perSuite(
     'gated deployment',
-    async () => {
-      const server = await startIndependentServer(choices);
-      const gate = await startGateFront({ ...front, upstreamPort: server.port, upstreamCa: server.caPem });
-      const target = await writeIndependentTarget({ ...server, port: gate.port, caPem: gate.caPem });
-      return { server, front: gate, target };
-    },
-    async (deployment) => {
-      await deployment.front.close();
-      await deployment.server.close();
-    },
+    () => startGatedDeployment(front, choices),
+    (deployment) => deployment.close(),
   );
 }
 
