@@ -65,6 +65,12 @@ export interface CampaignOptions {
   concurrency?: number;
   /** Called after each variant, e.g. to log progress. */
   onRun?: (run: VariantRun, done: number, total: number) => void;
+  /**
+   * The command that starts the kit's CLI for the variants checked by the runner (suite-run.ts's
+   * `kitCommand()` by default: these sources). The repository's tests give the compiled kit, which
+   * they check everywhere else too: what a user runs, without compiling TypeScript in each process.
+   */
+  kitCommand?: readonly string[];
 }
 
 export const VARIANTS: readonly VariantName[] = ['clean', ...FAULT_NAMES];
@@ -161,7 +167,7 @@ export async function runCampaign(
       (variant) => variant === 'clean' || variant === RUNNER_CHECKED_FAULT || !batched.includes(variant),
     );
     const [runnerRuns, batchRuns] = await Promise.all([
-      sequentially(byRunner, (variant) => runByRunner(work, variant, keys)),
+      sequentially(byRunner, (variant) => runByRunner(work, variant, keys, options.kitCommand)),
       runVariantsBatched(work, batched, declared, preflights, keys, {
         workers: options.concurrency ?? DEFAULT_CONCURRENCY,
         caFile: caPath,
@@ -197,7 +203,12 @@ async function preflightOf(target: TargetDeclaration, env: NodeJS.ProcessEnv): P
   return runPreflight(bindTarget(target, env), readRunSettings(env).requestTimeoutMs);
 }
 
-async function runByRunner(work: string, variant: VariantName, keys: FixtureKeys): Promise<VariantRun> {
+async function runByRunner(
+  work: string,
+  variant: VariantName,
+  keys: FixtureKeys,
+  kit: readonly string[] | undefined,
+): Promise<VariantRun> {
   // Over HTTP/1.1, as the batch: the faults are the same over both protocols, and the rules of
   // HTTP/2's own speak HTTP/2 in either (decision 0021). Twice the requests would buy nothing, so
   // the runs are partial (HTTP/2 offered, not checked for every rule), and their strict verdict at
@@ -216,6 +227,7 @@ async function runByRunner(work: string, variant: VariantName, keys: FixtureKeys
     ],
     keys,
     RUN_TIMEOUT_MS,
+    kit,
   );
   // Only what the report says is kept: its directory (HTML report and all) goes.
   rmSync(run.reportDir, { recursive: true, force: true });
