@@ -30,10 +30,17 @@ interface VariantReporter {
 }
 
 export default class BatchReporter implements Reporter {
+  readonly #plan = readBatchPlan();
   readonly #variants = new Map<string, VariantReporter>(
-    readBatchPlan().variants.map((variant) => [
+    this.#plan.variants.map((variant) => [
       variant.name,
-      { variant, reporter: new ConformanceReporter({ outputDir: variant.reportDir }) },
+      {
+        variant,
+        reporter: new ConformanceReporter({
+          outputDir: variant.reportDir,
+          formats: this.#plan.reportFormats,
+        }),
+      },
     ]),
   );
   readonly #names = [...this.#variants.keys()];
