@@ -79,8 +79,12 @@ export const VARIANTS: readonly VariantName[] = ['clean', ...FAULT_NAMES];
 export const DEFAULT_CONCURRENCY = 3;
 /** Bound of one variant's run by the runner (start, suite, stop); a run normally takes seconds. */
 const RUN_TIMEOUT_MS = 300_000;
-/** Bound of the batch, every variant in it; it normally takes a minute or two. */
-const BATCH_TIMEOUT_MS = 900_000;
+/**
+ * Bound of the batch, every variant in it; it takes a few minutes, but beside the other test files
+ * on a loaded 2-core machine it has taken 893 s (load average 25) and more than 900 s (load 35):
+ * the bound only stops a batch that hangs, so it leaves room for a slow one.
+ */
+const BATCH_TIMEOUT_MS = 1_500_000;
 /**
  * Checked by the runner besides the clean server, and in the batch too: a variant that fails
  * MUST rules (a listed consequence among them), so that both ways are compared on failures.
