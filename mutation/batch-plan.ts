@@ -9,7 +9,6 @@ import { ENV, handOver, type Environment } from '../conformance/env.ts';
 import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { RunMetadata } from '../conformance/report/run-metadata.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
-import type { ReportFormat } from '../conformance/report/write-reports.ts';
 
 export interface BatchVariant {
   /** Names the describe its rules are registered under (conformance/run/batch-variants.ts). */
@@ -33,8 +32,6 @@ export interface BatchPlan {
   outputDir: string;
   /** A rule that fails keeps its worker, as in the `run` command: for runs whose failures are not known ahead. */
   failedRulesKeepWorker?: boolean;
-  /** The report files each variant's reporter writes: every one unless told. */
-  reportFormats?: ReportFormat[];
   variants: BatchVariant[];
 }
 

@@ -30,17 +30,10 @@ interface VariantReporter {
 }
 
 export default class BatchReporter implements Reporter {
-  readonly #plan = readBatchPlan();
   readonly #variants = new Map<string, VariantReporter>(
-    this.#plan.variants.map((variant) => [
+    readBatchPlan().variants.map((variant) => [
       variant.name,
-      {
-        variant,
-        reporter: new ConformanceReporter({
-          outputDir: variant.reportDir,
-          formats: this.#plan.reportFormats,
-        }),
-      },
+      { variant, reporter: new ConformanceReporter({ outputDir: variant.reportDir }) },
     ]),
   );
   readonly #names = [...this.#variants.keys()];

@@ -38,7 +38,7 @@ export interface BatchRunResult {
   stderr: string;
 }
 
-export interface BatchOptions extends Pick<BatchPlan, 'workers' | 'caFile' | 'reportFormats'> {
+export interface BatchOptions extends Pick<BatchPlan, 'workers' | 'caFile'> {
   /** A rule that fails keeps its worker, as in the `run` command (expectedToFail says it ahead instead). */
   failedRulesKeepWorker?: boolean;
   timeoutMs: number;
@@ -52,7 +52,7 @@ export async function runBatch(
   work: string,
   entries: readonly BatchEntry[],
   keys: Readonly<Record<string, string>>,
-  { workers, caFile, failedRulesKeepWorker = false, reportFormats, timeoutMs }: BatchOptions,
+  { workers, caFile, failedRulesKeepWorker = false, timeoutMs }: BatchOptions,
 ): Promise<Map<string, BatchRunResult>> {
   if (entries.length === 0) return new Map();
   const batchDir = join(work, 'batch');
@@ -60,7 +60,6 @@ export async function runBatch(
     workers,
     caFile,
     failedRulesKeepWorker,
-    ...(reportFormats ? { reportFormats } : {}),
     outputDir: join(batchDir, 'test-results'),
     variants: entries.map((entry): BatchVariant => {
       const dir = join(batchDir, entry.name);

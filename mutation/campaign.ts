@@ -254,14 +254,7 @@ async function runVariantsBatched(
     preflight: preflights.get(variant) as PreflightResult,
     expectedToFail: variant === 'clean' ? [] : expectedFailures(variant),
   }));
-  // The campaign reads each variant's conformance.json alone: its HTML, Markdown, JUnit and HAR
-  // files (what the runner's variants still write) would be rendered and deleted unread.
-  const runs = await runBatch(work, entries, keys, {
-    workers,
-    caFile,
-    reportFormats: ['json'],
-    timeoutMs: BATCH_TIMEOUT_MS,
-  });
+  const runs = await runBatch(work, entries, keys, { workers, caFile, timeoutMs: BATCH_TIMEOUT_MS });
   return new Map(
     [...runs].map(([name, run]) => {
       const variant = name as VariantName;

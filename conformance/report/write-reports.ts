@@ -22,39 +22,18 @@ export interface RunRecords {
   secondsByRule?: ReadonlyMap<string, number>;
 }
 
-export type ReportFormat = keyof typeof REPORT_FILES;
-
-/** Every format, in the order they are written. */
-export const ALL_REPORT_FORMATS: readonly ReportFormat[] = ['html', 'markdown', 'json', 'junit', 'har'];
-
-/**
- * Writes the reports of `formats` (every one unless told); returns the paths written, in the
- * order of ALL_REPORT_FORMATS: conformance.html first when it is written. Only the mutation
- * campaign's batch asks for fewer: it reads conformance.json alone, sixty times.
- */
-export function writeReports(
-  report: ConformanceReport,
-  records: RunRecords,
-  directory: string,
-  formats: readonly ReportFormat[] = ALL_REPORT_FORMATS,
-): string[] {
+/** Writes the reports; returns the paths written, conformance.html first. */
+export function writeReports(report: ConformanceReport, records: RunRecords, directory: string): string[] {
   mkdirSync(directory, { recursive: true });
-  // Built once for the HAR file and the HTML report's links into it, and only for them.
-  let built: ReturnType<typeof buildHar> | undefined;
-  const har = (): ReturnType<typeof buildHar> => (built ??= buildHar(records.exchanges, report.suite));
-  const render: Record<ReportFormat, () => string> = {
-    html: () => {
-      const harEntries = new Map(har().log.entries.map((entry, index) => [entry._id, index + 1]));
-      return renderHtml(report, { harEntries });
-    },
-    markdown: () => renderMarkdown(report),
-    json: () => `${JSON.stringify(report, null, 2)}\n`,
-    junit: () => renderJunit(report, records.secondsByRule),
-    har: () => `${JSON.stringify(har(), null, 1)}\n`,
-  };
-  const files = ALL_REPORT_FORMATS.filter((format) => formats.includes(format)).map(
-    (format): [string, string] => [REPORT_FILES[format], render[format]()],
-  );
+  const har = buildHar(records.exchanges, report.suite);
+  const harEntries = new Map(har.log.entries.map((entry, index) => [entry._id, index + 1]));
+  const files: [string, string][] = [
+    [REPORT_FILES.html, renderHtml(report, { harEntries })],
+    [REPORT_FILES.markdown, renderMarkdown(report)],
+    [REPORT_FILES.json, `${JSON.stringify(report, null, 2)}\n`],
+    [REPORT_FILES.junit, renderJunit(report, records.secondsByRule)],
+    [REPORT_FILES.har, `${JSON.stringify(har, null, 1)}\n`],
+  ];
   return files.map(([name, content]) => {
     const path = join(directory, name);
     writeFileSync(path, content);

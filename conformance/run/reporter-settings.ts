@@ -5,26 +5,11 @@ import { join } from 'node:path';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import type { ScopeSettings } from '../report/scope.ts';
 import type { RunSettings } from '../settings.ts';
-import type { ReportFormat } from '../report/write-reports.ts';
 import { writeBundle } from '../attestation/bundle.ts';
 import { BUNDLE_DIRECTORY } from '../attestation/bundle-files.ts';
 import { badgeMarkdown } from '../attestation/badge.ts';
 import { KeyFileError } from '../attestation/signing-key.ts';
 import { bundleSettings } from './attestation-options.ts';
-
-/** How the conformance reporter is made (reporter.ts). */
-export interface ConformanceReporterOptions {
-  outputDir?: string;
-  /**
-   * The verdict, not Playwright's count of failed tests, sets the run's status (the `run`
-   * command). In a team's config (library/playwright.ts) it is false: the team's own tests count
-   * as much as the rules.
-   */
-  decidesStatus?: boolean;
-  settings?: Readonly<RunSettings>;
-  /** The report files written: every one unless told (the mutation campaign's batch reads the JSON alone). */
-  formats?: readonly ReportFormat[];
-}
 
 /** Playwright's own settings of the rule projects that can change a verdict. */
 export interface PlaywrightSettings {

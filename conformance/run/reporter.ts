@@ -24,7 +24,7 @@ import type {
 } from '@playwright/test/reporter';
 import { buildReport } from '../report/build-report.ts';
 import { colourWanted, paint, ruleLine, summary } from '../report/console.ts';
-import { writeReports, type ReportFormat } from '../report/write-reports.ts';
+import { writeReports } from '../report/write-reports.ts';
 import { ruleById, type RuleId } from '../catalog/rules.ts';
 import { declaredTargetOf, runMetadataOf } from './run-target.ts';
 import { kitProjectRole } from './projects.ts';
@@ -69,7 +69,6 @@ import {
   scopeSettings,
   trafficOptions,
   writeBundleIfWanted,
-  type ConformanceReporterOptions,
   type PlaywrightSettings,
 } from './reporter-settings.ts';
 import { RULES } from '../catalog/rules.ts';
@@ -117,18 +116,23 @@ export default class ConformanceReporter implements Reporter {
   readonly #runErrors: string[] = [];
   readonly #outputDir: string;
   readonly #decidesStatus: boolean;
-  readonly #formats: readonly ReportFormat[] | undefined;
   /** Each rule project's label in the reports: its protocol when the run has several, else none. */
   #labels = new Map<string, string>();
   readonly #teamTests = new TeamTests();
   /** The kit's rule projects by name: only their tests give a rule's outcome (kit-rule-results.ts). */
   #ruleProjects = new Set<string>();
 
-  constructor(options: ConformanceReporterOptions = {}) {
+  /**
+   * `decidesStatus`: the verdict, not Playwright's count of failed tests, sets the run's status
+   * (the `run` command). In a team's config (library/playwright.ts) it is false: the team's own
+   * tests count as much as the rules.
+   */
+  constructor(
+    options: { outputDir?: string; decidesStatus?: boolean; settings?: Readonly<RunSettings> } = {},
+  ) {
     this.#runSettings = options.settings ?? runSettings();
     this.#outputDir = resolve(options.outputDir ?? this.#runSettings.reportDirectory);
     this.#decidesStatus = options.decidesStatus ?? true;
-    this.#formats = options.formats;
   }
 
   printsToStdio(): boolean {
@@ -364,7 +368,6 @@ export default class ConformanceReporter implements Reporter {
       report,
       { exchanges: this.#evidence.exchanges, secondsByRule: this.#secondsByRule },
       this.#outputDir,
-      this.#formats,
     );
     const reportFiles = [...files.map((file, index) => (index === 0 ? file : basename(file))), 'html/'];
     console.log(summary(report, { selected: this.#selected, reportFiles, painter: this.#painter }));

@@ -3,16 +3,12 @@
 // an HTML page that stands alone, a SETUP ERROR saying what failed and what to fix in each.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
 import { buildHar } from '../../../conformance/report/har.ts';
 import { renderHtml } from '../../../conformance/report/html.ts';
 import type { ConformanceReport } from '../../../schemas/generated/conformance-report.ts';
 import { sampleRun } from './sample-run.ts';
 import { SAMPLE_FAILING_RULE } from '../../support/sample-failure.ts';
 import { parsedJunit } from '../../support/parsed-junit.ts';
-import { scratchDirectory } from '../../support/scratch.ts';
-import { REPORT_FILES, writeReports } from '../../../conformance/report/write-reports.ts';
 
 test('exchanges.har is HAR 1.2, in time order, and every piece of evidence points to an entry', () => {
   const { report, exchanges } = sampleRun();
@@ -135,26 +131,5 @@ test('a SETUP ERROR report says so in the HTML banner, with what failed and what
   assert.match(
     html,
     /The run could not start checking: connect[\s\S]*ECONNREFUSED[\s\S]*Fix:<\/strong> Start the server\./,
-  );
-});
-
-test('writeReports writes every format unless told; told JSON alone, it writes that file, the same, and nothing else', () => {
-  const { report, exchanges } = sampleRun();
-  const every = scratchDirectory('reports-every-');
-  const written = writeReports(report, { exchanges }, every);
-  // conformance.html first: the console shows its path in full.
-  assert.deepEqual(
-    written.map((file) => basename(file)),
-    [REPORT_FILES.html, REPORT_FILES.markdown, REPORT_FILES.json, REPORT_FILES.junit, REPORT_FILES.har],
-  );
-  assert.deepEqual(readdirSync(every).sort(), Object.values(REPORT_FILES).sort());
-  const jsonAlone = scratchDirectory('reports-json-');
-  assert.deepEqual(writeReports(report, { exchanges }, jsonAlone, ['json']), [
-    join(jsonAlone, REPORT_FILES.json),
-  ]);
-  assert.deepEqual(readdirSync(jsonAlone), [REPORT_FILES.json]);
-  assert.equal(
-    readFileSync(join(jsonAlone, REPORT_FILES.json), 'utf8'),
-    readFileSync(join(every, REPORT_FILES.json), 'utf8'),
   );
 });
