@@ -24,11 +24,19 @@ export interface SuiteRun extends BoundedRun {
   report: ConformanceReport | undefined;
 }
 
-/** Runs `tenant-auth-conformance run` with `args`, its reports in a fresh directory; bounded by `timeoutMs`. */
-export async function runSuite(args: string[], env: NodeJS.ProcessEnv, timeoutMs: number): Promise<SuiteRun> {
+/**
+ * Runs `tenant-auth-conformance run` with `args`, its reports in a fresh directory; bounded by
+ * `timeoutMs`. `kit` is the command that starts the kit's CLI: by default this code's own
+ * (cli/main through tsx's loader in a clone); a test gives the compiled kit, as a user runs it.
+ */
+export async function runSuite(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  timeoutMs: number,
+  kit: readonly string[] = kitCommand(),
+): Promise<SuiteRun> {
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-run-'));
-  // Node with tsx's loader rather than the tsx command, which starts a second Node process to run it.
-  const [node = process.execPath, ...main] = nodeCommand('cli/main');
+  const [node = process.execPath, ...main] = kit;
   const run = await runBounded(
     node,
     [...main, 'run', ...args],
@@ -36,6 +44,11 @@ export async function runSuite(args: string[], env: NodeJS.ProcessEnv, timeoutMs
     timeoutMs,
   );
   return { ...run, reportDir, report: readReport(join(reportDir, 'conformance.json')) };
+}
+
+/** The kit's CLI as this code runs it: Node with tsx's loader rather than the tsx command, which starts a second Node process. */
+export function kitCommand(): string[] {
+  return nodeCommand('cli/main');
 }
 
 /** A conformance.json report, or undefined when the run wrote none (it stopped before). */

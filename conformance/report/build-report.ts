@@ -15,7 +15,7 @@ import { PROTOCOL_NAME } from '../requests/protocols.ts';
 import type { Profile } from '../deployment/target.ts';
 import { overallVerdict, ruleVerdict, runVerdict, verdictUnderProfile, type TestOutcome } from './verdict.ts';
 import type { Traffic } from './traffic-summary.ts';
-import { catalogDigest, sourceCommit } from './provenance.ts';
+import { catalogDigest, sourceCommit, type SourceCommit } from './provenance.ts';
 import { vendorsWordOf } from './vendor-inputs.ts';
 
 export const SPEC_FILE = 'spec/access-and-authentication.txt';
@@ -84,7 +84,7 @@ export function buildReport(
   const count = (verdict: RuleResult['verdict']): number =>
     rules.filter((rule) => rule.verdict === verdict).length;
   return {
-    suite: { name: packageJson().name, version: packageJson().version, ...sourceCommit() },
+    suite: { name: packageJson().name, version: packageJson().version, ...kitSourceCommit() },
     spec: {
       file: SPEC_FILE,
       sha256: createHash('sha256')
@@ -156,6 +156,18 @@ export function verdictOverProtocol(
       .map((rule) => ({ level: rule.level, verdict: rule.protocols?.[name] ?? rule.verdict })),
     profile,
   );
+}
+
+let kitSource: SourceCommit | undefined;
+
+/**
+ * The kit's commit, read (three git commands) once per process: the code that makes the reports
+ * is the code loaded when the process started. The mutation campaign's batch writes a report per
+ * variant from one process, sixty of them, and asked git each time.
+ */
+function kitSourceCommit(): SourceCommit {
+  kitSource ??= sourceCommit();
+  return kitSource;
 }
 
 function packageJson(): { name: string; version: string } {

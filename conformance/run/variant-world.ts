@@ -72,7 +72,6 @@ export class VariantWorld {
   readonly #request: APIRequest;
   readonly #closers: (() => Promise<void>)[] = [];
   #proxyUrl: Promise<string | undefined> | undefined;
-  #apiWorker: Promise<Api> | undefined;
   #knowledge: Promise<Knowledge> | undefined;
 
   private constructor(
@@ -142,12 +141,6 @@ export class VariantWorld {
     return this.#proxyUrl;
   }
 
-  /** The client the tenants' data are learned with, its exchanges kept in `learningExchanges`. */
-  get apiWorker(): Promise<Api> {
-    this.#apiWorker ??= this.#newApi((exchange) => this.learningExchanges.push(exchange));
-    return this.#apiWorker;
-  }
-
   get knowledge(): Promise<Knowledge> {
     this.#knowledge ??= this.#learn();
     return this.#knowledge;
@@ -183,12 +176,6 @@ export class VariantWorld {
     return proxy.url;
   }
 
-  async #newApi(listener: (exchange: Exchange) => void): Promise<Api> {
-    const { api, close } = await this.newApi(listener);
-    this.#closers.push(close);
-    return api;
-  }
-
   async #learn(): Promise<Knowledge> {
     const learned = readRunKnowledge(this.knowledgeKey);
     if (learned) return knowledgeOfRecord(learned);
@@ -196,7 +183,16 @@ export class VariantWorld {
     const reachable = { ...this.target };
     for (const field of this.unreachable.keys()) if (field !== 'baseUrl') delete reachable[field];
     const bounds = { maxPages: this.settings.maxListPages, maxRecords: this.settings.maxListRecords };
-    return learnTenants(await this.apiWorker, reachable, bounds);
+    // The learning's client, its exchanges kept in `learningExchanges`, is closed once the
+    // learning is done: Playwright starts and stops tracing on every request context still open
+    // at each test's start and end (a stack captured per call), so a context left open costs
+    // every later test of the worker — of each variant it serves, in the mutation campaign's batch.
+    const { api, close } = await this.newApi((exchange) => this.learningExchanges.push(exchange));
+    try {
+      return await learnTenants(api, reachable, bounds);
+    } finally {
+      await close();
+    }
   }
 }
 
