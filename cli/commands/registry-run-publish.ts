@@ -13,7 +13,7 @@ import {
   registryClient,
   TOKEN_VARIABLE,
 } from '../../registry/client.ts';
-import { deploymentProblem, uploadOf, versionProblem } from '../../registry/publish/upload.ts';
+import { deploymentProblem, uploadPieces, versionProblem } from '../../registry/publish/upload.ts';
 import { EXIT } from '../exit-codes.ts';
 
 const PUBLISH_OPTIONS = [
@@ -133,9 +133,8 @@ export async function publishAfterRun(
     ...(request.caFile !== undefined ? { caFile: request.caFile } : {}),
   });
   try {
-    const answer = await client.post(
-      '/api/v1/runs',
-      uploadOf(bundle, request.deployment, request.version, request.targetMoved === true),
+    const answer = await client.post('/api/v1/runs', () =>
+      uploadPieces(bundle, request.deployment, request.version, request.targetMoved === true),
     );
     if (answer.status !== 200 && answer.status !== 201) return failed(errorMessage(answer));
     const { run } = answer.json as { run: { id: number; verdict: string; links: { page: string } } };

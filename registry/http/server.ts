@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import type { Database } from '../database/database.ts';
 import { authenticate, type PublisherSource } from '../publish/publishers.ts';
 import { renderRegistryBadge } from '../web/badge.ts';
@@ -42,6 +43,11 @@ export interface RegistryOptions {
   maxWaitingUploads?: number;
   /** Every read needs a token of the publishers file (a publisher's or a reader's). */
   privateReads?: boolean;
+  /**
+   * Where uploads are written as they arrive (`registry serve`: DATA/uploads); default the
+   * temporary directory. A disk, not memory: on a tmpfs /tmp an upload would count as RAM again.
+   */
+  uploadsDirectory?: string;
   log?: (line: string) => void;
 }
 
@@ -177,9 +183,10 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       options.maxUploads ?? DEFAULT_MAX_UPLOADS,
       options.maxWaitingUploads ?? options.maxUploads ?? DEFAULT_MAX_UPLOADS,
     ),
+    uploadsDirectory: options.uploadsDirectory ?? tmpdir(),
   };
   const log = options.log ?? ((line: string) => console.log(line));
-  for (const name of removeStaleUploads())
+  for (const name of removeStaleUploads(context.uploadsDirectory))
     log(`removed ${name}: the upload directory of a registry that was stopped mid-publish`);
   const server = createServer({ key: options.tls.key, cert: options.tls.cert }, (request, response) => {
     const started = performance.now();
