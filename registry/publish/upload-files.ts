@@ -2,7 +2,7 @@
 // hashed (SHA-256) and searched for a secret on the way, the bundle's size counted against the
 // registry's bound — so nothing is read twice and nothing is held but the piece in hand.
 import { createHash, type Hash } from 'node:crypto';
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FileSink } from './upload-stream.ts';
 import { FILE_NAME, MAX_FILES, UploadError } from './upload.ts';
@@ -50,12 +50,10 @@ export class DirectorySink implements FileSink {
       throw new UploadError(
         `"files" names ${JSON.stringify(name.length > 80 ? `${name.slice(0, 80)}…` : name)}, which is not a file name of a bundle (no paths, no dot files).`,
       );
-    if (!this.written.has(name) && this.written.size >= MAX_FILES)
+    if (this.written.size >= MAX_FILES)
       throw new UploadError(`"files" names more than ${MAX_FILES} files; a bundle has at most ${MAX_FILES}.`);
-    // A name sent twice: JSON's last member counts, so the file is written again from its start.
-    const earlier = this.written.get(name);
-    if (earlier) this.total -= earlier.size;
-    this.written.delete(name);
+    // Which of two contents counts is where JSON parsers differ: a file is sent once.
+    if (this.written.has(name)) throw new UploadError(`"files" names ${name} twice: send each file once.`);
     const fd = openSync(join(this.directory, name), 'w', 0o600);
     this.open_ = { name, fd, size: 0, hash: createHash('sha256'), tail: '' };
   }
@@ -86,12 +84,6 @@ export class DirectorySink implements FileSink {
     closeSync(file.fd);
     this.open_ = undefined;
     this.written.set(file.name, { name: file.name, size: file.size, sha256: file.hash.digest('hex') });
-  }
-
-  reset(): void {
-    for (const name of this.written.keys()) rmSync(join(this.directory, name), { force: true });
-    this.written.clear();
-    this.total = 0;
   }
 
   /** Closes a file left open by an upload that ended in the middle of it. */

@@ -3,7 +3,8 @@
 // writes it to disk), so a bundle of any size never sits whole in memory. Everything but a file's
 // content is small — names, labels, the flag, a member the registry does not know — and is kept
 // (up to SMALL_VALUE bytes) and read with JSON.parse, so the text is held to JSON's own grammar.
-// The result is what parseUpload gives for the same text (a property test holds them together).
+// The result is what JSON.parse of the whole text gives (a property test holds them together), but
+// for a name given twice, which is refused.
 import { Base64Decoder, NotBase64 } from './base64-stream.ts';
 import { UploadError, deploymentProblem, versionProblem } from './upload.ts';
 
@@ -12,8 +13,6 @@ export interface FileSink {
   open(name: string): void;
   write(bytes: Buffer): void;
   close(): void;
-  /** Another "files" member follows (JSON's last one counts): forget the files so far. */
-  reset(): void;
 }
 
 export interface UploadHead {
@@ -109,6 +108,7 @@ export class UploadStreamParser {
   private small: SmallValue | undefined;
   private key = '';
   private readonly members = new Map<string, unknown>();
+  private readonly names = new Set<string>();
   private filesSeen = false;
   private file: { name: string; decoder: Base64Decoder } | undefined;
   /** An escape of a file's content read so far (a backslash and what follows it), or ''. */
@@ -139,7 +139,7 @@ export class UploadStreamParser {
     }
   }
 
-  /** The body has ended: its deployment, version and flag, checked as parseUpload checks them. */
+  /** The body has ended: its deployment, version and flag, checked. */
   end(): UploadHead {
     // The body ends with its object's "}": a value or a file still open means it was cut short.
     if (this.small || this.state !== 'done') throw new UploadError(NOT_JSON);
@@ -150,7 +150,7 @@ export class UploadStreamParser {
       throw new UploadError('"targetMoved" must be true or false.');
     const problem = deploymentProblem(deployment) ?? versionProblem(version);
     if (problem) throw new UploadError(problem);
-    if (!this.filesSeen || this.members.has('files'))
+    if (!this.filesSeen)
       throw new UploadError(
         '"files" must be an object of the bundle\'s files: {"SHA256SUMS": "<base64>", …}.',
       );
@@ -182,10 +182,7 @@ export class UploadStreamParser {
         return this.moveTo(this.state === 'colon' ? 'value' : 'files-value');
       case 'value':
         if (this.key === 'files' && byte === 0x7b) {
-          // JSON's last member of a name counts: a second "files" replaces the first.
-          this.sink.reset();
           this.filesSeen = true;
-          this.members.delete('files');
           return this.moveTo('files-key-or-end');
         }
         return this.startSmall();
@@ -226,6 +223,11 @@ export class UploadStreamParser {
       case 'key-or-end':
       case 'key':
         this.key = String(value);
+        // Which of two members of one name counts is where parsers differ (JSON.parse: the last):
+        // an ambiguous body is refused rather than read one way here and another way elsewhere.
+        if (this.names.has(this.key))
+          throw new UploadError(`The body names "${this.key.slice(0, 40)}" twice: send each member once.`);
+        this.names.add(this.key);
         this.state = 'colon';
         return;
       case 'files-key-or-end':
@@ -235,7 +237,6 @@ export class UploadStreamParser {
         return;
       case 'value':
         this.members.set(this.key, value);
-        if (this.key === 'files') this.filesSeen = true;
         this.state = 'after-value';
         return;
       default:

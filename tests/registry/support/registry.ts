@@ -42,6 +42,7 @@ export async function startTestRegistry(
     maxBundleBytes?: number;
     maxUploads?: number;
     maxWaitingUploads?: number;
+    uploadsDirectory?: string;
   } = {},
 ): Promise<TestRegistry> {
   const opened = await openBackend(backend);
