@@ -8,7 +8,7 @@ import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Agent, fetch } from 'undici';
-import { uploadOf } from '../registry/publish/upload.ts';
+import { uploadOf, uploadPieces } from '../registry/publish/upload.ts';
 import { makeBundle } from '../tests/registry/support/bundles.ts';
 import { seedRuns } from '../tests/registry/support/seed.ts';
 import type { TestRegistry } from '../tests/registry/support/registry.ts';
@@ -167,4 +167,54 @@ export async function memoryUnderUploads(
   clearInterval(sampler);
   await dispatcher.close();
   return { atRest, peak, uploads, uploadBytes: head.length + chunks * chunk.length + tail.length, answers };
+}
+
+/**
+ * The process's RSS at rest and its peak while `uploads` signed bundles whose HAR is `padding`
+ * bytes larger arrive at once, sent a piece at a time as `registry publish` sends them, each
+ * verified and stored (as many as the uploads in flight and waiting take: sent no more than that).
+ */
+export async function storedLargeUploads(
+  registry: TestRegistry,
+  key: KeyObject,
+  uploads = 8,
+  padding = 40 * 1024 * 1024,
+): Promise<MemoryRow> {
+  const bundles = Array.from({ length: uploads }, (_, index) =>
+    makeBundle({ key, harPadding: padding, startedAt: new Date(Date.UTC(2026, 1, 1, index)) }),
+  );
+  const token = registry.tokens.get('acme') ?? '';
+  (globalThis as { gc?: () => void }).gc?.();
+  const atRest = process.memoryUsage().rss;
+  const dispatcher = new Agent({ connect: { ca: readFileSync(registry.caPath, 'utf8') } });
+  let peak = atRest;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const answers: Record<number, number> = {};
+  let uploadBytes = 0;
+  await Promise.all(
+    bundles.map(async (bundle, index) => {
+      const answer = await fetch(`${registry.registry.url}/api/v1/runs`, {
+        method: 'POST',
+        dispatcher,
+        duplex: 'half',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: Readable.from(
+          (function* counted() {
+            for (const piece of uploadPieces(bundle, 'stored', `1.0.${index}`)) {
+              if (index === 0) uploadBytes += piece.length;
+              yield piece;
+            }
+          })(),
+        ),
+      }).catch(() => undefined);
+      await answer?.arrayBuffer();
+      const status = answer?.status ?? 0;
+      answers[status] = (answers[status] ?? 0) + 1;
+    }),
+  );
+  clearInterval(sampler);
+  await dispatcher.close();
+  return { atRest, peak, uploads, uploadBytes, answers };
 }
