@@ -111,6 +111,38 @@ export async function canIShipUnderCrowd(registry: TestRegistry, crowd = 8): Pro
   return { alone, crowded, crowd, pagesLoaded };
 }
 
+/** Sends every body at once (each a piece at a time), sampling the RSS: its peak, and the answers. */
+async function peakWhileSent(
+  registry: TestRegistry,
+  atRest: number,
+  bodies: (() => Iterable<Buffer>)[],
+): Promise<{ peak: number; answers: Record<number, number> }> {
+  const token = registry.tokens.get('acme') ?? '';
+  const dispatcher = new Agent({ connect: { ca: readFileSync(registry.caPath, 'utf8') } });
+  let peak = atRest;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const answers: Record<number, number> = {};
+  await Promise.all(
+    bodies.map(async (body) => {
+      const answer = await fetch(`${registry.registry.url}/api/v1/runs`, {
+        method: 'POST',
+        dispatcher,
+        duplex: 'half',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: Readable.from(body(), { objectMode: false }),
+      }).catch(() => undefined);
+      await answer?.arrayBuffer();
+      const status = answer?.status ?? 0;
+      answers[status] = (answers[status] ?? 0) + 1;
+    }),
+  );
+  clearInterval(sampler);
+  await dispatcher.close();
+  return { peak, answers };
+}
+
 export interface MemoryRow {
   atRest: number;
   peak: number;
@@ -133,7 +165,6 @@ export async function memoryUnderUploads(
 ): Promise<MemoryRow> {
   (globalThis as { gc?: () => void }).gc?.();
   const atRest = process.memoryUsage().rss;
-  const token = registry.tokens.get('acme') ?? '';
   const upload = uploadOf(makeBundle({ key }), 'memory', '1.0.0');
   const head = Buffer.from(`${upload.slice(0, upload.lastIndexOf('}}'))},"padding.txt":"`);
   const tail = Buffer.from('"}}');
@@ -144,28 +175,11 @@ export async function memoryUnderUploads(
     for (let index = 0; index < chunks; index++) yield chunk;
     yield tail;
   }
-  const dispatcher = new Agent({ connect: { ca: readFileSync(registry.caPath, 'utf8') } });
-  let peak = atRest;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const answers: Record<number, number> = {};
-  await Promise.all(
-    Array.from({ length: uploads }, async () => {
-      const answer = await fetch(`${registry.registry.url}/api/v1/runs`, {
-        method: 'POST',
-        dispatcher,
-        duplex: 'half',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: Readable.from(body(), { objectMode: false }),
-      }).catch(() => undefined);
-      await answer?.arrayBuffer();
-      const status = answer?.status ?? 0;
-      answers[status] = (answers[status] ?? 0) + 1;
-    }),
+  const { peak, answers } = await peakWhileSent(
+    registry,
+    atRest,
+    Array.from({ length: uploads }, () => body),
   );
-  clearInterval(sampler);
-  await dispatcher.close();
   return { atRest, peak, uploads, uploadBytes: head.length + chunks * chunk.length + tail.length, answers };
 }
 
@@ -183,38 +197,18 @@ export async function storedLargeUploads(
   const bundles = Array.from({ length: uploads }, (_, index) =>
     makeBundle({ key, harPadding: padding, startedAt: new Date(Date.UTC(2026, 1, 1, index)) }),
   );
-  const token = registry.tokens.get('acme') ?? '';
   (globalThis as { gc?: () => void }).gc?.();
   const atRest = process.memoryUsage().rss;
-  const dispatcher = new Agent({ connect: { ca: readFileSync(registry.caPath, 'utf8') } });
-  let peak = atRest;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const answers: Record<number, number> = {};
   let uploadBytes = 0;
-  await Promise.all(
-    bundles.map(async (bundle, index) => {
-      const answer = await fetch(`${registry.registry.url}/api/v1/runs`, {
-        method: 'POST',
-        dispatcher,
-        duplex: 'half',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: Readable.from(
-          (function* counted() {
-            for (const piece of uploadPieces(bundle, 'stored', `1.0.${index}`)) {
-              if (index === 0) uploadBytes += piece.length;
-              yield piece;
-            }
-          })(),
-        ),
-      }).catch(() => undefined);
-      await answer?.arrayBuffer();
-      const status = answer?.status ?? 0;
-      answers[status] = (answers[status] ?? 0) + 1;
-    }),
+  const bodies = bundles.map(
+    (bundle, index) =>
+      function* counted(): Generator<Buffer> {
+        for (const piece of uploadPieces(bundle, 'stored', `1.0.${index}`)) {
+          if (index === 0) uploadBytes += piece.length;
+          yield piece;
+        }
+      },
   );
-  clearInterval(sampler);
-  await dispatcher.close();
+  const { peak, answers } = await peakWhileSent(registry, atRest, bodies);
   return { atRest, peak, uploads, uploadBytes, answers };
 }
