@@ -7,7 +7,7 @@ import type { KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { Agent, fetch } from 'undici';
-import { uploadOf } from '../registry/publish/upload.ts';
+import { uploadOf, uploadPieces } from '../registry/publish/upload.ts';
 import { makeBundle } from '../tests/registry/support/bundles.ts';
 import type { TestRegistry } from '../tests/registry/support/registry.ts';
 
@@ -44,6 +44,38 @@ export function readsSection(text: string): string {
   return start < 0 || end < start ? '' : text.slice(start, end + READS_END.length);
 }
 
+/** Sends every body at once (each a piece at a time), sampling the RSS: its peak, and the answers. */
+async function peakWhileSent(
+  registry: TestRegistry,
+  atRest: number,
+  bodies: (() => Iterable<Buffer>)[],
+): Promise<{ peak: number; answers: Record<number, number> }> {
+  const token = registry.tokens.get('acme') ?? '';
+  const dispatcher = new Agent({ connect: { ca: readFileSync(registry.caPath, 'utf8') } });
+  let peak = atRest;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage().rss);
+  }, 20);
+  const answers: Record<number, number> = {};
+  await Promise.all(
+    bodies.map(async (body) => {
+      const answer = await fetch(`${registry.registry.url}/api/v1/runs`, {
+        method: 'POST',
+        dispatcher,
+        duplex: 'half',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: Readable.from(body(), { objectMode: false }),
+      }).catch(() => undefined);
+      await answer?.arrayBuffer();
+      const status = answer?.status ?? 0;
+      answers[status] = (answers[status] ?? 0) + 1;
+    }),
+  );
+  clearInterval(sampler);
+  await dispatcher.close();
+  return { peak, answers };
+}
+
 export interface MemoryRow {
   atRest: number;
   peak: number;
@@ -66,7 +98,6 @@ export async function memoryUnderUploads(
 ): Promise<MemoryRow> {
   (globalThis as { gc?: () => void }).gc?.();
   const atRest = process.memoryUsage().rss;
-  const token = registry.tokens.get('acme') ?? '';
   const upload = uploadOf(makeBundle({ key }), 'memory', '1.0.0');
   const head = Buffer.from(`${upload.slice(0, upload.lastIndexOf('}}'))},"padding.txt":"`);
   const tail = Buffer.from('"}}');
@@ -77,27 +108,40 @@ export async function memoryUnderUploads(
     for (let index = 0; index < chunks; index++) yield chunk;
     yield tail;
   }
-  const dispatcher = new Agent({ connect: { ca: readFileSync(registry.caPath, 'utf8') } });
-  let peak = atRest;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  const answers: Record<number, number> = {};
-  await Promise.all(
-    Array.from({ length: uploads }, async () => {
-      const answer = await fetch(`${registry.registry.url}/api/v1/runs`, {
-        method: 'POST',
-        dispatcher,
-        duplex: 'half',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: Readable.from(body(), { objectMode: false }),
-      }).catch(() => undefined);
-      await answer?.arrayBuffer();
-      const status = answer?.status ?? 0;
-      answers[status] = (answers[status] ?? 0) + 1;
-    }),
+  const { peak, answers } = await peakWhileSent(
+    registry,
+    atRest,
+    Array.from({ length: uploads }, () => body),
   );
-  clearInterval(sampler);
-  await dispatcher.close();
   return { atRest, peak, uploads, uploadBytes: head.length + chunks * chunk.length + tail.length, answers };
+}
+
+/**
+ * The process's RSS at rest and its peak while `uploads` signed bundles whose HAR is `padding`
+ * bytes larger arrive at once, sent a piece at a time as `registry publish` sends them, each
+ * verified and stored (as many as the uploads in flight and waiting take: sent no more than that).
+ */
+export async function storedLargeUploads(
+  registry: TestRegistry,
+  key: KeyObject,
+  uploads = 8,
+  padding = 40 * 1024 * 1024,
+): Promise<MemoryRow> {
+  const bundles = Array.from({ length: uploads }, (_, index) =>
+    makeBundle({ key, harPadding: padding, startedAt: new Date(Date.UTC(2026, 1, 1, index)) }),
+  );
+  (globalThis as { gc?: () => void }).gc?.();
+  const atRest = process.memoryUsage().rss;
+  let uploadBytes = 0;
+  const bodies = bundles.map(
+    (bundle, index) =>
+      function* counted(): Generator<Buffer> {
+        for (const piece of uploadPieces(bundle, 'stored', `1.0.${index}`)) {
+          if (index === 0) uploadBytes += piece.length;
+          yield piece;
+        }
+      },
+  );
+  const { peak, answers } = await peakWhileSent(registry, atRest, bodies);
+  return { atRest, peak, uploads, uploadBytes, answers };
 }

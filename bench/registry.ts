@@ -1,7 +1,7 @@
-// `npm run bench:registry`: the registry's two costs a user waits on, on the embedded database
+// `npm run bench:registry`: the registry's costs a user waits on, on the embedded database
 // (PGlite) and on a PostgreSQL server (Debian's, a throwaway cluster on loopback, fsync off):
-//   - publish throughput: signed bundles POSTed over HTTPS, each verified (verifyBundle) and stored
-//     in one transaction, one at a time and 4 at once;
+//   - publish throughput (publishThroughput of bench/registry-publish.ts, which also measures the
+//     memory under uploads: the sections of the results file it writes are kept as they are here);
 //   - can-i-ship latency with 10 000 stored runs (100 deployments × 100 versions, every rule's
 //     outcomes per protocol), as the query the API runs and as the HTTPS call, against the floor: a
 //     bare SELECT of the same row by the same index.
@@ -12,11 +12,11 @@ import { join } from 'node:path';
 import { canIShip } from '../registry/ask/can-i-ship.ts';
 import { BACKENDS, stopBackends, type Backend } from '../tests/registry/support/backends.ts';
 import { keyPair, makeBundle, removeBundles } from '../tests/registry/support/bundles.ts';
+import { publishSection, publishThroughput, sectionOf, type Throughput } from './registry-publish.ts';
 import { startTestRegistry, type TestRegistry } from '../tests/registry/support/registry.ts';
 import { seedRuns } from '../tests/registry/support/seed.ts';
-import { memoryUnderUploads, readsSection, type MemoryRow } from './registry-scale.ts';
+import { readsSection } from './registry-scale.ts';
 
-const PUBLISHES = 120;
 const STORED_RUNS = 10_000;
 const DEPLOYMENTS = 100;
 const QUERIES = 400;
@@ -40,33 +40,6 @@ async function timed(
   }
   times.sort((a, b) => a - b);
   return { median: percentile(times, 50), p95: percentile(times, 95) };
-}
-
-async function publishThroughput(backend: Backend): Promise<{ sequential: number; concurrent: number }> {
-  const registry = await startTestRegistry(backend, { acme: [vendor.publicPem] });
-  const token = registry.tokens.get('acme') ?? '';
-  const bundles = Array.from({ length: 2 * PUBLISHES }, (_, index) =>
-    makeBundle({ key: vendor.privateKey, startedAt: new Date(Date.UTC(2026, 0, 1, 0, index)) }),
-  );
-  const publishRange = async (from: number, to: number, parallel: number): Promise<number> => {
-    const started = performance.now();
-    let next = from;
-    await Promise.all(
-      Array.from({ length: parallel }, async () => {
-        while (next < to) {
-          const index = next++;
-          const answer = await registry.publish(bundles[index] ?? '', 'bench', `1.0.${index}`, token);
-          if (answer.status !== 201) throw new Error(`publish ${index}: ${JSON.stringify(answer.json)}`);
-        }
-      }),
-    );
-    return ((to - from) * 1000) / (performance.now() - started);
-  };
-  await publishRange(0, 5, 1); // warm-up: JIT, connections, the first pages of the tables
-  const sequential = await publishRange(5, PUBLISHES, 1);
-  const concurrent = await publishRange(PUBLISHES, 2 * PUBLISHES, 4);
-  await registry.close();
-  return { sequential, concurrent };
 }
 
 interface Latency {
@@ -129,46 +102,26 @@ async function canIShipLatency(backend: Backend): Promise<Latency> {
 
 const ms = (value: number): string => `${value.toFixed(2)} ms`;
 
-/**
- * RSS under uploads, on one registry. The reads at scale and under a crowd are
- * `npm run bench:registry-reads`'s (bench/registry-reads.ts: registry, crowd and client in processes
- * of their own); this file keeps its section of the results as it stands.
- */
-async function atScale(backend: Backend): Promise<{ memory: MemoryRow }> {
-  const { registry } = await registryWithTemplate(backend);
-  const memory = await memoryUnderUploads(registry, vendor.privateKey);
-  await registry.close();
-  return { memory };
-}
-
-const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MiB`;
-const memoryRows: string[] = [];
-
-const rows: string[] = [];
+const publishRows: { backend: Backend; throughput: Throughput }[] = [];
 const latencyRows: string[] = [];
 for (const backend of BACKENDS) {
   const throughput = await publishThroughput(backend);
-  rows.push(`| ${backend} | ${throughput.sequential.toFixed(1)} | ${throughput.concurrent.toFixed(1)} |`);
+  publishRows.push({ backend, throughput });
   const latency = await canIShipLatency(backend);
   latencyRows.push(
     `| ${backend} | ${ms(latency.floor.median)} / ${ms(latency.floor.p95)} | ${ms(latency.query.median)} / ${ms(latency.query.p95)} | ${(latency.query.median / latency.floor.median).toFixed(1)}× | ${ms(latency.http.median)} / ${ms(latency.http.p95)} | ${ms(latency.httpFloor.median)} / ${ms(latency.httpFloor.p95)} | ${latency.seedSeconds.toFixed(1)} s |`,
   );
   console.log(backend, throughput, latency);
-  const { memory } = await atScale(backend);
-  memoryRows.push(
-    `| ${backend} | ${mib(memory.atRest)} | ${mib(memory.peak)} | ${memory.uploads} × ${mib(memory.uploadBytes)} | ${Object.entries(
-      memory.answers,
-    )
-      .map(([status, count]) => `${count} × ${status}`)
-      .join(', ')} |`,
-  );
-  console.log(backend, memory);
 }
 await stopBackends();
 removeBundles();
 
-// The reads section is bench:registry-reads' own: kept as it stands.
-const reads = readsSection(readFileSync(RESULTS, 'utf8'));
+// The memory under uploads is bench/registry-publish.ts's to measure, the reads at scale and under a
+// crowd bench:registry-reads' (bench/registry-reads.ts: registry, crowd and client in processes of
+// their own): both sections are kept as they stand.
+const previous = readFileSync(RESULTS, 'utf8');
+const memoryKept = sectionOf(previous, '## Memory under');
+const reads = readsSection(previous);
 writeFileSync(
   RESULTS,
   `# Registry: publish throughput and can-i-ship latency
@@ -177,17 +130,7 @@ Written by \`npm run bench:registry\` (bench/registry.ts) on ${new Date().toISOS
 ${cpus().length} CPUs (${cpus()[0]?.model.trim() ?? 'unknown'}), a machine shared with other work: compare the rows of
 one run with each other, not with another machine's.
 
-## Publish throughput (bundles per second)
-
-Signed bundles of the suite's real size (reports, badge, statement, envelope: about 95 KB) POSTed
-over HTTPS to a registry in the same process; each is verified by \`verifyBundle\` with the
-publisher's keys and stored in one transaction with its files and about 130 rule outcomes (each rule overall and per protocol).
-${PUBLISHES - 5} publishes one at a time, then ${PUBLISHES} with 4 in flight.
-
-| database | one at a time | 4 at once |
-|---|---|---|
-${rows.join('\n')}
-
+${publishSection(publishRows)}
 ## can-i-ship with ${STORED_RUNS.toLocaleString('en')} stored runs (median / p95 of ${QUERIES})
 
 ${STORED_RUNS.toLocaleString('en')} runs over ${DEPLOYMENTS} deployments × 100 versions, every run with its rule
@@ -205,18 +148,7 @@ every answer pays for it; a PostgreSQL server keeps that cost in its own process
 |---|---|---|---|---|---|---|
 ${latencyRows.join('\n')}
 
-## Memory under 20 concurrent large uploads
-
-The bench process's RSS (the registry runs in it) at rest, and its peak while 20 uploads of a real
-bundle plus one large file arrive at once, streamed by the sender (which holds almost none of
-them). With the default \`--max-uploads 4\`, 4 are read at a time, 4 wait unread, the rest are
-refused 503 with Retry-After; each read one is refused 422 (its extra file is not in SHA256SUMS)
-after it was read, parsed and checked whole. The bound: about 4 uploads in memory at a time, each
-several times its size (the body, its text, the decoded files), whatever the number sent.
-
-| database | RSS at rest | RSS peak | uploads | answers |
-|---|---|---|---|---|
-${memoryRows.join('\n')}
+${memoryKept}
 ${reads ? `\n${reads}\n` : ''}`,
 );
 console.log(`Wrote ${RESULTS}`);

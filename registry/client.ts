@@ -2,6 +2,7 @@
 // undici, trusting the system's CAs plus the one given (--ca-file, e.g. the kit's local CA), with
 // the token from a file or the environment — never from the command line, where `ps` shows it.
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
 import { Agent, fetch } from 'undici';
 
@@ -58,9 +59,12 @@ export interface RegistryAnswer {
 /** How many times a publish is sent to a registry that answers 503 (busy) each time. */
 const PUBLISH_ATTEMPTS = 5;
 
+/** A body as text, or made afresh for each attempt a piece at a time (uploadPieces: a bundle). */
+export type RequestBody = string | (() => Iterable<Buffer>);
+
 export interface RegistryClient {
   get(path: string): Promise<RegistryAnswer>;
-  post(path: string, body: string): Promise<RegistryAnswer>;
+  post(path: string, body: RequestBody): Promise<RegistryAnswer>;
   close(): Promise<void>;
 }
 
@@ -77,7 +81,7 @@ export function registryClient(
   const ca =
     options.caFile !== undefined ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
   const dispatcher = new Agent({ connect: ca ? { ca } : {} });
-  const call = async (method: string, path: string, body?: string): Promise<RegistryAnswer> => {
+  const call = async (method: string, path: string, body?: RequestBody): Promise<RegistryAnswer> => {
     let response;
     try {
       response = await fetch(new URL(path, base), {
@@ -88,7 +92,9 @@ export function registryClient(
           ...(options.token !== undefined ? { authorization: `Bearer ${options.token}` } : {}),
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
-        ...(body !== undefined ? { body } : {}),
+        // A streamed body is sent as it is read (chunked), never whole in memory.
+        ...(typeof body === 'function' ? { body: Readable.from(body()), duplex: 'half' as const } : {}),
+        ...(typeof body === 'string' ? { body } : {}),
       });
     } catch (error) {
       throw unreachableError(base, error, options.caOption);
@@ -111,7 +117,7 @@ export function registryClient(
   };
   // A registry at its bound of uploads answers 503 with Retry-After before reading the body: the
   // publish is sent again after the wait it asks (at most 30 s), a bounded number of times.
-  const post = async (path: string, body: string): Promise<RegistryAnswer> => {
+  const post = async (path: string, body: RequestBody): Promise<RegistryAnswer> => {
     for (let attempt = 1; ; attempt++) {
       const answer = await call('POST', path, body);
       if (answer.status !== 503 || attempt >= PUBLISH_ATTEMPTS || answer.retryAfter === undefined)

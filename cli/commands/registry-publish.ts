@@ -8,7 +8,7 @@ import {
   registryClient,
   TOKEN_VARIABLE,
 } from '../../registry/client.ts';
-import { deploymentProblem, uploadOf, versionProblem } from '../../registry/publish/upload.ts';
+import { deploymentProblem, uploadPieces, versionProblem } from '../../registry/publish/upload.ts';
 import { existsSync, statSync } from 'node:fs';
 import { commandArguments } from '../arguments.ts';
 import { EXIT } from '../exit-codes.ts';
@@ -108,9 +108,8 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   return withRegistry(values, token, async (client) => {
-    const answer = await client.post(
-      '/api/v1/runs',
-      uploadOf(
+    const answer = await client.post('/api/v1/runs', () =>
+      uploadPieces(
         directory ?? '',
         values.deployment ?? '',
         values.version ?? '',

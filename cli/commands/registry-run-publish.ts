@@ -13,7 +13,7 @@ import {
   registryClient,
   TOKEN_VARIABLE,
 } from '../../registry/client.ts';
-import { deploymentProblem, uploadOf, versionProblem } from '../../registry/publish/upload.ts';
+import { deploymentProblem, uploadPieces, versionProblem } from '../../registry/publish/upload.ts';
 import { EXIT } from '../exit-codes.ts';
 
 const PUBLISH_OPTIONS = [
@@ -135,9 +135,8 @@ export async function publishAfterRun(
     ...(request.caFile !== undefined ? { caFile: request.caFile } : {}),
   });
   try {
-    const answer = await client.post(
-      '/api/v1/runs',
-      uploadOf(
+    const answer = await client.post('/api/v1/runs', () =>
+      uploadPieces(
         bundle,
         request.deployment,
         request.version,

@@ -28,7 +28,8 @@ verified on arrival, with the publisher's own keys, by the code of \`verify\`.
 
 Options:
   --data DIR            the registry's directory: the embedded database (PGlite, in DIR/database),
-                        the publishers file, a lock (one registry per DIR) (default: .registry-data)
+                        the publishers file, a lock (one registry per DIR), uploads as they arrive
+                        (DIR/uploads) (default: .registry-data)
   --database-url URL    a PostgreSQL server instead (postgres://user@host:5432/db), the same
                         schema and migrations, applied at start; no password in it (ps shows
                         arguments): the password comes from PGPASSWORD or --database-password-file
@@ -245,6 +246,8 @@ export async function main(argv: string[]): Promise<number> {
           ? { allowedHosts: webhookHosts.map((host) => host.replace(/^\[|\]$/g, '')) }
           : {}),
       },
+      // On the data directory's disk, not in /tmp (often a tmpfs, which is memory).
+      uploadsDirectory: join(directory, 'uploads'),
     });
     const stop = (): void => {
       void registry

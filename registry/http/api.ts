@@ -7,13 +7,15 @@ import { canIShipReplacingLive, NoLiveRelease, type ReplacingAnswer } from '../a
 import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
 import type { Database } from '../database/database.ts';
 import { authenticate, type Publisher, type PublisherSource } from '../publish/publishers.ts';
-import { PublishRefused, receiveBundle } from '../publish/receive.ts';
-import { deploymentProblem, parseUpload, UploadError, versionProblem } from '../publish/upload.ts';
+import { PublishRefused, receiveBundle, withUploadDirectory } from '../publish/receive.ts';
+import { deploymentProblem, UploadError, versionProblem } from '../publish/upload.ts';
+import { BundleTooLarge, DirectorySink } from '../publish/upload-files.ts';
+import { UploadStreamParser } from '../publish/upload-stream.ts';
 import { liveOf, liveRelease } from '../store/releases.ts';
 import { deploymentsPage, versionsPage } from '../store/listing.ts';
 import { deploymentExists, newestOfVersion, outcomesOf, runById, type StoredRun } from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
-import { readBody } from './body.ts';
+import { streamBody } from './body.ts';
 import { linkHeader, nextPath, pageRequest } from './paging.ts';
 import type { UploadGate } from './upload-gate.ts';
 import type { Webhooks } from '../webhooks/service.ts';
@@ -33,6 +35,8 @@ export interface ApiContext {
    * pages waits here, holding no connection and no CPU, so a gate read never queues behind it.
    */
   pages: UploadGate;
+  /** Where uploads are written as they arrive, each in a directory of its own. */
+  uploadsDirectory: string;
 }
 
 /** The JSON of a run: its facts and where its files are. */
@@ -81,7 +85,7 @@ export async function publish(
       'unsupported_media_type',
       'Send the upload as Content-Type: application/json.',
     );
-  // The body is read only once a slot is free: an upload waiting holds no memory.
+  // The body is read only once a slot is free: an upload waiting holds no memory and no disk.
   const release = await context.uploads.enter();
   if (release === undefined)
     throw new RequestError(
@@ -110,31 +114,38 @@ async function receive(
       'bundle_too_large',
       `The bundle is larger than this registry's bound of ${context.maxBundleBytes} bytes (--max-bundle-bytes): nothing was stored.`,
     );
-  const body = await readBody(request, limit, tooLarge);
-  let upload;
-  try {
-    upload = parseUpload(body.toString('utf8'));
-  } catch (error) {
-    if (error instanceof UploadError)
-      throw new RequestError(400, 'bad_upload', `${error.message} Nothing was stored.`);
-    throw error;
-  }
-  const size = [...upload.files.values()].reduce((total, file) => total + file.length, 0);
-  if (size > context.maxBundleBytes) throw tooLarge();
   const token = /^Bearer (\S+)$/i.exec(request.headers.authorization ?? '')?.[1] ?? '';
-  let result;
-  try {
-    result = await context.webhooks.around(
-      upload.deployment,
-      upload.version,
-      () => receiveBundle(context.db, publisher, upload, token),
-      (stored) => (stored.stored === 'new' ? { kind: 'published', run: stored.run } : undefined),
-      publisher.name,
-    );
-  } catch (error) {
-    if (error instanceof PublishRefused) throw new RequestError(error.status, error.code, error.message);
-    throw error;
-  }
+  const { result, upload } = await withUploadDirectory(context.uploadsDirectory, async (directory) => {
+    // The body goes to disk as it arrives, each file decoded on the way: the upload is never whole
+    // in memory, and the directory is removed however the upload ends.
+    const sink = new DirectorySink(directory, context.maxBundleBytes, token);
+    const parser = new UploadStreamParser(sink);
+    let head;
+    try {
+      await streamBody(request, limit, tooLarge, (chunk) => parser.write(chunk));
+      head = parser.end();
+    } catch (error) {
+      sink.abandon();
+      if (error instanceof BundleTooLarge) throw tooLarge();
+      if (error instanceof UploadError)
+        throw new RequestError(400, 'bad_upload', `${error.message} Nothing was stored.`);
+      throw error;
+    }
+    const received = { ...head, directory, files: sink.files(), secretIn: sink.secretIn };
+    try {
+      const stored = await context.webhooks.around(
+        head.deployment,
+        head.version,
+        () => receiveBundle(context.db, publisher, received),
+        (run) => (run.stored === 'new' ? { kind: 'published', run: run.run } : undefined),
+        publisher.name,
+      );
+      return { result: stored, upload: head };
+    } catch (error) {
+      if (error instanceof PublishRefused) throw new RequestError(error.status, error.code, error.message);
+      throw error;
+    }
+  });
   if (
     result.stored === 'duplicate' &&
     (result.run.version !== upload.version || result.run.deployment !== upload.deployment)

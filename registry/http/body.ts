@@ -1,5 +1,5 @@
-// A request body read whole within a bound. Past the bound the read stops and the request is
-// refused (413) without buffering the rest; a client that goes away mid-upload ends the read with
+// A request body within a bound, a piece at a time. Past the bound the read stops and the request
+// is refused (413) without reading the rest; a client that goes away mid-upload ends the read with
 // an error, so nothing after it (verifying, storing) ever runs.
 import type { IncomingMessage } from 'node:http';
 import { RequestError } from './respond.ts';
@@ -11,18 +11,22 @@ export class UploadAborted extends Error {
   }
 }
 
-export function readBody(
+/**
+ * Hands each piece of the body to `take` as it arrives (a piece is never kept here); resolves once
+ * the body is complete. An error `take` throws ends the read and rejects with it.
+ */
+export function streamBody(
   request: IncomingMessage,
   limit: number,
   tooLarge: () => RequestError,
-): Promise<Buffer> {
+  take: (chunk: Buffer) => void,
+): Promise<void> {
   // An upload that waited for a slot (upload-gate.ts) may have lost its client meanwhile: its
   // 'close' has passed, and would never come again to end the read.
   if (request.destroyed) return Promise.reject(new UploadAborted());
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return Promise.reject(tooLarge());
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
     const finish = (outcome: () => void): void => {
@@ -38,14 +42,28 @@ export function readBody(
         request.pause();
         return;
       }
-      chunks.push(chunk);
+      try {
+        take(chunk);
+      } catch (error) {
+        finish(() => reject(error instanceof Error ? error : new Error(String(error))));
+        request.pause();
+      }
     };
     request.on('data', onData);
-    request.once('end', () =>
-      finish(() => (request.complete ? resolve(Buffer.concat(chunks)) : reject(new UploadAborted()))),
-    );
+    request.once('end', () => finish(() => (request.complete ? resolve() : reject(new UploadAborted()))));
     request.once('aborted', () => finish(() => reject(new UploadAborted())));
     request.once('close', () => finish(() => reject(new UploadAborted())));
     request.once('error', () => finish(() => reject(new UploadAborted())));
   });
+}
+
+/** The body whole, within the bound: for the small JSON bodies of the operations. */
+export async function readBody(
+  request: IncomingMessage,
+  limit: number,
+  tooLarge: () => RequestError,
+): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  await streamBody(request, limit, tooLarge, (chunk) => chunks.push(chunk));
+  return Buffer.concat(chunks);
 }

@@ -4,6 +4,7 @@
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import type { Database } from '../database/database.ts';
 import { authenticate, type PublisherSource } from '../publish/publishers.ts';
 import { renderRegistryBadge } from '../web/badge.ts';
@@ -48,6 +49,11 @@ export interface RegistryOptions {
   webhooks?: WebhookOptions;
   /** Reads other than can-i-ship and the badge answered at once; default DEFAULT_PAGES_AT_ONCE. */
   pagesAtOnce?: number;
+  /**
+   * Where uploads are written as they arrive (`registry serve`: DATA/uploads); default the
+   * temporary directory. A disk, not memory: on a tmpfs /tmp an upload would count as RAM again.
+   */
+  uploadsDirectory?: string;
   log?: (line: string) => void;
 }
 
@@ -225,8 +231,9 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       options.pagesAtOnce ?? DEFAULT_PAGES_AT_ONCE,
       (options.pagesAtOnce ?? DEFAULT_PAGES_AT_ONCE) * PAGES_WAITING_PER_SLOT,
     ),
+    uploadsDirectory: options.uploadsDirectory ?? tmpdir(),
   };
-  for (const name of removeStaleUploads())
+  for (const name of removeStaleUploads(context.uploadsDirectory))
     log(`removed ${name}: the upload directory of a registry that was stopped mid-publish`);
   const server = createServer({ key: options.tls.key, cert: options.tls.cert }, (request, response) => {
     const started = performance.now();

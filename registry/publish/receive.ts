@@ -1,11 +1,11 @@
-// A publish, from a parsed upload to a stored run: the bundle is written to a private temporary
-// directory and checked by the same code as `verify` (verifyBundle), with the publisher's own keys
-// as the only trusted ones. Anything verify would not call VERIFIED is refused, naming each
-// problem; so is a bundle that carries a private key or a registry token. Only then is
-// the run stored, in one transaction; the temporary directory is removed whatever happens.
-import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// A publish, from a received upload to a stored run: the upload's files were written as they
+// arrived into a private directory under the registry's uploads directory (upload-files.ts), and
+// are checked there by the same code as `verify` (verifyBundle), with the publisher's own keys as
+// the only trusted ones. Anything verify would not call VERIFIED is refused, naming each problem;
+// so is a bundle that carries a private key or a registry token. Only then is the run stored, in
+// one transaction, each file read from disk as it is inserted; the directory is removed whatever
+// happens (withUploadDirectory).
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { ATTESTATION_FILES } from '../../conformance/attestation/bundle-files.ts';
 import { keyFingerprint } from '../../conformance/attestation/signing-key.ts';
@@ -17,7 +17,8 @@ import { DeploymentOwnedError, NoSuchDeploymentError, storeRun, type StoreResult
 import { TargetChangedError } from '../store/targets.ts';
 import type { Publisher } from './publishers.ts';
 import { ruleOutcomes, runFacts } from './run-facts.ts';
-import type { Upload } from './upload.ts';
+import type { WrittenFile } from './upload-files.ts';
+import type { UploadHead } from './upload-stream.ts';
 
 /** A publish refused: the HTTP status, a stable code and a sentence naming the problem. */
 export class PublishRefused extends Error {
@@ -31,10 +32,13 @@ export class PublishRefused extends Error {
   }
 }
 
-const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
-const PRIVATE_KEY = /-----BEGIN [A-Z ]*PRIVATE KEY-----/;
-/** Any registry token, anyone's: the files are served as published, so none may hold one. */
-const ANY_TOKEN = /tacr_[A-Za-z0-9_-]{43}/;
+/** An upload read whole: what it names, and its files, on disk in `directory`. */
+export interface ReceivedUpload extends UploadHead {
+  directory: string;
+  files: WrittenFile[];
+  /** The first file that holds a private key or a registry token, if one does. */
+  secretIn: string | undefined;
+}
 
 const UPLOAD_PREFIX = 'registry-upload-';
 
@@ -42,12 +46,18 @@ const UPLOAD_PREFIX = 'registry-upload-';
  * Removes the upload directories of registries that no longer run (killed with -9 mid-publish),
  * at start; returns what it removed. A directory of a running registry, or of no pid, is kept.
  */
-export function removeStaleUploads(): string[] {
+export function removeStaleUploads(root: string): string[] {
   const removed: string[] = [];
-  for (const name of readdirSync(tmpdir())) {
+  let names: string[];
+  try {
+    names = readdirSync(root);
+  } catch {
+    return removed; // no uploads directory yet: nothing was left
+  }
+  for (const name of names) {
     const pid = Number(new RegExp(`^${UPLOAD_PREFIX}(\\d+)-`).exec(name)?.[1]);
     if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid || running(pid)) continue;
-    rmSync(join(tmpdir(), name), { recursive: true, force: true });
+    rmSync(join(root, name), { recursive: true, force: true });
     removed.push(name);
   }
   return removed;
@@ -57,7 +67,7 @@ export function removeStaleUploads(): string[] {
  * A run the registry calls its own is the operator's (`registry recheck`), signed by an operator's
  * key (checked below, as any signature), of the deployment's bound target: a recheck never moves it.
  */
-function registryCheckRefusal(publisher: Publisher, upload: Upload): void {
+function registryCheckRefusal(publisher: Publisher, upload: UploadHead): void {
   if (!publisher.operator)
     throw new PublishRefused(
       403,
@@ -72,11 +82,26 @@ function registryCheckRefusal(publisher: Publisher, upload: Upload): void {
     );
 }
 
+/** Runs `work` with a new upload directory under `root`, removed afterwards whatever happens. */
+export async function withUploadDirectory<T>(
+  root: string,
+  work: (directory: string) => Promise<T>,
+): Promise<T> {
+  mkdirSync(root, { recursive: true, mode: 0o700 });
+  // Named with this process's pid: a registry killed mid-publish leaves it, and the next start
+  // removes it (removeStaleUploads) without touching a running registry's.
+  const directory = mkdtempSync(join(root, `${UPLOAD_PREFIX}${process.pid}-`));
+  try {
+    return await work(directory);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
 export async function receiveBundle(
   db: Database,
   publisher: Publisher,
-  upload: Upload,
-  presentedToken: string,
+  upload: ReceivedUpload,
 ): Promise<StoreResult> {
   if (upload.checkedByRegistry) registryCheckRefusal(publisher, upload);
   if (publisher.keys.length === 0)
@@ -85,81 +110,77 @@ export async function receiveBundle(
       'not_a_publisher',
       `${publisher.name} may read but not publish: the publishers file gives it no signing key${publisher.operator ? " (an operator's key is the registry's, which registry recheck signs with)" : ''}.`,
     );
-  for (const [name, content] of upload.files) {
-    const text = content.toString('latin1');
-    if (PRIVATE_KEY.test(text) || ANY_TOKEN.test(text) || text.includes(presentedToken))
-      throw new PublishRefused(
-        422,
-        'secret_in_bundle',
-        `${name} holds a secret (a private key or a registry token): a bundle never needs one. Nothing was stored; remove it and sign the run again.`,
-      );
-  }
-  const manifest = upload.files.get(ATTESTATION_FILES.manifest);
-  // Named with this process's pid: a registry killed mid-publish leaves it, and the next start
-  // removes it (removeStaleUploads) without touching a running registry's.
-  const directory = mkdtempSync(join(tmpdir(), `${UPLOAD_PREFIX}${process.pid}-`));
+  if (upload.secretIn !== undefined)
+    throw new PublishRefused(
+      422,
+      'secret_in_bundle',
+      `${upload.secretIn} holds a secret (a private key or a registry token): a bundle never needs one. Nothing was stored; remove it and sign the run again.`,
+    );
+  const { directory } = upload;
+  const written = new Map(upload.files.map((file) => [file.name, file]));
+  const manifest = written.get(ATTESTATION_FILES.manifest);
+  let verification;
   try {
-    for (const [name, content] of upload.files)
-      writeFileSync(join(directory, name), content, { mode: 0o600 });
-    let verification;
-    try {
-      verification = await verifyBundle(directory, { trustedKeys: publisher.keys });
-    } catch (error) {
-      if (!(error instanceof BundleInputError)) throw error;
-      throw new PublishRefused(
-        422,
-        'not_a_bundle',
-        `Not a bundle: ${upload.files.size === 0 ? 'no files were sent' : `no ${ATTESTATION_FILES.manifest} or ${ATTESTATION_FILES.statement}`}. Publish the bundle directory a signed run wrote (REPORTS/bundle).`,
-      );
-    }
-    const { problems, report, signature } = verification;
-    if (problems.length > 0 || !report || manifest === undefined)
-      throw new PublishRefused(
-        422,
-        'bundle_not_verified',
-        `The bundle is NOT VERIFIED, nothing was stored: ${(problems.length > 0 ? problems : [`${REPORT_FILES.json} is missing`]).join(' ')}`,
-      );
-    if (signature.state === 'unsigned')
-      throw new PublishRefused(
-        422,
-        'bundle_unsigned',
-        `The bundle is not signed: run with --sign-key using one of ${publisher.name}'s keys (${publisher.keys.map(keyFingerprint).join(', ')}).`,
-      );
-    if (signature.state !== 'trusted')
-      throw new PublishRefused(
-        403,
-        'signer_not_trusted',
-        `The bundle is signed by ${signature.state === 'untrusted' ? signature.fingerprint : 'a key that does not verify'}, which is not a key of ${publisher.name} (${publisher.keys.map(keyFingerprint).join(', ')}); nothing was stored.`,
-      );
-    const reportBytes = upload.files.get(REPORT_FILES.json);
-    const statementBytes = upload.files.get(ATTESTATION_FILES.statement);
-    if (!reportBytes || !statementBytes) throw new Error('a verified bundle lacks its report or statement');
-    const facts = runFacts(report, {
-      deployment: upload.deployment,
-      version: upload.version,
-      signer: signature.fingerprint,
-      publisher: publisher.name,
-      checkedBy: upload.checkedByRegistry ? 'registry' : 'publisher',
-      statementSha256: sha256(statementBytes),
-      reportSha256: sha256(reportBytes),
+    verification = await verifyBundle(directory, { trustedKeys: publisher.keys });
+  } catch (error) {
+    if (!(error instanceof BundleInputError)) throw error;
+    throw new PublishRefused(
+      422,
+      'not_a_bundle',
+      `Not a bundle: ${upload.files.length === 0 ? 'no files were sent' : `no ${ATTESTATION_FILES.manifest} or ${ATTESTATION_FILES.statement}`}. Publish the bundle directory a signed run wrote (REPORTS/bundle).`,
+    );
+  }
+  const { problems, report, signature } = verification;
+  if (problems.length > 0 || !report || manifest === undefined)
+    throw new PublishRefused(
+      422,
+      'bundle_not_verified',
+      `The bundle is NOT VERIFIED, nothing was stored: ${(problems.length > 0 ? problems : [`${REPORT_FILES.json} is missing`]).join(' ')}`,
+    );
+  if (signature.state === 'unsigned')
+    throw new PublishRefused(
+      422,
+      'bundle_unsigned',
+      `The bundle is not signed: run with --sign-key using one of ${publisher.name}'s keys (${publisher.keys.map(keyFingerprint).join(', ')}).`,
+    );
+  if (signature.state !== 'trusted')
+    throw new PublishRefused(
+      403,
+      'signer_not_trusted',
+      `The bundle is signed by ${signature.state === 'untrusted' ? signature.fingerprint : 'a key that does not verify'}, which is not a key of ${publisher.name} (${publisher.keys.map(keyFingerprint).join(', ')}); nothing was stored.`,
+    );
+  const reportFile = written.get(REPORT_FILES.json);
+  const statementFile = written.get(ATTESTATION_FILES.statement);
+  if (!reportFile || !statementFile) throw new Error('a verified bundle lacks its report or statement');
+  const facts = runFacts(report, {
+    deployment: upload.deployment,
+    version: upload.version,
+    signer: signature.fingerprint,
+    publisher: publisher.name,
+    checkedBy: upload.checkedByRegistry ? 'registry' : 'publisher',
+    statementSha256: statementFile.sha256,
+    reportSha256: reportFile.sha256,
+  });
+  // Each file is read from disk only as its row is inserted: one file in memory at a time.
+  const files = upload.files.map(({ name, sha256, size }) => ({
+    name,
+    sha256,
+    size,
+    read: () => readFileSync(join(directory, name)),
+  }));
+  try {
+    return await storeRun(db, facts, { sha256: manifest.sha256, files }, ruleOutcomes(report), {
+      targetMoved: upload.targetMoved,
     });
-    const files = [...upload.files].map(([name, content]) => ({ name, sha256: sha256(content), content }));
-    try {
-      return await storeRun(db, facts, { sha256: sha256(manifest), files }, ruleOutcomes(report), {
-        targetMoved: upload.targetMoved,
-      });
-    } catch (error) {
-      if (error instanceof TargetChangedError) throw new PublishRefused(409, 'target_changed', error.message);
-      if (error instanceof NoSuchDeploymentError)
-        throw new PublishRefused(404, 'no_such_deployment', `${error.message} Nothing was stored.`);
-      if (!(error instanceof DeploymentOwnedError)) throw error;
-      throw new PublishRefused(
-        403,
-        'deployment_owned',
-        `The deployment "${upload.deployment}" is published by another publisher: choose another name. Nothing was stored.`,
-      );
-    }
-  } finally {
-    rmSync(directory, { recursive: true, force: true });
+  } catch (error) {
+    if (error instanceof TargetChangedError) throw new PublishRefused(409, 'target_changed', error.message);
+    if (error instanceof NoSuchDeploymentError)
+      throw new PublishRefused(404, 'no_such_deployment', `${error.message} Nothing was stored.`);
+    if (!(error instanceof DeploymentOwnedError)) throw error;
+    throw new PublishRefused(
+      403,
+      'deployment_owned',
+      `The deployment "${upload.deployment}" is published by another publisher: choose another name. Nothing was stored.`,
+    );
   }
 }

@@ -1,27 +1,16 @@
 // What `registry publish` sends and POST /api/v1/runs reads: one JSON object naming the deployment
 // and the version, with the bundle's files by name, base64-encoded. The names are checked before
 // anything is written: a file of a bundle is a plain name in the bundle's own directory.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { canonicalBase64 } from '../../conformance/attestation/dsse.ts';
-
-export interface Upload {
-  deployment: string;
-  version: string;
-  files: Map<string, Buffer>;
-  /** The publisher says the deployment's target moved: a run of another base URL is accepted, and the move kept. */
-  targetMoved: boolean;
-  /** `registry recheck`: the run is the registry's own (an operator's token and key only). */
-  checkedByRegistry: boolean;
-}
 
 /** A deployment's name: also a path segment of the pages and the badge. */
 export const DEPLOYMENT_NAME = /^[a-z0-9](?:[a-z0-9-]{0,62}[a-z0-9])?$/;
 /** A version label: semver (with pre-release and build) or a commit. */
 export const VERSION_LABEL = /^[0-9A-Za-z][0-9A-Za-z.+_-]{0,127}$/;
-const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+export const FILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 /** More files than any bundle has (the reports, the badge, the statement, its envelope and key, SHA256SUMS). */
-const MAX_FILES = 32;
+export const MAX_FILES = 32;
 
 export class UploadError extends Error {
   constructor(message: string) {
@@ -48,51 +37,54 @@ function describe(value: unknown): string {
   return JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 }
 
-/** Reads an upload's JSON text; throws UploadError naming what is wrong. */
-export function parseUpload(text: string): Upload {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch {
-    throw new UploadError(
-      'The body is not JSON (cut short?): send {"deployment", "version", "files": {name: base64}} as registry publish does.',
-    );
-  }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    throw new UploadError('The body must be a JSON object {"deployment", "version", "files"}.');
-  const { deployment, version, files, targetMoved, checkedBy } = data as Record<string, unknown>;
-  if (targetMoved !== undefined && typeof targetMoved !== 'boolean')
-    throw new UploadError('"targetMoved" must be true or false.');
-  if (checkedBy !== undefined && checkedBy !== 'registry')
-    throw new UploadError('"checkedBy" is "registry" (registry recheck) or absent (a publisher\'s run).');
-  const problem = deploymentProblem(deployment) ?? versionProblem(version);
-  if (problem) throw new UploadError(problem);
-  if (typeof files !== 'object' || files === null || Array.isArray(files))
-    throw new UploadError('"files" must be an object of the bundle\'s files: {"SHA256SUMS": "<base64>", …}.');
-  const entries = Object.entries(files as Record<string, unknown>);
-  if (entries.length > MAX_FILES)
-    throw new UploadError(`"files" names ${entries.length} files; a bundle has at most ${MAX_FILES}.`);
-  const decoded = new Map<string, Buffer>();
-  for (const [name, content] of entries) {
-    if (!FILE_NAME.test(name))
-      throw new UploadError(
-        `"files" names ${describe(name)}, which is not a file name of a bundle (no paths, no dot files).`,
-      );
-    const bytes = typeof content === 'string' ? canonicalBase64(content) : undefined;
-    if (bytes === undefined && content !== '')
-      throw new UploadError(`"files"."${name}" is not base64 (the file's bytes, encoded).`);
-    decoded.set(name, bytes ?? Buffer.alloc(0));
-  }
-  return {
-    deployment: deployment as string,
-    version: version as string,
-    files: decoded,
-    targetMoved: targetMoved === true,
-    checkedByRegistry: checkedBy === 'registry',
-  };
+/** Bytes of a file read and encoded at a time: a multiple of 3, so each piece is whole base64. */
+const PIECE = 3 * 16 * 1024;
+
+/** Reads until the buffer is full or the file ends: only the last piece may be short (padded). */
+function fill(fd: number, buffer: Buffer): number {
+  let filled = 0;
+  for (let read = -1; filled < buffer.length && read !== 0; filled += read)
+    read = readSync(fd, buffer, filled, buffer.length - filled, null);
+  return filled;
 }
 
-/** The upload of a bundle directory (its top-level regular files). */
+/**
+ * The upload of a bundle directory (its top-level regular files), a piece at a time: each file is
+ * read and base64-encoded PIECE bytes at a time, so the sender holds no more of the bundle than
+ * the registry does. The bytes are JSON.stringify's of the same object, file by file.
+ */
+export function* uploadPieces(
+  directory: string,
+  deployment: string,
+  version: string,
+  targetMoved = false,
+  checkedByRegistry = false,
+): Generator<Buffer> {
+  yield Buffer.from(
+    `{"deployment":${JSON.stringify(deployment)},"version":${JSON.stringify(version)},"files":{`,
+  );
+  let first = true;
+  for (const name of readdirSync(directory)) {
+    const path = join(directory, name);
+    if (!statSync(path).isFile()) continue;
+    yield Buffer.from(`${first ? '' : ','}${JSON.stringify(name)}:"`);
+    first = false;
+    const fd = openSync(path, 'r');
+    try {
+      const buffer = Buffer.alloc(PIECE);
+      for (let filled = fill(fd, buffer); filled > 0; filled = fill(fd, buffer))
+        yield Buffer.from(buffer.subarray(0, filled).toString('base64'));
+    } finally {
+      closeSync(fd);
+    }
+    yield Buffer.from('"');
+  }
+  yield Buffer.from(
+    `}${targetMoved ? ',"targetMoved":true' : ''}${checkedByRegistry ? ',"checkedBy":"registry"' : ''}}`,
+  );
+}
+
+/** The upload of a bundle directory whole, as text (tests and benchmarks that send it as is). */
 export function uploadOf(
   directory: string,
   deployment: string,
@@ -100,16 +92,7 @@ export function uploadOf(
   targetMoved = false,
   checkedByRegistry = false,
 ): string {
-  const files: Record<string, string> = {};
-  for (const name of readdirSync(directory)) {
-    const path = join(directory, name);
-    if (statSync(path).isFile()) files[name] = readFileSync(path).toString('base64');
-  }
-  return JSON.stringify({
-    deployment,
-    version,
-    files,
-    ...(targetMoved ? { targetMoved } : {}),
-    ...(checkedByRegistry ? { checkedBy: 'registry' } : {}),
-  });
+  return Buffer.concat([
+    ...uploadPieces(directory, deployment, version, targetMoved, checkedByRegistry),
+  ]).toString('utf8');
 }

@@ -69,8 +69,15 @@ export interface StoredRun extends RunFacts {
 export interface BundleContent {
   /** The bundle's address: the SHA-256 of its SHA256SUMS, which names every other file's digest. */
   sha256: string;
-  files: { name: string; sha256: string; content: Buffer }[];
+  /**
+   * Each file's bytes, or its size and a reader: a publish's files are on disk, each read only as
+   * its row is inserted, so one file at a time is in memory, not the bundle.
+   */
+  files: ({ name: string; sha256: string } & ({ content: Buffer } | { size: number; read: () => Buffer }))[];
 }
+
+const sizeOf = (file: BundleContent['files'][number]): number =>
+  'content' in file ? file.content.length : file.size;
 
 export type StoreResult =
   | { stored: 'new'; run: StoredRun }
@@ -202,7 +209,7 @@ export function storeRun(
       throw new DeploymentOwnedError(facts.deployment);
     const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
     const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
-    const size = bundle.files.reduce((total, file) => total + file.content.length, 0);
+    const size = bundle.files.reduce((total, file) => total + sizeOf(file), 0);
     // Two publishes of one bundle at once: the second waits here for the first, then finds its run.
     const inserted = await tx.query(
       'INSERT INTO bundles (sha256, size_bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING RETURNING sha256',
@@ -216,7 +223,7 @@ export function storeRun(
     for (const file of bundle.files)
       await tx.query(
         'INSERT INTO bundle_files (bundle_sha256, name, sha256, content) VALUES ($1, $2, $3, $4)',
-        [bundle.sha256, file.name, file.sha256, file.content],
+        [bundle.sha256, file.name, file.sha256, 'content' in file ? file.content : file.read()],
       );
     const [row] = await tx.query<RunRow>(
       `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,

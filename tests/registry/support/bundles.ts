@@ -4,13 +4,13 @@
 // protocols, the signer). tests/conformance/attestation/certify.test.ts proves the same code on
 // real runs.
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { RULES } from '../../../conformance/catalog/rules.ts';
 import { buildReport } from '../../../conformance/report/build-report.ts';
 import { scopeOf } from '../../../conformance/report/scope.ts';
 import type { TestOutcome } from '../../../conformance/report/verdict.ts';
-import { writeReports } from '../../../conformance/report/write-reports.ts';
+import { REPORT_FILES, writeReports } from '../../../conformance/report/write-reports.ts';
 import { writeBundle } from '../../../conformance/attestation/bundle.ts';
 import { publicKeyPem } from '../../../conformance/attestation/signing-key.ts';
 import { tlsEvidence } from '../../support/tls-evidence.ts';
@@ -35,6 +35,8 @@ export interface BundleShape {
   /** The other tenant's host (its certificate recorded as otherTenantBaseUrl's), e.g. globex.acme.example:443. */
   otherTenant?: string;
   startedAt?: Date;
+  /** The HAR made this many bytes larger (a comment of its log): a large bundle, still verified. */
+  harPadding?: number;
   /** undefined: unsigned. */
   key?: KeyObject;
 }
@@ -132,5 +134,10 @@ export function makeBundle(shape: BundleShape = {}): string {
   root ??= scratchDirectory('registry-bundles-');
   const reports = mkdtempSync(join(root, 'run-'));
   writeReports(report, { exchanges: [] }, reports);
+  if (shape.harPadding !== undefined) {
+    const har = join(reports, REPORT_FILES.har);
+    const parsed = JSON.parse(readFileSync(har, 'utf8')) as { log: Record<string, unknown> };
+    writeFileSync(har, JSON.stringify({ log: { ...parsed.log, comment: 'a'.repeat(shape.harPadding) } }));
+  }
   return writeBundle(report, reports, shape.key).directory;
 }

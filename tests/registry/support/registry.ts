@@ -49,6 +49,7 @@ export async function startTestRegistry(
     pagesAtOnce?: number;
     /** A PostgreSQL server's pools (the embedded database has one connection). */
     pools?: PoolSizes;
+    uploadsDirectory?: string;
   } = {},
 ): Promise<TestRegistry> {
   const { pools, ...registryOptions } = options;
