@@ -231,16 +231,7 @@ export function deploymentPage(
           <tr>
             <th>Rule</th>
             ${[...versions].map(
-              ([version, versionRuns]) =>
-                html`<th>
-                  ${version}${
-                    versionRuns.some((run) => run.yanked === null && run.checkedBy === 'registry')
-                      ? html`<br /><span class="checked-by-registry" title="${REGISTRY_CHECKED_TITLE}"
-                            >checked by the registry</span
-                          >`
-                      : ''
-                  }
-                </th>`,
+              ([version, versionRuns]) => html`<th>${version}${registryCheckedMark(versionRuns)}</th>`,
             )}
           </tr>
         </thead>
@@ -379,4 +370,13 @@ export function runPage(run: StoredRun, outcomes: readonly RuleOutcome[], files:
         </tbody>
       </table>`,
   );
+}
+
+/** The grid's mark on a version the registry checked itself (a run of its own, not yanked). */
+function registryCheckedMark(versionRuns: readonly StoredRun[]): Html | string {
+  return versionRuns.some((run) => run.yanked === null && run.checkedBy === 'registry')
+    ? html`<br /><span class="checked-by-registry" title="${REGISTRY_CHECKED_TITLE}"
+          >checked by the registry</span
+        >`
+    : '';
 }

@@ -28,6 +28,7 @@ interface Judged {
   deployment: string;
   version: string;
   targetMoved: boolean;
+  checkedByRegistry: boolean;
   files: Record<string, string>; // name → hex
 }
 
@@ -40,8 +41,9 @@ function wholeReading(text: string): Judged | 'refused' {
     return 'refused';
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) return 'refused';
-  const { deployment, version, files, targetMoved } = data as Record<string, unknown>;
+  const { deployment, version, files, targetMoved, checkedBy } = data as Record<string, unknown>;
   if (targetMoved !== undefined && typeof targetMoved !== 'boolean') return 'refused';
+  if (checkedBy !== undefined && checkedBy !== 'registry') return 'refused';
   if (typeof deployment !== 'string' || !DEPLOYMENT_NAME.test(deployment)) return 'refused';
   if (typeof version !== 'string' || !VERSION_LABEL.test(version)) return 'refused';
   if (typeof files !== 'object' || files === null || Array.isArray(files)) return 'refused';
@@ -54,7 +56,13 @@ function wholeReading(text: string): Judged | 'refused' {
     if (bytes === undefined) return 'refused';
     decoded[name] = bytes.toString('hex');
   }
-  return { deployment, version, targetMoved: targetMoved === true, files: decoded };
+  return {
+    deployment,
+    version,
+    targetMoved: targetMoved === true,
+    checkedByRegistry: checkedBy === 'registry',
+    files: decoded,
+  };
 }
 
 /** Reading it streamed, in the pieces given, into a directory; what was written, read back. */
@@ -133,6 +141,10 @@ const member = fc.oneof(
   {
     weight: 4,
     arbitrary: fc.tuple(fc.constant('targetMoved'), fc.constantFrom<unknown>(true, false, true, 'yes')),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(fc.constant('checkedBy'), fc.constantFrom<unknown>('registry', 'publisher', true)),
   },
   { weight: 4, arbitrary: fc.tuple(fc.constantFrom('comment', '__proto__'), fc.jsonValue({ maxDepth: 2 })) },
 );
