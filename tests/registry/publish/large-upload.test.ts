@@ -1,4 +1,4 @@
-// A large bundle (its HAR 40 MiB larger) published by the kit's own client, which sends it a piece
+// A large bundle (its HAR 12 MiB larger) published by the kit's own client, which sends it a piece
 // at a time: stored, verified, served back byte for byte, and its upload directory removed — on the
 // embedded database and on a PostgreSQL server. An upload that ends early (cut off, or past the
 // bound) leaves nothing in the uploads directory either.
@@ -16,7 +16,9 @@ import { startTestRegistry } from '../support/registry.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
 
 const vendor = keyPair();
-const PADDING = 40 * 1024 * 1024;
+// Far more than a piece (64 KiB) and than the 8 MiB bound of the second test: what is proved is
+// the streaming, not the size, and the file's CPU grows with the size (56 s for both databases at 40 MiB).
+const PADDING = 12 * 1024 * 1024;
 const large = makeBundle({ key: vendor.privateKey, harPadding: PADDING });
 const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
