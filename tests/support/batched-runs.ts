@@ -9,16 +9,8 @@ import { after, before } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV, inputEnvironment } from '../../conformance/env.ts';
-import { declareTarget } from '../../conformance/deployment/target.ts';
 import { runPreflight } from '../../conformance/deployment/preflight.ts';
-import { bindTarget } from '../../conformance/run/run-target.ts';
-import {
-  readRunSettings,
-  runSettings,
-  useRunSettings,
-  type RunSettings,
-} from '../../conformance/settings.ts';
-import { userAgentsFor } from '../../conformance/requests/user-agents.ts';
+import { targetAsSetUp, underSettings } from './preflight-as-set-up.ts';
 import { runBatch, type BatchEntry } from '../../mutation/batch-run.ts';
 import { protocolsOffered } from '../../conformance/run/run.ts';
 import { PROTOCOLS, type Protocol } from '../../conformance/requests/protocols.ts';
@@ -121,10 +113,8 @@ async function prepare(
     ...(target.profile ? { [ENV.profile]: target.profile } : {}),
   };
   const env = { ...inputEnvironment(), ...keys, ...environment };
-  const settings = readRunSettings(env);
-  const { profile, requestTimeoutMs } = settings;
-  const declared = declareTarget(file, env, 'file', profile);
-  const bound = bindTarget(declared, env);
+  const { settings, declared, bound } = targetAsSetUp(file, env);
+  const { requestTimeoutMs } = settings;
   // As the `run` command decides them (conformance/run/run.ts), for the reports to say the same.
   const chosen = target.protocols;
   const offered = chosen === 'offered';
@@ -142,18 +132,6 @@ async function prepare(
     entry: { name: target.name, environment, declared, preflight, expectedToFail: [], protocols },
     keys,
   };
-}
-
-/** `work` with `settings` this process's, as the set-up project runs the preflight; then as before. */
-async function underSettings<T>(settings: Readonly<RunSettings>, work: () => Promise<T>): Promise<T> {
-  const previous = runSettings();
-  useRunSettings(settings);
-  userAgentsFor('preflight');
-  try {
-    return await work();
-  } finally {
-    useRunSettings(previous);
-  }
 }
 
 /** A deployment a test file starts: the target file naming it, and how to stop it. */
