@@ -43,9 +43,9 @@ Options:
                         is stored as partial, and covers no can-i-ship question)
   --help                print this help
 
-Exit codes: run's own (0 CONFORMANT, 1 NOT CONFORMANT…), 1 also when the registry has no such
-deployment or it is bound to another target, 2 usage, 3 the registry cannot be reached or refused
-the run (the message says why).`;
+Exit codes: run's own (0 CONFORMANT, 1 NOT CONFORMANT…); 2 usage, also when the registry has no
+such deployment or it is bound to another target (nothing is run); 3 the registry cannot be
+reached or refused the run (the message says why).`;
 
 export async function main(argv: string[]): Promise<number> {
   const dashes = argv.indexOf('--');
@@ -96,7 +96,8 @@ export async function main(argv: string[]): Promise<number> {
       console.error(
         `The registry has no deployment named "${deployment}": it re-checks a deployment its vendor has published. Nothing was run.`,
       );
-      return EXIT.notConformant;
+      // A bad argument, not a verdict: exit 1 would read as a failed deployment in a cron job.
+      return EXIT.usage;
     }
     if (answer.status !== 200) {
       console.error(errorMessage(answer));
@@ -118,7 +119,7 @@ export async function main(argv: string[]): Promise<number> {
     console.error(
       `${target} targets ${baseUrl}, but ${deployment} is bound to ${boundUrl}: a re-check checks the deployment's own target. Nothing was run.`,
     );
-    return EXIT.notConformant;
+    return EXIT.usage;
   }
   const reports = values.reports ?? mkdtempSync(join(tmpdir(), 'registry-recheck-'));
   try {

@@ -103,9 +103,9 @@ describe('registry recheck: the registry runs the kit itself', () => {
         t.mock.method(console, 'error', (text: string) => printed.push(text));
         process.env.TENANT_AUTH_REGISTRY_TOKEN = operatorToken;
         try {
-          assert.equal(await registryCommand(recheck(['--deployment', 'nobody'])), 1, printed.join('\n'));
+          assert.equal(await registryCommand(recheck(['--deployment', 'nobody'])), 2, printed.join('\n'));
           assert.match(printed.join('\n'), /has no deployment named "nobody"/);
-          assert.equal(await registryCommand(recheck(['--deployment', 'elsewhere'])), 1, printed.join('\n'));
+          assert.equal(await registryCommand(recheck(['--deployment', 'elsewhere'])), 2, printed.join('\n'));
           assert.match(
             printed.join('\n'),
             /elsewhere is bound to https:\/\/api\.acme\.example\/v1: .*Nothing was run\./,
