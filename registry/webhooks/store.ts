@@ -222,7 +222,17 @@ export interface Claimed {
  * Claims up to `limit` deliveries that are due (or whose lease ran out), each leased for
  * `leaseMs`: another worker (a second registry on the same PostgreSQL server) skips them.
  */
-export async function claimDue(db: Queryable, limit: number, leaseMs: number): Promise<Claimed[]> {
+/**
+ * Claims up to `limit` due deliveries for `leaseMs`: pending ones, and those whose claim lapsed (a
+ * registry stopped mid-attempt). `holding` are the deliveries the caller has in flight: never
+ * claimed twice by the same worker, even when its lease lapsed under load.
+ */
+export async function claimDue(
+  db: Queryable,
+  limit: number,
+  leaseMs: number,
+  holding: readonly number[] = [],
+): Promise<Claimed[]> {
   const rows = await db.query<{
     id: number;
     delivery_id: string;
@@ -237,12 +247,12 @@ export async function claimDue(db: Queryable, limit: number, leaseMs: number): P
     `WITH due AS (
        SELECT id FROM webhook_deliveries
        WHERE status IN ('pending', 'delivering') AND next_attempt_at <= clock_timestamp()
-         AND (status = 'pending' OR claimed_until < clock_timestamp())
+         AND (status = 'pending' OR claimed_until < clock_timestamp()) AND NOT (id = ANY ($3::integer[]))
        ORDER BY next_attempt_at, id LIMIT $1 FOR UPDATE SKIP LOCKED)
      UPDATE webhook_deliveries d SET status = 'delivering', claimed_until = clock_timestamp() + $2 * interval '1 millisecond'
      FROM due, webhooks w WHERE d.id = due.id AND w.id = d.webhook_id
      RETURNING d.id, d.delivery_id, d.event_id, d.event, w.url, w.secret, d.body, d.attempts, d.created_at`,
-    [limit, leaseMs],
+    [limit, leaseMs, [...holding]],
   );
   return rows.map((row) => ({
     id: row.id,
@@ -287,11 +297,15 @@ export async function releaseClaim(db: Queryable, id: number): Promise<void> {
   );
 }
 
-/** When the next delivery is due (pending, or leased until), to wake the worker then. */
-export async function nextDue(db: Queryable): Promise<Date | undefined> {
+/**
+ * When the next delivery is due (pending, or leased until), to wake the worker then; `holding`
+ * (the caller's own attempts in flight) are not waited for: their end wakes the worker.
+ */
+export async function nextDue(db: Queryable, holding: readonly number[] = []): Promise<Date | undefined> {
   const [row] = await db.query<{ at: Date | string | null }>(
     `SELECT min(CASE WHEN status = 'pending' THEN next_attempt_at ELSE greatest(next_attempt_at, claimed_until) END) AS at
-     FROM webhook_deliveries WHERE status IN ('pending', 'delivering')`,
+     FROM webhook_deliveries WHERE status IN ('pending', 'delivering') AND NOT (id = ANY ($1::integer[]))`,
+    [[...holding]],
   );
   return row?.at ? new Date(row.at) : undefined;
 }

@@ -9,6 +9,9 @@ import { DEFAULT_RETRY, nextAttempt, type RetryPolicy } from './backoff.ts';
 import { claimDue, nextDue, recordAttempt, releaseClaim, type Claimed } from './store.ts';
 import { hostAllowed } from './url.ts';
 
+/** The shortest wait before the queue is read again when nothing due could be claimed. */
+const RECHECK_FLOOR_MS = 100;
+
 export interface WorkerOptions {
   /** PEM CAs trusted besides the system's (a private CA of the receivers). */
   trustedCas?: readonly string[];
@@ -63,11 +66,19 @@ export class DeliveryWorker {
       this.again = false;
       const free = this.maxInFlight - this.inFlight.size;
       if (free <= 0) return;
-      for (const claimed of await claimDue(this.db, free, this.timeoutMs + 5_000)) this.start(claimed);
+      const holding = [...this.inFlight.keys()];
+      for (const claimed of await claimDue(this.db, free, this.timeoutMs + 5_000, holding))
+        this.start(claimed);
     } while (this.again && !this.stopped);
     if (this.stopped) return;
-    const due = await nextDue(this.db);
-    const delay = Math.max(0, Math.min(this.pollMs, due ? due.getTime() - Date.now() : this.pollMs));
+    const due = await nextDue(this.db, [...this.inFlight.keys()]);
+    const wait = due ? due.getTime() - Date.now() : this.pollMs;
+    // A delivery already due that this tick did not claim (another registry's claim holds its row
+    // for a moment, or it fell due in between) is looked at again after a pause: a re-arm at 0
+    // would query the queue in a loop for as long as the row stays unclaimable.
+    const delay = Number.isFinite(wait)
+      ? Math.min(this.pollMs, Math.max(RECHECK_FLOOR_MS, wait))
+      : this.pollMs;
     clearTimeout(this.wake);
     this.wake = setTimeout(() => this.kick(), delay);
     this.wake.unref();
