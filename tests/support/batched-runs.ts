@@ -33,6 +33,10 @@ export interface BatchedTarget {
   protocols?: readonly Protocol[] | 'offered';
   /** More settings of the run, as their CONFORMANCE_* variables (the options table's). */
   settings?: Readonly<Record<string, string>>;
+  /** Its run's `--grep`: the rules it selects alone are checked, and its report says so. */
+  grep?: string;
+  /** Its run's `--retries`. */
+  retries?: number;
 }
 
 /** Each target's run, over HTTP/1.1 as runConformance's are unless told; by name. */
@@ -74,6 +78,8 @@ export async function runTargetsTogether(
               target.file,
               ...(target.profile ? ['--profile', target.profile] : []),
               ...(Array.isArray(target.protocols) ? ['--protocols', target.protocols.join(',')] : []),
+              ...(target.grep !== undefined ? ['--grep', target.grep] : []),
+              ...(target.retries !== undefined ? ['--retries', String(target.retries)] : []),
             ],
             {
               ...target.env,
@@ -129,7 +135,16 @@ async function prepare(
   const preflight = await underSettings(settings, () => runPreflight(bound, requestTimeoutMs, protocols));
   return {
     target,
-    entry: { name: target.name, environment, declared, preflight, expectedToFail: [], protocols },
+    entry: {
+      name: target.name,
+      environment,
+      declared,
+      preflight,
+      expectedToFail: [],
+      protocols,
+      ...(target.grep !== undefined ? { grep: target.grep } : {}),
+      ...(target.retries !== undefined ? { retries: target.retries } : {}),
+    },
     keys,
   };
 }
@@ -141,7 +156,10 @@ export interface StartedDeployment {
 }
 
 /** How a deployment of the batch is checked: what `run`'s options would say for a run of its own. */
-export type DeploymentOptions = Pick<BatchedTarget, 'profile' | 'protocols' | 'settings'>;
+export type DeploymentOptions = Pick<
+  BatchedTarget,
+  'profile' | 'protocols' | 'settings' | 'grep' | 'retries'
+>;
 
 export interface BatchOfDeployments {
   /**
