@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ConformanceRun } from '../support/conformance-run.ts';
-import { runTargetsTogether } from '../support/batched-runs.ts';
+import { runNamed, runTargetsTogether } from '../support/batched-runs.ts';
 import type { GateFront } from './gate-front.ts';
 import { startLeakingFront } from './leaking-front.ts';
 import { writeIndependentTarget } from './independent-target.ts';
@@ -68,11 +68,7 @@ describe('a front that leaks another tenant’s data to one keyless request', ()
   after(async () => {
     for (const front of fronts) await front.close();
   });
-  const runOf = (name: keyof typeof RUNS): ConformanceRun => {
-    const run = runs.get(name);
-    assert.ok(run, `no run of ${name}`);
-    return run;
-  };
+  const runOf = (name: keyof typeof RUNS): ConformanceRun => runNamed(runs, name);
 
   test('--retries 1, the leak on a rule’s request: NOT CONFORMANT, the leaking try’s evidence reported', () => {
     const run = runOf('retried');

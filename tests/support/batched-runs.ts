@@ -217,3 +217,10 @@ export function batchOfDeployments(): BatchOfDeployments {
     },
   };
 }
+
+/** The run named `name` of a batch's runs (runTargetsTogether); a test fails if there is none. */
+export function runNamed(runs: ReadonlyMap<string, ConformanceRun>, name: string): ConformanceRun {
+  const run = runs.get(name);
+  if (!run) throw new Error(`No run of ${name} in the batch.`);
+  return run;
+}

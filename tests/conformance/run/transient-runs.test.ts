@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RULES, ruleById } from '../../../conformance/catalog/rules.ts';
 import type { ConformanceRun } from '../../support/conformance-run.ts';
-import { runTargetsTogether } from '../../support/batched-runs.ts';
+import { runNamed, runTargetsTogether } from '../../support/batched-runs.ts';
 import { ENV } from '../../../conformance/env.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
 import { NOT_APPLICABLE_BY_NATURE, notApplicableByNature } from '../../support/not-applicable-by-nature.ts';
@@ -84,11 +84,7 @@ after(async () => {
   await server.close();
 });
 
-const runOf = (name: string): ConformanceRun => {
-  const run = runs.get(name);
-  assert.ok(run, `no run of ${name}`);
-  return run;
-};
+const runOf = (name: string): ConformanceRun => runNamed(runs, name);
 
 test('a request answered 429 at every try: its rule is ERROR naming the fix, the verdict INCOMPLETE, exit 3', () => {
   const run = runOf('limited');
