@@ -1,6 +1,7 @@
 // Playwright config of a batch run (batch-plan.ts): the conformance suite's own settings
 // (playwright.config.ts), one project per worker and protocol, each checking a share of the
-// variants over that protocol (HTTP/1.1 alone unless a variant names more), each
+// variants over that protocol (HTTP/1.1 alone unless a variant names more) — shares apart per
+// --retries, and each variant's tests those its own --grep selects — each
 // variant's run (its environment, target, settings) given as a test option, and the batch
 // reporter, which gives each variant the conformance reporter of a run of its own.
 // There is no set-up project: the campaign has run each variant's preflight before, as the set-up

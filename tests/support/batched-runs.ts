@@ -3,8 +3,9 @@
 // preflighted here as the set-up project would, each with its own report directory, outcome file
 // and printed summary, read back as a run of its own (ConformanceRun). A runner, a set-up project
 // and their worker processes are what a run costs beyond its rules; a file of a dozen deployments
-// pays them once. What only the `run` command does (its options, its exit, its console while the
-// rules run) stays proved by the tests that run it (runConformance).
+// pays them once. A run's settings, its `--grep` and its `--retries` are each deployment's own.
+// What only the `run` command does (its options, its exit, its console while the rules run)
+// stays proved by the tests that run it (runConformance).
 import { after, before } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
