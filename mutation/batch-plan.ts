@@ -28,6 +28,10 @@ export interface BatchVariant {
    * `protocols` say the same); HTTP/1.1 alone when absent, as the campaign's variants are.
    */
   protocols?: Protocol[];
+  /** The text of its run's `--grep`: its run is the tests it matches alone (every rule without one). */
+  grep?: string;
+  /** Its run's `--retries`: how often Playwright re-runs a rule that failed (none without it). */
+  retries?: number;
 }
 
 export interface BatchPlan {

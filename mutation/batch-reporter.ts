@@ -18,7 +18,7 @@ import type {
   TestStep,
 } from '@playwright/test/reporter';
 import ConformanceReporter from '../conformance/run/reporter.ts';
-import { batchVariantOf, type BatchVariantOptions } from '../conformance/run/batch-variants.ts';
+import { batchVariantOf, grepOf, type BatchVariantOptions } from '../conformance/run/batch-variants.ts';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
@@ -59,6 +59,8 @@ export default class BatchReporter implements Reporter {
       // which its tests report, so that the reporter labels them as a run's only project's.
       const ownConfig = {
         ...config,
+        // Its own --grep, as its run's config would hold it (the report's scope names it).
+        ...(variant.grep !== undefined ? { grep: grepOf(variant.grep) } : {}),
         projects: config.projects.flatMap((project) => {
           const options = ownOptions(project, name);
           return options ? [{ ...project, use: { ...project.use, ...options } }] : [];

@@ -28,6 +28,9 @@ export interface BatchEntry {
   expectedToFail: readonly RuleId[];
   /** The protocols its rules are checked over (its environment's settings say the same); default h1. */
   protocols?: readonly Protocol[];
+  /** Its run's `--grep` and `--retries`, as the `run` command passes them to Playwright. */
+  grep?: string;
+  retries?: number;
 }
 
 /** What one run of the batch wrote, as a run of its own would have. */
@@ -58,6 +61,11 @@ export async function runBatch(
   { workers, caFile, failedRulesKeepWorker = false, timeoutMs }: BatchOptions,
 ): Promise<Map<string, BatchRunResult>> {
   if (entries.length === 0) return new Map();
+  // A variant's grep is case-insensitive, as `--grep` is: it would match another's describe.
+  const names = entries.map((entry) => entry.name.toLowerCase());
+  const twice = names.find((name, index) => names.indexOf(name) !== index);
+  if (twice !== undefined)
+    throw new Error(`Two runs of one batch are named ${twice} but for case: name them apart.`);
   const batchDir = join(work, 'batch');
   const plan: BatchPlan = {
     workers,
@@ -83,6 +91,8 @@ export async function runBatch(
         reportDir: join(dir, 'reports'),
         expectedToFail: [...entry.expectedToFail],
         ...(entry.protocols ? { protocols: [...entry.protocols] } : {}),
+        ...(entry.grep !== undefined ? { grep: entry.grep } : {}),
+        ...(entry.retries !== undefined ? { retries: entry.retries } : {}),
       };
     }),
   };

@@ -1,6 +1,7 @@
 // Playwright config of a batch run (batch-plan.ts): the conformance suite's own settings
 // (playwright.config.ts), one project per worker and protocol, each checking a share of the
-// variants over that protocol (HTTP/1.1 alone unless a variant names more), each
+// variants over that protocol (HTTP/1.1 alone unless a variant names more) — shares apart per
+// --retries, and each variant's tests those its own --grep selects — each
 // variant's run (its environment, target, settings) given as a test option, and the batch
 // reporter, which gives each variant the conformance reporter of a run of its own.
 // There is no set-up project: the campaign has run each variant's preflight before, as the set-up
@@ -17,7 +18,11 @@ import {
   setForWorkers,
   setHandOvers,
 } from '../conformance/env.ts';
-import { batchVariantsGrep, type BatchVariantOptions } from '../conformance/run/batch-variants.ts';
+import {
+  batchSelectionGrep,
+  grepCanShare,
+  type BatchVariantOptions,
+} from '../conformance/run/batch-variants.ts';
 import { batchPlanFile, readBatchPlan, type BatchVariant } from './batch-plan.ts';
 
 const plan = readBatchPlan();
@@ -50,7 +55,7 @@ export default defineConfig<SuiteOptions>({
   outputDir: plan.outputDir,
   use: { trace: 'off', screenshot: 'off', video: 'off' },
   projects: PROTOCOLS.flatMap((protocol) =>
-    sharesOf(
+    sharesOfEach(
       plan.variants.filter((variant) => (variant.protocols ?? ['h1']).includes(protocol)),
       plan.workers,
     )
@@ -65,7 +70,10 @@ export default defineConfig<SuiteOptions>({
         // worker option (a rule's connections are the worker's): each protocol has projects of its
         // own, as a run of its own has a project per protocol.
         workers: 1,
-        grep: batchVariantsGrep(share.map((variant) => variant.name)),
+        // Each variant's tests, those its own --grep matches if it has one.
+        grep: batchSelectionGrep(share),
+        // Its variants' --retries, which Playwright reads per project as a run reads its own.
+        retries: share[0]?.retries ?? 0,
         use: {
           protocol,
           failedRulesKeepWorker: plan.failedRulesKeepWorker === true,
@@ -85,6 +93,22 @@ export default defineConfig<SuiteOptions>({
       })),
   ),
 });
+
+/**
+ * The variants in shares that one project can check: those of one `--retries` together (a
+ * project's setting), and apart a variant whose --grep cannot share one regular expression with
+ * others (batch-variants.ts); each such group dealt over the workers. The campaign's variants,
+ * which have neither, are one group, dealt as before.
+ */
+function sharesOfEach(variants: readonly BatchVariant[], count: number): BatchVariant[][] {
+  const groups = new Map<string, BatchVariant[]>();
+  for (const variant of variants) {
+    const key = grepCanShare(variant.grep) ? `${variant.retries ?? 0}` : `alone ${variant.name}`;
+    groups.set(key, [...(groups.get(key) ?? []), variant]);
+  }
+  if (groups.size === 0) return sharesOf([], count);
+  return [...groups.values()].flatMap((group) => sharesOf(group, count));
+}
 
 /** The variants in `count` shares, dealt in turn: the plan's order, spread over the workers. */
 function sharesOf(variants: readonly BatchVariant[], count: number): BatchVariant[][] {

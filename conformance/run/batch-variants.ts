@@ -33,8 +33,64 @@ export function batchVariantTitle(name: string): string {
 
 /** Matches the title path of the tests of `names` alone: a project's `grep` for its share. */
 export function batchVariantsGrep(names: readonly string[]): RegExp {
-  const escaped = names.map((name) => batchVariantTitle(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`(?:^| )(?:${escaped.join('|')}) `);
+  return new RegExp(`(?:^| )(?:${names.map(escapedTitle).join('|')}) `);
+}
+
+function escapedTitle(name: string): string {
+  return batchVariantTitle(name).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * `--grep`'s text as Playwright reads it (its `forceRegExp`): `/source/flags`, or the text itself,
+ * case-insensitive. A variant's own selection is read so, as its run of its own would read it.
+ */
+export function grepOf(pattern: string): RegExp {
+  const written = /^\/(.*)\/([gi]*)$/.exec(pattern);
+  return written ? new RegExp(written[1] ?? '', written[2]) : new RegExp(pattern, 'gi');
+}
+
+/** A variant as a project's grep selects its tests: by its name, and by its own `--grep` if any. */
+export interface VariantSelection {
+  name: string;
+  /** The text of its run's `--grep`: only the tests it matches are the variant's run. */
+  grep?: string;
+}
+
+/**
+ * Whether variant greps can share one regular expression: each is case-insensitive (Playwright's
+ * reading of a plain `--grep`) and has no backreference, which the alternation would renumber.
+ * A variant whose grep cannot share is a project's share of its own.
+ */
+export function grepCanShare(grep: string | undefined): boolean {
+  if (grep === undefined) return true;
+  const { flags, source } = grepOf(grep);
+  return flags.includes('i') && !/\\[1-9]|\\k</.test(source);
+}
+
+/**
+ * Matches the title path of the tests of `variants` alone — a variant's own `--grep`, when it has
+ * one, matching too (the title path a run of its own matches it against, with the variant's
+ * describe in it): a project's `grep` for its share. A share without a grep is matched as
+ * `batchVariantsGrep` matches it. Each grep is tested as a lookahead from the first character, which
+ * is what testing it alone does (anchors included); the variant's describe is another lookahead.
+ */
+export function batchSelectionGrep(variants: readonly VariantSelection[]): RegExp {
+  if (variants.every((variant) => variant.grep === undefined))
+    return batchVariantsGrep(variants.map((variant) => variant.name));
+  const own = variants.map(({ grep }) => (grep === undefined ? undefined : grepOf(grep)));
+  if (variants.length > 1 && !variants.every((variant) => grepCanShare(variant.grep)))
+    throw new Error(
+      'A variant whose --grep is case-sensitive or has a backreference needs a share of its own.',
+    );
+  const parts = variants.map(({ name }, index) => {
+    const title = `(?:^| )${escapedTitle(name)} `;
+    const grep = own[index];
+    return grep ? `^(?=[\\s\\S]*?${title})(?=[\\s\\S]*?(?:${grep.source}))` : title;
+  });
+  // One variant alone keeps its grep's own flags; shared greps are all case-insensitive.
+  const alone = variants.length === 1 ? own[0] : undefined;
+  const flags = alone ? alone.flags.replace('g', '') : 'i';
+  return new RegExp(parts.map((part) => `(?:${part})`).join('|'), flags);
 }
 
 /** The variant of a batch test, from the describe it is registered under. */

@@ -3,8 +3,9 @@
 // preflighted here as the set-up project would, each with its own report directory, outcome file
 // and printed summary, read back as a run of its own (ConformanceRun). A runner, a set-up project
 // and their worker processes are what a run costs beyond its rules; a file of a dozen deployments
-// pays them once. What only the `run` command does (its options, its exit, its console while the
-// rules run) stays proved by the tests that run it (runConformance).
+// pays them once. A run's settings, its `--grep` and its `--retries` are each deployment's own.
+// What only the `run` command does (its options, its exit, its console while the rules run)
+// stays proved by the tests that run it (runConformance).
 import { after, before } from 'node:test';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -33,6 +34,10 @@ export interface BatchedTarget {
   protocols?: readonly Protocol[] | 'offered';
   /** More settings of the run, as their CONFORMANCE_* variables (the options table's). */
   settings?: Readonly<Record<string, string>>;
+  /** Its run's `--grep`: the rules it selects alone are checked, and its report says so. */
+  grep?: string;
+  /** Its run's `--retries`. */
+  retries?: number;
 }
 
 /** Each target's run, over HTTP/1.1 as runConformance's are unless told; by name. */
@@ -74,6 +79,8 @@ export async function runTargetsTogether(
               target.file,
               ...(target.profile ? ['--profile', target.profile] : []),
               ...(Array.isArray(target.protocols) ? ['--protocols', target.protocols.join(',')] : []),
+              ...(target.grep !== undefined ? ['--grep', target.grep] : []),
+              ...(target.retries !== undefined ? ['--retries', String(target.retries)] : []),
             ],
             {
               ...target.env,
@@ -129,7 +136,16 @@ async function prepare(
   const preflight = await underSettings(settings, () => runPreflight(bound, requestTimeoutMs, protocols));
   return {
     target,
-    entry: { name: target.name, environment, declared, preflight, expectedToFail: [], protocols },
+    entry: {
+      name: target.name,
+      environment,
+      declared,
+      preflight,
+      expectedToFail: [],
+      protocols,
+      ...(target.grep !== undefined ? { grep: target.grep } : {}),
+      ...(target.retries !== undefined ? { retries: target.retries } : {}),
+    },
     keys,
   };
 }
@@ -141,7 +157,10 @@ export interface StartedDeployment {
 }
 
 /** How a deployment of the batch is checked: what `run`'s options would say for a run of its own. */
-export type DeploymentOptions = Pick<BatchedTarget, 'profile' | 'protocols' | 'settings'>;
+export type DeploymentOptions = Pick<
+  BatchedTarget,
+  'profile' | 'protocols' | 'settings' | 'grep' | 'retries'
+>;
 
 export interface BatchOfDeployments {
   /**
@@ -198,4 +217,11 @@ export function batchOfDeployments(): BatchOfDeployments {
       };
     },
   };
+}
+
+/** The run named `name` of a batch's runs (runTargetsTogether); a test fails if there is none. */
+export function runNamed(runs: ReadonlyMap<string, ConformanceRun>, name: string): ConformanceRun {
+  const run = runs.get(name);
+  if (!run) throw new Error(`No run of ${name} in the batch.`);
+  return run;
 }

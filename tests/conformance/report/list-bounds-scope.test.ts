@@ -5,35 +5,52 @@
 // beside the verdict wherever it is shown.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
-import { runConformance, writeTargetOf, type ConformanceRun } from '../../support/conformance-run.ts';
+import { writeTargetOf, type ConformanceRun } from '../../support/conformance-run.ts';
+import { runTargetsTogether } from '../../support/batched-runs.ts';
+import { ATTESTATION_ENV, ENV } from '../../../conformance/env.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
 
 let server: TestServer;
 let onePage: ConformanceRun;
 let tenPages: ConformanceRun;
 
-before(async () => {
-  // Pages of two customers; HTTP/1.1 alone, so that a run over it is complete in protocols.
-  server = await startTestServer({
-    fault: 'other-tenant-customer-leaked-after-first-page',
-    customersPageSize: 2,
-    http2: false,
-  });
-  const target = writeTargetOf(server, 'leaks past page one');
-  const args = ['--target', target, '--profile', 'strict'];
-  [onePage, tenPages] = await Promise.all([
-    runConformance([...args, '--max-list-pages', '1', '--retries', '1', '--bundle'], fixtureKeyEnvironment()),
-    runConformance([...args, '--max-list-pages', '10', '--no-bundle'], fixtureKeyEnvironment()),
-  ]);
-});
+before(
+  async () => {
+    // Pages of two customers; HTTP/1.1 alone, so that a run over it is complete in protocols.
+    server = await startTestServer({
+      fault: 'other-tenant-customer-leaked-after-first-page',
+      customersPageSize: 2,
+      http2: false,
+    });
+    const file = writeTargetOf(server, 'leaks past page one');
+    // Two runs of `run --target FILE --profile strict` of their own, checked in one batch: one with
+    // --max-list-pages 1 --retries 1 --bundle, the other with --max-list-pages 10 --no-bundle.
+    const target = { file, env: fixtureKeyEnvironment(), profile: 'strict' } as const;
+    const runs = await runTargetsTogether([
+      {
+        ...target,
+        name: 'one-page',
+        retries: 1,
+        settings: { [ENV.maxListPages]: '1', [ATTESTATION_ENV.bundle]: '1' },
+      },
+      { ...target, name: 'ten-pages', settings: { [ENV.maxListPages]: '10', [ATTESTATION_ENV.bundle]: '0' } },
+    ]);
+    const [one, ten] = [runs.get('one-page'), runs.get('ten-pages')];
+    assert.ok(one && ten, 'both runs');
+    [onePage, tenPages] = [one, ten];
+  },
+  { timeout: 600_000 },
+);
 
 after(() => server.close());
 
 test('ten pages: the leak on page two is found, NOT CONFORMANT', () => {
   assert.equal(tenPages.report?.verdict, 'NOT CONFORMANT', tenPages.stdout);
+  assert.equal(tenPages.report?.scope?.settings?.maxListPages, 10);
+  assert.equal(existsSync(join(tenPages.reportDir, 'bundle')), false, '--no-bundle: none written');
   assert.equal(tenPages.report?.scope?.listsCut, undefined);
 });
 

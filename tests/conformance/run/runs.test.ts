@@ -190,12 +190,10 @@ test('a bad target file is refused before the run, naming the file and the field
   );
 });
 
+// Without the flag an INCOMPLETE verdict exits 0: the minimal target's run above says so (a run of
+// its own here would only repeat that assertion, at the cost of a whole run).
 test('--fail-on-incomplete turns an INCOMPLETE verdict into a failing exit code', async () => {
-  const selection = ['--grep', '@VERSION-PATH'];
-  const lenient = await runConformance(selection);
-  assert.equal(lenient.report?.verdict, 'INCOMPLETE');
-  assert.equal(lenient.exitCode, 0);
-  const strict = await runConformance([...selection, '--fail-on-incomplete']);
+  const strict = await runConformance(['--grep', '@VERSION-PATH', '--fail-on-incomplete']);
   assert.equal(strict.report?.verdict, 'INCOMPLETE');
   assert.equal(strict.exitCode, 1);
 });

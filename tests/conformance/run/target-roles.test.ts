@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { fixtureKeyEnvironment } from '../../../conformance/deployment/embedded-target.ts';
 import type { ResolvedTarget } from '../../../conformance/deployment/target.ts';
 import { roleNotShownReason, roleProblems } from '../../../conformance/run/target-roles.ts';
-import { referenceTargetOn, runConformance, type ConformanceRun } from '../../support/conformance-run.ts';
+import { referenceTargetOn, type ConformanceRun } from '../../support/conformance-run.ts';
+import { runNamed, runTargetsTogether } from '../../support/batched-runs.ts';
 import { startTestServer, type TestServer } from '../../support/reference-client.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
 
@@ -93,7 +94,9 @@ test("an other tenant's key that was served no list on its host is not shown to 
 describe('runs: a deployment that serves another tenant’s key (key-lookup-ignores-tenant), and the clean one', () => {
   let faulty: TestServer;
   let clean: TestServer;
-  const GREP = ['--grep', 'TENANT-CROSS-KEY-REJECTED:|TENANT-OWN-DATA-ONLY:'];
+  /** Each target's run, by name: the four runs of this describe, checked in one batch. */
+  let runs: Map<string, ConformanceRun>;
+  const GREP = 'TENANT-CROSS-KEY-REJECTED:|TENANT-OWN-DATA-ONLY:';
   const write = (
     server: TestServer,
     name: string,
@@ -113,32 +116,51 @@ describe('runs: a deployment that serves another tenant’s key (key-lookup-igno
   };
   const verdicts = (run: ConformanceRun): Record<string, string> =>
     Object.fromEntries((run.report?.rules ?? []).map((rule) => [rule.id, rule.verdict]));
+  const runOf = (name: string): ConformanceRun => runNamed(runs, name);
 
-  before(async () => {
-    [faulty, clean] = await Promise.all([
-      startTestServer({ fault: 'key-lookup-ignores-tenant' }),
-      startTestServer(),
-    ]);
-  });
+  before(
+    async () => {
+      [faulty, clean] = await Promise.all([
+        startTestServer({ fault: 'key-lookup-ignores-tenant' }),
+        startTestServer(),
+      ]);
+      // Each a run of `run --target FILE --grep GREP` of its own would be (the batch's variants).
+      const targets = [
+        ['faulty-honest', write(faulty, 'honest', () => {})],
+        [
+          'faulty-sandbox-as-other',
+          write(faulty, 'sandbox as other tenant', (file) => {
+            file.otherTenantBaseUrl = file.sandboxBaseUrl;
+            (file.credentials as Record<string, string>).otherTenant = 'REFERENCE_KEY_ACME_DEV_FULL';
+          }),
+        ],
+        ['clean-honest', write(clean, 'honest', () => {})],
+        [
+          'clean-slip',
+          write(clean, 'slip', (file) => {
+            const credentials = file.credentials as Record<string, string>;
+            delete credentials.readOnly;
+            credentials.otherTenant = 'REFERENCE_KEY_ACME_PROD_READ';
+          }),
+        ],
+      ] as const;
+      // One worker serves the four: each run is two rules, less than a worker process costs to start.
+      runs = await runTargetsTogether(
+        targets.map(([name, file]) => ({ name, file, env: keys, grep: GREP })),
+        { workers: 1 },
+      );
+    },
+    { timeout: 600_000 },
+  );
   after(async () => Promise.all([faulty.close(), clean.close()]));
 
-  test('the control: the honest target of the faulty deployment fails TENANT-CROSS-KEY-REJECTED', async () => {
-    const run = await runConformance(['--target', write(faulty, 'honest', () => {}), ...GREP], keys);
+  test('the control: the honest target of the faulty deployment fails TENANT-CROSS-KEY-REJECTED', () => {
+    const run = runOf('faulty-honest');
     assert.equal(verdicts(run)['TENANT-CROSS-KEY-REJECTED'], 'fail', run.stdout + run.stderr);
   });
 
-  test("the tenant's own sandbox named as the other tenant: not evaluated, never a pass", async () => {
-    const run = await runConformance(
-      [
-        '--target',
-        write(faulty, 'sandbox as other tenant', (file) => {
-          file.otherTenantBaseUrl = file.sandboxBaseUrl;
-          (file.credentials as Record<string, string>).otherTenant = 'REFERENCE_KEY_ACME_DEV_FULL';
-        }),
-        ...GREP,
-      ],
-      keys,
-    );
+  test("the tenant's own sandbox named as the other tenant: not evaluated, never a pass", () => {
+    const run = runOf('faulty-sandbox-as-other');
     const rules = run.report?.rules ?? [];
     const cross = rules.find((rule) => rule.id === 'TENANT-CROSS-KEY-REJECTED');
     assert.equal(cross?.verdict, 'not-evaluated', run.stdout + run.stderr);
@@ -146,24 +168,20 @@ describe('runs: a deployment that serves another tenant’s key (key-lookup-igno
     assert.notEqual(run.report?.verdict, 'CONFORMANT');
   });
 
-  test("one of the tenant's own keys as the other tenant's, on the clean deployment: not evaluated, never a fail", async () => {
-    const honest = await runConformance(['--target', write(clean, 'honest', () => {}), ...GREP], keys);
+  test("one of the tenant's own keys as the other tenant's, on the clean deployment: not evaluated, never a fail", () => {
+    const honest = runOf('clean-honest');
     assert.equal(verdicts(honest)['TENANT-CROSS-KEY-REJECTED'], 'pass', honest.stdout + honest.stderr);
-    const run = await runConformance(
-      [
-        '--target',
-        write(clean, 'slip', (file) => {
-          const credentials = file.credentials as Record<string, string>;
-          delete credentials.readOnly;
-          credentials.otherTenant = 'REFERENCE_KEY_ACME_PROD_READ';
-        }),
-        ...GREP,
-      ],
-      keys,
-    );
+    const run = runOf('clean-slip');
     const got = verdicts(run);
     assert.equal(got['TENANT-CROSS-KEY-REJECTED'], 'not-evaluated', run.stdout + run.stderr);
     assert.equal(got['TENANT-OWN-DATA-ONLY'], 'not-evaluated');
     assert.notEqual(run.report?.verdict, 'NOT CONFORMANT');
+  });
+
+  test('each run checked the two rules its --grep selects, and no other', () => {
+    for (const [name, run] of runs) {
+      assert.equal(run.report?.scope?.grep, GREP, name);
+      assert.equal(run.report?.scope?.rulesSelected, 2, name);
+    }
   });
 });

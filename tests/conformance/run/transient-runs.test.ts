@@ -5,7 +5,9 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { RULES, ruleById } from '../../../conformance/catalog/rules.ts';
-import { runConformance } from '../../support/conformance-run.ts';
+import type { ConformanceRun } from '../../support/conformance-run.ts';
+import { runNamed, runTargetsTogether } from '../../support/batched-runs.ts';
+import { ENV } from '../../../conformance/env.ts';
 import { scanDirectory, secretForms } from '../../support/artifact-scan.ts';
 import { NOT_APPLICABLE_BY_NATURE, notApplicableByNature } from '../../support/not-applicable-by-nature.ts';
 import { startGateFront, type GateFront } from '../../independent-implementation/gate-front.ts';
@@ -19,37 +21,74 @@ const LIMITED_RULE = 'AUTH-OTHER-SCHEME-REJECTED';
 
 let server: IndependentServer;
 let front: GateFront;
+let everything: GateFront;
 let target: WrittenTarget;
 let limited = 0;
+let refused = 0;
+/** The two runs of this file, by name, checked in one batch (each as `run --target` of its own). */
+let runs: Map<string, ConformanceRun>;
 
-before(async () => {
-  server = await startIndependentServer();
-  front = await startGateFront({
-    upstreamPort: server.port,
-    upstreamCa: server.caPem,
-    gate: (request) => {
-      if (!/^basic /i.test(request.headers.authorization ?? '')) return { pass: true };
-      limited += 1;
-      return {
-        answer: {
-          status: 429,
-          // The policy it announces keeps the run's pace high: this test is about the verdict.
-          headers: { 'Content-Type': 'application/json', 'Retry-After': '0', 'RateLimit-Policy': '50;w=1' },
-          body: '{"error":{"code":"rate_limited","message":"Too many requests."}}',
-        },
-      };
-    },
-  });
-  target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
-});
+before(
+  async () => {
+    server = await startIndependentServer();
+    front = await startGateFront({
+      upstreamPort: server.port,
+      upstreamCa: server.caPem,
+      gate: (request) => {
+        if (!/^basic /i.test(request.headers.authorization ?? '')) return { pass: true };
+        limited += 1;
+        return {
+          answer: {
+            status: 429,
+            // The policy it announces keeps the run's pace high: this test is about the verdict.
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '0', 'RateLimit-Policy': '50;w=1' },
+            body: '{"error":{"code":"rate_limited","message":"Too many requests."}}',
+          },
+        };
+      },
+    });
+    target = await writeIndependentTarget({ ...server, port: front.port, caPem: front.caPem });
+    // A front that answers 429 with a long Retry-After to everything.
+    everything = await startGateFront({
+      upstreamPort: server.port,
+      upstreamCa: server.caPem,
+      gate: () => {
+        refused += 1;
+        return {
+          answer: {
+            status: 429,
+            headers: { 'Content-Type': 'application/json', 'Retry-After': '120' },
+            body: '{"error":{"code":"rate_limited","message":"Too many requests."}}',
+          },
+        };
+      },
+    });
+    const behind = await writeIndependentTarget({
+      ...server,
+      port: everything.port,
+      caPem: everything.caPem,
+    });
+    runs = await runTargetsTogether([
+      // --max-retries 2
+      { name: 'limited', file: target.file, env: target.env, settings: { [ENV.maxRetries]: '2' } },
+      // --retry-budget 5
+      { name: 'everything', file: behind.file, env: behind.env, settings: { [ENV.retryBudget]: '5' } },
+    ]);
+  },
+  { timeout: 600_000 },
+);
 
 after(async () => {
+  await everything.close();
   await front.close();
   await server.close();
 });
 
-test('a request answered 429 at every try: its rule is ERROR naming the fix, the verdict INCOMPLETE, exit 3', async () => {
-  const run = await runConformance(['--target', target.file, '--max-retries', '2'], target.env);
+const runOf = (name: string): ConformanceRun => runNamed(runs, name);
+
+test('a request answered 429 at every try: its rule is ERROR naming the fix, the verdict INCOMPLETE, exit 3', () => {
+  const run = runOf('limited');
+  assert.equal(run.report?.scope?.settings?.maxRetries, 2);
   assert.equal(run.exitCode, 3);
   assert.equal(run.report?.verdict, 'INCOMPLETE');
   const byVerdict = (verdict: string): string[] =>
@@ -91,25 +130,9 @@ test('a request answered 429 at every try: its rule is ERROR naming the fix, the
   assert.deepEqual(findings, []);
 });
 
-test('a front that answers 429 with a long Retry-After to everything: after a few requests the rest are not sent, every rule ERROR naming the front', async (t) => {
-  let refused = 0;
-  const everything = await startGateFront({
-    upstreamPort: server.port,
-    upstreamCa: server.caPem,
-    gate: () => {
-      refused += 1;
-      return {
-        answer: {
-          status: 429,
-          headers: { 'Content-Type': 'application/json', 'Retry-After': '120' },
-          body: '{"error":{"code":"rate_limited","message":"Too many requests."}}',
-        },
-      };
-    },
-  });
-  t.after(() => everything.close());
-  const behind = await writeIndependentTarget({ ...server, port: everything.port, caPem: everything.caPem });
-  const run = await runConformance(['--target', behind.file, '--retry-budget', '5'], behind.env);
+test('a front that answers 429 with a long Retry-After to everything: after a few requests the rest are not sent, every rule ERROR naming the front', () => {
+  const run = runOf('everything');
+  assert.equal(run.report?.scope?.settings?.retryBudgetSeconds, 5);
   assert.equal(run.exitCode, 3);
   assert.equal(run.report?.verdict, 'INCOMPLETE');
   assert.deepEqual(
