@@ -12,7 +12,7 @@ import { openServer, type Database, type Queryable } from '../database/database.
 import { hostEmbedded, laneQueryable } from '../database/embedded-host.ts';
 import { PriorityLane } from '../database/priority-lane.ts';
 import { checkRead, gateRoute } from '../http/gate-routes.ts';
-import { RequestError, sendError } from '../http/respond.ts';
+import { RequestError, sendFailure } from '../http/respond.ts';
 import { PublishersFile } from '../publish/publishers.ts';
 import type { FromGate, GateDatabase, GateServe, ToGate } from './messages.ts';
 
@@ -66,15 +66,7 @@ async function serve(gate: Queryable, options: GateServe): Promise<Server> {
           `The gate port answers /api/v1/can-i-ship and /badge/NAME.svg only: ask the registry's main port for ${url.pathname.slice(0, 100)}.`,
         );
     };
-    answer().catch((error: unknown) => {
-      if (error instanceof RequestError) return sendError(response, error, request);
-      log(`gate error: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown'}`);
-      sendError(
-        response,
-        new RequestError(500, 'internal_error', 'The registry could not answer: see its log.'),
-        request,
-      );
-    });
+    answer().catch((error: unknown) => sendFailure(error, request, response, (line) => log(`gate ${line}`)));
   });
   server.headersTimeout = 30_000;
   server.requestTimeout = 60_000;

@@ -11,7 +11,7 @@ import { siteRoutes } from '../web/site.ts';
 import { certifiedList, deploymentHistory, diffAnswer, publish, runDetail, type ApiContext } from './api.ts';
 import { UploadAborted } from './body.ts';
 import { DEFAULT_MAX_UPLOADS, UploadGate } from './upload-gate.ts';
-import { RequestError, sendError, sendJson } from './respond.ts';
+import { RequestError, sendFailure, sendJson } from './respond.ts';
 import { checkRead, gateRoute, pathSegments } from './gate-routes.ts';
 import { removeStaleUploads } from '../publish/receive.ts';
 import { bundleFileNames } from '../store/runs.ts';
@@ -201,14 +201,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
         request.destroy();
         return;
       }
-      if (error instanceof RequestError) return sendError(response, error, request);
-      // Never the error's text or stack to the client; the log names what happened.
-      log(`error: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown'}`);
-      sendError(
-        response,
-        new RequestError(500, 'internal_error', 'The registry could not answer: see its log.'),
-        request,
-      );
+      sendFailure(error, request, response, log);
     });
   });
   server.headersTimeout = 30_000;
