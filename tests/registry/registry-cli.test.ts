@@ -113,11 +113,12 @@ test('serve refuses a --gate-port that is not a port (exit 2) and one it cannot 
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   try {
     const port = (taken.address() as { port: number }).port;
+    // A database made already: the refusal is the port's, not a first start's seconds of CPU.
     const refused = await runMain([
       'registry',
       'serve',
       '--data',
-      join(work, 'gate'),
+      await seededDataDirectory(join(work, 'gate-data')),
       '--port',
       '0',
       '--gate-port',
