@@ -36,6 +36,8 @@ async function bounded<T>(what: string, work: Promise<T>): Promise<T> {
 
 export interface RegistryProcess {
   url: string;
+  /** The gate port's URL, when started with --gate-port. */
+  gateUrl?: string;
   /** Stops the registry as an operator would (SIGTERM) and waits for it to exit. */
   stop(): Promise<void>;
 }
@@ -72,18 +74,20 @@ export async function startRegistryProcess(options: {
   child.stderr.on('data', (chunk: Buffer) => {
     errors = (errors + chunk.toString()).slice(-2000);
   });
-  const url = await bounded(
+  const withGate = options.extra?.includes('--gate-port') === true;
+  const [url, gateUrl] = await bounded(
     'registry serve',
-    new Promise<string>((resolve, reject) => {
+    new Promise<[string, string | undefined]>((resolve, reject) => {
       let seen = '';
       const onData = (chunk: Buffer): void => {
         seen += chunk.toString();
         const match = /Registry at (https:\/\/\S+)/.exec(seen);
-        if (match?.[1]) {
+        const gate = /gate: +(https:\/\/\S+)/.exec(seen);
+        if (match?.[1] && (!withGate || gate?.[1])) {
           // The request log goes on: read and dropped, so the registry never blocks on its pipe.
           child.stdout.off('data', onData);
           child.stdout.resume();
-          resolve(match[1]);
+          resolve([match[1], gate?.[1]]);
         }
       };
       child.stdout.on('data', onData);
@@ -97,6 +101,7 @@ export async function startRegistryProcess(options: {
   });
   return {
     url,
+    ...(gateUrl !== undefined ? { gateUrl } : {}),
     async stop() {
       if (child.exitCode !== null) return;
       const exited = once(child, 'exit');

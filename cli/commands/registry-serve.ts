@@ -6,6 +6,7 @@ import { DEFAULT_GATE_POOL_SIZE, DEFAULT_POOL_SIZE, openDatabase } from '../../r
 import { migrate, DatabaseTooNewError } from '../../registry/database/migrations.ts';
 import { DirectoryInUseError, lockDirectory } from '../../registry/database/directory-lock.ts';
 import { registryTls } from '../../registry/http/certificate.ts';
+import { openGateThread, type GateThread } from '../../registry/gate/gate.ts';
 import {
   DEFAULT_MAX_BUNDLE_BYTES,
   DEFAULT_PAGES_AT_ONCE,
@@ -21,6 +22,7 @@ const HELP = `Usage: tenant-auth-conformance registry serve [--data DIR | --data
                                               [--publishers FILE] [--port N] [--host ADDRESS]
                                               [--cert FILE --key FILE] [--private-reads]
                                               [--webhook-hosts LIST] [--webhook-ca FILE]
+                                              [--gate-port N]
 
 Starts the certification registry: a JSON API (docs/registry-openapi.json), the pages of certified
 implementations, deployments and runs, and a badge per deployment. Every published bundle is
@@ -53,6 +55,10 @@ Options:
                         but can-i-ship and the badge, 1 to 100 (default: ${DEFAULT_POOL_SIZE})
   --gate-pool-size N    a PostgreSQL server's connections kept for can-i-ship and the badge, 1 to
                         20 (default: ${DEFAULT_GATE_POOL_SIZE}); the embedded database answers them first instead
+  --gate-port N         also serve can-i-ship and the badge on port N (0: a free one), from a
+                        thread of their own: no page, upload or crowd on --port delays them
+                        (on the embedded database that thread holds it); give release
+                        pipelines this port's URL
   --private-reads       every read (API, pages, badges) needs a token of the publishers file
   --webhook-hosts LIST  the only hosts webhooks may deliver to, comma-separated (*.example.com
                         for every host below it); default: any host, over https
@@ -107,6 +113,7 @@ export async function main(argv: string[]): Promise<number> {
       'pages-at-once': { type: 'string' },
       'pool-size': { type: 'string' },
       'gate-pool-size': { type: 'string' },
+      'gate-port': { type: 'string' },
       'private-reads': { type: 'boolean' },
       'webhook-hosts': { type: 'string' },
       'webhook-ca': { type: 'string', multiple: true },
@@ -120,6 +127,11 @@ export async function main(argv: string[]): Promise<number> {
   const maxBundleBytes = Number(values['max-bundle-bytes'] ?? DEFAULT_MAX_BUNDLE_BYTES);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     console.error(`--port: "${values.port}" is not a port number (0 to 65535).`);
+    return EXIT.usage;
+  }
+  const gatePort = values['gate-port'] === undefined ? undefined : Number(values['gate-port']);
+  if (gatePort !== undefined && (!/^[0-9]{1,5}$/.test(values['gate-port'] ?? '') || gatePort > 65535)) {
+    console.error(`--gate-port: "${values['gate-port']}" is not a port number (0 to 65535).`);
     return EXIT.usage;
   }
   if (!Number.isInteger(maxBundleBytes) || maxBundleBytes < 1024) {
@@ -205,15 +217,32 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.setup;
   }
   let db;
+  let gate: GateThread | undefined;
   try {
-    db = await openDatabase(
-      {
-        directory: join(directory, 'database'),
-        ...(databaseUrl !== undefined ? { databaseUrl } : {}),
-        ...(databasePassword !== undefined ? { databasePassword } : {}),
-      },
-      { poolSize: lanes.poolSize as number, gatePoolSize: lanes.gatePoolSize as number },
-    );
+    // With --gate-port, the gate thread reads through its own connections; on the embedded
+    // database it opens PGlite and this thread reaches it through it.
+    if (gatePort !== undefined)
+      gate = await openGateThread(
+        databaseUrl !== undefined
+          ? {
+              kind: 'server',
+              url: databaseUrl,
+              ...(databasePassword !== undefined ? { password: databasePassword } : {}),
+              gatePoolSize: lanes.gatePoolSize as number,
+            }
+          : { kind: 'embedded', directory: join(directory, 'database') },
+        (line) => console.log(line),
+      );
+    db =
+      gate?.db ??
+      (await openDatabase(
+        {
+          directory: join(directory, 'database'),
+          ...(databaseUrl !== undefined ? { databaseUrl } : {}),
+          ...(databasePassword !== undefined ? { databasePassword } : {}),
+        },
+        { poolSize: lanes.poolSize as number, gatePoolSize: lanes.gatePoolSize as number },
+      ));
     await migrate(db);
   } catch (error) {
     const reason = error instanceof DatabaseTooNewError ? error.message : (error as Error).message;
@@ -221,6 +250,7 @@ export async function main(argv: string[]): Promise<number> {
       `The registry's database cannot be opened: ${reason.replaceAll(databaseUrl ?? '\u0000', shownUrl(databaseUrl ?? ''))}`,
     );
     await db?.close().catch(() => undefined);
+    await gate?.close();
     lock?.release();
     return EXIT.setup;
   }
@@ -248,11 +278,15 @@ export async function main(argv: string[]): Promise<number> {
       },
       // On the data directory's disk, not in /tmp (often a tmpfs, which is memory).
       uploadsDirectory: join(directory, 'uploads'),
+      ...(gate !== undefined && gatePort !== undefined
+        ? { gate: { thread: gate, port: gatePort, publishersFile } }
+        : {}),
     });
     const stop = (): void => {
       void registry
         .close()
         .then(() => db.close())
+        .then(() => gate?.close())
         .finally(() => lock?.release())
         .then(() => process.exit(0));
     };
@@ -261,6 +295,9 @@ export async function main(argv: string[]): Promise<number> {
     console.log(
       [
         `Registry at ${registry.url}`,
+        ...(registry.gateUrl !== undefined
+          ? [`  gate:       ${registry.gateUrl} (can-i-ship and the badge, on a thread of their own)`]
+          : []),
         `  database:   ${databaseUrl !== undefined ? `PostgreSQL server ${shownUrl(databaseUrl)}` : `embedded (PGlite) in ${join(directory, 'database')}`}`,
         `  publishers: ${publishers.current().length} (${publishersFile}, read again when it changes)`,
         `  reads:      ${values['private-reads'] === true ? 'need a token' : 'public'}`,
@@ -272,6 +309,7 @@ export async function main(argv: string[]): Promise<number> {
   } catch (error) {
     console.error(`The registry cannot start: ${(error as Error).message}`);
     await db.close().catch(() => undefined);
+    await gate?.close();
     lock?.release();
     return EXIT.setup;
   }

@@ -3,7 +3,8 @@
 // through `pg`. Everything above this file speaks SQL through `query` and `transaction` only, so
 // the schema, the migrations and every query are the same for both.
 import { mkdirSync } from 'node:fs';
-import { PriorityLane, type Lane } from './priority-lane.ts';
+import { PriorityLane } from './priority-lane.ts';
+import { laneQueryable } from './embedded-host.ts';
 
 export interface Queryable {
   /** Runs one statement with `$1…` parameters (never interpolated) and returns its rows. */
@@ -28,14 +29,10 @@ export async function openEmbedded(directory: string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(directory);
   const lane = new PriorityLane();
-  const queryOn = (which: Lane): Queryable => ({
-    query: <Row>(sql: string, params: readonly unknown[] = []) =>
-      lane.run(which, async () => (await db.query<Row>(sql, [...params])).rows),
-  });
   return {
     kind: 'embedded',
-    ...queryOn('other'),
-    gate: queryOn('gate'),
+    ...laneQueryable(lane, db, 'other'),
+    gate: laneQueryable(lane, db, 'gate'),
     // PGlite is one connection: its transactions run one after another, each holding the lane.
     transaction: (work) =>
       lane.run('other', () =>

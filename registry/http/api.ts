@@ -5,7 +5,7 @@ import { parseProtocols } from '../../conformance/settings.ts';
 import { canIShip, type ShipAnswer, type ShipQuestion } from '../ask/can-i-ship.ts';
 import { canIShipReplacingLive, NoLiveRelease, type ReplacingAnswer } from '../ask/replacing-live.ts';
 import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
-import type { Database } from '../database/database.ts';
+import type { Database, Queryable } from '../database/database.ts';
 import { authenticate, type Publisher, type PublisherSource } from '../publish/publishers.ts';
 import { PublishRefused, receiveBundle, withUploadDirectory } from '../publish/receive.ts';
 import { deploymentProblem, UploadError, versionProblem } from '../publish/upload.ts';
@@ -191,7 +191,7 @@ function checkedName(kind: 'deployment' | 'version', value: string): string {
 }
 
 export async function canIShipAnswer(
-  context: ApiContext,
+  gate: Queryable,
   query: URLSearchParams,
   response: ServerResponse,
 ): Promise<void> {
@@ -235,9 +235,7 @@ export async function canIShipAnswer(
   let answer: ShipAnswer & { live?: ReplacingAnswer['live'] };
   try {
     answer =
-      replacingLive === 'true'
-        ? await canIShipReplacingLive(context.db.gate, question)
-        : await canIShip(context.db.gate, question);
+      replacingLive === 'true' ? await canIShipReplacingLive(gate, question) : await canIShip(gate, question);
   } catch (error) {
     if (error instanceof NoLiveRelease) throw new RequestError(404, 'no_live_release', error.message);
     throw error;

@@ -83,3 +83,22 @@ export function sendHtml(response: ServerResponse, status: number, html: string)
       "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'",
   });
 }
+
+/**
+ * Answers a request that failed: a RequestError as itself, anything else 500 — never the error's
+ * text or stack to the client; `log` names what happened.
+ */
+export function sendFailure(
+  error: unknown,
+  request: IncomingMessage,
+  response: ServerResponse,
+  log: (line: string) => void,
+): void {
+  if (error instanceof RequestError) return sendError(response, error, request);
+  log(`error: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown'}`);
+  sendError(
+    response,
+    new RequestError(500, 'internal_error', 'The registry could not answer: see its log.'),
+    request,
+  );
+}

@@ -6,22 +6,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import type { Database } from '../database/database.ts';
-import { authenticate, type PublisherSource } from '../publish/publishers.ts';
-import { renderRegistryBadge } from '../web/badge.ts';
+import type { PublisherSource } from '../publish/publishers.ts';
 import { siteRoutes } from '../web/site.ts';
-import {
-  authenticationError,
-  canIShipAnswer,
-  certifiedList,
-  deploymentHistory,
-  diffAnswer,
-  publish,
-  runDetail,
-  type ApiContext,
-} from './api.ts';
+import { certifiedList, deploymentHistory, diffAnswer, publish, runDetail, type ApiContext } from './api.ts';
 import { UploadAborted } from './body.ts';
 import { DEFAULT_MAX_UPLOADS, UploadGate } from './upload-gate.ts';
-import { markPrivate, RequestError, send, sendError, sendJson } from './respond.ts';
+import { RequestError, sendFailure, sendJson } from './respond.ts';
+import { checkRead, gateRoute, pathSegments } from './gate-routes.ts';
 import { removeStaleUploads } from '../publish/receive.ts';
 import { bundleFileNames } from '../store/runs.ts';
 import { noFiles } from '../web/site.ts';
@@ -29,6 +20,7 @@ import { deploymentProblem } from '../publish/upload.ts';
 import { auditAnswer, release, retention, yank } from './operations.ts';
 import { Webhooks, type WebhookOptions } from '../webhooks/service.ts';
 import { webhookRoutes } from './webhooks.ts';
+import type { GateThread } from '../gate/gate.ts';
 
 export interface RegistryOptions {
   db: Database;
@@ -54,6 +46,12 @@ export interface RegistryOptions {
    * temporary directory. A disk, not memory: on a tmpfs /tmp an upload would count as RAM again.
    */
   uploadsDirectory?: string;
+  /**
+   * can-i-ship and the badge served on a port of their own by the gate thread (--gate-port), on an
+   * event loop no page shares. `publishersFile` is what the thread reads tokens from when
+   * privateReads. The caller opened the thread and closes it after the registry.
+   */
+  gate?: { thread: GateThread; port: number; publishersFile?: string };
   log?: (line: string) => void;
 }
 
@@ -61,6 +59,8 @@ export interface RunningRegistry {
   url: string;
   port: number;
   server: Server;
+  /** The gate port's URL, when `gate` was given. */
+  gateUrl?: string;
   close(): Promise<void>;
 }
 
@@ -82,34 +82,6 @@ function runId(text: string): number {
   if (!RUN_ID.test(text) || Number(text) > 2_147_483_647)
     throw new RequestError(404, 'no_such_run', `"${text.slice(0, 20)}" is not a run number.`);
   return Number(text);
-}
-
-/** The path's segments, decoded; a malformed percent-encoding is the client's error, not a 500. */
-function pathSegments(path: string): string[] {
-  let segments: string[];
-  try {
-    segments = path
-      .split('/')
-      .filter(Boolean)
-      .map((segment) => decodeURIComponent(segment));
-  } catch {
-    throw new RequestError(
-      400,
-      'bad_path',
-      'The path holds a malformed percent-encoding (a % not followed by two hex digits of UTF-8).',
-    );
-  }
-  // A NUL or another control character names no page or file of the registry (and PostgreSQL's text
-  // refuses a NUL): the client's error, named, not a 500.
-  // eslint-disable-next-line no-control-regex
-  const control = segments.find((segment) => /[\u0000-\u001f\u007f]/.test(segment));
-  if (control !== undefined)
-    throw new RequestError(
-      400,
-      'bad_path',
-      `The path holds a ${control.includes('\u0000') ? 'NUL byte (%00)' : 'control character'}, which no page or file of the registry has: remove it.`,
-    );
-  return segments;
 }
 
 async function route(
@@ -146,28 +118,11 @@ async function route(
     if (operation[5]) return retention(context, request, response);
     return auditAnswer(context, url.searchParams, request, response);
   }
-  if (method !== 'GET' && method !== 'HEAD')
-    throw new RequestError(
-      405,
-      'method_not_allowed',
-      `${method.slice(0, 10)} is not allowed here: the registry's pages and reads are GET.`,
-    );
-  if (options.privateReads) {
-    // What needs a token is never kept by a shared cache: every answer is Cache-Control: private.
-    markPrivate(response);
-    const authentication = authenticate(context.publishers.current(), request.headers.authorization);
-    if (authentication.state !== 'ok') throw authenticationError(authentication.state);
-  }
-  const segments = pathSegments(path);
-  const [first, second, third] = segments;
+  const segments = checkRead(request, response, path, options.privateReads ? context.publishers : undefined);
   // The reads a release waits on take their own lane (Database.gate); every other read waits its
-  // turn among --pages-at-once, so that no crowd of pages stalls them.
-  if (first === 'api' && second === 'v1' && segments.length === 3 && third === 'can-i-ship')
-    return canIShipAnswer(context, url.searchParams, response);
-  if (first === 'badge' && segments.length === 2 && second?.endsWith('.svg')) {
-    const svg = await renderRegistryBadge(context.db.gate, second.slice(0, -'.svg'.length));
-    return send(response, 200, 'image/svg+xml', svg, { 'Cache-Control': 'no-cache' });
-  }
+  // turn among --pages-at-once, so that no crowd of pages stalls them. The gate port (--gate-port)
+  // answers them on a thread of their own as well.
+  if (await gateRoute(context.db.gate, segments, url.searchParams, response)) return;
   const leave = await context.pages.enter();
   if (leave === undefined)
     throw new RequestError(
@@ -246,14 +201,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
         request.destroy();
         return;
       }
-      if (error instanceof RequestError) return sendError(response, error, request);
-      // Never the error's text or stack to the client; the log names what happened.
-      log(`error: ${error instanceof Error ? `${error.name}: ${error.message}` : 'unknown'}`);
-      sendError(
-        response,
-        new RequestError(500, 'internal_error', 'The registry could not answer: see its log.'),
-        request,
-      );
+      sendFailure(error, request, response, log);
     });
   });
   server.headersTimeout = 30_000;
@@ -262,11 +210,32 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
   });
-  context.webhooks.start();
   const port = (server.address() as AddressInfo).port;
   const host = options.host ?? '127.0.0.1';
+  const urlOf = (listening: number): string =>
+    `https://${host === '127.0.0.1' || host === '::1' || host === '0.0.0.0' ? 'localhost' : host}:${listening}`;
+  let gateUrl: string | undefined;
+  if (options.gate) {
+    const { thread, publishersFile } = options.gate;
+    try {
+      if (options.privateReads && publishersFile === undefined)
+        throw new Error('the gate port needs the publishers file to check tokens (--private-reads)');
+      const gatePort = await thread.serve({
+        tls: options.tls,
+        port: options.gate.port,
+        host,
+        ...(options.privateReads ? { publishersFile } : {}),
+      });
+      gateUrl = urlOf(gatePort);
+    } catch (error) {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw error;
+    }
+  }
+  context.webhooks.start();
   return {
-    url: `https://${host === '127.0.0.1' || host === '::1' || host === '0.0.0.0' ? 'localhost' : host}:${port}`,
+    url: urlOf(port),
+    ...(gateUrl !== undefined ? { gateUrl } : {}),
     port,
     server,
     close: async () => {
@@ -274,6 +243,7 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await options.gate?.thread.stopServing();
       // After the last request: a delivery in flight is given back to the queue for the next start.
       await context.webhooks.close();
     },

@@ -105,6 +105,35 @@ test('serve refuses a lane size out of bounds, naming the option and its range (
   }
 });
 
+test('serve refuses a --gate-port that is not a port (exit 2) and one it cannot listen on (exit 3)', async () => {
+  const bad = await runMain(['registry', 'serve', '--data', join(work, 'gate'), '--gate-port', 'x8443']);
+  assert.equal(bad.code, 2, bad.stderr);
+  assert.match(bad.stderr, /^--gate-port: "x8443" is not a port number \(0 to 65535\)\.$/m);
+  const taken = createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  try {
+    const port = (taken.address() as { port: number }).port;
+    // A database made already: the refusal is the port's, not a first start's seconds of CPU.
+    const refused = await runMain([
+      'registry',
+      'serve',
+      '--data',
+      await seededDataDirectory(join(work, 'gate-data')),
+      '--port',
+      '0',
+      '--gate-port',
+      String(port),
+      '--cert-dir',
+      join(work, 'gate-certs'),
+    ]);
+    assert.equal(refused.code, 3, refused.stderr);
+    assert.match(refused.stderr, /^The registry cannot start: .*EADDRINUSE/m);
+    assert.doesNotMatch(refused.stderr, STACK_TRACE);
+  } finally {
+    taken.close();
+  }
+});
+
 test('a password in --database-url is refused (ps shows it), naming PGPASSWORD and the password file; a password file that cannot be read is named', async () => {
   const port = await closedPort();
   const inUrl = await runMain([
@@ -149,6 +178,8 @@ for (const backend of ['embedded', 'server'] as const) {
     let database: OpenedBackend | undefined;
     let serve: CliProcess;
     let url: string;
+    /** The gate port's (--gate-port): can-i-ship and the badge on a thread of their own. */
+    let gateUrl: string;
     let publisher: CliExit;
     const directory = mkdtempSync(join(work, `${backend}-`));
     const publishers = join(directory, 'publishers.json');
@@ -183,12 +214,15 @@ for (const backend of ['embedded', 'server'] as const) {
           publishers,
           '--port',
           '0',
+          '--gate-port',
+          '0',
           '--cert-dir',
           join(directory, 'certs'),
         ],
         cleanEnv(),
       );
       url = (await serve.waitForStdout(/Registry at (https:\/\/localhost:\d+)/))[1] ?? '';
+      gateUrl = (await serve.waitForStdout(/gate: +(https:\/\/localhost:\d+) /))[1] ?? '';
     });
     after(async () => {
       serve.kill();
@@ -235,6 +269,20 @@ for (const backend of ['embedded', 'server'] as const) {
       const no = await client(['can-i-ship', '--deployment', 'shop', '--version', '1.1.0']);
       assert.equal(no.code, 1);
       assert.match(no.stderr, /^No: no run of shop 1\.1\.0 has been published\./);
+      // The gate port answers the same questions the same way (the release pipeline's URL).
+      for (const [version, answer] of [
+        ['1.0.0', yes],
+        ['1.1.0', no],
+      ] as const) {
+        const gate = await runMain(
+          ['registry', 'can-i-ship', '--deployment', 'shop', '--version', version]
+            .concat(version === '1.0.0' ? ['--profile', 'strict'] : [])
+            .concat(['--registry', gateUrl, '--ca-file', caFile]),
+        );
+        assert.equal(gate.code, answer.code, gate.stderr);
+        assert.equal(gate.stdout, answer.stdout);
+        assert.equal(gate.stderr, answer.stderr);
+      }
       const bad = await client([
         'can-i-ship',
         '--deployment',

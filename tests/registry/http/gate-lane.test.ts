@@ -57,27 +57,31 @@ describe('the gate lane', () => {
     );
   });
 
-  test('embedded database: a gate read asked after three statements runs before them', async () => {
-    const opened = await openBackend('embedded');
-    try {
-      const transaction = held();
-      const order: string[] = [];
-      // A transaction under way holds the one connection until it is released.
-      const holding = opened.db.transaction(async (tx) => {
-        await tx.query('SELECT 1');
-        await transaction.promise;
-      });
-      const pages = [1, 2, 3].map((n) =>
-        opened.db.query('SELECT $1::int AS n', [n]).then(() => order.push(`page ${n}`)),
-      );
-      const gate = opened.db.gate.query('SELECT 1').then(() => order.push('gate'));
-      transaction.release();
-      await Promise.all([holding, gate, ...pages]);
-      assert.deepEqual(order, ['gate', 'page 1', 'page 2', 'page 3']);
-    } finally {
-      await opened.close();
-    }
-  });
+  for (const [where, threaded] of [
+    ['in this thread', false],
+    ['held by the gate thread (--gate-port), reached by message', true],
+  ] as const)
+    test(`embedded database ${where}: a gate read asked after three statements runs before them`, async () => {
+      const opened = await openBackend('embedded', true, {}, threaded);
+      try {
+        const transaction = held();
+        const order: string[] = [];
+        // A transaction under way holds the one connection until it is released.
+        const holding = opened.db.transaction(async (tx) => {
+          await tx.query('SELECT 1');
+          await transaction.promise;
+        });
+        const pages = [1, 2, 3].map((n) =>
+          opened.db.query('SELECT $1::int AS n', [n]).then(() => order.push(`page ${n}`)),
+        );
+        const gate = opened.db.gate.query('SELECT 1').then(() => order.push('gate'));
+        transaction.release();
+        await Promise.all([holding, gate, ...pages]);
+        assert.deepEqual(order, ['gate', 'page 1', 'page 2', 'page 3']);
+      } finally {
+        await opened.close();
+      }
+    });
 
   test('PostgreSQL server: can-i-ship and the badge answer while pages hold every connection of the pool', async () => {
     const registry = await startTestRegistry('server', {}, { pools: { poolSize: 2, gatePoolSize: 1 } });

@@ -4,12 +4,14 @@
 // after.
 import { rmSync } from 'node:fs';
 import {
+  DEFAULT_GATE_POOL_SIZE,
   openEmbedded,
   openServer,
   type Database,
   type PoolSizes,
 } from '../../../registry/database/database.ts';
 import { migrate } from '../../../registry/database/migrations.ts';
+import { openGateThread, type GateThread } from '../../../registry/gate/gate.ts';
 import { startPostgres, type PostgresServer } from './postgres-server.ts';
 import { copyEmbeddedTemplate } from './embedded-template.ts';
 import { scratchDirectory } from '../../support/scratch.ts';
@@ -19,6 +21,8 @@ export type Backend = (typeof BACKENDS)[number];
 
 export interface OpenedBackend {
   db: Database;
+  /** The gate thread (registry/gate/), when asked for: on the embedded database it holds PGlite. */
+  gate?: GateThread;
   /** Where the database is, as `registry serve` takes it. */
   where: { directory: string; databaseUrl?: string };
   close(): Promise<void>;
@@ -35,24 +39,36 @@ export async function openBackend(
   backend: Backend,
   migrated = true,
   pools: PoolSizes = {},
+  withGateThread = false,
 ): Promise<OpenedBackend> {
   const directory = scratchDirectory('registry-db-');
   let db: Database;
   let databaseUrl: string | undefined;
+  let gate: GateThread | undefined;
   if (backend === 'embedded') {
     await copyEmbeddedTemplate(directory);
-    db = await openEmbedded(directory);
+    // With a gate thread, PGlite is opened on it and this thread reaches it by message.
+    if (withGateThread) gate = await openGateThread({ kind: 'embedded', directory });
+    db = gate?.db ?? (await openEmbedded(directory));
   } else {
     server ??= startPostgres();
     databaseUrl = await (await server).newDatabase(`registry_test_${process.pid}_${++databases}`);
     db = await openServer(databaseUrl, pools);
+    if (withGateThread)
+      gate = await openGateThread({
+        kind: 'server',
+        url: databaseUrl,
+        gatePoolSize: pools.gatePoolSize ?? DEFAULT_GATE_POOL_SIZE,
+      });
   }
   if (migrated) await migrate(db);
   return {
     db,
+    ...(gate ? { gate } : {}),
     where: { directory, ...(databaseUrl !== undefined ? { databaseUrl } : {}) },
     async close() {
       await db.close();
+      await gate?.close();
       rmSync(directory, { recursive: true, force: true });
     },
   };

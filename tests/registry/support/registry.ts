@@ -19,9 +19,16 @@ export interface TestRegistry {
   /** Each publisher's token, by name. */
   tokens: Map<string, string>;
   logs: string[];
+  /** A request to the main port, or with `gate` to the gate port (gateThread). */
   request(
     path: string,
-    init?: { method?: string; body?: string; token?: string; headers?: Record<string, string> },
+    init?: {
+      method?: string;
+      body?: string;
+      token?: string;
+      headers?: Record<string, string>;
+      gate?: boolean;
+    },
   ): Promise<{ status: number; text: string; json: unknown; headers: Headers }>;
   publish(
     bundle: string,
@@ -50,10 +57,12 @@ export async function startTestRegistry(
     /** A PostgreSQL server's pools (the embedded database has one connection). */
     pools?: PoolSizes;
     uploadsDirectory?: string;
+    /** can-i-ship and the badge on a gate port too, served by a gate thread (registry/gate/). */
+    gateThread?: boolean;
   } = {},
 ): Promise<TestRegistry> {
-  const { pools, ...registryOptions } = options;
-  const opened = await openBackend(backend, true, pools);
+  const { pools, gateThread = false, ...registryOptions } = options;
+  const opened = await openBackend(backend, true, pools, gateThread);
   const publishersFile = join(scratchDirectory('registry-publishers-'), 'publishers.json');
   const tokens = new Map<string, string>();
   for (const [name, keys] of Object.entries(publishers))
@@ -66,13 +75,16 @@ export async function startTestRegistry(
       publishers: new PublishersFile(publishersFile, (line) => logs.push(line)),
       tls,
       log: (line) => logs.push(line),
+      ...(opened.gate ? { gate: { thread: opened.gate, port: 0, publishersFile } } : {}),
       ...registryOptions,
     });
   let registry = await start();
   const caPath = tls.caPath ?? '';
   const dispatcher = new Agent({ connect: { ca: readFileSync(caPath, 'utf8') } });
   const request: TestRegistry['request'] = async (path, init = {}) => {
-    const response = await fetch(`${registry.url}${path}`, {
+    const base = init.gate ? registry.gateUrl : registry.url;
+    if (base === undefined) throw new Error('this test registry has no gate port: start it with gateThread');
+    const response = await fetch(`${base}${path}`, {
       method: init.method ?? 'GET',
       dispatcher,
       headers: {
