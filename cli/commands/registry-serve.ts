@@ -248,6 +248,10 @@ export async function main(argv: string[]): Promise<number> {
       },
       // On the data directory's disk, not in /tmp (often a tmpfs, which is memory).
       uploadsDirectory: join(directory, 'uploads'),
+      // The embedded database keeps a bundle's large files beside it, in the directory this
+      // registry holds the lock of. A server's database keeps them in their rows: the registries on
+      // one server may run on several hosts, each with its own data directory.
+      ...(databaseUrl === undefined ? { blobDirectory: join(directory, 'blobs') } : {}),
     });
     const stop = (): void => {
       void registry
