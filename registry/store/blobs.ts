@@ -8,7 +8,7 @@
 // leaves at worst a blob no row references, which `removeUnreferenced` deletes at start. A blob is
 // deleted only by a sweep, alone (blob-lock.ts), and only when no row references it any more.
 import { randomBytes } from 'node:crypto';
-import { createReadStream, mkdirSync, readdirSync, rmSync, type ReadStream } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, type ReadStream } from 'node:fs';
 import { copyFile, link, mkdir, open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable } from '../database/database.ts';
@@ -103,7 +103,8 @@ export class BlobStore {
       await handle.close();
       throw new BlobDamaged(sha256, `holds ${found} bytes where ${size} were stored`);
     }
-    return createReadStream('', { fd: handle.fd, autoClose: true });
+    // The stream owns the handle from here: it closes it at the end, or when destroyed.
+    return handle.createReadStream();
   }
 
   /**

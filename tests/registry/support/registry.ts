@@ -50,6 +50,8 @@ export async function startTestRegistry(
     /** A PostgreSQL server's pools (the embedded database has one connection). */
     pools?: PoolSizes;
     uploadsDirectory?: string;
+    blobDirectory?: string;
+    blobThreshold?: number;
   } = {},
 ): Promise<TestRegistry> {
   const { pools, ...registryOptions } = options;
