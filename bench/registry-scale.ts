@@ -82,6 +82,8 @@ export interface MemoryRow {
   uploads: number;
   uploadBytes: number;
   answers: Record<number, number>;
+  /** RSS once every answer came, after a collection where exposed: what the uploads left. */
+  after: number;
 }
 
 /**
@@ -113,7 +115,14 @@ export async function memoryUnderUploads(
     atRest,
     Array.from({ length: uploads }, () => body),
   );
-  return { atRest, peak, uploads, uploadBytes: head.length + chunks * chunk.length + tail.length, answers };
+  return {
+    atRest,
+    peak,
+    uploads,
+    uploadBytes: head.length + chunks * chunk.length + tail.length,
+    answers,
+    after: settledRss(),
+  };
 }
 
 /**
@@ -143,5 +152,10 @@ export async function storedLargeUploads(
       },
   );
   const { peak, answers } = await peakWhileSent(registry, atRest, bodies);
-  return { atRest, peak, uploads, uploadBytes, answers };
+  return { atRest, peak, uploads, uploadBytes, answers, after: settledRss() };
+}
+
+function settledRss(): number {
+  (globalThis as { gc?: () => void }).gc?.();
+  return process.memoryUsage().rss;
 }

@@ -281,6 +281,10 @@ export async function main(argv: string[]): Promise<number> {
       ...(gate !== undefined && gatePort !== undefined
         ? { gate: { thread: gate, port: gatePort, publishersFile } }
         : {}),
+      // The embedded database keeps a bundle's large files beside it, in the directory this
+      // registry holds the lock of. A server's database keeps them in their rows: the registries on
+      // one server may run on several hosts, each with its own data directory.
+      ...(databaseUrl === undefined ? { blobDirectory: join(directory, 'blobs') } : {}),
     });
     const stop = (): void => {
       void registry

@@ -190,6 +190,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_by_deployment ON webhook_deliveries (deployment, id);
     `,
   },
+  {
+    version: 9,
+    name: "a bundle's large files kept outside the embedded database, as content-addressed blobs",
+    // A file is in its row (content) or in the blob store (in_blob: named by its sha256, its size
+    // kept to check what is read back); rows stored before stay as they were and are served as
+    // they are. The index is what decides whether a blob is still referenced before it is deleted.
+    sql: `
+      ALTER TABLE bundle_files ALTER COLUMN content DROP NOT NULL;
+      ALTER TABLE bundle_files ADD COLUMN in_blob boolean NOT NULL DEFAULT false;
+      ALTER TABLE bundle_files ADD COLUMN size_bytes bigint;
+      ALTER TABLE bundle_files ADD CONSTRAINT bundle_files_in_one_place CHECK (
+        (in_blob AND content IS NULL AND size_bytes IS NOT NULL AND sha256 ~ '^[0-9a-f]{64}$')
+        OR (NOT in_blob AND content IS NOT NULL)
+      );
+      CREATE INDEX bundle_files_blobs ON bundle_files (sha256) WHERE in_blob;
+    `,
+  },
 ];
 
 /** Newer than this registry: refused rather than read with the wrong schema. */

@@ -8,6 +8,7 @@ import { diffVersions, DiffQuestionError } from '../ask/diff.ts';
 import type { Database, Queryable } from '../database/database.ts';
 import { authenticate, type Publisher, type PublisherSource } from '../publish/publishers.ts';
 import { PublishRefused, receiveBundle, withUploadDirectory } from '../publish/receive.ts';
+import type { BlobStore } from '../store/blobs.ts';
 import { deploymentProblem, UploadError, versionProblem } from '../publish/upload.ts';
 import { BundleTooLarge, DirectorySink } from '../publish/upload-files.ts';
 import { UploadStreamParser } from '../publish/upload-stream.ts';
@@ -37,6 +38,8 @@ export interface ApiContext {
   pages: UploadGate;
   /** Where uploads are written as they arrive, each in a directory of its own. */
   uploadsDirectory: string;
+  /** Where a bundle's large files are kept (the embedded database's registry); none: in their rows. */
+  blobs?: BlobStore;
 }
 
 /** The JSON of a run: its facts and where its files are. */
@@ -136,7 +139,7 @@ async function receive(
       const stored = await context.webhooks.around(
         head.deployment,
         head.version,
-        () => receiveBundle(context.db, publisher, received),
+        () => receiveBundle(context.db, publisher, received, context.blobs),
         (run) => (run.stored === 'new' ? { kind: 'published', run: run.run } : undefined),
         publisher.name,
       );

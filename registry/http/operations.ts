@@ -135,7 +135,10 @@ export async function retention(
   if (body.dryRun !== undefined && typeof body.dryRun !== 'boolean')
     throw new RequestError(400, 'bad_policy', 'dryRun must be true or false.');
   const dryRun = body.dryRun === true;
-  const result = await applyRetention(context.db, policy, actor.name, { dryRun });
+  const result = await applyRetention(context.db, policy, actor.name, {
+    dryRun,
+    ...(context.blobs ? { blobs: context.blobs } : {}),
+  });
   sendJson(response, 200, { dryRun, policy, ...result });
 }
 

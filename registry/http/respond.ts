@@ -2,6 +2,7 @@
 // badge) and a bundle's files. Errors are one shape, {"error": {"code", "message"}}, and never
 // carry what the client sent in Authorization.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 
 /** A request the registry refuses: its status, a stable code and what to do. */
 export class RequestError extends Error {
@@ -51,6 +52,36 @@ export function send(
   if (privateAnswers.has(response)) all['Cache-Control'] = privately(all['Cache-Control']);
   response.writeHead(status, all);
   response.end(body);
+}
+
+/**
+ * Like `send`, with the body read from `body` a piece at a time (a blob's file): never whole in
+ * memory. A read that fails half-way ends the connection (the length announced is not met), so a
+ * client never takes a truncated file for the file.
+ */
+export function sendStream(
+  response: ServerResponse,
+  status: number,
+  contentType: string,
+  size: number,
+  body: Readable,
+  headers: Record<string, string> = {},
+): void {
+  if (response.headersSent) {
+    body.destroy();
+    return;
+  }
+  const all: Record<string, string> = {
+    ...COMMON,
+    'Content-Type': contentType,
+    'Content-Length': String(size),
+    ...headers,
+  };
+  if (privateAnswers.has(response)) all['Cache-Control'] = privately(all['Cache-Control']);
+  response.writeHead(status, all);
+  body.once('error', () => response.destroy());
+  response.once('close', () => body.destroy());
+  body.pipe(response);
 }
 
 export function sendJson(

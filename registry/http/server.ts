@@ -14,7 +14,8 @@ import { DEFAULT_MAX_UPLOADS, UploadGate } from './upload-gate.ts';
 import { RequestError, sendFailure, sendJson } from './respond.ts';
 import { checkRead, gateRoute, pathSegments } from './gate-routes.ts';
 import { removeStaleUploads } from '../publish/receive.ts';
-import { bundleFileNames } from '../store/runs.ts';
+import { BlobStore } from '../store/blobs.ts';
+import { bundleFileNames } from '../store/bundle-files.ts';
 import { noFiles } from '../web/site.ts';
 import { deploymentProblem } from '../publish/upload.ts';
 import { auditAnswer, release, retention, yank } from './operations.ts';
@@ -52,6 +53,13 @@ export interface RegistryOptions {
    * privateReads. The caller opened the thread and closes it after the registry.
    */
   gate?: { thread: GateThread; port: number; publishersFile?: string };
+  /**
+   * Where a bundle's large files are kept, outside the database (`registry serve` on the embedded
+   * database: DATA/blobs); none: every file is stored in its row. Only one registry may use it.
+   */
+  blobDirectory?: string;
+  /** Files of at least this many bytes go to the blob directory; default DEFAULT_BLOB_THRESHOLD. */
+  blobThreshold?: number;
   log?: (line: string) => void;
 }
 
@@ -167,7 +175,7 @@ async function pageRoute(
       `No API at ${path.slice(0, 100)}: see docs/registry-openapi.json.`,
     );
   }
-  const handled = await siteRoutes(context.db, segments, url.searchParams, response);
+  const handled = await siteRoutes(context.db, context.blobs, segments, url.searchParams, response);
   if (!handled) throw new RequestError(404, 'not_found', `Nothing at ${path.slice(0, 100)}.`);
 }
 
@@ -187,9 +195,19 @@ export async function startRegistry(options: RegistryOptions): Promise<RunningRe
       (options.pagesAtOnce ?? DEFAULT_PAGES_AT_ONCE) * PAGES_WAITING_PER_SLOT,
     ),
     uploadsDirectory: options.uploadsDirectory ?? tmpdir(),
+    ...(options.blobDirectory !== undefined
+      ? { blobs: new BlobStore(options.blobDirectory, options.blobThreshold) }
+      : {}),
   };
   for (const name of removeStaleUploads(context.uploadsDirectory))
     log(`removed ${name}: the upload directory of a registry that was stopped mid-publish`);
+  if (context.blobs) {
+    const left = await context.blobs.removeUnreferenced(context.db);
+    if (left.blobs + left.temporary > 0)
+      log(
+        `removed ${left.blobs} blob${left.blobs === 1 ? '' : 's'} no run references and ${left.temporary} temporary file${left.temporary === 1 ? '' : 's'}: left by a registry stopped mid-publish`,
+      );
+  }
   const server = createServer({ key: options.tls.key, cert: options.tls.cert }, (request, response) => {
     const started = performance.now();
     response.once('finish', () => {

@@ -13,6 +13,8 @@ import { BundleInputError, verifyBundle } from '../../conformance/attestation/ve
 import { REPORT_FILES } from '../../conformance/report/write-reports.ts';
 import type { Database } from '../database/database.ts';
 import { running } from '../database/directory-lock.ts';
+import type { BlobStore } from '../store/blobs.ts';
+import type { BundleFile } from '../store/bundle-files.ts';
 import { DeploymentOwnedError, NoSuchDeploymentError, storeRun, type StoreResult } from '../store/runs.ts';
 import { TargetChangedError } from '../store/targets.ts';
 import type { Publisher } from './publishers.ts';
@@ -102,6 +104,8 @@ export async function receiveBundle(
   db: Database,
   publisher: Publisher,
   upload: ReceivedUpload,
+  /** Where the large files go (the embedded database's registry); none: every file in its row. */
+  blobs?: BlobStore,
 ): Promise<StoreResult> {
   if (upload.checkedByRegistry) registryCheckRefusal(publisher, upload);
   if (publisher.keys.length === 0)
@@ -161,17 +165,14 @@ export async function receiveBundle(
     statementSha256: statementFile.sha256,
     reportSha256: reportFile.sha256,
   });
-  // Each file is read from disk only as its row is inserted: one file in memory at a time.
-  const files = upload.files.map(({ name, sha256, size }) => ({
-    name,
-    sha256,
-    size,
-    read: () => readFileSync(join(directory, name)),
-  }));
   try {
-    return await storeRun(db, facts, { sha256: manifest.sha256, files }, ruleOutcomes(report), {
-      targetMoved: upload.targetMoved,
-    });
+    const store = (files: BundleFile[]): Promise<StoreResult> =>
+      storeRun(db, facts, { sha256: manifest.sha256, files }, ruleOutcomes(report), {
+        targetMoved: upload.targetMoved,
+      });
+    return blobs
+      ? await storeWithBlobs(db, blobs, directory, upload.files, store)
+      : await store(upload.files.map((file) => inRow(directory, file)));
   } catch (error) {
     if (error instanceof TargetChangedError) throw new PublishRefused(409, 'target_changed', error.message);
     if (error instanceof NoSuchDeploymentError)
@@ -182,5 +183,46 @@ export async function receiveBundle(
       'deployment_owned',
       `The deployment "${upload.deployment}" is published by another publisher: choose another name. Nothing was stored.`,
     );
+  }
+}
+
+/** A file read from disk only as its row is inserted: one file in memory at a time. */
+function inRow(directory: string, { name, sha256, size }: WrittenFile): BundleFile {
+  return { name, sha256, size, read: () => readFileSync(join(directory, name)) };
+}
+
+/**
+ * The large files made blobs (linked from the upload's directory) before the transaction that
+ * references them, the others in their rows. Blobs this publish made that end up referenced by no
+ * row (refused, or a duplicate of a bundle whose files retention removed) are deleted after.
+ */
+async function storeWithBlobs(
+  db: Database,
+  blobs: BlobStore,
+  directory: string,
+  written: readonly WrittenFile[],
+  store: (files: BundleFile[]) => Promise<StoreResult>,
+): Promise<StoreResult> {
+  const large = written.filter((file) => blobs.holds(file.size));
+  let result: StoreResult | undefined;
+  try {
+    result = await blobs.publishing(async () => {
+      for (const file of large) await blobs.put(file.sha256, join(directory, file.name));
+      const isBlob = new Set(large.map((file) => file.name));
+      return store(
+        written.map(({ name, sha256, size }) =>
+          isBlob.has(name)
+            ? { name, sha256, size, inBlob: true as const }
+            : inRow(directory, { name, sha256, size }),
+        ),
+      );
+    });
+    return result;
+  } finally {
+    if (result?.stored !== 'new' && large.length > 0)
+      await blobs.sweep(
+        db,
+        large.map((file) => file.sha256),
+      );
   }
 }

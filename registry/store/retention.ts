@@ -6,6 +6,7 @@
 // asked, the run that answers it keeps its evidence. Each pass is audited with the runs it touched.
 import type { Database } from '../database/database.ts';
 import { audit } from './audit.ts';
+import type { BlobStore } from './blobs.ts';
 
 export interface RetentionPolicy {
   /** Keep the files of the newest N runs of each deployment (by start time). */
@@ -50,17 +51,27 @@ const CANDIDATES = `
     AND (($1::int IS NOT NULL AND k.recency > $1) OR ($2::timestamptz IS NOT NULL AND k.started_at < $2))
   ORDER BY k.started_at, k.id`;
 
-export function applyRetention(
+export async function applyRetention(
   db: Database,
   policy: RetentionPolicy,
   actor: string,
-  { dryRun = false, now = new Date() }: { dryRun?: boolean; now?: Date } = {},
+  {
+    dryRun = false,
+    now = new Date(),
+    blobs,
+  }: {
+    dryRun?: boolean;
+    now?: Date;
+    /** The registry's blob store: a blob whose last row goes is deleted after the pass commits. */
+    blobs?: BlobStore;
+  } = {},
 ): Promise<RetentionResult> {
   const problem = policyProblem(policy);
   if (problem) throw new RangeError(problem);
   const cutoff =
     policy.maxAgeDays === undefined ? null : new Date(now.getTime() - policy.maxAgeDays * 86_400_000);
-  return db.transaction(async (tx) => {
+  const orphans: string[] = [];
+  const result = await db.transaction(async (tx) => {
     // One pass at a time: two passes at once would each audit the other's runs.
     await tx.query('LOCK TABLE runs IN SHARE ROW EXCLUSIVE MODE');
     const rows = await tx.query<{ id: number; bundle_sha256: string; size_bytes: string | number }>(
@@ -70,9 +81,11 @@ export function applyRetention(
     const runs = rows.map((row) => row.id);
     const bytes = rows.reduce((total, row) => total + Number(row.size_bytes), 0);
     if (dryRun || runs.length === 0) return { runs, bytes };
-    await tx.query('DELETE FROM bundle_files WHERE bundle_sha256 = ANY($1::text[])', [
-      rows.map((row) => row.bundle_sha256),
-    ]);
+    const removed = await tx.query<{ sha256: string; in_blob: boolean }>(
+      'DELETE FROM bundle_files WHERE bundle_sha256 = ANY($1::text[]) RETURNING sha256, in_blob',
+      [rows.map((row) => row.bundle_sha256)],
+    );
+    orphans.push(...removed.filter((row) => row.in_blob).map((row) => row.sha256));
     await tx.query('UPDATE runs SET files_removed_at = clock_timestamp() WHERE id = ANY($1::int[])', [runs]);
     const auditId = await audit(tx, {
       actor,
@@ -82,4 +95,8 @@ export function applyRetention(
     });
     return { runs, bytes, auditId };
   });
+  // After the commit: another bundle may share a blob (its name is its content), so a blob goes only
+  // when no row references it (BlobStore.sweep). A crash before this leaves them to the next start.
+  if (blobs && orphans.length > 0) await blobs.sweep(db, orphans);
+  return result;
 }

@@ -1,7 +1,10 @@
 // The repository of runs: what a publish stores (in one transaction) and what the pages, the badge,
 // can-i-ship and diff read. Facts are stored per run; every answer is a query over them.
 import type { Database, Queryable } from '../database/database.ts';
+import { fileSize, insertBundleFiles, type BundleContent } from './bundle-files.ts';
 import { bindTarget, recordMove } from './targets.ts';
+
+export type { BundleContent } from './bundle-files.ts';
 
 export interface RuleOutcome {
   ruleId: string;
@@ -65,19 +68,6 @@ export interface StoredRun extends RunFacts {
   /** When the retention policy removed the bundle's files (the run's row and outcomes stay). */
   filesRemovedAt: string | null;
 }
-
-export interface BundleContent {
-  /** The bundle's address: the SHA-256 of its SHA256SUMS, which names every other file's digest. */
-  sha256: string;
-  /**
-   * Each file's bytes, or its size and a reader: a publish's files are on disk, each read only as
-   * its row is inserted, so one file at a time is in memory, not the bundle.
-   */
-  files: ({ name: string; sha256: string } & ({ content: Buffer } | { size: number; read: () => Buffer }))[];
-}
-
-const sizeOf = (file: BundleContent['files'][number]): number =>
-  'content' in file ? file.content.length : file.size;
 
 export type StoreResult =
   | { stored: 'new'; run: StoredRun }
@@ -209,7 +199,7 @@ export function storeRun(
       throw new DeploymentOwnedError(facts.deployment);
     const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
     const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
-    const size = bundle.files.reduce((total, file) => total + sizeOf(file), 0);
+    const size = bundle.files.reduce((total, file) => total + fileSize(file), 0);
     // Two publishes of one bundle at once: the second waits here for the first, then finds its run.
     const inserted = await tx.query(
       'INSERT INTO bundles (sha256, size_bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING RETURNING sha256',
@@ -220,11 +210,7 @@ export function storeRun(
       if (!run) throw new Error(`bundle ${bundle.sha256} is stored without its run`);
       return { stored: 'duplicate', run };
     }
-    for (const file of bundle.files)
-      await tx.query(
-        'INSERT INTO bundle_files (bundle_sha256, name, sha256, content) VALUES ($1, $2, $3, $4)',
-        [bundle.sha256, file.name, file.sha256, 'content' in file ? file.content : file.read()],
-      );
+    await insertBundleFiles(tx, bundle);
     const [row] = await tx.query<RunRow>(
       `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
          protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
@@ -356,24 +342,6 @@ export async function outcomesOf(
     protocol: row.protocol,
     verdict: row.verdict,
   }));
-}
-
-/** One file of a run's bundle, as published. */
-export async function bundleFile(db: Queryable, runId: number, name: string): Promise<Buffer | undefined> {
-  const [row] = await db.query<{ content: Uint8Array }>(
-    `SELECT f.content FROM bundle_files f JOIN runs r ON r.bundle_sha256 = f.bundle_sha256
-     WHERE r.id = $1 AND f.name = $2`,
-    [runId, name],
-  );
-  return row && Buffer.from(row.content);
-}
-
-export async function bundleFileNames(db: Queryable, runId: number): Promise<string[]> {
-  const rows = await db.query<{ name: string }>(
-    `SELECT f.name FROM bundle_files f JOIN runs r ON r.bundle_sha256 = f.bundle_sha256 WHERE r.id = $1 ORDER BY f.name`,
-    [runId],
-  );
-  return rows.map((row) => row.name);
 }
 
 /** How many runs, bundles and outcomes are stored (tests: nothing partial after a refusal). */

@@ -5,11 +5,13 @@ import type { ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import type { Queryable } from '../database/database.ts';
 import { nextPath, pageRequest } from '../http/paging.ts';
-import { RequestError, send, sendHtml } from '../http/respond.ts';
+import { RequestError, send, sendHtml, sendStream } from '../http/respond.ts';
 import { deploymentProblem } from '../publish/upload.ts';
 import { liveOf } from '../store/releases.ts';
 import { deploymentsPage, versionsPage } from '../store/listing.ts';
-import { bundleFile, bundleFileNames, deploymentExists, outcomesOf, runById } from '../store/runs.ts';
+import type { BlobStore } from '../store/blobs.ts';
+import { bundleFile, bundleFileNames } from '../store/bundle-files.ts';
+import { deploymentExists, outcomesOf, runById } from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
 import { certifiedPage, deploymentPage, runPage } from './pages.ts';
 import { deliveriesPage as deliveriesOf } from '../webhooks/store.ts';
@@ -55,6 +57,8 @@ async function knownDeployment(db: Queryable, name: string): Promise<void> {
 /** Answers a page's path; false when the path is no page's. */
 export async function siteRoutes(
   db: Queryable,
+  /** Where the files stored as blobs are (the embedded database's registry); none: every file is in its row. */
+  blobs: BlobStore | undefined,
   segments: readonly string[],
   query: URLSearchParams,
   response: ServerResponse,
@@ -127,18 +131,25 @@ export async function siteRoutes(
   }
   if (first === 'runs' && segments.length === 4 && third === 'files' && fourth !== undefined) {
     const id = runNumber(second);
-    const content = await bundleFile(db, id, fourth);
-    if (!content && (await runById(db, id))?.filesRemovedAt) throw await noFiles(db, id);
-    if (!content)
+    const stored = await bundleFile(db, id, fourth);
+    if (!stored && (await runById(db, id))?.filesRemovedAt) throw await noFiles(db, id);
+    if (!stored)
       throw new RequestError(
         404,
         'no_such_file',
         `Run ${id} has no file named ${JSON.stringify(fourth.slice(0, 100))}.`,
       );
-    send(response, 200, FILE_TYPES[extname(fourth)] ?? 'text/plain; charset=utf-8', content, {
+    const type = FILE_TYPES[extname(fourth)] ?? 'text/plain; charset=utf-8';
+    const headers = {
       'Content-Security-Policy': 'sandbox',
       'Cache-Control': 'public, max-age=31536000, immutable',
-    });
+    };
+    if ('content' in stored) send(response, 200, type, stored.content, headers);
+    else {
+      // A row that says blob on a registry started without its blob store is a misconfiguration.
+      if (!blobs) throw new Error(`run ${id}'s ${fourth} is a blob, and this registry has no blob store`);
+      sendStream(response, 200, type, stored.size, await blobs.read(stored.blob, stored.size), headers);
+    }
     return true;
   }
   return false;

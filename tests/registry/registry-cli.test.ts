@@ -4,7 +4,7 @@
 // process, with the exit codes its help documents.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import {
@@ -238,6 +238,11 @@ for (const backend of ['embedded', 'server'] as const) {
       assert.equal(readFileSync(publishers, 'utf8').includes(token), false);
       assert.match(publisher.stderr, /shown this once/);
     });
+
+    if (backend === 'embedded')
+      test("serve keeps the embedded database's large files in the data directory's blob store", () => {
+        assert.equal(existsSync(join(directory, 'data', 'blobs')), true);
+      });
 
     test('publish stores a signed bundle (exit 0) and refuses an unsigned one (exit 1)', async () => {
       const published = await client(['publish', conformant, '--deployment', 'shop', '--version', '1.0.0']);

@@ -4,19 +4,14 @@
 // the deployment or older than the age — and never those of a run can-i-ship answers with, for any
 // version and profile; the run rows and rule outcomes stay. Through the API: a dry run removes
 // nothing, a pass is the operator's only and audited, and a removed file answers 410, not 404.
+import { bundleFileNames } from '../../../registry/store/bundle-files.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { canIShip } from '../../../registry/ask/can-i-ship.ts';
 import { addPublisher } from '../../../registry/publish/publishers.ts';
 import { applyRetention } from '../../../registry/store/retention.ts';
-import {
-  bundleFileNames,
-  outcomesOf,
-  runsOf,
-  storeRun,
-  type RunFacts,
-} from '../../../registry/store/runs.ts';
+import { outcomesOf, runsOf, storeRun, type RunFacts } from '../../../registry/store/runs.ts';
 import { yankRun } from '../../../registry/store/yanks.ts';
 import { BACKENDS, stopBackends } from '../support/backends.ts';
 import { keyPair, makeBundle, removeBundles } from '../support/bundles.ts';

@@ -6,6 +6,7 @@
 // condition), on the embedded database and on a server. A plan
 // test, not a timing test: the plan is what makes the time flat from 1 000 to 100 000 runs
 // (bench/registry-results.md measures it).
+import { bundleFileNames } from '../../../registry/store/bundle-files.ts';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { canIShip } from '../../../registry/ask/can-i-ship.ts';
@@ -16,13 +17,7 @@ import { RequestError } from '../../../registry/http/respond.ts';
 import { auditList } from '../../../registry/store/audit.ts';
 import { deploymentsPage, versionsPage } from '../../../registry/store/listing.ts';
 import { liveOf, recordRelease } from '../../../registry/store/releases.ts';
-import {
-  bundleFileNames,
-  latestRun,
-  newestOfVersion,
-  outcomesOf,
-  runById,
-} from '../../../registry/store/runs.ts';
+import { latestRun, newestOfVersion, outcomesOf, runById } from '../../../registry/store/runs.ts';
 import { targetOf } from '../../../registry/store/targets.ts';
 import { yankRun } from '../../../registry/store/yanks.ts';
 import { renderRegistryBadge } from '../../../registry/web/badge.ts';

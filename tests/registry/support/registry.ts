@@ -59,6 +59,8 @@ export async function startTestRegistry(
     uploadsDirectory?: string;
     /** can-i-ship and the badge on a gate port too, served by a gate thread (registry/gate/). */
     gateThread?: boolean;
+    blobDirectory?: string;
+    blobThreshold?: number;
   } = {},
 ): Promise<TestRegistry> {
   const { pools, gateThread = false, ...registryOptions } = options;
