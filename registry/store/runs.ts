@@ -1,6 +1,7 @@
 // The repository of runs: what a publish stores (in one transaction) and what the pages, the badge,
 // can-i-ship and diff read. Facts are stored per run; every answer is a query over them.
 import type { Database, Queryable } from '../database/database.ts';
+import { insertFiles, sizeOf, type FileOfBundle } from './file-rows.ts';
 import { bindTarget, recordMove } from './targets.ts';
 
 export interface RuleOutcome {
@@ -71,13 +72,11 @@ export interface BundleContent {
   sha256: string;
   /**
    * Each file's bytes, or its size and a reader: a publish's files are on disk, each read only as
-   * its row is inserted, so one file at a time is in memory, not the bundle.
+   * its statement is made (file-rows.ts), so a few small files or one file are in memory, never the
+   * bundle.
    */
-  files: ({ name: string; sha256: string } & ({ content: Buffer } | { size: number; read: () => Buffer }))[];
+  files: FileOfBundle[];
 }
-
-const sizeOf = (file: BundleContent['files'][number]): number =>
-  'content' in file ? file.content.length : file.size;
 
 export type StoreResult =
   | { stored: 'new'; run: StoredRun }
@@ -220,11 +219,7 @@ export function storeRun(
       if (!run) throw new Error(`bundle ${bundle.sha256} is stored without its run`);
       return { stored: 'duplicate', run };
     }
-    for (const file of bundle.files)
-      await tx.query(
-        'INSERT INTO bundle_files (bundle_sha256, name, sha256, content) VALUES ($1, $2, $3, $4)',
-        [bundle.sha256, file.name, file.sha256, 'content' in file ? file.content : file.read()],
-      );
+    await insertFiles(tx, bundle.sha256, bundle.files);
     const [row] = await tx.query<RunRow>(
       `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
          protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,

@@ -1,0 +1,58 @@
+// A bundle's files as rows of bundle_files, inserted inside the publish's transaction (runs.ts).
+// Each statement costs about as much as the bytes it carries: a bundle of the suite's size (ten
+// files, 106 KB) took 17 ms of CPU in ten statements on the embedded database and 10 ms in one,
+// and on a server each statement is a round trip. So the small files go in one statement while
+// their sizes add up to FILES_PER_STATEMENT_BYTES; a file that does not fit goes alone, as one
+// parameter (the driver's own form for a large value). At most that many bytes, or the one
+// file, are in memory at a time: a file is read from disk only as its statement is made.
+import type { Queryable } from '../database/database.ts';
+
+export const FILES_PER_STATEMENT_BYTES = 256 * 1024;
+
+/** A file of a bundle: its bytes, or its size and a reader (a publish's files are on disk). */
+export type FileOfBundle = { name: string; sha256: string } & (
+  { content: Buffer } | { size: number; read: () => Buffer }
+);
+
+export const sizeOf = (file: FileOfBundle): number => ('content' in file ? file.content.length : file.size);
+
+export async function insertFiles(
+  tx: Queryable,
+  bundleSha256: string,
+  files: readonly FileOfBundle[],
+): Promise<void> {
+  let batch: { name: string; sha256: string; content: Buffer }[] = [];
+  let bytes = 0;
+  const flush = async (): Promise<void> => {
+    const [only] = batch;
+    if (batch.length === 1 && only)
+      await tx.query(
+        'INSERT INTO bundle_files (bundle_sha256, name, sha256, content) VALUES ($1, $2, $3, $4)',
+        [bundleSha256, only.name, only.sha256, only.content],
+      );
+    else if (batch.length > 1)
+      await tx.query(
+        `INSERT INTO bundle_files (bundle_sha256, name, sha256, content)
+         SELECT $1, * FROM unnest($2::text[], $3::text[], $4::bytea[])`,
+        [
+          bundleSha256,
+          batch.map((file) => file.name),
+          batch.map((file) => file.sha256),
+          batch.map((file) => file.content),
+        ],
+      );
+    batch = [];
+    bytes = 0;
+  };
+  for (const file of files) {
+    const size = sizeOf(file);
+    if (bytes + size > FILES_PER_STATEMENT_BYTES) await flush();
+    batch.push({
+      name: file.name,
+      sha256: file.sha256,
+      content: 'content' in file ? file.content : file.read(),
+    });
+    bytes += size;
+  }
+  await flush();
+}
