@@ -3,7 +3,7 @@
 // through `pg`. Everything above this file speaks SQL through `query` and `transaction` only, so
 // the schema, the migrations and every query are the same for both.
 import { mkdirSync } from 'node:fs';
-import { BYTEA_CODEC } from './bytea.ts';
+import { BYTEA_CODEC, keepByteaArraysText } from './bytea.ts';
 import { PriorityLane, type Lane } from './priority-lane.ts';
 
 export interface Queryable {
@@ -28,6 +28,7 @@ export async function openEmbedded(directory: string): Promise<Database> {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const { PGlite } = await import('@electric-sql/pglite');
   const db = await PGlite.create(directory, BYTEA_CODEC);
+  keepByteaArraysText(db);
   const lane = new PriorityLane();
   const queryOn = (which: Lane): Queryable => ({
     query: <Row>(sql: string, params: readonly unknown[] = []) =>
