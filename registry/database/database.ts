@@ -3,6 +3,8 @@
 // through `pg`. Everything above this file speaks SQL through `query` and `transaction` only, so
 // the schema, the migrations and every query are the same for both.
 import { mkdirSync } from 'node:fs';
+import type { PGlite } from '@electric-sql/pglite';
+import { BYTEA_CODEC, keepByteaArraysText } from './bytea.ts';
 import { PriorityLane } from './priority-lane.ts';
 import { laneQueryable } from './embedded-host.ts';
 
@@ -23,11 +25,21 @@ export interface Database extends Queryable {
   close(): Promise<void>;
 }
 
-/** The embedded database in `directory` (created when missing). */
-export async function openEmbedded(directory: string): Promise<Database> {
+/**
+ * PGlite on `directory` (created when missing), bytea given and read as bytes (bytea.ts): what
+ * this thread's registry opens, or the gate thread that holds the database for it.
+ */
+export async function openPGlite(directory: string): Promise<PGlite> {
   mkdirSync(directory, { recursive: true, mode: 0o700 });
   const { PGlite } = await import('@electric-sql/pglite');
-  const db = await PGlite.create(directory);
+  const db = await PGlite.create(directory, BYTEA_CODEC);
+  keepByteaArraysText(db);
+  return db;
+}
+
+/** The embedded database in `directory` (created when missing). */
+export async function openEmbedded(directory: string): Promise<Database> {
+  const db = await openPGlite(directory);
   const lane = new PriorityLane();
   return {
     kind: 'embedded',

@@ -4,11 +4,10 @@
 // PostgreSQL server the thread reads through its own pool; the embedded database (PGlite, which
 // runs on the thread that opened it) is opened here, and the main thread's statements come by
 // message (database/embedded-host.ts), behind this thread's own reads in the lane.
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openServer, type Database, type Queryable } from '../database/database.ts';
+import { openPGlite, openServer, type Database, type Queryable } from '../database/database.ts';
 import { hostEmbedded, laneQueryable } from '../database/embedded-host.ts';
 import { PriorityLane } from '../database/priority-lane.ts';
 import { checkRead, gateRoute } from '../http/gate-routes.ts';
@@ -35,9 +34,7 @@ async function openGate(database: GateDatabase): Promise<{
     );
     return { gate: db.gate, close: () => db.close() };
   }
-  mkdirSync(database.directory, { recursive: true, mode: 0o700 });
-  const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(database.directory);
+  const pglite = await openPGlite(database.directory);
   const lane = new PriorityLane();
   return {
     gate: laneQueryable(lane, pglite, 'gate'),

@@ -5,7 +5,8 @@
 // so is a bundle that carries a private key or a registry token. Only then is the run stored, in
 // one transaction, each file read from disk as it is inserted; the directory is removed whatever
 // happens (withUploadDirectory).
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ATTESTATION_FILES } from '../../conformance/attestation/bundle-files.ts';
 import { keyFingerprint } from '../../conformance/attestation/signing-key.ts';
@@ -89,14 +90,16 @@ export async function withUploadDirectory<T>(
   root: string,
   work: (directory: string) => Promise<T>,
 ): Promise<T> {
-  mkdirSync(root, { recursive: true, mode: 0o700 });
+  // The directory is made and removed off the event loop (libuv's threads): a publish's dozen
+  // file system calls here kept every other request waiting (about 3 ms a publish, loaded).
+  await mkdir(root, { recursive: true, mode: 0o700 });
   // Named with this process's pid: a registry killed mid-publish leaves it, and the next start
   // removes it (removeStaleUploads) without touching a running registry's.
-  const directory = mkdtempSync(join(root, `${UPLOAD_PREFIX}${process.pid}-`));
+  const directory = await mkdtemp(join(root, `${UPLOAD_PREFIX}${process.pid}-`));
   try {
     return await work(directory);
   } finally {
-    rmSync(directory, { recursive: true, force: true });
+    await rm(directory, { recursive: true, force: true });
   }
 }
 

@@ -2,15 +2,15 @@
 // database — in the blob store (blobs.ts), the row keeping its SHA-256, size and `in_blob`. Reads
 // take both forms, so a database written before the blob store keeps serving its files as stored.
 import type { Queryable } from '../database/database.ts';
+import { insertFiles, sizeOf, type FileOfBundle } from './file-rows.ts';
 
-/** One file of a bundle as a publish hands it over: its bytes, a reader of them, or a blob made already. */
-export type BundleFile = { name: string; sha256: string } & (
-  | { content: Buffer }
-  /** On disk: read only as its row is inserted, so one file at a time is in memory, not the bundle. */
-  | { size: number; read: () => Buffer }
-  /** In the blob store already (BlobStore.put, before the transaction): the row only references it. */
-  | { size: number; inBlob: true }
-);
+/**
+ * One file of a bundle as a publish hands it over: its bytes, or its size and a reader (on disk:
+ * read only as its statement is made, file-rows.ts, so a few small files or one file are in memory,
+ * never the bundle), or a blob made already (BlobStore.put, before the transaction: the row only
+ * references it).
+ */
+export type BundleFile = FileOfBundle | ({ name: string; sha256: string } & { size: number; inBlob: true });
 
 export interface BundleContent {
   /** The bundle's address: the SHA-256 of its SHA256SUMS, which names every other file's digest. */
@@ -18,21 +18,22 @@ export interface BundleContent {
   files: BundleFile[];
 }
 
-export const fileSize = (file: BundleFile): number => ('content' in file ? file.content.length : file.size);
+export const fileSize = sizeOf;
 
-/** Inserts the rows of a bundle's files (in the transaction that stores its run). */
+/**
+ * Inserts the rows of a bundle's files (in the transaction that stores its run): a blob's row
+ * references it; the others carry their bytes, a few small files to a statement (file-rows.ts).
+ */
 export async function insertBundleFiles(tx: Queryable, bundle: BundleContent): Promise<void> {
+  const inRows: FileOfBundle[] = [];
   for (const file of bundle.files)
     if ('inBlob' in file)
       await tx.query(
         'INSERT INTO bundle_files (bundle_sha256, name, sha256, content, in_blob, size_bytes) VALUES ($1, $2, $3, NULL, true, $4)',
         [bundle.sha256, file.name, file.sha256, file.size],
       );
-    else
-      await tx.query(
-        'INSERT INTO bundle_files (bundle_sha256, name, sha256, content) VALUES ($1, $2, $3, $4)',
-        [bundle.sha256, file.name, file.sha256, 'content' in file ? file.content : file.read()],
-      );
+    else inRows.push(file);
+  await insertFiles(tx, bundle.sha256, inRows);
 }
 
 /** A stored file: its bytes from its row, or the blob that holds them. */
