@@ -180,14 +180,21 @@ export function docBlockTests(
         'No block of the docs starts a registry (```sh doctest until="…" with `registry serve`).',
       );
     const until = mark.until;
-    registry ??= freePorts().then((ports) =>
-      serveUntil(
+    registry ??= freePorts().then(async (ports) => {
+      const folder = emptyProject(kit);
+      // Its embedded database (the default --data, .registry-data) copied from the registry tests'
+      // template: PGlite making one in an empty directory costs about 7 s of CPU, and what these
+      // blocks show is the registry's answers, not its first start — which stays proved by the
+      // registry's start-in-empty-directory tests. It migrates the copy as any database it finds.
+      const { seededDataDirectory } = await import('../registry/support/embedded-template.ts');
+      await seededDataDirectory(join(folder, '.registry-data'));
+      return serveUntil(
         substitute(registryStart.text, { ...ports, tarball: kit.tarballPath }),
-        emptyProject(kit),
+        folder,
         ports,
         until,
-      ),
-    );
+      );
+    });
     return registry;
   };
   after(async () => {
