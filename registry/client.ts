@@ -4,7 +4,14 @@
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
-import { Agent, fetch } from 'undici';
+import { createRequire } from 'node:module';
+
+/**
+ * undici, loaded when a client is made (CommonJS, so synchronously): `run` imports this module for
+ * --publish, and its 110 modules cost every run, --help and usage error that publishes nothing.
+ */
+const loadUndici = (): typeof import('undici') =>
+  createRequire(import.meta.url)('undici') as typeof import('undici');
 
 export const TOKEN_VARIABLE = 'TENANT_AUTH_REGISTRY_TOKEN';
 
@@ -80,6 +87,7 @@ export function registryClient(
 ): RegistryClient {
   const ca =
     options.caFile !== undefined ? [...rootCertificates, readFileSync(options.caFile, 'utf8')] : undefined;
+  const { Agent, fetch } = loadUndici();
   const dispatcher = new Agent({ connect: ca ? { ca } : {} });
   const call = async (method: string, path: string, body?: RequestBody): Promise<RegistryAnswer> => {
     let response;

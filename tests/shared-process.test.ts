@@ -15,6 +15,7 @@
 // reported against whichever test runs then.
 import './bench/mutation-survivors.test.ts';
 import './bench/results-sections.test.ts';
+import './cli/command-loading.test.ts';
 import './conformance/attestation/bundle.test.ts';
 import './conformance/catalog/client-catalog.test.ts';
 import './conformance/client-report/client-report.test.ts';

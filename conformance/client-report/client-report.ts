@@ -34,7 +34,6 @@ const DEFAULT_IO: ReportIo = {
 
 /** Names in the admin API's host map: Node does not resolve `*.localhost` by itself. */
 const LOCAL_HOSTS = { localhost: '127.0.0.1', '*.localhost': '127.0.0.1' };
-const validateJournal = validatorFor<Journal>('journal.schema.json');
 
 /** The admin API could not be reached or read: the message says which and what to do. */
 export class ClientReportError extends Error {}
@@ -134,6 +133,8 @@ export async function buildClientReport(options: JournalSource, now: Date): Prom
   if (since !== undefined) query.set('since', since);
   if (until !== undefined) query.set('until', until);
   const journal = await get(`/journal${query.size > 0 ? `?${query}` : ''}`);
+  // Compiled here, not when the module loads: `client-report --help` or a bad option reads no journal.
+  const validateJournal = validatorFor<Journal>('journal.schema.json');
   if (!validateJournal(journal)) {
     throw new ClientReportError(
       `the admin API's journal does not match schemas/journal.schema.json: ${describeSchemaErrors(validateJournal.errors).slice(0, 3).join('; ')}. Is this a reference server of the same version?`,

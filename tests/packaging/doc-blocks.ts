@@ -11,7 +11,7 @@
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +20,7 @@ import { cleanEnv } from '../support/reference-cli.ts';
 import { killGroup, stopped, type Finished } from '../support/process-group.ts';
 import { blockMark, documentationBlocks, type FencedBlock } from '../docs/fenced-blocks.ts';
 import { run, type InstalledKit } from './installed-kit.ts';
-import { assertProjectChecked, typeCheckedTogether } from './team-project.ts';
+import { assertProjectChecked, typescriptDocBlocks, type SuiteTypeChecks } from './type-checks.ts';
 
 /** A block runs for at most this long; a server it starts in the background is stopped at its end. */
 const BLOCK_TIMEOUT_MS = 120_000;
@@ -36,7 +36,8 @@ interface Place {
  * shared reference server's (`in=served`) or free ones (a server the block starts itself, which
  * also reads them from REFERENCE_PORT and REFERENCE_HTTP_PORT: runScript); the
  * package's name, until it is published, the packed tarball (as the README tells a reader); a
- * clone's npm scripts, the installed command they are thin calls of (README: "Two commands").
+ * clone's npm scripts, the installed command they are thin calls of (README: "Two commands"); and
+ * `npx tenant-auth-conformance`, the installed file npx runs.
  */
 export function substitute(text: string, place: Place): string {
   const substitutions: [RegExp, string][] = [
@@ -48,6 +49,10 @@ export function substitute(text: string, place: Place): string {
     [/npm start( --)?/g, 'npx tenant-auth-conformance serve'],
     // A registry the block starts listens on the block's port, as the text's 8443 became.
     [/(registry serve)(?![^\n]*--port)/g, `$1 --port ${place.https}`],
+    // The file npx runs for the installed package: npx running it is proved once (the run by
+    // target file, installed-commands.ts); here it would add an npm process per command, about
+    // 0.6 s of CPU each, to every block.
+    [/\bnpx tenant-auth-conformance\b/g, 'node_modules/.bin/tenant-auth-conformance'],
   ];
   return substitutions.reduce((result, [pattern, value]) => result.replace(pattern, value), text);
 }
@@ -156,7 +161,11 @@ function describeBlock(block: FencedBlock): string {
 }
 
 /** A test per `sh doctest` and `ts doctest` block of the docs, run from the installed kit. */
-export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
+export function docBlockTests(
+  installedKit: () => InstalledKit,
+  teamFolder: () => string,
+  typeChecks: () => Promise<SuiteTypeChecks>,
+): void {
   const blocks = documentationBlocks(REPO_ROOT);
   // The registry of the `in=registry` blocks: the docs' block that starts one, run once, kept serving.
   const registryStart = blocks.find((each) => {
@@ -226,61 +235,14 @@ export function docBlockTests(installedKit: () => InstalledKit, teamFolder: () =
     });
   }
 
-  const typescript = blocks.filter((each) => each.language === 'ts' && blockMark(each).kind === 'doctest');
+  const typescript = typescriptDocBlocks();
   test("the docs' TypeScript blocks, each entry point and the team config example compile (strict, the README's tsconfig); the blocks run", async () => {
     const team = teamFolder();
-    const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
-    // The lib the README says `await using` needs, read from the README itself.
-    const lib = JSON.parse(/"lib": (\[[^\]]*\])/.exec(readme)?.[1] ?? 'null') as string[] | null;
-    assert.ok(lib, 'the README states the tsconfig lib');
-    assert.match(readme, /"DOM"/, "the README states what Playwright's types need");
-    const folder = emptyProject(installedKit());
-    const names = typescript.map((block) => `${block.file.replace(/\W/g, '-')}-${block.line}.ts`);
-    typescript.forEach((block, index) => writeFileSync(join(folder, names[index]!), block.text));
-    // A file importing each entry point, as a reader's project would.
-    writeFileSync(
-      join(folder, 'main-entry.ts'),
-      "import * as kit from 'tenant-auth-conformance';\nvoid kit;\n",
-    );
-    writeFileSync(
-      join(folder, 'playwright-entry.ts'),
-      "import * as kit from 'tenant-auth-conformance/playwright';\nvoid kit;\n",
-    );
-    const usesPlaywright = (file: string): boolean =>
-      /tenant-auth-conformance\/playwright|@playwright\/test/.test(readFileSync(join(folder, file), 'utf8'));
-    // The package's example of a team's config, as shipped.
-    copyFileSync(
-      join(folder, 'node_modules', 'tenant-auth-conformance', 'examples', 'team-playwright.config.ts'),
-      join(folder, 'team-playwright.config.ts'),
-    );
-    const files = [...names, 'main-entry.ts', 'playwright-entry.ts', 'team-playwright.config.ts'];
-    // The README's tsconfig, strict and without skipLibCheck: the main entry's files with its lib
-    // alone (no DOM: its declarations must reach no Playwright type), the Playwright entry's with DOM.
-    const tsconfig = (name: string, withDom: boolean): void =>
-      writeFileSync(
-        join(folder, name),
-        JSON.stringify({
-          compilerOptions: {
-            target: 'ES2022',
-            lib: withDom ? [...lib, 'DOM'] : lib,
-            module: 'NodeNext',
-            moduleResolution: 'NodeNext',
-            strict: true,
-            noEmit: true,
-            types: ['node'],
-            typeRoots: [join(team, 'node_modules', '@types')],
-          },
-          files: files.filter((file) => usesPlaywright(file) === withDom),
-        }),
-      );
-    tsconfig('tsconfig.main.json', false);
-    tsconfig('tsconfig.playwright.json', true);
-    // The team project's TypeScript (a reader installs their own), both projects in one build:
-    // each is judged by its own part of the output.
-    const projects = ['tsconfig.main.json', 'tsconfig.playwright.json'];
-    const checked = await typeCheckedTogether(team, folder, projects);
-    for (const project of projects) assertProjectChecked(checked, join(folder, project));
+    // Built with the team's checks, each project judged by its own part of the output (type-checks.ts).
+    const { checked, docs } = await typeChecks();
+    for (const project of docs.projects) assertProjectChecked(checked, project);
     assert.equal(checked.code, 0, checked.output);
+    const { folder, names } = docs;
     const env = cleanEnv();
     delete env.NODE_TEST_CONTEXT;
     for (const [index, block] of typescript.entries()) {

@@ -12,7 +12,8 @@ import { installedCommandTests } from './installed-commands.ts';
 import { installedPackageTests } from './installed-package.ts';
 import { teamProjectPerSuite, teamTypeScriptTests } from './team-project.ts';
 import { teamPlaywrightTests } from './team-playwright.ts';
-import { docBlockTests } from './doc-blocks.ts';
+import { docBlockTests, emptyProject } from './doc-blocks.ts';
+import { typeChecksPerSuite } from './type-checks.ts';
 import { installedExamplesTests } from './installed-examples.ts';
 import { ciYamlTests } from './ci-yaml.ts';
 
@@ -24,10 +25,12 @@ describe('the packed kit, installed into an empty project', () => {
 
   describe("a team's project: the kit from code, type-checked against its declarations", () => {
     const teamFolder = teamProjectPerSuite(installedKit);
-    teamTypeScriptTests(installedKit, teamFolder);
+    // The team's type-checks and the docs' in one compiler process, made by the first test to ask.
+    const typeChecks = typeChecksPerSuite(installedKit, teamFolder, emptyProject);
+    teamTypeScriptTests(installedKit, teamFolder, typeChecks);
     teamPlaywrightTests(installedKit, teamFolder);
     // Last: a block may change the served reference (the admin API's block makes and revokes keys).
-    docBlockTests(installedKit, teamFolder);
+    docBlockTests(installedKit, teamFolder, typeChecks);
     installedExamplesTests(installedKit, teamFolder);
   });
 });

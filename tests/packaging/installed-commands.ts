@@ -31,6 +31,8 @@ export function installedCommandTests(installedKit: () => InstalledKit): void {
     });
     mkdirSync(join(project, 'targets'), { recursive: true });
     writeFileSync(join(project, 'targets', 'reference.json'), JSON.stringify(target, null, 2));
+    // Through `npx`, as the README shows it: the one command that proves npx runs the installed
+    // kit (every other command starts its node_modules/.bin file: installed-kit.ts).
     const result = await run(
       'npx',
       [BIN, 'run', '--target', 'targets/reference.json'],
@@ -65,17 +67,9 @@ export function installedCommandTests(installedKit: () => InstalledKit): void {
     assert.equal(urlKeys.CONFORMANCE_KEY_OTHER_TENANT, keys.REFERENCE_KEY_GLOBEX_PROD_FULL);
     // No probe: a target by URL alone does not know the served plain-HTTP port.
     delete urlKeys.CONFORMANCE_KEY_PROBE;
-    const result = await run(
-      'npx',
-      [
-        BIN,
-        'run',
-        '--base-url',
-        `https://acme.api.localhost:${ports.https}/v1`,
-        '--ca-file',
-        '.certs/ca.crt',
-      ],
+    const result = await kit(
       project,
+      ['run', '--base-url', `https://acme.api.localhost:${ports.https}/v1`, '--ca-file', '.certs/ca.crt'],
       cleanEnv({ ...urlKeys, CONFORMANCE_REPORT_DIR: 'by-url' }),
     );
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
@@ -121,14 +115,10 @@ export function installedCommandTests(installedKit: () => InstalledKit): void {
 
   test('every command runs from the tarball: init, keygen, compare, verify, merge, client-report', async () => {
     const { project, ports } = installedKit();
-    const init = await run(
-      'npx',
-      [BIN, 'init', 'https://acme.api.example.com/v1', '--output', 'starter.jsonc'],
-      project,
-    );
+    const init = await kit(project, ['init', 'https://acme.api.example.com/v1', '--output', 'starter.jsonc']);
     assert.equal(init.code, 0, init.stderr);
     assert.ok(existsSync(join(project, 'starter.jsonc')));
-    const keygen = await run('npx', [BIN, 'keygen', '--out', 'kit-signing'], project);
+    const keygen = await kit(project, ['keygen', '--out', 'kit-signing']);
     assert.equal(keygen.code, 0, keygen.stderr);
     assert.ok(existsSync(join(project, 'kit-signing.key')) && existsSync(join(project, 'kit-signing.pub')));
     // The report of the run by target file (an earlier test), in a matrix.
@@ -136,7 +126,7 @@ export function installedCommandTests(installedKit: () => InstalledKit): void {
     assert.equal(compare.code, 0, compare.stderr);
     assert.match(compare.stdout, /TRANSPORT-HTTPS-CERT/);
     // Not a bundle: a usage error, never a stack trace.
-    const verify = await run('npx', [BIN, 'verify', 'targets'], project);
+    const verify = await kit(project, ['verify', 'targets']);
     assert.equal(verify.code, 2, verify.stderr);
     assert.doesNotMatch(verify.stderr, /\n\s+at /);
     const merge = await kit(project, ['merge', 'no-such-directory']);

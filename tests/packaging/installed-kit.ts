@@ -25,11 +25,10 @@ export function run(command: string, args: string[], cwd: string, env = cleanEnv
 
 /**
  * A command of a package installed in `cwd`, by the file `npx` would run (node_modules/.bin/NAME).
- * `npx` itself is kept for what the README shows a user typing with it (init, run by target file
- * and by URL, keygen, verify, the team's `playwright test`) and what the served kit tells them to
- * type (keys); serve runs through it too. Elsewhere (rules, compare, merge, client-report, each
- * command's --help, tsc) it would only add an npm process, about half a second of CPU, that
- * resolves the same file.
+ * `npx` itself is proved once, by the run by target file the README shows a user typing
+ * (installed-commands.ts); every other command of a test, and every `npx tenant-auth-conformance`
+ * of the docs' blocks (doc-blocks.ts), starts this file itself: npx would only add an npm process,
+ * about 0.6 s of CPU each, that resolves the same file.
  */
 export function installed(
   cwd: string,
@@ -79,19 +78,19 @@ export function installedKitPerSuite(): () => InstalledKit {
     assert.ok(tarball, `npm pack left no tarball in ${work}: ${packed.stdout}`);
     const tarballPath = join(work, tarball);
     writeFileSync(join(project, 'package.json'), '{ "name": "certify-our-api", "private": true }\n');
-    const installed = await run(
+    const install = await run(
       'npm',
       ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, tarball)],
       project,
     );
-    assert.equal(installed.code, 0, installed.stderr);
-    const installOutput = `${installed.stdout}\n${installed.stderr}`;
+    assert.equal(install.code, 0, install.stderr);
+    const installOutput = `${install.stdout}\n${install.stderr}`;
 
     // Its list paged two a page, as the embedded target's: every rule is exercised, the page-cursor one too.
     const started = await startServe(project, ['--page-size', '2']);
     server = started.child;
 
-    const exported = await run('npx', [BIN, 'keys', '--export'], project);
+    const exported = await installed(project, BIN, ['keys', '--export']);
     assert.equal(exported.code, 0, exported.stderr);
     const keys = exportedKeys(exported.stdout, 'REFERENCE_KEY_');
     kit = {
@@ -106,9 +105,8 @@ export function installedKitPerSuite(): () => InstalledKit {
   });
 
   after(async () => {
-    // The server writes its data directory while it stops (last uses, the lock): wait for it, not
-    // only for `npx` in front of it, to exit before removing the project, or the removal races
-    // its last writes.
+    // The server writes its data directory while it stops (last uses, the lock): wait for its
+    // process group to exit before removing the project, or the removal races its last writes.
     if (server) await stopped(server);
     if (!process.env.KEEP_WORK && work) rmSync(work, { recursive: true, force: true });
   });
@@ -159,15 +157,16 @@ async function packInACopy(destination: string): Promise<Finished> {
 }
 
 /**
- * `npx tenant-auth-conformance serve` in `cwd` on free ports, without an access log, with `options`
- * added; once it says where it listens. `output` is all it has printed.
+ * `tenant-auth-conformance serve` in `cwd` (its node_modules/.bin file: see `installed`) on free
+ * ports, without an access log, with `options` added; once it says where it listens. `output` is
+ * all it has printed.
  */
 export async function startServe(
   cwd: string,
   options: readonly string[],
 ): Promise<{ child: ChildProcess; ports: { https: number; http: number }; output: () => string }> {
-  const args = [BIN, 'serve', '--port', '0', '--http-port', '0', '--access-log', 'off', ...options];
-  const child = spawn('npx', args, {
+  const args = ['serve', '--port', '0', '--http-port', '0', '--access-log', 'off', ...options];
+  const child = spawn(join(cwd, 'node_modules', '.bin', BIN), args, {
     cwd,
     env: cleanEnv(),
     detached: true,

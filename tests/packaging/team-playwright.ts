@@ -11,7 +11,7 @@ import { RULES } from '../../conformance/catalog/rules.ts';
 import type { ConformanceReport } from '../../schemas/generated/conformance-report.ts';
 import { referenceTargetOn } from '../support/conformance-run.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
-import { run, installed, kit, startServe, type InstalledKit } from './installed-kit.ts';
+import { installed, kit, startServe, type InstalledKit } from './installed-kit.ts';
 import { stopped } from '../support/process-group.ts';
 
 /** The team's own playwright.config.ts, with the kit's projects: selected, sharded, merged, failing. */
@@ -23,7 +23,7 @@ export function teamPlaywrightTests(installedKit: () => InstalledKit, teamFolder
 
   test('its own playwright.config.ts: its test and every rule pass against the embedded reference (exit 0)', async () => {
     const team = teamFolder();
-    const result = await run('npx', ['playwright', 'test'], team);
+    const result = await installed(team, 'playwright', ['test']);
     assert.equal(result.code, 0, `${result.stdout}\n${result.stderr}`);
     const json = readFileSync(join(team, 'results.json'), 'utf8');
     assert.match(json, /our API lists customers/);

@@ -3,11 +3,12 @@
 // mock, and what importing the package loads (the README's snippets: doc-blocks.ts).
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../support/conformance-run.ts';
 import { cleanEnv } from '../support/reference-cli.ts';
 import { run, type InstalledKit } from './installed-kit.ts';
+import { assertProjectChecked, type SuiteTypeChecks } from './type-checks.ts';
 
 /**
  * A team's own project for the tests of the enclosing `describe`: the consumer files
@@ -49,79 +50,23 @@ export function teamProjectPerSuite(installedKit: () => InstalledKit): () => str
   };
 }
 
-/** Each project's part of a `tsc -b --verbose` output, by the path of its config; and the exit code. */
-export interface BuildChecked {
-  code: number | null;
-  output: string;
-  sections: Map<string, string>;
-}
-
-/**
- * `tsc -b --verbose CONFIG…` in `cwd`, by the TypeScript of the team's project `team`: one
- * compiler process for several projects, which parses and binds each declaration file once for
- * all of them (Node's types, the kit's declarations, Playwright's), where one `tsc -p` per project
- * did it again each time.
- * `--verbose` heads each project's diagnostics with "Building project '…'", so each project's
- * verdict is read from its own section.
- */
-export async function typeCheckedTogether(
-  team: string,
-  cwd: string,
-  configs: readonly string[],
-): Promise<BuildChecked> {
-  const tsc = join(team, 'node_modules', '.bin', 'tsc');
-  const checked = await run(tsc, ['-b', '--verbose', ...configs], cwd);
-  const output = `${checked.stdout}\n${checked.stderr}`;
-  const sections = new Map<string, string>();
-  const heads = [...output.matchAll(/^.*Building project '([^']+)'\.\.\.$/gm)];
-  heads.forEach((head, index) => {
-    const from = (head.index ?? 0) + head[0].length;
-    const to = heads[index + 1]?.index ?? output.length;
-    // The next project's "is out of date because…" line ends this one's part; it names no error.
-    sections.set(head[1] ?? '', output.slice(from, to));
-  });
-  return { code: checked.code, output, sections };
-}
-
-/** A project's part of `checked` passed: built, and no diagnostic in its section. */
-export function assertProjectChecked(checked: BuildChecked, config: string): string {
-  const section = checked.sections.get(config);
-  assert.ok(section !== undefined, `${config} was not built:\n${checked.output}`);
-  assert.doesNotMatch(section, /error TS\d+/, `${config}:\n${section}`);
-  return section;
-}
-
 /** The kit from a team's TypeScript: its declarations type-check, its mock runs, its import stays small. */
-export function teamTypeScriptTests(installedKit: () => InstalledKit, teamFolder: () => string): void {
-  // The team's config against Node 20's types (its @types/node) and against Node 22's: one build.
-  let both: Promise<BuildChecked> | undefined;
-  const checkedBoth = (): Promise<BuildChecked> => {
-    both ??= (() => {
-      const team = teamFolder();
-      // Node 22's declarations (@types/node 22, a development dependency of the repository under
-      // another name) as the only type root called `node`.
-      const roots = join(team, 'node22-types');
-      mkdirSync(roots, { recursive: true });
-      symlinkSync(join(REPO_ROOT, 'node_modules', 'types-node-22'), join(roots, 'node'), 'dir');
-      const config = {
-        extends: './tsconfig.json',
-        compilerOptions: { typeRoots: ['./node22-types'], listFiles: true },
-      };
-      writeFileSync(join(team, 'tsconfig.node22.json'), `${JSON.stringify(config)}\n`);
-      return typeCheckedTogether(team, team, ['tsconfig.json', 'tsconfig.node22.json']);
-    })();
-    return both;
-  };
-
+export function teamTypeScriptTests(
+  installedKit: () => InstalledKit,
+  teamFolder: () => string,
+  typeChecks: () => Promise<SuiteTypeChecks>,
+): void {
+  // The team's config against Node 20's types (its @types/node) and against Node 22's: one build
+  // with the docs' checks (type-checks.ts).
   test('tsc --noEmit (strict) accepts the test file and the config against the emitted declarations', async () => {
-    const checked = await checkedBoth();
-    assertProjectChecked(checked, join(teamFolder(), 'tsconfig.json'));
+    const { checked, team } = await typeChecks();
+    assertProjectChecked(checked, team.node20);
   });
 
   test("the same against Node 22's types: the mock's dispatcher fits its global fetch too", async () => {
-    const checked = await checkedBoth();
+    const { checked, team } = await typeChecks();
     assert.equal(checked.code, 0, checked.output);
-    const files = assertProjectChecked(checked, join(teamFolder(), 'tsconfig.node22.json')).split('\n');
+    const files = assertProjectChecked(checked, team.node22).split('\n');
     assert.ok(
       files.some((file) => /types-node-22\/globals\.d\.ts$/.test(file)),
       'Node 22 types read',
