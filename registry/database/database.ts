@@ -7,23 +7,9 @@ import type { PGlite } from '@electric-sql/pglite';
 import { BYTEA_CODEC, keepByteaArraysText } from './bytea.ts';
 import { PriorityLane } from './priority-lane.ts';
 import { laneQueryable } from './embedded-host.ts';
+import type { Database } from './queryable.ts';
 
-export interface Queryable {
-  /** Runs one statement with `$1…` parameters (never interpolated) and returns its rows. */
-  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<Row[]>;
-}
-
-export interface Database extends Queryable {
-  readonly kind: 'embedded' | 'server';
-  /**
-   * The lane of the reads a release waits on (can-i-ship, the badge): connections of their own on
-   * a server, first in line on the embedded database, so that pages loading never hold them up.
-   */
-  readonly gate: Queryable;
-  /** Runs `work` in one transaction: committed when it returns, rolled back when it throws. */
-  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
-  close(): Promise<void>;
-}
+export type { Database, Queryable } from './queryable.ts';
 
 /**
  * PGlite on `directory` (created when missing), bytea given and read as bytes (bytea.ts): what

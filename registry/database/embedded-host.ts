@@ -3,7 +3,7 @@
 // `remoteEmbedded`, one message per statement. The database's work then never runs on the main
 // thread's event loop, and the thread's own reads (can-i-ship, the badge) go first in its
 // PriorityLane: they wait for at most the one statement under way, never for the main thread.
-import type { Database, Queryable } from './database.ts';
+import type { Database, Queryable } from './queryable.ts';
 import { PriorityLane, type Lane } from './priority-lane.ts';
 
 /** What the main thread asks: a statement (in a lane or in its open transaction), a transaction's ends. */
