@@ -31,8 +31,9 @@ interface WorkerFixtures {
   /**
    * Option: rules whose test is expected to fail. Only Playwright's bookkeeping changes: such a
    * failure does not make it replace the worker process. The rule's verdict is its test's status
-   * as ever — a rule listed here that passes is a pass. Used by the mutation campaign
-   * (mutation/), where most variants fail a few rules; empty for a conformance run.
+   * as ever — a rule listed here that passes is a pass, but Playwright then replaces the worker.
+   * Empty in every run of the kit today: the mutation campaign's batch lets failed rules keep their
+   * worker instead (`failedRulesKeepWorker`), as the `run` command does.
    */
   expectedToFail: readonly RuleId[];
   /** Option: a rule that fails keeps its worker (failed-rules-keep-worker.ts); the `run` command's alone. */
