@@ -45,7 +45,10 @@ export interface BatchRunResult {
 }
 
 export interface BatchOptions extends Pick<BatchPlan, 'workers' | 'caFile'> {
-  /** A rule that fails keeps its worker, as in the `run` command (expectedToFail says it ahead instead). */
+  /**
+   * A rule that fails keeps its worker, as in the `run` command (the mutation campaign, a test's
+   * batch of deployments): Playwright replaces a worker after every unexpected outcome.
+   */
   failedRulesKeepWorker?: boolean;
   timeoutMs: number;
 }

@@ -8,8 +8,12 @@
 // Most variants are checked in one batch: ONE Playwright run whose few workers share the variants
 // (batch.config.ts), each variant with its own run environment and its own conformance reporter
 // (batch-reporter.ts), after the campaign has run each variant's preflight as the set-up project
-// would. That spares a runner, a Playwright start-up and a worker process per variant, and — by telling the suite
-// which rules the catalog expects to fail — a fresh worker process after each expected failure.
+// would. That spares a runner, a Playwright start-up and a worker process per variant; and a rule
+// that fails keeps its worker, as in the `run` command (failed-rules-keep-worker.ts). The catalog's
+// expected failures are not given to the suite ahead: a rule a fault fails only by the run's
+// checker (at the run's end) passes its test, and a test expected to fail that passes is, to
+// Playwright, an unexpected outcome after which it replaces the worker (one restart per campaign,
+// its share's remaining variants opened and learned again).
 // The runner itself (`npm run conformance`) checks the clean server, one faulty variant, and any
 // variant whose preflight fails (the runner stops those with SETUP ERROR); the clean server and
 // that faulty variant are in the batch too, and the test requires both ways to read the same.
@@ -30,7 +34,6 @@ import { ensureCertificates } from '../reference-server/listeners/certificates.t
 import type { ConformanceReport, RuleVerdict } from '../schemas/generated/conformance-report.ts';
 import { runSuite } from './suite-run.ts';
 import { runBatch, type BatchEntry, type BatchOptions } from './batch-run.ts';
-import { expectedFailures } from './expectations.ts';
 
 export type VariantName = 'clean' | FaultName;
 
@@ -252,9 +255,14 @@ async function runVariantsBatched(
     environment: runnerEnvironment(work, variant),
     declared: declared.get(variant) as TargetDeclaration,
     preflight: preflights.get(variant) as PreflightResult,
-    expectedToFail: variant === 'clean' ? [] : expectedFailures(variant),
+    expectedToFail: [],
   }));
-  const runs = await runBatch(work, entries, keys, { workers, caFile, timeoutMs: BATCH_TIMEOUT_MS });
+  const runs = await runBatch(work, entries, keys, {
+    workers,
+    caFile,
+    failedRulesKeepWorker: true,
+    timeoutMs: BATCH_TIMEOUT_MS,
+  });
   return new Map(
     [...runs].map(([name, run]) => {
       const variant = name as VariantName;

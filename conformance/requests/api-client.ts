@@ -1,8 +1,8 @@
 // The suite's HTTP client: Playwright's APIRequestContext (through the CONNECT proxy when the
 // target maps host names), never following redirects and never failing on a status, so that
 // every answer is evidence for a check. A request carries exactly the fields its record lists:
-// the context's cookie store is emptied before every request (a cookie a deployment set is never
-// sent back unless a rule sends it), and the fields Playwright and Node would add by themselves
+// the context's cookie store is empty before every request (a cookie a deployment set is never
+// sent back unless a rule sends it: emptied unless known empty), and the fields Playwright and Node would add by themselves
 // (User-Agent, Accept-Encoding, Host, Connection) are set here, so that they are recorded too.
 import type { APIRequestContext } from '@playwright/test';
 import {
@@ -36,6 +36,13 @@ export class ApiClient implements Api {
   readonly #context: APIRequestContext;
   readonly #onExchange: ExchangeListener | undefined;
   #lastTry: Promise<void> = Promise.resolve();
+  /**
+   * The store is known empty: it was emptied, and every answer since came whole and set no cookie.
+   * Emptying it is a call into Playwright (a captured stack, a message through its connection), a
+   * third of those of a request: an empty store is not emptied again. Not known at first (the
+   * context is the caller's), nor after a try that failed (an answer may have set one unseen).
+   */
+  #storeEmpty = false;
 
   constructor(context: APIRequestContext, onExchange?: ExchangeListener) {
     this.#context = context;
@@ -71,7 +78,8 @@ export class ApiClient implements Api {
     timeoutMs: number,
   ): Promise<Exchange> {
     const turn = this.#lastTry.then(async () => {
-      await this.#context.clearCookies();
+      if (!this.#storeEmpty) await this.#context.clearCookies();
+      this.#storeEmpty = false;
       return this.#send(url, headers, request, timeoutMs);
     });
     this.#lastTry = turn.then(
@@ -104,6 +112,8 @@ export class ApiClient implements Api {
         };
       }
       const bodyText = await response.text();
+      // Whole, and without Set-Cookie: the store is as empty as before the request.
+      this.#storeEmpty = !('set-cookie' in response.headers());
       return {
         kind: 'response',
         request,

@@ -5,6 +5,7 @@
 // mutation campaign's batch can serve several runs, one per test's `batchVariant` option.
 import type { TestInfo } from '@playwright/test';
 import { untracedTest as base } from './untraced-test.ts';
+import { KIT_FIXTURE_BOX } from './batch-quiet-fixtures.ts';
 import type { Api } from '../requests/api-client.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { RunSettings } from '../settings.ts';
@@ -30,8 +31,9 @@ interface WorkerFixtures {
   /**
    * Option: rules whose test is expected to fail. Only Playwright's bookkeeping changes: such a
    * failure does not make it replace the worker process. The rule's verdict is its test's status
-   * as ever — a rule listed here that passes is a pass. Used by the mutation campaign
-   * (mutation/), where most variants fail a few rules; empty for a conformance run.
+   * as ever — a rule listed here that passes is a pass, but Playwright then replaces the worker.
+   * Empty in every run of the kit today: the mutation campaign's batch lets failed rules keep their
+   * worker instead (`failedRulesKeepWorker`), as the `run` command does.
    */
   expectedToFail: readonly RuleId[];
   /** Option: a rule that fails keeps its worker (failed-rules-keep-worker.ts); the `run` command's alone. */
@@ -93,8 +95,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   failedRulesKeepWorker: [false, { option: true, scope: 'worker' }],
   protocol: ['h1', { option: true, scope: 'worker' }],
   declaredTarget: [undefined, { option: true, scope: 'worker' }],
-  batchVariants: [[], { option: true }],
-  batchVariantName: [undefined, { option: true }],
+  batchVariants: [[], { option: true, box: KIT_FIXTURE_BOX }],
+  batchVariantName: [undefined, { option: true, box: KIT_FIXTURE_BOX }],
   variantWorlds: [
     async ({ playwright }, use) => {
       const worlds = new VariantWorlds(playwright.request);
@@ -103,28 +105,40 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker' },
   ],
-  variant: async (
-    {
-      variantWorlds,
-      batchVariants,
-      batchVariantName,
-      runSettings,
-      runEnvironment,
-      declaredTarget,
-      expectedToFail,
-      protocol,
+  variant: [
+    async (
+      {
+        variantWorlds,
+        batchVariants,
+        batchVariantName,
+        runSettings,
+        runEnvironment,
+        declaredTarget,
+        expectedToFail,
+        protocol,
+      },
+      use,
+      testInfo,
+    ) => {
+      const batchVariant = batchVariantOf(batchVariants, batchVariantName);
+      // A conformance run's worker serves its project's run alone: one key for every test.
+      const options = batchVariant ?? {
+        name: '',
+        runSettings,
+        runEnvironment,
+        declaredTarget,
+        expectedToFail,
+      };
+      await use(await withoutRuleTime(testInfo, variantWorlds.enter(options.name, { ...options, protocol })));
     },
-    use,
-    testInfo,
-  ) => {
-    const batchVariant = batchVariantOf(batchVariants, batchVariantName);
-    // A conformance run's worker serves its project's run alone: one key for every test.
-    const options = batchVariant ?? { name: '', runSettings, runEnvironment, declaredTarget, expectedToFail };
-    await use(await withoutRuleTime(testInfo, variantWorlds.enter(options.name, { ...options, protocol })));
-  },
-  target: async ({ variant }, use) => use(variant.target),
-  settings: async ({ variant }, use) => use(variant.settings),
-  knowledge: async ({ variant }, use, testInfo) => use(await withoutRuleTime(testInfo, variant.knowledge)),
+    { box: KIT_FIXTURE_BOX },
+  ],
+  target: [async ({ variant }, use) => use(variant.target), { box: KIT_FIXTURE_BOX }],
+  settings: [async ({ variant }, use) => use(variant.settings), { box: KIT_FIXTURE_BOX }],
+  knowledge: [
+    async ({ variant }, use, testInfo) => use(await withoutRuleTime(testInfo, variant.knowledge)),
+    { box: KIT_FIXTURE_BOX },
+  ],
   ranAs: [
     // Before any fixture that may skip the test: the reporter counts a protocol as checked for a
     // rule from this, in a run and in a merge of shards alike (their blobs keep no project option).
@@ -135,7 +149,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         testInfo.annotations.push({ type: ANNOTATION.shard, description: `${shard.current}/${shard.total}` });
       await use();
     },
-    { auto: true },
+    { auto: true, box: KIT_FIXTURE_BOX },
   ],
   notSentGuard: [
     // Set up before any fixture that sends (without a set-up project, the tenants' data are learned
@@ -153,17 +167,23 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       }
       await use();
     },
-    { auto: true },
+    { auto: true, box: KIT_FIXTURE_BOX },
   ],
-  // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
-  exchanges: async ({}, use) => {
-    await use([]);
-  },
-  api: async ({ variant, exchanges }, use) => {
-    const { api, close } = await variant.newApi((exchange) => exchanges.push(exchange));
-    await use(api);
-    await close();
-  },
+  exchanges: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright requires the fixtures argument to be destructured.
+    async ({}, use) => {
+      await use([]);
+    },
+    { box: KIT_FIXTURE_BOX },
+  ],
+  api: [
+    async ({ variant, exchanges }, use) => {
+      const { api, close } = await variant.newApi((exchange) => exchanges.push(exchange));
+      await use(api);
+      await close();
+    },
+    { box: KIT_FIXTURE_BOX },
+  ],
 });
 
 export { expect } from '@playwright/test';

@@ -5,8 +5,16 @@
 // Playwright's own command cannot. Declared here as a fixture, not an option: a value of the
 // project's `use` or the command line then never replaces it (Playwright resolves an option's
 // override where the option is declared, and this declaration comes after it).
+// In a batch (batch-variants.ts names its variants) Playwright's per-test recording is replaced
+// too: batch-quiet-fixtures.ts says what, and why that changes no verdict.
 import { test as base } from '@playwright/test';
+import { batchVariantNames } from './batch-variants.ts';
+import { BATCH_QUIET_FIXTURES } from './batch-quiet-fixtures.ts';
 
-export const untracedTest = base.extend({
+const kitTest = base.extend({
   trace: ['off', { scope: 'worker' }],
 });
+
+export const untracedTest: typeof kitTest = batchVariantNames()
+  ? kitTest.extend(BATCH_QUIET_FIXTURES)
+  : kitTest;

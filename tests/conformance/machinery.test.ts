@@ -8,6 +8,8 @@ import { connect, type AddressInfo } from 'node:net';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { Redactor, REDACTED } from '../../conformance/redaction/secrets.ts';
 import { mappedAddress } from '../../conformance/requests/host-map.ts';
 import {
@@ -18,6 +20,9 @@ import {
 import { alteredKeys, unknownKeyLike } from '../../conformance/judging/key-variants.ts';
 import { startConnectProxy, PROXY_ERROR_HEADER } from '../../conformance/requests/connect-proxy.ts';
 import { caBundleFor } from '../../conformance/requests/ca-trust.ts';
+import { BATCH_QUIET_FIXTURES, KIT_FIXTURE_BOX } from '../../conformance/run/batch-quiet-fixtures.ts';
+import { batchVariantNames } from '../../conformance/run/batch-variants.ts';
+import { handOverVariables } from '../../conformance/env.ts';
 import { scratchDirectory } from '../support/scratch.ts';
 
 const KEY = 'mbk_prod_EHUEYGExFL9eKl61mpA1K6lMRQu5UCAA';
@@ -139,4 +144,44 @@ test("the rules' test replaces a fixture of Playwright's by name: that name is s
     readFileSync(new URL('../../conformance/run/test.ts', import.meta.url), 'utf8'),
     /^ {2}_combinedContextOptions: \[\{\}/m,
   );
+});
+
+test("a batch replaces Playwright's per-test recording by name: those names are still Playwright's automatic fixtures", () => {
+  // conformance/run/batch-quiet-fixtures.ts overrides them in a batch (about a fifth of a batch
+  // worker's CPU). Were one renamed, the override would define a fixture of its own, never used.
+  const playwrightFixtures = readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('playwright/test')), 'lib', 'index.js'),
+    'utf8',
+  );
+  assert.deepEqual(Object.keys(BATCH_QUIET_FIXTURES).sort(), ['_setupArtifacts', '_setupContextOptions']);
+  for (const name of Object.keys(BATCH_QUIET_FIXTURES)) {
+    // Its declaration, up to its options (no other fixture's declaration in between).
+    const declared = new RegExp(
+      `^ {2}${name}: \\[async [^\\n]*\\n(?:(?! {2}\\w+: ).*\\n)*?^ {2}\\}, \\{ auto: "all-hooks-included"`,
+      'm',
+    );
+    assert.match(playwrightFixtures, declared, `${name} is an automatic fixture of Playwright's`);
+  }
+  // What the override keeps of `_setupContextOptions`: the contexts' default time-out, as set there.
+  assert.match(playwrightFixtures, /playwright\._defaultContextTimeout = actionTimeout \|\| 0;/);
+  // Outside a batch (no variants handed over) Playwright's own are kept, and the kit's fixtures are steps.
+  assert.equal(batchVariantNames(), undefined);
+  assert.equal(KIT_FIXTURE_BOX, undefined);
+  // In a process the batch's config named variants for (as its workers are), the kit's fixtures are no steps.
+  const inBatch = execFileSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      "const { KIT_FIXTURE_BOX } = await import('./conformance/run/batch-quiet-fixtures.ts'); process.stdout.write(String(KIT_FIXTURE_BOX));",
+    ],
+    {
+      cwd: fileURLToPath(new URL('../..', import.meta.url)),
+      env: { ...process.env, ...handOverVariables({ batchVariants: JSON.stringify(['a']) }) },
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(inBatch, 'self');
 });
