@@ -5,7 +5,12 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Database, Queryable } from '../../../registry/database/database.ts';
-import { storeRun, type BundleContent, type StoreResult } from '../../../registry/store/runs.ts';
+import {
+  storeRun,
+  type BundleContent,
+  type StoredRun,
+  type StoreResult,
+} from '../../../registry/store/runs.ts';
 import { yankRun } from '../../../registry/store/yanks.ts';
 import { Webhooks, type QueueEvents } from '../../../registry/webhooks/service.ts';
 import { addWebhook } from '../../../registry/webhooks/store.ts';
@@ -147,7 +152,7 @@ for (const backend of BACKENDS) {
         [bundle('unqueued').sha256],
       );
       let inTransaction: string[] = [];
-      const yanked = await webhooks.around(
+      const yanked = await webhooks.around<StoredRun>(
         'shop',
         '1.0.0',
         (queue) =>
