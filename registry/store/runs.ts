@@ -192,6 +192,7 @@ export function storeRun(
   });
 }
 
+/** storeRun's work, in its transaction. */
 async function storeIn(
   tx: Queryable,
   facts: RunFacts,
