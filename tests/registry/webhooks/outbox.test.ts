@@ -48,9 +48,16 @@ function failingInsert(tx: Queryable, nth: number): Queryable {
   };
 }
 
-for (const backend of BACKENDS) {
-  describe(`the events of a change are committed with it (${backend})`, async () => {
-    const opened = await openBackend(backend);
+// The embedded database is also run through the gate thread (--gate-port), where a transaction's
+// statements are messages to the thread that holds PGlite.
+const PLACES = [
+  ...BACKENDS.map((backend) => ({ backend, threaded: false })),
+  { backend: 'embedded' as const, threaded: true },
+];
+
+for (const { backend, threaded } of PLACES) {
+  describe(`the events of a change are committed with it (${backend}${threaded ? ', gate thread' : ''})`, async () => {
+    const opened = await openBackend(backend, true, {}, threaded);
     const logged: string[] = [];
     // No host allowed: the worker woken after a commit records a refusal and sends nothing.
     const webhooks = new Webhooks(opened.db, { allowedHosts: [] }, (line) => logged.push(line));
@@ -179,7 +186,9 @@ for (const backend of BACKENDS) {
       assert.deepEqual(await queued(opened.db), expected);
     });
   });
+}
 
+for (const backend of BACKENDS) {
   test(`with no webhook for the deployment a change costs one query and is given nothing to queue (${backend})`, async () => {
     const opened = await openBackend(backend);
     let queries = 0;
