@@ -14,7 +14,14 @@ import { BundleTooLarge, DirectorySink } from '../publish/upload-files.ts';
 import { UploadStreamParser } from '../publish/upload-stream.ts';
 import { liveOf, liveRelease } from '../store/releases.ts';
 import { deploymentsPage, versionsPage } from '../store/listing.ts';
-import { deploymentExists, newestOfVersion, outcomesOf, runById, type StoredRun } from '../store/runs.ts';
+import {
+  deploymentExists,
+  newestOfVersion,
+  outcomesOf,
+  runById,
+  type StoreResult,
+  type StoredRun,
+} from '../store/runs.ts';
 import { targetOf } from '../store/targets.ts';
 import { streamBody } from './body.ts';
 import { linkHeader, nextPath, pageRequest } from './paging.ts';
@@ -136,10 +143,10 @@ async function receive(
     }
     const received = { ...head, directory, files: sink.files(), secretIn: sink.secretIn };
     try {
-      const stored = await context.webhooks.around(
+      const stored = await context.webhooks.around<StoreResult>(
         head.deployment,
         head.version,
-        () => receiveBundle(context.db, publisher, received, context.blobs),
+        (queue) => receiveBundle(context.db, publisher, received, context.blobs, queue),
         (run) => (run.stored === 'new' ? { kind: 'published', run: run.run } : undefined),
         publisher.name,
       );

@@ -8,7 +8,7 @@ import { versionProblem } from '../publish/upload.ts';
 import { auditList } from '../store/audit.ts';
 import { recordRelease, ReleaseError } from '../store/releases.ts';
 import { applyRetention, policyProblem, type RetentionPolicy } from '../store/retention.ts';
-import { deploymentExists } from '../store/runs.ts';
+import { deploymentExists, type StoredRun } from '../store/runs.ts';
 import { reasonProblem, YankError, yankRun } from '../store/yanks.ts';
 import { authenticationError, runJson, type ApiContext } from './api.ts';
 import { readBody } from './body.ts';
@@ -78,10 +78,10 @@ export async function yank(
   if (!owner) throw new RequestError(404, 'no_such_run', `The registry has no run ${id}.`);
   await mayChange(context.db, actor, owner.deployment);
   try {
-    const run = await context.webhooks.around(
+    const run = await context.webhooks.around<StoredRun>(
       owner.deployment,
       owner.version,
-      () => yankRun(context.db, id, actor.name, String(reason)),
+      (queue) => yankRun(context.db, id, actor.name, String(reason), queue),
       (yanked) => ({ kind: 'yanked', run: yanked }),
     );
     sendJson(response, 200, { run: runJson(run) });

@@ -16,7 +16,13 @@ import type { Database } from '../database/database.ts';
 import { running } from '../database/directory-lock.ts';
 import type { BlobStore } from '../store/blobs.ts';
 import type { BundleFile } from '../store/bundle-files.ts';
-import { DeploymentOwnedError, NoSuchDeploymentError, storeRun, type StoreResult } from '../store/runs.ts';
+import {
+  DeploymentOwnedError,
+  NoSuchDeploymentError,
+  storeRun,
+  type OnStored,
+  type StoreResult,
+} from '../store/runs.ts';
 import { TargetChangedError } from '../store/targets.ts';
 import type { Publisher } from './publishers.ts';
 import { ruleOutcomes, runFacts } from './run-facts.ts';
@@ -109,6 +115,8 @@ export async function receiveBundle(
   upload: ReceivedUpload,
   /** Where the large files go (the embedded database's registry); none: every file in its row. */
   blobs?: BlobStore,
+  /** Run in the run's own transaction once it is stored (storeRun's `onStored`). */
+  onStored?: OnStored,
 ): Promise<StoreResult> {
   if (upload.checkedByRegistry) registryCheckRefusal(publisher, upload);
   if (publisher.keys.length === 0)
@@ -172,6 +180,7 @@ export async function receiveBundle(
     const store = (files: BundleFile[]): Promise<StoreResult> =>
       storeRun(db, facts, { sha256: manifest.sha256, files }, ruleOutcomes(report), {
         targetMoved: upload.targetMoved,
+        onStored,
       });
     return blobs
       ? await storeWithBlobs(db, blobs, directory, upload.files, store)

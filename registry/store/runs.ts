@@ -170,95 +170,111 @@ export function runOf(row: RunRow): StoredRun {
   };
 }
 
+/** What a store does once the run is in, in its transaction (a webhook's events are queued so). */
+export type OnStored = (tx: Queryable, result: StoreResult) => Promise<void>;
+
 /**
  * Stores a run with its bundle and rule outcomes, all or nothing. A bundle stored before is not
- * stored again: its run is returned as a duplicate.
+ * stored again: its run is returned as a duplicate. `onStored` runs in the same transaction, after
+ * a new run is stored: what it writes is committed with the run or not at all.
  */
 export function storeRun(
   db: Database,
   facts: RunFacts,
   bundle: BundleContent,
   outcomes: readonly RuleOutcome[],
-  { targetMoved = false }: { targetMoved?: boolean } = {},
+  { targetMoved = false, onStored }: { targetMoved?: boolean; onStored?: OnStored } = {},
 ): Promise<StoreResult> {
   return db.transaction(async (tx) => {
-    const earlier = await runByBundle(tx, bundle.sha256);
-    if (earlier) return { stored: 'duplicate', run: earlier };
-    // The registry's own run checks a deployment a publisher owns: it never creates or takes one.
-    if (facts.checkedBy === 'publisher')
-      await tx.query(
-        'INSERT INTO deployments (name, publisher) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
-        [facts.deployment, facts.publisher],
-      );
-    const [owner] = await tx.query<{ publisher: string }>(
-      'SELECT publisher FROM deployments WHERE name = $1',
-      [facts.deployment],
-    );
-    if (owner === undefined) throw new NoSuchDeploymentError(facts.deployment);
-    if (facts.checkedBy === 'publisher' && owner.publisher !== facts.publisher)
-      throw new DeploymentOwnedError(facts.deployment);
-    const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
-    const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
-    const size = bundle.files.reduce((total, file) => total + fileSize(file), 0);
-    // Two publishes of one bundle at once: the second waits here for the first, then finds its run.
-    const inserted = await tx.query(
-      'INSERT INTO bundles (sha256, size_bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING RETURNING sha256',
-      [bundle.sha256, size],
-    );
-    if (inserted.length === 0) {
-      const run = await runByBundle(tx, bundle.sha256);
-      if (!run) throw new Error(`bundle ${bundle.sha256} is stored without its run`);
-      return { stored: 'duplicate', run };
-    }
-    await insertBundleFiles(tx, bundle);
-    const [row] = await tx.query<RunRow>(
-      `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
-         protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
-         kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings, other_tenant, checked_by)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
-       RETURNING ${RUN_COLUMNS}`,
-      [
-        bundle.sha256,
-        facts.deployment,
-        facts.version,
-        facts.targetName,
-        facts.baseUrl,
-        facts.profile,
-        facts.verdict,
-        facts.protocolsChecked,
-        facts.protocolsOffered,
-        facts.rulesSelected,
-        facts.rulesInCatalog,
-        facts.partial,
-        JSON.stringify(facts.scope),
-        JSON.stringify(facts.options),
-        facts.kitVersion,
-        facts.catalogSha256,
-        facts.statementSha256,
-        facts.reportSha256,
-        facts.signer,
-        facts.publisher,
-        facts.startedAt,
-        facts.warnings,
-        facts.otherTenant,
-        facts.checkedBy,
-      ],
-    );
-    if (!row) throw new Error('the run was not inserted');
-    await tx.query(
-      `INSERT INTO rule_outcomes (run_id, rule_id, level, protocol, verdict)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[])`,
-      [
-        row.id,
-        outcomes.map((outcome) => outcome.ruleId),
-        outcomes.map((outcome) => outcome.level),
-        outcomes.map((outcome) => outcome.protocol),
-        outcomes.map((outcome) => outcome.verdict),
-      ],
-    );
-    if (movedFrom) await recordMove(tx, facts.deployment, movedFrom, target, facts.publisher, row.id);
-    return { stored: 'new', run: runOf(row) };
+    const result = await storeIn(tx, facts, bundle, outcomes, targetMoved);
+    if (result.stored === 'new') await onStored?.(tx, result);
+    return result;
   });
+}
+
+/** storeRun's work, in its transaction. */
+async function storeIn(
+  tx: Queryable,
+  facts: RunFacts,
+  bundle: BundleContent,
+  outcomes: readonly RuleOutcome[],
+  targetMoved: boolean,
+): Promise<StoreResult> {
+  const earlier = await runByBundle(tx, bundle.sha256);
+  if (earlier) return { stored: 'duplicate', run: earlier };
+  // The registry's own run checks a deployment a publisher owns: it never creates or takes one.
+  if (facts.checkedBy === 'publisher')
+    await tx.query(
+      'INSERT INTO deployments (name, publisher) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING',
+      [facts.deployment, facts.publisher],
+    );
+  const [owner] = await tx.query<{ publisher: string }>('SELECT publisher FROM deployments WHERE name = $1', [
+    facts.deployment,
+  ]);
+  if (owner === undefined) throw new NoSuchDeploymentError(facts.deployment);
+  if (facts.checkedBy === 'publisher' && owner.publisher !== facts.publisher)
+    throw new DeploymentOwnedError(facts.deployment);
+  const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
+  const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
+  const size = bundle.files.reduce((total, file) => total + fileSize(file), 0);
+  // Two publishes of one bundle at once: the second waits here for the first, then finds its run.
+  const inserted = await tx.query(
+    'INSERT INTO bundles (sha256, size_bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING RETURNING sha256',
+    [bundle.sha256, size],
+  );
+  if (inserted.length === 0) {
+    const run = await runByBundle(tx, bundle.sha256);
+    if (!run) throw new Error(`bundle ${bundle.sha256} is stored without its run`);
+    return { stored: 'duplicate', run };
+  }
+  await insertBundleFiles(tx, bundle);
+  const [row] = await tx.query<RunRow>(
+    `INSERT INTO runs (bundle_sha256, deployment, version, target_name, base_url, profile, verdict,
+       protocols_checked, protocols_offered, rules_selected, rules_in_catalog, partial, scope, options,
+       kit_version, catalog_sha256, statement_sha256, report_sha256, signer, publisher, started_at, warnings, other_tenant, checked_by)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)
+     RETURNING ${RUN_COLUMNS}`,
+    [
+      bundle.sha256,
+      facts.deployment,
+      facts.version,
+      facts.targetName,
+      facts.baseUrl,
+      facts.profile,
+      facts.verdict,
+      facts.protocolsChecked,
+      facts.protocolsOffered,
+      facts.rulesSelected,
+      facts.rulesInCatalog,
+      facts.partial,
+      JSON.stringify(facts.scope),
+      JSON.stringify(facts.options),
+      facts.kitVersion,
+      facts.catalogSha256,
+      facts.statementSha256,
+      facts.reportSha256,
+      facts.signer,
+      facts.publisher,
+      facts.startedAt,
+      facts.warnings,
+      facts.otherTenant,
+      facts.checkedBy,
+    ],
+  );
+  if (!row) throw new Error('the run was not inserted');
+  await tx.query(
+    `INSERT INTO rule_outcomes (run_id, rule_id, level, protocol, verdict)
+     SELECT $1, * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[])`,
+    [
+      row.id,
+      outcomes.map((outcome) => outcome.ruleId),
+      outcomes.map((outcome) => outcome.level),
+      outcomes.map((outcome) => outcome.protocol),
+      outcomes.map((outcome) => outcome.verdict),
+    ],
+  );
+  if (movedFrom) await recordMove(tx, facts.deployment, movedFrom, target, facts.publisher, row.id);
+  return { stored: 'new', run: runOf(row) };
 }
 
 async function runByBundle(db: Queryable, sha256: string): Promise<StoredRun | undefined> {

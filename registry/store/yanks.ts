@@ -2,7 +2,7 @@
 // shown (marked yanked, with who, when and why), and it decides nothing from then on — not
 // can-i-ship, not diff, not the badge, not the certified list. A yank is audited, in the same
 // transaction, and is never undone silently: there is no un-yank (publish a new run instead).
-import type { Database } from '../database/database.ts';
+import type { Database, Queryable } from '../database/database.ts';
 import { audit } from './audit.ts';
 import { runById, type StoredRun } from './runs.ts';
 
@@ -31,8 +31,17 @@ export function reasonProblem(reason: unknown): string | undefined {
   return undefined;
 }
 
-/** Yanks run `id` as `actor` (who may is the caller's to check); returns the run as yanked. */
-export function yankRun(db: Database, id: number, actor: string, reason: string): Promise<StoredRun> {
+/**
+ * Yanks run `id` as `actor` (who may is the caller's to check); returns the run as yanked.
+ * `onYanked` runs in the same transaction, after the yank (a webhook's events are queued so).
+ */
+export function yankRun(
+  db: Database,
+  id: number,
+  actor: string,
+  reason: string,
+  onYanked?: (tx: Queryable, yanked: StoredRun) => Promise<void>,
+): Promise<StoredRun> {
   return db.transaction(async (tx) => {
     const [locked] = await tx.query('SELECT id FROM runs WHERE id = $1 FOR UPDATE', [id]);
     const run = locked ? await runById(tx, id) : undefined;
@@ -55,6 +64,7 @@ export function yankRun(db: Database, id: number, actor: string, reason: string)
     });
     const yanked = await runById(tx, id);
     if (!yanked) throw new Error(`run ${id} vanished in its own transaction`);
+    await onYanked?.(tx, yanked);
     return yanked;
   });
 }
