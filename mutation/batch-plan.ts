@@ -6,7 +6,6 @@
 // would derive from its target.
 import { readFileSync } from 'node:fs';
 import { ENV, handOver, type Environment } from '../conformance/env.ts';
-import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { RunMetadata } from '../conformance/report/run-metadata.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
@@ -21,8 +20,6 @@ export interface BatchVariant {
   metadata: RunMetadata;
   /** Where this variant's conformance.json and conformance.md go. */
   reportDir: string;
-  /** Rules the catalog expects to fail: see `expectedToFail` in conformance/run/test.ts. */
-  expectedToFail: RuleId[];
   /**
    * The protocols every rule is checked over, a project each as in a run of its own (its settings'
    * `protocols` say the same); HTTP/1.1 alone when absent, as the campaign's variants are.

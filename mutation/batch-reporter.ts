@@ -109,8 +109,8 @@ function ownOptions(project: FullProject, name: string): Omit<BatchVariantOption
   const variants = (project.use as { batchVariants?: readonly BatchVariantOptions[] }).batchVariants;
   const found = variants?.find((variant) => variant.name === name);
   if (!found) return undefined;
-  const { runSettings, runEnvironment, declaredTarget, expectedToFail } = found;
-  return { runSettings, runEnvironment, declaredTarget, expectedToFail };
+  const { runSettings, runEnvironment, declaredTarget } = found;
+  return { runSettings, runEnvironment, declaredTarget };
 }
 
 /** What `work` prints with console.log and console.error while it runs, printed as ever too. */

@@ -6,7 +6,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ENV, handOverVariables, inputEnvironment } from '../conformance/env.ts';
-import type { RuleId } from '../conformance/catalog/rules.ts';
 import type { PreflightResult } from '../conformance/deployment/preflight.ts';
 import type { TargetDeclaration } from '../conformance/deployment/target.ts';
 import type { Protocol } from '../conformance/requests/protocols.ts';
@@ -24,8 +23,6 @@ export interface BatchEntry {
   environment: Record<string, string>;
   declared: TargetDeclaration;
   preflight: PreflightResult;
-  /** Rules expected to fail (the campaign's catalog says which); none for a test's deployment. */
-  expectedToFail: readonly RuleId[];
   /** The protocols its rules are checked over (its environment's settings say the same); default h1. */
   protocols?: readonly Protocol[];
   /** Its run's `--grep` and `--retries`, as the `run` command passes them to Playwright. */
@@ -92,7 +89,6 @@ export async function runBatch(
         declaredTarget: entry.declared,
         metadata: runMetadataOf(entry.declared, false, inputEnvironment()),
         reportDir: join(dir, 'reports'),
-        expectedToFail: [...entry.expectedToFail],
         ...(entry.protocols ? { protocols: [...entry.protocols] } : {}),
         ...(entry.grep !== undefined ? { grep: entry.grep } : {}),
         ...(entry.retries !== undefined ? { retries: entry.retries } : {}),

@@ -87,7 +87,6 @@ export default defineConfig<SuiteOptions>({
             // Its hand-overs alone: its settings are resolved above, never read again by a worker.
             runEnvironment: onlyHandOvers(variant.environment),
             declaredTarget: variant.declaredTarget,
-            expectedToFail: variant.expectedToFail,
           })),
         },
       })),

@@ -255,7 +255,6 @@ async function runVariantsBatched(
     environment: runnerEnvironment(work, variant),
     declared: declared.get(variant) as TargetDeclaration,
     preflight: preflights.get(variant) as PreflightResult,
-    expectedToFail: [],
   }));
   const runs = await runBatch(work, entries, keys, {
     workers,

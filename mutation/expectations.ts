@@ -28,9 +28,3 @@ export function failingVerdict(id: RuleId): RuleVerdict {
 export function isFailing(verdict: RuleVerdict | undefined): boolean {
   return verdict === 'fail' || verdict === 'warning';
 }
-
-/** The rules whose test the catalog expects to fail against `fault` (ADVISORY ones only warn). */
-export function expectedFailures(fault: FaultName): RuleId[] {
-  const listed = [...FAULTS[fault].catches, ...(Object.keys(consequences(fault)) as RuleId[])];
-  return listed.filter((id) => failingVerdict(id) === 'fail');
-}

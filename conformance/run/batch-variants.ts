@@ -5,7 +5,6 @@
 // variant. Instead the config names the variants here (the environment reaches the workers, which
 // load the specs again), `registerRules` registers each rule once per variant, and each test's
 // `batchVariantName` option says whose run it is (test.ts). A conformance run names none.
-import type { RuleId } from '../catalog/rules.ts';
 import type { TargetDeclaration } from '../deployment/target.ts';
 import type { RunSettings } from '../settings.ts';
 import { type Environment, handOver } from '../env.ts';
@@ -16,7 +15,6 @@ export interface BatchVariantOptions {
   runSettings: Readonly<RunSettings>;
   runEnvironment: Readonly<Record<string, string>>;
   declaredTarget: TargetDeclaration;
-  expectedToFail: readonly RuleId[];
 }
 
 /** The variants whose rules the specs register, in the batch; undefined in a conformance run. */

@@ -16,12 +16,12 @@ import { VariantWorld, type RunOptions } from './variant-world.ts';
 /** Learns the tenants over the run's first protocol and leaves what it learned for the rule workers. */
 export async function learnOnceForRun(
   request: APIRequest,
-  options: Omit<RunOptions, 'expectedToFail' | 'protocol'>,
+  options: Omit<RunOptions, 'protocol'>,
   testInfo: TestInfo,
 ): Promise<void> {
   if (!options.runSettings) throw new Error('No runSettings option: run the suite with its config.');
   const protocol = protocolsOfRun(options.runSettings)[0] ?? 'h1';
-  const world = await VariantWorld.open({ ...options, expectedToFail: [], protocol }, request);
+  const world = await VariantWorld.open({ ...options, protocol }, request);
   try {
     // The protocol the learning spoke: a learning leak is a failure of the rule over it (reporter.ts).
     testInfo.annotations.push({ type: ANNOTATION.protocol, description: PROTOCOL_NAME[protocol] });

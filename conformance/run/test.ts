@@ -9,7 +9,6 @@ import { KIT_FIXTURE_BOX } from './batch-quiet-fixtures.ts';
 import type { Api } from '../requests/api-client.ts';
 import { PROTOCOL_NAME, type Protocol } from '../requests/protocols.ts';
 import type { RunSettings } from '../settings.ts';
-import type { RuleId } from '../catalog/rules.ts';
 import type { Exchange } from '../requests/exchange.ts';
 import type { ResolvedTarget, TargetDeclaration } from '../deployment/target.ts';
 import type { Knowledge } from '../judging/knowledge.ts';
@@ -28,14 +27,6 @@ interface WorkerFixtures {
    * variant's as a test option instead, `batchVariants`). Never a setting.
    */
   runEnvironment: Readonly<Record<string, string>> | undefined;
-  /**
-   * Option: rules whose test is expected to fail. Only Playwright's bookkeeping changes: such a
-   * failure does not make it replace the worker process. The rule's verdict is its test's status
-   * as ever — a rule listed here that passes is a pass, but Playwright then replaces the worker.
-   * Empty in every run of the kit today: the mutation campaign's batch lets failed rules keep their
-   * worker instead (`failedRulesKeepWorker`), as the `run` command does.
-   */
-  expectedToFail: readonly RuleId[];
   /** Option: a rule that fails keeps its worker (failed-rules-keep-worker.ts); the `run` command's alone. */
   failedRulesKeepWorker: boolean;
   /**
@@ -91,7 +82,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   _combinedContextOptions: [{}, { box: true }],
   runSettings: [undefined, { option: true, scope: 'worker' }],
   runEnvironment: [undefined, { option: true, scope: 'worker' }],
-  expectedToFail: [[], { option: true, scope: 'worker' }],
   failedRulesKeepWorker: [false, { option: true, scope: 'worker' }],
   protocol: ['h1', { option: true, scope: 'worker' }],
   declaredTarget: [undefined, { option: true, scope: 'worker' }],
@@ -114,7 +104,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         runSettings,
         runEnvironment,
         declaredTarget,
-        expectedToFail,
         protocol,
       },
       use,
@@ -127,7 +116,6 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
         runSettings,
         runEnvironment,
         declaredTarget,
-        expectedToFail,
       };
       await use(await withoutRuleTime(testInfo, variantWorlds.enter(options.name, { ...options, protocol })));
     },

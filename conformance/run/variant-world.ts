@@ -23,7 +23,6 @@ import type { Protocol } from '../requests/protocols.ts';
 import { useRunSettings, type RunSettings } from '../settings.ts';
 import { startConnectProxy } from '../requests/connect-proxy.ts';
 import { RawClient } from '../requests/raw-client.ts';
-import type { RuleId } from '../catalog/rules.ts';
 import { keyNamerFor, type KeyNamer } from '../redaction/shown-keys.ts';
 import type { Exchange } from '../requests/exchange.ts';
 import { bindTarget } from './run-target.ts';
@@ -41,7 +40,6 @@ export interface RunOptions {
   runSettings: Readonly<RunSettings> | undefined;
   runEnvironment: Readonly<Record<string, string>> | undefined;
   declaredTarget: TargetDeclaration | undefined;
-  expectedToFail: readonly RuleId[];
   protocol: Protocol;
 }
 
@@ -51,7 +49,6 @@ interface WorldParts {
   environment: Readonly<Record<string, string>>;
   target: ResolvedTarget;
   protocol: Protocol;
-  expectedToFail: readonly RuleId[];
 }
 
 /** One run's state in this worker; the parts that send (proxy, clients, learning) made when first asked. */
@@ -63,7 +60,6 @@ export class VariantWorld {
   /** One per run: it reads the target's CA file once, not once per rule. */
   readonly raw: RawClient;
   readonly namer: KeyNamer;
-  readonly expectedToFail: readonly RuleId[];
   /** Names the run's knowledge file (project-state.ts): its declared target and settings. */
   readonly knowledgeKey: string;
   /** The exchanges by which this worker learned the tenants' data (see knowledge.ts). */
@@ -75,14 +71,13 @@ export class VariantWorld {
   #knowledge: Promise<Knowledge> | undefined;
 
   private constructor(
-    { settings, knowledgeKey, environment, target, protocol, expectedToFail }: WorldParts,
+    { settings, knowledgeKey, environment, target, protocol }: WorldParts,
     request: APIRequest,
   ) {
     this.settings = settings;
     this.knowledgeKey = knowledgeKey;
     this.#environment = environment;
     this.target = target;
-    this.expectedToFail = expectedToFail;
     this.#request = request;
     const problems = preflightFromEnvironment()?.unavailable ?? [];
     this.unreachable = new Map(
@@ -106,7 +101,7 @@ export class VariantWorld {
     if (!declaredTarget) throw new Error('No declaredTarget option: run the suite with its config.');
     const server = declaredTarget.mode === 'embedded' ? await startEmbeddedInThisWorker() : undefined;
     const target = bindTarget(declaredTarget, inputEnvironment());
-    const { protocol, expectedToFail } = options;
+    const { protocol } = options;
     const world = new VariantWorld(
       {
         settings: runSettings,
@@ -114,7 +109,6 @@ export class VariantWorld {
         environment,
         target,
         protocol,
-        expectedToFail,
       },
       request,
     );

@@ -24,7 +24,6 @@ test('a project per protocol and share, each selecting the variants of its share
     name,
     environment: {},
     reportDir: join(work, name),
-    expectedToFail: [],
     ...(protocols ? { protocols } : {}),
   });
   const plan = {
@@ -78,7 +77,6 @@ test("the campaign's batch, whose variants name no protocol: HTTP/1.1's projects
       name,
       environment: {},
       reportDir: join(work, name),
-      expectedToFail: [],
     })),
   } as unknown as BatchPlan;
   const planFile = join(work, 'batch-plan.json');

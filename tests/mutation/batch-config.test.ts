@@ -21,7 +21,6 @@ test("a variant's settings: its own variables over the campaign's environment, n
         name: 'clean',
         environment: { [ENV.profile]: 'strict', [ENV.requestTimeout]: '5' },
         reportDir: join(work, 'reports'),
-        expectedToFail: [],
       },
     ],
   } as unknown as BatchPlan;

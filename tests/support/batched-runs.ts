@@ -141,7 +141,6 @@ async function prepare(
       environment,
       declared,
       preflight,
-      expectedToFail: [],
       protocols,
       ...(target.grep !== undefined ? { grep: target.grep } : {}),
       ...(target.retries !== undefined ? { retries: target.retries } : {}),

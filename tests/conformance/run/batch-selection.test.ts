@@ -93,7 +93,6 @@ test("the config: a project per --retries and per grep that cannot share, each w
     name,
     environment: {},
     reportDir: join(work, name),
-    expectedToFail: [],
     ...more,
   });
   const plan = {
