@@ -80,3 +80,12 @@ export async function stopBackends(): Promise<void> {
   server = undefined;
   if (started) await (await started).close();
 }
+
+/** `db` with the statements it runs outside a transaction counted: how often a piece reads. */
+export function countingStatements(db: Database): { db: Database; statements: () => number } {
+  let statements = 0;
+  return {
+    db: { ...db, query: (sql, params) => (statements++, db.query(sql, params)) },
+    statements: () => statements,
+  };
+}

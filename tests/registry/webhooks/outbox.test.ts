@@ -4,7 +4,7 @@
 // undone to a savepoint — the run is still stored, the failure logged, no delivery half queued.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Database, Queryable } from '../../../registry/database/database.ts';
+import type { Queryable } from '../../../registry/database/database.ts';
 import {
   storeRun,
   type BundleContent,
@@ -15,7 +15,7 @@ import { yankRun } from '../../../registry/store/yanks.ts';
 import { Webhooks, type QueueEvents } from '../../../registry/webhooks/service.ts';
 import { addWebhook } from '../../../registry/webhooks/store.ts';
 import { WEBHOOK_EVENTS } from '../../../registry/webhooks/url.ts';
-import { BACKENDS, openBackend, stopBackends } from '../support/backends.ts';
+import { BACKENDS, countingStatements, openBackend, stopBackends } from '../support/backends.ts';
 import { runFacts, sha256 } from '../support/run-facts.ts';
 
 after(() => stopBackends());
@@ -191,11 +191,7 @@ for (const { backend, threaded } of PLACES) {
 for (const backend of BACKENDS) {
   test(`with no webhook for the deployment a change costs one query and is given nothing to queue (${backend})`, async () => {
     const opened = await openBackend(backend);
-    let queries = 0;
-    const counted: Database = {
-      ...opened.db,
-      query: (sql, params) => (queries++, opened.db.query(sql, params)),
-    };
+    const { db: counted, statements } = countingStatements(opened.db);
     const webhooks = new Webhooks(counted, { allowedHosts: [] }, () => {});
     try {
       let given: unknown = 'not called';
@@ -207,7 +203,7 @@ for (const backend of BACKENDS) {
       );
       assert.equal(result, 'changed');
       assert.equal(given, undefined);
-      assert.equal(queries, 1);
+      assert.equal(statements(), 1);
     } finally {
       await webhooks.close();
       await opened.close();

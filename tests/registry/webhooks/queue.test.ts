@@ -3,10 +3,10 @@
 // a due delivery that cannot be claimed is looked at again after a pause, not in a loop.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Database, Queryable } from '../../../registry/database/database.ts';
+import type { Queryable } from '../../../registry/database/database.ts';
 import { addWebhook, claimDue, enqueue, newEventId, nextDue } from '../../../registry/webhooks/store.ts';
 import { DeliveryWorker } from '../../../registry/webhooks/worker.ts';
-import { BACKENDS, openBackend, stopBackends } from '../support/backends.ts';
+import { BACKENDS, countingStatements, openBackend, stopBackends } from '../support/backends.ts';
 
 after(() => stopBackends());
 
@@ -57,11 +57,7 @@ for (const backend of BACKENDS) {
 
 test('a due delivery whose row another transaction holds is not read in a loop (server)', async () => {
   const opened = await openBackend('server');
-  let queries = 0;
-  const counted: Database = {
-    ...opened.db,
-    query: (sql, params) => (queries++, opened.db.query(sql, params)),
-  };
+  const { db: counted, statements } = countingStatements(opened.db);
   const worker = new DeliveryWorker(counted, { allowedHosts: [] }, () => {});
   try {
     await queueOfOne(opened.db);
@@ -73,7 +69,7 @@ test('a due delivery whose row another transaction holds is not read in a loop (
     });
     // Two statements a look, one look per 100 ms at most: about 40 in 2 s. A re-arm at 0 makes
     // hundreds (each look is two loopback round trips), even on a loaded machine.
-    assert.ok(queries <= 60, `${queries} statements while the row was held for ${heldMs} ms`);
+    assert.ok(statements() <= 60, `${statements()} statements while the row was held for ${heldMs} ms`);
     // Once the row is free the delivery is attempted (to a host not allowed here) and recorded.
     for (let poll = 0; poll < 100; poll++) {
       const [row] = await opened.db.query<{ attempts: number }>('SELECT attempts FROM webhook_deliveries');
