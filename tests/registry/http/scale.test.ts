@@ -196,13 +196,17 @@ for (const backend of BACKENDS) {
       const token = registry.tokens.get('acme') ?? '';
       const { port } = registry.registry;
       // An upload that holds the one slot: its headers and the start of its body, the rest later.
-      // With no waiting line, it is refused when it arrives while a probe has the slot (a loaded
-      // machine makes that likely): it is then sent again, until it holds the slot.
+      // With no waiting line, it is refused when it arrives while a probe has the slot (a probe on
+      // a warm connection arrives before an upload's new handshake): it is then sent again, and no
+      // probe is sent until it has reached the registry and a pause, longer each time, has passed.
       let held: ClientRequest | undefined;
       let heldAnswer: Promise<number> = Promise.resolve(0);
       let heldRefused = false;
+      let sent: Promise<void> = Promise.resolve();
       const hold = (): void => {
         heldRefused = false;
+        let written: () => void = () => {};
+        sent = new Promise<void>((resolve) => (written = resolve));
         heldAnswer = new Promise<number>((resolve, reject) => {
           const request = httpsRequest(
             {
@@ -228,16 +232,22 @@ for (const backend of BACKENDS) {
             },
           );
           request.on('error', (error) => (heldRefused ? resolve(503) : reject(error)));
-          request.write('{"deployment": ');
+          request.write('{"deployment": ', () => written());
           held = request;
         });
       };
       hold();
+      await sent;
       const probe = () => registry.request('/api/v1/runs', { method: 'POST', body: '{}', token });
       // Until the held upload has its slot, a probe takes the free slot (400: not an upload).
       let refused;
+      let held503 = 0;
       for (let attempt = 0; attempt < 200 && refused === undefined; attempt++) {
-        if (heldRefused) hold();
+        if (heldRefused) {
+          hold();
+          await sent;
+          await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 25 * ++held503)));
+        }
         const answer = await probe();
         if (answer.status === 503) refused = answer;
         else assert.equal(answer.status, 400, answer.text);
