@@ -2,7 +2,7 @@
 // database — in the blob store (blobs.ts), the row keeping its SHA-256, size and `in_blob`. Reads
 // take both forms, so a database written before the blob store keeps serving its files as stored.
 import type { Queryable } from '../database/database.ts';
-import { insertFiles, sizeOf, type FileOfBundle } from './file-rows.ts';
+import { insertFiles, type FileOfBundle } from './file-rows.ts';
 
 /**
  * One file of a bundle as a publish hands it over: its bytes, or its size and a reader (on disk:
@@ -17,8 +17,6 @@ export interface BundleContent {
   sha256: string;
   files: BundleFile[];
 }
-
-export const fileSize = sizeOf;
 
 /**
  * Inserts the rows of a bundle's files (in the transaction that stores its run): a blob's row

@@ -1,7 +1,8 @@
 // The repository of runs: what a publish stores (in one transaction) and what the pages, the badge,
 // can-i-ship and diff read. Facts are stored per run; every answer is a query over them.
 import type { Database, Queryable } from '../database/database.ts';
-import { fileSize, insertBundleFiles, type BundleContent } from './bundle-files.ts';
+import { insertBundleFiles, type BundleContent } from './bundle-files.ts';
+import { sizeOf } from './file-rows.ts';
 import { bindTarget, recordMove } from './targets.ts';
 
 export type { BundleContent } from './bundle-files.ts';
@@ -216,7 +217,7 @@ async function storeIn(
     throw new DeploymentOwnedError(facts.deployment);
   const target = { baseUrl: facts.baseUrl, otherTenant: facts.otherTenant };
   const movedFrom = await bindTarget(tx, facts.deployment, target, targetMoved);
-  const size = bundle.files.reduce((total, file) => total + fileSize(file), 0);
+  const size = bundle.files.reduce((total, file) => total + sizeOf(file), 0);
   // Two publishes of one bundle at once: the second waits here for the first, then finds its run.
   const inserted = await tx.query(
     'INSERT INTO bundles (sha256, size_bytes) VALUES ($1, $2) ON CONFLICT (sha256) DO NOTHING RETURNING sha256',
